@@ -1,0 +1,359 @@
+"""Position notation (SPEC section 3), both directions, and the equivalent JSON form.
+
+Solo fields, in output order::
+
+    mode phase [drawn] [left] hand row doors deck discard limbo [seed shuffles]
+
+Two-player fields (``mode=duo``), in output order::
+
+    mode phase turn [drawn] [left] hand0 hand1 shared row0 row1 doors0 doors1 deck discard
+    limbo [seed shuffles]
+
+``hand0``/``hand1`` are each player's own cards, ``shared`` the two shared cards (during the
+draft: the face-up cards still to be taken), ``turn`` the active player (the one to draft, in
+phase ``draft``).
+
+Phases: the decision phases of the SPEC (``play``, ``prophecy``, ``door``, ``nightmare``), the
+two-player ``draft``, the terminal ``won`` and ``lost``, and the engine's chance-node phases,
+in which the next card comes from the unknown part of the deck: ``setup`` (drawing the opening
+hand), ``refill``, ``redraw`` (nightmare "discard the hand"), ``reveal`` (nightmare "reveal the
+top 5", with ``left`` = cards still to reveal) and ``foresee`` (a prophecy whose cards are
+being revealed).
+"""
+from __future__ import annotations
+
+import json
+
+from . import cards as C
+from .errors import PositionError
+from .game import CHANCE_PHASES, Game, State
+from .rng import MAX_SEED
+
+SOLO_ORDER = ("mode", "phase", "drawn", "left", "hand", "row", "doors", "deck", "discard",
+              "limbo", "seed", "shuffles")
+DUO_ORDER = ("mode", "phase", "turn", "drawn", "left", "hand0", "hand1", "shared", "row0",
+             "row1", "doors0", "doors1", "deck", "discard", "limbo", "seed", "shuffles")
+PHASES = ("play", "prophecy", "door", "nightmare", "draft", "won", "lost") + CHANCE_PHASES
+LIST_FIELDS = ("hand", "row", "doors", "deck", "discard", "limbo", "hand0", "hand1", "shared",
+               "row0", "row1", "doors0", "doors1")
+
+
+def _codes(cards) -> str:
+    return ",".join(C.CODES[c] for c in cards) or "-"
+
+
+def _fields(state: State) -> dict:
+    """The position as an ordered dict of field -> python value (lists of codes, ints)."""
+    duo = state.players == 2
+    f: dict = {"mode": "duo" if duo else "solo", "phase": state.phase}
+    if duo:
+        f["turn"] = state.turn
+    if state.phase in ("door", "nightmare"):
+        f["drawn"] = C.CODES[state.drawn]
+    if state.phase == "reveal":
+        f["left"] = state.left
+    names = lambda cs: [C.CODES[c] for c in cs]  # noqa: E731
+    if duo:
+        f["hand0"], f["hand1"] = names(state.hands[0]), names(state.hands[1])
+        f["shared"] = names(state.shared)
+        f["row0"], f["row1"] = names(state.rows[0]), names(state.rows[1])
+        f["doors0"], f["doors1"] = names(state.doors[0]), names(state.doors[1])
+    else:
+        f["hand"] = names(state.hands[0])
+        f["row"] = names(state.rows[0])
+        f["doors"] = names(state.doors[0])
+    deck = names(state.deck)
+    if sum(state.unknown):
+        deck.append("*")
+    f["deck"] = deck
+    f["discard"] = names(state.discard)
+    f["limbo"] = names(state.limbo)
+    if state.seed is not None:
+        f["seed"] = state.seed
+        f["shuffles"] = state.shuffles
+    return f
+
+
+def format_position(state: State) -> str:
+    parts = []
+    for k, v in _fields(state).items():
+        if isinstance(v, list):
+            v = ",".join(v) or "-"
+        parts.append(f"{k}={v}")
+    return " ".join(parts)
+
+
+def to_json(state: State) -> dict:
+    return _fields(state)
+
+
+def to_json_string(state: State) -> str:
+    return json.dumps(to_json(state))
+
+
+# ------------------------------------------------------------------------------- parsing
+def parse_position(text: str) -> State:
+    """Parse the one-line notation.  Raises PositionError naming the field and the problem."""
+    if not isinstance(text, str) or not text.strip():
+        raise PositionError("position", "empty position")
+    raw: dict = {}
+    for tok in text.split():
+        if "=" not in tok:
+            raise PositionError(tok, "expected key=value")
+        k, v = tok.split("=", 1)
+        if k in raw:
+            raise PositionError(k, "field given twice")
+        if k in LIST_FIELDS:
+            v = [] if v == "-" else v.split(",")
+        raw[k] = v
+    return from_fields(raw)
+
+
+def from_json(obj) -> State:
+    """Parse the JSON form (a dict, or a string holding one)."""
+    if isinstance(obj, str):
+        try:
+            obj = json.loads(obj)
+        except json.JSONDecodeError as e:
+            raise PositionError("json", f"not valid JSON ({e.msg} at char {e.pos})") from None
+    if not isinstance(obj, dict):
+        raise PositionError("json", "expected a JSON object")
+    raw = {}
+    for k, v in obj.items():
+        if k in LIST_FIELDS:
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise PositionError(k, "expected a list of card codes")
+        elif k in ("seed", "shuffles", "left", "turn"):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise PositionError(k, "expected an integer")
+            v = str(v)
+        elif not isinstance(v, str):
+            raise PositionError(k, "expected a string")
+        raw[k] = v
+    return from_fields(raw)
+
+
+def _card(field: str, code: str) -> int:
+    if code not in C.INDEX:
+        raise PositionError(field, f"unknown card code {code!r}")
+    return C.INDEX[code]
+
+
+def _int(raw: dict, field: str, lo: int, hi: int):
+    if field not in raw:
+        return None
+    v = raw[field]
+    if not v.isdigit():
+        raise PositionError(field, f"expected a whole number, not {v!r}")
+    n = int(v)
+    if not lo <= n <= hi:
+        raise PositionError(field, f"{n} is out of range {lo}..{hi}")
+    return n
+
+
+def from_fields(raw: dict) -> State:
+    mode = raw.get("mode")
+    if mode is None:
+        raise PositionError("mode", "missing (solo or duo)")
+    if mode not in ("solo", "duo"):
+        raise PositionError("mode", f"unknown mode {mode!r} (solo or duo)")
+    duo = mode == "duo"
+    order = DUO_ORDER if duo else SOLO_ORDER
+    for k in raw:
+        if k not in order:
+            raise PositionError(k, f"unknown field for mode={mode}")
+    phase = raw.get("phase")
+    if phase is None:
+        raise PositionError("phase", "missing")
+    if phase not in PHASES or (phase == "draft" and not duo):
+        raise PositionError("phase", f"unknown phase {phase!r}")
+    required = (["hand0", "hand1", "shared", "row0", "row1", "doors0", "doors1", "turn"]
+                if duo else ["hand", "row", "doors"]) + ["deck", "discard", "limbo"]
+    for k in required:
+        if k not in raw:
+            raise PositionError(k, "missing")
+
+    def cards(field):
+        return [_card(field, x) for x in raw[field]]
+
+    s = State(Game(2 if duo else 1))
+    s.phase = phase
+    if duo:
+        s.hands = [sorted(cards("hand0")), sorted(cards("hand1"))]
+        s.shared = sorted(cards("shared"))
+        s.rows = [cards("row0"), cards("row1")]
+        s.doors = [sorted(cards("doors0")), sorted(cards("doors1"))]
+        s.turn = _int(raw, "turn", 0, 1)
+    else:
+        s.hands = [sorted(cards("hand"))]
+        s.rows = [cards("row")]
+        s.doors = [sorted(cards("doors"))]
+    deck = list(raw["deck"])
+    star = bool(deck) and deck[-1] == "*"
+    if star:
+        deck.pop()
+    s.deck = [_card("deck", x) for x in deck]
+    s.discard = sorted(cards("discard"))
+    s.limbo = sorted(cards("limbo"))
+    if phase in ("door", "nightmare"):
+        if "drawn" not in raw:
+            raise PositionError("drawn", f"missing in phase {phase}")
+        s.drawn = _card("drawn", raw["drawn"])
+    elif "drawn" in raw:
+        raise PositionError("drawn", f"only in phases door and nightmare, not {phase}")
+    if phase == "reveal":
+        if "left" not in raw:
+            raise PositionError("left", "missing in phase reveal")
+        s.left = _int(raw, "left", 1, 5)
+    elif "left" in raw:
+        raise PositionError("left", "only in phase reveal")
+    if "seed" in raw:
+        s.seed = _int(raw, "seed", 0, MAX_SEED)
+        s.shuffles = _int(raw, "shuffles", 0, 10**9) or 0
+    elif "shuffles" in raw:
+        raise PositionError("shuffles", "given without seed")
+
+    # ---- card conservation
+    counts = [0] * C.NUM_TYPES
+    zones = [("deck", s.deck), ("discard", s.discard), ("limbo", s.limbo)]
+    if duo:
+        zones += [("hand0", s.hands[0]), ("hand1", s.hands[1]), ("shared", s.shared),
+                  ("row0", s.rows[0]), ("row1", s.rows[1]), ("doors0", s.doors[0]),
+                  ("doors1", s.doors[1])]
+    else:
+        zones += [("hand", s.hands[0]), ("row", s.rows[0]), ("doors", s.doors[0])]
+    if s.drawn is not None:
+        zones.append(("drawn", [s.drawn]))
+    for field, zone in zones:
+        for c in zone:
+            counts[c] += 1
+            if counts[c] > C.COUNTS[c]:
+                raise PositionError(field, f"too many {C.CODES[c]}: the game has "
+                                           f"{C.COUNTS[c]}")
+    missing = [C.COUNTS[t] - counts[t] for t in range(C.NUM_TYPES)]
+    if star:
+        s.unknown = missing
+    elif any(missing):
+        miss = ",".join(f"{n}x{C.CODES[t]}" for t, n in enumerate(missing) if n)
+        raise PositionError("deck", f"cards unaccounted for ({miss}); list them or end the "
+                                    "deck with *")
+    _validate(s, duo)
+    return s
+
+
+def _validate(s: State, duo: bool) -> None:
+    hand_fields = ("hand0", "hand1") if duo else ("hand",)
+    for p, field in enumerate(hand_fields):
+        for c in s.hands[p]:
+            if not C.is_location(c):
+                raise PositionError(field, f"{C.CODES[c]} is not a Location; only Locations "
+                                           "are held")
+    if duo:
+        for c in s.shared:
+            if not C.is_location(c):
+                raise PositionError("shared", f"{C.CODES[c]} is not a Location")
+    row_fields = ("row0", "row1") if duo else ("row",)
+    for p, field in enumerate(row_fields):
+        row = s.rows[p]
+        for i, c in enumerate(row):
+            if not C.is_location(c):
+                raise PositionError(field, f"{C.CODES[c]} is not a Location")
+            if i and C.symbol(c) == C.symbol(row[i - 1]):
+                raise PositionError(field, f"{C.CODES[row[i - 1]]} then {C.CODES[c]}: two "
+                                           "cards in a row share a symbol")
+    door_fields = ("doors0", "doors1") if duo else ("doors",)
+    for p, field in enumerate(door_fields):
+        ds = s.doors[p]
+        for c in ds:
+            if not C.is_door(c):
+                raise PositionError(field, f"{C.CODES[c]} is not a Door")
+        if duo and len(set(ds)) != len(ds):
+            raise PositionError(field, "a player holds at most one Door of each colour")
+    for c in s.limbo:
+        if C.is_location(c):
+            raise PositionError("limbo", f"{C.CODES[c]}: only Doors and Nightmares go to limbo")
+    ndoors = sum(len(d) for d in s.doors)
+    ph = s.phase
+    if ph == "won":
+        if ndoors != 8:
+            raise PositionError("phase", f"won needs all 8 Doors in play, not {ndoors}")
+        return
+    if ndoors == 8:
+        raise PositionError("phase", "all 8 Doors are in play: the phase must be won")
+    if ph == "lost":
+        if s.deck_size():
+            raise PositionError("phase", "lost needs an empty deck")
+        return
+    # hand sizes by phase
+    if duo:
+        h = len(s.hands[s.turn]) + len(s.shared)
+        other = 1 - s.turn
+        if ph == "draft":
+            if len(s.hands[0]) + len(s.hands[1]) + len(s.shared) != 8 or len(s.shared) < 2:
+                raise PositionError("shared", "the draft holds 8 Locations in all, 2 or more "
+                                              "still in the centre")
+            picks = len(s.hands[0]) + len(s.hands[1])
+            if len(s.hands[0]) - len(s.hands[1]) != picks % 2 or s.turn != picks % 2:
+                raise PositionError("turn", "players draft alternately, player 0 first")
+        else:
+            if ph != "setup" and len(s.hands[other]) != 3:
+                raise PositionError(f"hand{other}", "the waiting player holds 3 cards")
+            if len(s.hands[s.turn]) > 3:
+                raise PositionError(f"hand{s.turn}", "a player holds at most 3 own cards")
+            if ph == "setup":
+                if s.hands[0] or s.hands[1] or len(s.shared) >= 8:
+                    raise PositionError("shared", "setup lays out fewer than 8 Locations in "
+                                                  "the centre, before any player holds cards")
+            elif len(s.shared) > 2:
+                raise PositionError("shared", "at most 2 shared cards")
+    else:
+        h = len(s.hands[0])
+        if h > 5:
+            raise PositionError("hand", f"{h} cards: a hand holds at most 5")
+    hand_field = f"hand{s.turn}" if duo else "hand"
+    if ph == "play":
+        if h != 5:
+            raise PositionError(hand_field, f"phase play needs 5 Locations in hand, not {h}")
+    elif ph in ("prophecy", "foresee"):
+        if h != 4:
+            raise PositionError(hand_field, f"phase {ph} comes after a discard: 4 cards, "
+                                            f"not {h}")
+    elif ph in ("door", "nightmare", "refill"):
+        if h >= 5:
+            raise PositionError(hand_field, f"phase {ph} happens while refilling: fewer than "
+                                            f"5 cards, not {h}")
+    if ph in ("play", "prophecy", "foresee", "draft") and s.limbo:
+        raise PositionError("limbo", f"limbo is empty in phase {ph}")
+    if ph == "prophecy":
+        k = min(5, s.deck_size())
+        if k == 0:
+            raise PositionError("deck", "a prophecy needs at least one card in the deck")
+        if len(s.deck) < k:
+            raise PositionError("deck", f"phase prophecy: the {k} revealed cards must be "
+                                        "listed on top of the deck")
+    if ph == "foresee":
+        if len(s.deck) >= min(5, s.deck_size()):
+            raise PositionError("phase", "foresee: every card to reveal is known; use "
+                                         "phase prophecy")
+    if ph == "door":
+        if not C.is_door(s.drawn):
+            raise PositionError("drawn", f"phase door needs a Door, not {C.CODES[s.drawn]}")
+        col = C.colour(s.drawn)
+        if C.key_of(col) not in s.active_hand():
+            raise PositionError(hand_field, f"phase door needs a {C.CODES[C.key_of(col)]} "
+                                            "in hand")
+        if duo and s.drawn in s.doors[s.turn]:
+            raise PositionError("drawn", "the active player already has a Door of that "
+                                         "colour")
+    if ph == "nightmare" and s.drawn != C.NIGHTMARE:
+        raise PositionError("drawn", f"phase nightmare needs N, not {C.CODES[s.drawn]}")
+    if ph in CHANCE_PHASES and ph != "foresee":
+        if ph == "reveal":
+            if s.left > s.deck_size():
+                raise PositionError("left", "more cards to reveal than the deck holds")
+            if s.deck:
+                raise PositionError("deck", f"phase {ph} waits for an unknown card: no "
+                                            "listed cards on top")
+        elif s.deck or not sum(s.unknown):
+            raise PositionError("deck", f"phase {ph} waits for an unknown card: the deck "
+                                        "must be * with no listed cards on top")

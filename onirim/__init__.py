@@ -1,0 +1,1 @@
+"""Command line of the onirim package (``onirim ...``)."""
