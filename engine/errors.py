@@ -21,3 +21,7 @@ class IllegalActionError(OnirimError):
 
 class SeedError(OnirimError):
     """A seed outside 0 .. 2**64-1."""
+
+
+class GameConfigError(OnirimError):
+    """A game made with impossible settings (e.g. 3 players)."""

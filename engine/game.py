@@ -24,7 +24,7 @@ import itertools
 from fractions import Fraction
 
 from . import cards as C
-from .errors import IllegalActionError, SeedError
+from .errors import GameConfigError, IllegalActionError, SeedError
 from .rng import MAX_SEED, shuffle_counts
 
 CHANCE = -1
@@ -94,7 +94,7 @@ class Game:
 
     def __init__(self, players: int = 1):
         if players not in (1, 2):
-            raise IllegalActionError(f"players must be 1 or 2, not {players!r}")
+            raise GameConfigError(f"players must be 1 or 2, not {players!r}")
         self.players = players
 
     def num_players(self) -> int:

@@ -143,7 +143,7 @@ def _int(raw: dict, field: str, lo: int, hi: int):
     if field not in raw:
         return None
     v = raw[field]
-    if not v.isdigit():
+    if not (v.isascii() and v.isdigit()):
         raise PositionError(field, f"expected a whole number, not {v!r}")
     n = int(v)
     if not lo <= n <= hi:

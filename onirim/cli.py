@@ -44,10 +44,15 @@ def _module(name):
         raise
 
 
-def build_parser():
+def build_parser(only: str | None = None):
+    """The argument parser.  With ``only``, just that sub-command's module is imported (so
+    ``onirim show`` never imports numba); the others are listed by name."""
     parser = _Parser(prog="onirim", description="Onirim engine and solver")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, help_text in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
         mod = _module(name)
         if mod is None:
             continue
@@ -63,7 +68,9 @@ def fail(message: str) -> int:
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(first if first in COMMANDS else "")
     try:
         args = parser.parse_args(argv)
     except UsageError as e:
@@ -71,6 +78,8 @@ def main(argv=None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    if not hasattr(args, "_run"):
+        return fail(f"the command {args.command!r} is not available in this build")
     try:
         return int(args._run(args) or 0)
     except (OnirimError, UsageError) as e:

@@ -1,0 +1,105 @@
+"""Shared pieces of the benchmark scripts: machine description, result files, tables.
+
+Every figure is written with the machine and the versions it was measured on.  Ratios are
+always measured side by side in one run (the machines here are shared and noisy).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import platform
+import subprocess
+import time
+
+RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def git_commit() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here,
+                             capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=here, capture_output=True, text=True, timeout=5)
+        if out.returncode == 0:
+            return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return "unknown"
+
+
+def machine_info() -> dict:
+    info = {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "commit": git_commit(),
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+    for mod in ("numba", "numpy"):
+        try:
+            info[mod] = __import__(mod).__version__
+        except ImportError:
+            info[mod] = None
+    return info
+
+
+def write_json(name: str, data: dict, directory: str | None = None) -> str:
+    directory = directory or RESULTS_DIR
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, name)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)
+    return path
+
+
+def percentiles(values) -> dict:
+    """median, p90, p99 and max of a list of numbers (nearest-rank)."""
+    xs = sorted(values)
+    if not xs:
+        return {"median": None, "p90": None, "p99": None, "max": None}
+
+    def rank(q):
+        i = max(0, min(len(xs) - 1, int(-(-q * len(xs) // 1)) - 1))
+        return xs[i]
+    mid = len(xs) // 2
+    median = xs[mid] if len(xs) % 2 else 0.5 * (xs[mid - 1] + xs[mid])
+    return {"median": median, "p90": rank(0.90), "p99": rank(0.99), "max": xs[-1]}
+
+
+def timed(fn, *args, min_seconds: float = 0.0, **kwargs):
+    """Run fn repeatedly until min_seconds have passed; return (last result, calls, seconds)."""
+    calls = 0
+    t0 = time.perf_counter()
+    while True:
+        out = fn(*args, **kwargs)
+        calls += 1
+        dt = time.perf_counter() - t0
+        if dt >= min_seconds:
+            return out, calls, dt
+
+
+def table(rows, headers=("figure", "value")) -> str:
+    rows = [tuple(str(c) for c in r) for r in rows]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(headers)]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(out)

@@ -1,0 +1,152 @@
+"""Plain-text drawing of a position, shared by ``onirim play`` and ``onirim show``.
+
+``render(state, deck_shown=...)`` returns the board as a list of lines.  ``deck_shown`` is how
+many cards at the top of the deck the viewer may see: ``None`` shows every listed card (``onirim
+show``: the position itself lists them), a number shows that many (``onirim play``: the cards a
+prophecy revealed, or none).
+"""
+from __future__ import annotations
+
+import textwrap
+
+from engine import cards as C
+from engine.game import series_length
+
+WIDTH = 96             # wrap long lines (the deck) at this width
+ROW_TAIL = 18          # row cards drawn in full; older ones are summarised
+
+
+def codes(cards) -> str:
+    return " ".join(C.CODES[c] for c in cards) or "-"
+
+
+def _series_groups(row):
+    """Split a row into its series (lists of cards), oldest first."""
+    groups: list[list[int]] = []
+    for i, c in enumerate(row):
+        n = series_length(row[: i + 1])
+        if n == 1:
+            groups.append([c])
+        else:
+            groups[-1].append(c)
+    return groups
+
+
+def row_line(row) -> str:
+    """The row, series separated by ``|``; long rows keep their last cards."""
+    if not row:
+        return "-"
+    groups = _series_groups(row)
+    shown, count = [], 0
+    for g in reversed(groups):
+        if count + len(g) > ROW_TAIL and shown:
+            break
+        shown.append(g)
+        count += len(g)
+    shown.reverse()
+    text = " | ".join(" ".join(C.CODES[c] for c in g) for g in shown)
+    hidden = len(row) - count
+    if hidden:
+        text = f"({hidden} earlier) ... " + text
+    last = row[-1]
+    n = series_length(row)
+    name = C.COLOUR_NAMES[C.colour(last)].split()[0]
+    status = "complete" if n == 3 else f"{n}/3"
+    tail = (f"{name} series {status}; next: any card without a "
+            f"{C.SYMBOL_NAMES[C.symbol(last)]}")
+    return f"{text}   [{tail}]"
+
+
+def discard_line(pile) -> str:
+    if not pile:
+        return "empty"
+    n_sym = [0, 0, 0]
+    doors = nightmares = 0
+    for c in pile:
+        if C.is_location(c):
+            n_sym[C.symbol(c)] += 1
+        elif C.is_door(c):
+            doors += 1
+        else:
+            nightmares += 1
+    parts = [f"{n_sym[C.SUN]} Sun", f"{n_sym[C.MOON]} Moon", f"{n_sym[C.KEY]} Key",
+             f"{nightmares} Nightmare"]
+    if doors:
+        parts.append(f"{doors} Door ({codes(c for c in pile if C.is_door(c))}: lost!)")
+    keys = [c for c in pile if C.is_key(c)]
+    text = f"{len(pile)} card{'s' if len(pile) != 1 else ''}: " + ", ".join(parts)
+    if keys:
+        text += f"  (Keys gone: {codes(keys)})"
+    return text
+
+
+def doors_line(doors, of=None) -> str:
+    text = f"{len(doors)}" + (f" of {of}" if of else "")
+    return text + (f": {codes(sorted(doors))}" if doors else "")
+
+
+def deck_line(state, deck_shown) -> str:
+    size = state.deck_size()
+    text = f"{size} card{'s' if size != 1 else ''}"
+    listed = list(state.deck)
+    k = len(listed) if deck_shown is None else min(deck_shown, len(listed))
+    if k:
+        text += "; top first: " + codes(listed[:k])
+        if k < size:
+            text += " ..."
+    return text
+
+
+def phase_line(state) -> str:
+    ph = state.phase
+    who = f"player {state.turn}: " if state.players == 2 and not state.is_terminal() else ""
+    if ph == "play":
+        return f"{who}play a card to the row, or discard one (a Key triggers a prophecy)"
+    if ph == "prophecy":
+        k = min(5, state.deck_size())
+        return (f"{who}prophecy: the top {k} cards are revealed; discard one, put the others "
+                "back in any order")
+    if ph == "door":
+        return (f"{who}a Door {C.CODES[state.drawn]} was drawn: use its Key to take it, or "
+                "send it to limbo")
+    if ph == "nightmare":
+        return f"{who}a Nightmare was drawn: choose its penalty"
+    if ph == "draft":
+        return f"{who}setup draft: take one card from the centre"
+    if ph == "won":
+        return "game over: WON, all 8 Doors are in play"
+    if ph == "lost":
+        return "game over: LOST, the deck ran out"
+    return f"{ph} (waiting for a card from the unknown deck)"
+
+
+def render(state, deck_shown=None) -> list[str]:
+    """The board as lines of text."""
+    lines = []
+    duo = state.players == 2
+    title = "Onirim, two-player" if duo else "Onirim, solo"
+    if state.seed is not None:
+        title += f", seed {state.seed}"
+    lines.append(f"== {title} ==")
+    lines.append(f"Phase:    {phase_line(state)}")
+    if duo:
+        total = sum(len(d) for d in state.doors)
+        lines.append(f"Doors:    {total}/8 in play")
+        for p in (0, 1):
+            mark = "*" if p == state.turn and not state.is_terminal() else " "
+            lines.append(f" {mark}player {p}: doors {doors_line(state.doors[p])}")
+            lines.append(f"    row:   {row_line(state.rows[p])}")
+            lines.append(f"    own:   {codes(state.hands[p])}")
+        label = "centre" if state.phase == "draft" else "shared"
+        lines.append(f"{label.capitalize()}:   {codes(state.shared)}")
+    else:
+        lines.append(f"Doors:    {doors_line(state.doors[0], 8)}")
+        lines.append(f"Row:      {row_line(state.rows[0])}")
+        lines.append(f"Hand:     {codes(state.hands[0])}")
+    if state.drawn is not None:
+        lines.append(f"Drawn:    {C.CODES[state.drawn]}")
+    lines.extend(textwrap.wrap(deck_line(state, deck_shown), width=WIDTH,
+                               initial_indent="Deck:     ", subsequent_indent=" " * 10))
+    lines.append(f"Limbo:    {codes(state.limbo)}")
+    lines.append(f"Discard:  {discard_line(state.discard)}")
+    return lines

@@ -1,0 +1,364 @@
+"""The terminal commands ``onirim play``, ``onirim show`` and ``onirim demo``.
+
+Most cases drive ``onirim.cli.main`` in-process (stdin replaced by a string); a few run the
+real ``python -m onirim`` in a subprocess to check exit codes and streams end to end.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+
+from engine import Game, format_position, from_json, parse_position, to_json
+from engine.policy import greedy_action, play_game
+from onirim import cli
+from onirim.cmd_demo import demo_game
+from onirim.cmd_play import Session
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLE = ("mode=solo phase=play hand=Os,Os,Am,Gk,Ls row=Am,Os doors=DA deck=N,DL,* "
+           "discard=Ak limbo=-")
+
+
+def run_cli(capsys, monkeypatch, argv, stdin=""):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    rc = cli.main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def run_sub(argv, stdin=""):
+    return subprocess.run([sys.executable, "-m", "onirim", *argv], input=stdin, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+def play(capsys, monkeypatch, lines, seed=7, players=1):
+    argv = ["play", "--seed", str(seed)] + (["--players", str(players)] if players != 1 else [])
+    rc, out, err = run_cli(capsys, monkeypatch, argv, "".join(f"{x}\n" for x in lines))
+    assert rc == 0
+    assert err == ""
+    assert "Traceback" not in out
+    return out
+
+
+def boards(out):
+    """The drawn boards of a session, each as a dict label -> text."""
+    result = []
+    for chunk in out.split("== Onirim")[1:]:
+        b = {}
+        for line in chunk.splitlines():
+            m = re.match(r"(Phase|Doors|Row|Hand|Deck|Limbo|Discard|Shared|Centre|Drawn):\s+(.*)",
+                         line)
+            if m and m.group(1) not in b:
+                b[m.group(1)] = m.group(2)
+        result.append(b)
+    return result
+
+
+def greedy_moves(seed, players=1, limit=None):
+    _, actions = play_game(Game(players), seed)
+    return actions if limit is None else actions[:limit]
+
+
+# --------------------------------------------------------------------------------- play
+def test_play_by_number(capsys, monkeypatch):
+    s = Game(1).new_initial_state(7)
+    first = s.action_to_string(s.legal_actions()[0])
+    out = play(capsys, monkeypatch, ["1"])
+    assert f"-> {first}" in out
+    assert "End of input: game abandoned." in out
+    assert boards(out)[1]["Row"].startswith(first.split()[1])
+
+
+def test_play_by_string_any_case(capsys, monkeypatch):
+    s = Game(1).new_initial_state(7)
+    name = s.action_to_string(s.legal_actions()[-1])       # a discard
+    assert name.startswith("discard ")
+    out = play(capsys, monkeypatch, [name.upper()])
+    assert f"-> {name}" in out
+    assert boards(out)[1]["Discard"].startswith("1 card:")
+
+
+def test_play_matches_engine(capsys, monkeypatch):
+    """The board after scripted moves shows the engine's state after the same moves."""
+    moves = greedy_moves(11, limit=8)
+    out = play(capsys, monkeypatch, moves, seed=11)
+    s = Game(1).new_initial_state(11)
+    for m in moves:
+        s.apply_action(m)
+    last = boards(out)[-1]
+    assert last["Hand"] == " ".join(format_position(s).split("hand=")[1].split()[0].split(","))
+    assert last["Deck"].startswith(f"{s.deck_size()} card")
+
+
+def test_undo_restores_previous_decision(capsys, monkeypatch):
+    out = play(capsys, monkeypatch, ["1", "2", "undo", "undo"])
+    b = boards(out)
+    assert out.count("Undone.") == 2
+    assert b[-1] == b[0]
+    assert b[-2] == b[1]
+    assert b[0]["Row"] == "-"
+
+
+def test_undo_at_start(capsys, monkeypatch):
+    out = play(capsys, monkeypatch, ["undo", "1"])
+    assert "Nothing to undo." in out
+    assert "-> " in out
+
+
+def test_quit_stops(capsys, monkeypatch):
+    out = play(capsys, monkeypatch, ["1", "quit", "1"])
+    assert "Game abandoned." in out
+    assert out.count("-> ") == 1
+    assert "End of input" not in out
+
+
+def test_eof_quits_cleanly(capsys, monkeypatch):
+    out = play(capsys, monkeypatch, [])
+    assert "End of input: game abandoned." in out
+    assert len(boards(out)) == 1
+
+
+@pytest.mark.parametrize("bad", ["foo", "99", "0", "play Zz", "prophecy discard=N",
+                                 "door key", "-1", "play", "\x00", "undo me"])
+def test_invalid_input_reprompts(capsys, monkeypatch, bad):
+    out = play(capsys, monkeypatch, [bad, "1"])
+    # a one-line message, then the same position is still there and the next move works
+    after = out.split(f"you> {bad}\n", 1)[1]
+    message, rest = after.split("\n", 1)
+    assert message and not message.startswith("->")
+    assert rest.startswith("you> 1\n-> ")
+    assert out.count("-> ") == 1
+
+
+def test_help_and_hint(capsys, monkeypatch):
+    s = Game(1).new_initial_state(7)
+    a = greedy_action(s)
+    n = s.legal_actions().index(a) + 1
+    out = play(capsys, monkeypatch, ["help", "hint", "board"])
+    assert "undo" in out and "quit" in out
+    assert f"hint: {n}) {s.action_to_string(a)}" in out
+    assert len(boards(out)) == 2            # 'board' redraws
+
+
+@pytest.mark.parametrize("seed", [3, 1])
+def test_full_game_result(capsys, monkeypatch, seed):
+    state, moves = play_game(Game(1), seed)
+    out = play(capsys, monkeypatch, moves, seed=seed)
+    want = "You won: all 8 Doors" if state.won() else "You lost: the deck ran out"
+    assert want in out
+    assert "End of input" not in out        # the game ended by itself
+    assert out.count("-> ") == len(moves)
+
+
+def test_prophecy_shows_known_top(capsys, monkeypatch):
+    # seed 34: the greedy policy discards a Key and makes a prophecy; afterwards the cards put
+    # back stay visible on top of the deck until drawn or shuffled away
+    moves = greedy_moves(34)
+    i = next(k for k, m in enumerate(moves) if m.startswith("prophecy"))
+    out = play(capsys, monkeypatch, moves[: i + 1], seed=34)
+    b = boards(out)
+    assert b[i]["Phase"].startswith("prophecy")
+    assert all("top first" not in x["Deck"] for x in b[:i])      # nothing known before
+    before = Game(1).new_initial_state(34)
+    for m in moves[:i]:
+        before.apply_action(m)
+    top5 = format_position(before).split("deck=")[1].split()[0].split(",")[:5]
+    assert b[i]["Deck"].split("top first: ")[1].split()[:5] == top5
+    after = before.clone()
+    after.apply_action(moves[i])
+    keep = moves[i].split("keep=")[1].split(",")
+    assert after.shuffles == before.shuffles          # this deal: no shuffle right after
+    drawn = (before.deck_size() - 1) - after.deck_size()
+    expected = keep[drawn:]
+    assert expected
+    assert b[-1]["Deck"] == f"{after.deck_size()} cards; top first: {' '.join(expected)} ..."
+    # undo brings the prophecy back, with its revealed cards
+    out2 = play(capsys, monkeypatch, moves[: i + 1] + ["undo"], seed=34)
+    assert boards(out2)[-1] == b[i]
+    # and undoing the next move brings back what was known of the deck after the prophecy
+    out3 = play(capsys, monkeypatch, moves[: i + 2] + ["undo"], seed=34)
+    assert boards(out3)[-1] == b[-1]
+
+
+def test_two_player_session(capsys, monkeypatch):
+    moves = greedy_moves(0, players=2, limit=10)
+    out = play(capsys, monkeypatch, moves, seed=0, players=2)
+    assert "player 0> " in out and "player 1> " in out
+    assert "Onirim, two-player" in out
+    assert "--players 2" in out.splitlines()[0]
+    b = boards(out)
+    assert b[0]["Centre"] and b[-1]["Shared"]
+    assert out.count("-> player ") == 10
+
+
+def test_random_seed_is_printed_and_replays(capsys, monkeypatch):
+    rc, out, err = run_cli(capsys, monkeypatch, ["play"], "1\n")
+    assert rc == 0 and err == ""
+    m = re.match(r"Onirim: seed (\d+) \(replay with: onirim play --seed \1\)", out)
+    assert m
+    replay = play(capsys, monkeypatch, ["1"], seed=int(m.group(1)))
+    assert replay == out
+
+
+def test_same_seed_same_session(capsys, monkeypatch):
+    a = play(capsys, monkeypatch, ["1", "2", "3"], seed=99)
+    b = play(capsys, monkeypatch, ["1", "2", "3"], seed=99)
+    c = play(capsys, monkeypatch, ["1", "2", "3"], seed=98)
+    assert a == b and a != c.replace("seed 98", "seed 99")
+
+
+def test_session_object_directly():
+    inp, out = io.StringIO("hint\n1\n"), io.StringIO()
+    sess = Session(1, 5, inp=inp, out=out)
+    assert sess.run() == 0
+    assert len(sess.undo_stack) == 1
+    assert "hint: " in out.getvalue()
+
+
+# --------------------------------------------------------------------------------- show
+def test_show_draws_and_prints_canonical(capsys, monkeypatch):
+    shuffled = " ".join(reversed(EXAMPLE.split()))
+    rc, out, err = run_cli(capsys, monkeypatch, ["show", shuffled])
+    assert rc == 0 and err == ""
+    assert out.rstrip("\n").splitlines()[-1] == EXAMPLE
+    assert "Hand:     Os Os Am Gk Ls" in out
+    assert "Doors:    1 of 8: DA" in out
+    assert "top first: N DL ..." in out
+
+
+def test_show_json_only(capsys, monkeypatch):
+    rc, out, err = run_cli(capsys, monkeypatch, ["show", EXAMPLE, "--json"])
+    assert rc == 0 and err == ""
+    assert out.count("\n") == 1
+    obj = json.loads(out)
+    assert obj == to_json(parse_position(EXAMPLE))
+    assert format_position(from_json(obj)) == EXAMPLE
+
+
+def test_show_accepts_json(capsys, monkeypatch):
+    text = json.dumps(to_json(parse_position(EXAMPLE)))
+    rc, out, _ = run_cli(capsys, monkeypatch, ["show", text])
+    assert rc == 0
+    assert out.rstrip("\n").splitlines()[-1] == EXAMPLE
+
+
+def test_show_round_trip_over_games(capsys, monkeypatch):
+    """Positions met in greedy games (solo and two-player) survive show unchanged."""
+    rng = random.Random(1)
+    for players, seed in [(1, 2), (1, 34), (2, 4)]:
+        s = Game(players).new_initial_state(seed)
+        while not s.is_terminal():
+            if rng.random() < 0.15:
+                text = format_position(s)
+                rc, out, _ = run_cli(capsys, monkeypatch, ["show", text])
+                assert rc == 0
+                assert out.rstrip("\n").splitlines()[-1] == text
+                rc, js, _ = run_cli(capsys, monkeypatch, ["show", text, "--json"])
+                assert rc == 0 and from_json(js) == s
+            s.apply_action(greedy_action(s))
+        rc, out, _ = run_cli(capsys, monkeypatch, ["show", format_position(s)])
+        assert rc == 0 and "game over" in out
+
+
+# --------------------------------------------------------------------------------- demo
+def test_demo(capsys, monkeypatch):
+    rc, out, err = run_cli(capsys, monkeypatch, ["demo", "--seed", "3"])
+    state, actions = demo_game(3)
+    assert rc == 0 and err == ""
+    assert f"Result: {'WON' if state.won() else 'LOST'}" in out
+    assert f"{len(actions)}. {actions[-1]}" in out
+    assert demo_game(3)[1] == actions
+
+
+# --------------------------------------------------------------------------------- bad input
+BAD = [
+    ["play", "--players", "3"],
+    ["play", "--players", "two"],
+    ["play", "--seed", "-1"],
+    ["play", "--seed", str(2 ** 64)],
+    ["play", "--seed", "1.5"],
+    ["play", "--bogus"],
+    ["demo", "--seed", "-5"],
+    ["demo", "extra"],
+    ["show"],
+    ["show", ""],
+    ["show", "bogus"],
+    ["show", "mode=solo"],
+    ["show", "mode=trio phase=play"],
+    ["show", EXAMPLE.replace("Gk,", "")],
+    ["show", EXAMPLE.replace("Gk", "Xx")],
+    ["show", EXAMPLE.replace("Am,Os", "Os,Os")],
+    ["show", EXAMPLE.replace("deck=N,DL,*", "deck=N,DL")],
+    ["show", "{"],
+    ["show", "{\"mode\": \"solo\"}"],
+    ["show", "{\"mode\": 3}"],
+    ["show", EXAMPLE, "--json", "--nope"],
+    ["show", EXAMPLE + " seed=\u00b2"],        # '²'.isdigit() is True but int('²') fails
+    ["frobnicate"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD, ids=lambda a: " ".join(a)[:40])
+def test_bad_input_one_line_exit_2(capsys, monkeypatch, argv):
+    rc, out, err = run_cli(capsys, monkeypatch, argv)
+    assert rc == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("onirim: error: ")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv,field", [
+    (["show", EXAMPLE.replace("Gk,", "")], "hand"),
+    (["show", EXAMPLE.replace("Gk", "Xx")], "hand"),
+    (["show", EXAMPLE.replace("Am,Os", "Os,Os")], "row"),
+    (["show", "{\"mode\": 3}"], "mode"),
+])
+def test_bad_position_names_field(capsys, monkeypatch, argv, field):
+    rc, _, err = run_cli(capsys, monkeypatch, argv)
+    assert rc == 2
+    assert err.startswith(f"onirim: error: {field}: ")
+
+
+# --------------------------------------------------------------------------------- subprocess
+def test_subprocess_play_and_bad_flag():
+    r = run_sub(["play", "--seed", "7"], "hint\n1\nnonsense\nundo\nquit\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    assert "Game abandoned." in r.stdout and "Undone." in r.stdout
+    r = run_sub(["play", "--players", "3"])
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("onirim: error: ")
+
+
+def test_subprocess_show_bad_position():
+    r = run_sub(["show", "mode=solo phase=play hand=Os"])
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    r = run_sub(["show", EXAMPLE, "--json"])
+    assert r.returncode == 0 and json.loads(r.stdout)["hand"] == ["Os", "Os", "Am", "Gk", "Ls"]
+
+
+def test_subprocess_undecodable_input():
+    r = subprocess.run([sys.executable, "-m", "onirim", "play", "--seed", "1"],
+                       input=b"\xff\xfe\n1\n", cwd=ROOT, capture_output=True, timeout=60)
+    assert r.returncode == 0
+    assert r.stderr == b""
+    assert b"-> play " in r.stdout or b"Unreadable input" in r.stdout
+    assert b"Traceback" not in r.stdout
+
+
+def test_play_md_transcript_is_real(capsys, monkeypatch):
+    """docs/PLAY.md's session is the actual output of its printf command."""
+    doc = open(os.path.join(ROOT, "docs", "PLAY.md"), encoding="utf-8").read()
+    m = re.search(r"`printf '([^']*)' \| onirim play --seed (\d+)`\n\n```\n(.*?)```", doc, re.S)
+    assert m, "transcript section not found"
+    lines = m.group(1).split("\\n")
+    out = play(capsys, monkeypatch, [x for x in lines if x], seed=int(m.group(2)))
+    assert out == m.group(3)
