@@ -72,8 +72,9 @@ D1 Setup: 8 Locations are laid face up (Doors and Nightmares met go to limbo unr
    the last 2 are the shared cards.  Player 0 takes the first turn.
 D2 The active player's hand is its 3 own cards plus the 2 shared ones; it plays or discards
    any of them, to its own row only.
-D3 After a discard (and its prophecy, if a Key) the active player may exchange one own card
-   with one shared card (optional, at most once).
+D3 With a discard the active player may exchange one own card with one shared card (optional,
+   at most once).  Discard and exchange are one action (`discard Os swap Am/Gs`), chosen
+   before any prophecy the discard triggers; the exchange is among the cards left after it.
 D4 Refill: own cards up to 3 first, then shared up to 2.  "Discard the hand" (nightmare) takes
    the active player's 3 own and the 2 shared cards and redraws them in the same order.
 D5 Doors belong to a player.  A Door obtained by a series or a Key goes to the active player,
