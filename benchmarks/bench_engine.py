@@ -1,8 +1,8 @@
 """Pure-Python engine throughput: complete solo playouts per second, random and greedy.
 
-The numba side of the comparison (the same playouts in the kernel) is measured by
-``benchmarks.bench_solver`` when the kernel provides playouts; ``benchmarks.bench_all`` puts
-the two side by side in one run and reports their ratio.
+The numba side of the comparison (the same playouts in the kernel) is
+``benchmarks.kernel_playouts``; ``benchmarks.bench_all`` (``onirim bench``) measures the two
+side by side in one run and reports their ratios.
 """
 from __future__ import annotations
 

@@ -1,0 +1,269 @@
+"""Benchmark of the honest-information expectimax (docs/EXPECTIMAX.md, section Figures).
+
+Positions: late-game solo positions reached by playing a chance-mode game (no seed) with a
+fixed greedy policy and seeded random draws, stopped at the first phase ``play`` whose deck
+holds at most ``n`` cards, all unknown.  Only positions where all 8 Doors are still in the
+game are kept (otherwise the value is 0 without search).
+
+    python benchmarks/bench_expectimax.py            # full run, writes benchmarks/results/
+    python benchmarks/bench_expectimax.py --quick    # a few seconds
+
+``run(quick)`` returns the result dict (for ``onirim bench``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from engine import Game  # noqa: E402
+from engine import cards as C  # noqa: E402
+from engine.notation import format_position  # noqa: E402
+
+
+# ------------------------------------------------------------------------------ positions
+def _policy(state, rng):
+    """A simple greedy player: keys for Doors, plays that extend a series, never discards a
+    Door in a prophecy."""
+    acts = state.legal_actions()
+    names = {a: state.action_to_string(a) for a in acts}
+    ph = state.phase
+    if ph == "door":
+        return next(a for a in acts if names[a] == "door key")
+    if ph == "nightmare":
+        for pref in ("nightmare key", "nightmare reveal", "nightmare redraw"):
+            for a in acts:
+                if names[a].startswith(pref):
+                    return a
+    if ph == "prophecy":
+        ok = [a for a in acts if "discard=D" not in names[a]]
+        return rng.choice(ok or acts)
+    row = state.rows[0]
+    last = row[-1] if row else None
+    plays = [a for a in acts if names[a].startswith("play")]
+    if last is not None:
+        same = [a for a in plays if C.colour(C.INDEX[names[a].split()[1]]) == C.colour(last)]
+        if same:
+            return rng.choice(same)
+    nonkey = [a for a in acts if names[a].startswith("discard")
+              and not C.is_key(C.INDEX[names[a].split()[1]])]
+    if plays and rng.random() < 0.6:
+        return rng.choice(plays)
+    return rng.choice(nonkey or acts)
+
+
+def late_position(seed: int, deck_cards: int):
+    """A position (engine State, chance mode) with at most ``deck_cards`` unknown cards in
+    the deck, or None if the game ended or lost a Door first."""
+    rng = random.Random(seed)
+    s = Game(1).new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outs = s.chance_outcomes()
+            r = rng.random()
+            acc = 0.0
+            pick = outs[-1][0]
+            for a, p in outs:
+                acc += p
+                if r < acc:
+                    pick = a
+                    break
+            s.apply_action(pick)
+            continue
+        if s.phase == "play" and s.deck_size() <= deck_cards and not s.deck:
+            doors_left = sum(s.unknown[12:16]) + len(s.doors[0])
+            return s if doors_left == 8 else None
+        s.apply_action(_policy(s, rng))
+    return None
+
+
+def open_at_root(state) -> bool:
+    """False if the kernel's sound bound already shows the position lost (no search)."""
+    import numpy as np
+
+    from solver import expectimax_kernel as K
+    from solver.expectimax import encode
+    w = [np.int64(x) for x in encode(state)]
+    status, *w = K.advance_words(*w)
+    return bool(K.can_still_win(*w))
+
+
+def positions(deck_cards: int, count: int, seed0: int = 0):
+    """The first ``count`` positions (seed, state) with exactly ``deck_cards`` unknown cards
+    that the bound does not settle at the root, from seeds seed0, seed0+1, ..."""
+    out = []
+    seed = seed0
+    while len(out) < count and seed < seed0 + 20000:
+        s = late_position(seed, deck_cards)
+        seed += 1
+        if s is not None and s.deck_size() == deck_cards and open_at_root(s):
+            out.append((seed - 1, s))
+    return out
+
+
+# ------------------------------------------------------------------------------ measuring
+def solve_timed(solver, state, limit_s: float, chunk: int = 2_000_000):
+    """Solve with a time limit: node chunks on a persistent memo until exact or out of
+    time.  Returns (interval, nodes, seconds)."""
+    solver.clear()
+    t0 = time.perf_counter()
+    n0 = solver.nodes
+    while True:
+        iv = solver.value(state, node_budget=chunk)
+        dt = time.perf_counter() - t0
+        if iv.exact or dt >= limit_s:
+            return iv, solver.nodes - n0, dt
+
+
+def machine_info() -> dict:
+    import numba
+    import numpy
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "numba": numba.__version__, "numpy": numpy.__version__,
+            "platform": platform.platform(), "git_commit": commit}
+
+
+SMALL_POSITION = ("mode=solo phase=play hand=Os,Am,Gk,Lk,Ls row=Am,Os doors=DO,DO,DA,DA,DG,DG,DL "
+                  "deck=* discard=Os,Os,Os,Os,Os,Os,Os,Om,Om,Om,Om,Ok,Ok,Ok,As,As,As,As,As,As,"
+                  "As,As,Am,Am,Ak,Ak,Ak,Gs,Gs,Gs,Gs,Gs,Gs,Gs,Gm,Gm,Gm,Gm,Gk,Gk,Ls,Ls,Ls,Lm,Lm,"
+                  "Lm,Lk,N,N,N,N,N,N,N limbo=-")
+
+
+def time_cli(position: str = SMALL_POSITION, repeats: int = 2) -> list[float]:
+    """Wall seconds of ``onirim best`` (a fresh process each time; the first run may fill
+    numba's on-disk cache, later ones are warm)."""
+    exe = os.path.join(os.path.dirname(sys.executable), "onirim")
+    cmd = [exe] if os.path.exists(exe) else [sys.executable, "-m", "onirim"]
+    out = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        subprocess.run(cmd + ["best", position, "--json"], cwd=ROOT, capture_output=True,
+                       check=True, timeout=300)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def run(quick: bool = False, limit_s: float = 60.0, per_size: int = 3,
+        sizes=None, table_bits: int | None = None, verbose: bool = False) -> dict:
+    from solver.expectimax import Expectimax
+    if sizes is None:
+        sizes = [4, 6, 8, 10] if quick else [4, 6, 8, 10, 12, 14, 15, 16, 18, 20, 22, 24]
+    if quick:
+        limit_s = min(limit_s, 5.0)
+        per_size = min(per_size, 2)
+    bits = table_bits or (20 if quick else 23)
+    solver = Expectimax(bits)
+    t_jit = time.perf_counter()
+    solver.value(positions(6, 1)[0][1])      # compile or load the kernels
+    jit_s = time.perf_counter() - t_jit
+    rows = []
+    total_nodes = 0
+    total_s = 0.0
+    for n in sizes:
+        if rows and not any(r["exact"] for r in rows if r["unknown"] == rows[-1]["unknown"]):
+            break       # nothing at the previous size finished in time: stop growing
+        for seed, state in positions(n, per_size):
+            iv, nodes, dt = solve_timed(solver, state, limit_s)
+            total_nodes += nodes
+            total_s += dt
+            row = {"unknown": n, "seed": seed, "exact": iv.exact, "lo": iv.lo, "hi": iv.hi,
+                   "nodes": nodes, "seconds": round(dt, 4),
+                   "doors_in_play": len(state.doors[0]),
+                   "position": format_position(state)}
+            rows.append(row)
+            if verbose:
+                print(f"  n={n:>2} seed={seed:>5} doors={row['doors_in_play']} "
+                      f"{'exact' if iv.exact else 'open '} [{iv.lo:.6f}, {iv.hi:.6f}] "
+                      f"{nodes:>10} nodes {dt:8.3f} s", flush=True)
+    curve = []
+    for n in sizes:
+        rs = [r for r in rows if r["unknown"] == n]
+        if not rs:
+            continue
+        curve.append({"unknown": n, "positions": len(rs),
+                      "solved": sum(r["exact"] for r in rs),
+                      "max_seconds": max(r["seconds"] for r in rs),
+                      "median_seconds": sorted(r["seconds"] for r in rs)[len(rs) // 2],
+                      "max_nodes": max(r["nodes"] for r in rs)})
+    largest_60 = max([c["unknown"] for c in curve if c["solved"] == c["positions"]
+                      and c["max_seconds"] <= limit_s], default=0)
+    within_10 = all(c["max_seconds"] <= 10 and c["solved"] == c["positions"]
+                    for c in curve if c["unknown"] <= 15)
+    cli = time_cli() if not quick else time_cli(repeats=1)
+    return {"benchmark": "expectimax", "quick": quick, "machine": machine_info(),
+            "table_bits": bits, "limit_s": limit_s, "jit_or_load_s": round(jit_s, 3),
+            "expectimax_states_per_s": round(total_nodes / total_s) if total_s else 0,
+            "size_vs_time": curve, "largest_solved_all_within_limit": largest_60,
+            "all_up_to_15_within_10s": within_10, "cli_best_seconds": cli,
+            "positions": rows}
+
+
+def print_report(res: dict) -> None:
+    m = res["machine"]
+    print(f"expectimax benchmark on {m['cpu']} ({m['cores']} cores), python {m['python']}, "
+          f"numba {m['numba']}, commit {m['git_commit'][:10]}")
+    print(f"{'unknown':>7} {'pos':>4} {'exact':>5} {'median s':>9} {'max s':>9} "
+          f"{'max nodes':>11}")
+    for c in res["size_vs_time"]:
+        print(f"{c['unknown']:>7} {c['positions']:>4} {c['solved']:>5} "
+              f"{c['median_seconds']:>9.3f} {c['max_seconds']:>9.3f} {c['max_nodes']:>11}")
+    print("size vs time (max seconds, log scale):")
+    for c in res["size_vs_time"]:
+        import math
+        bar = "#" * max(1, int(8 * (math.log10(max(c["max_seconds"], 1e-3)) + 3)))
+        print(f"  {c['unknown']:>3} | {bar} {c['max_seconds']:.3f}s")
+    print(f"states/s: {res['expectimax_states_per_s']}  "
+          f"largest size with every position exact within {res['limit_s']:g} s: "
+          f"{res['largest_solved_all_within_limit']}  "
+          f"all <= 15 unknown within 10 s: {res['all_up_to_15_within_10s']}")
+    print(f"onirim best (small position, fresh process): "
+          + ", ".join(f"{x:.2f}s" for x in res["cli_best_seconds"]))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--limit-s", type=float, default=60.0)
+    ap.add_argument("--per-size", type=int, default=3)
+    ap.add_argument("--sizes", type=str, default=None, help="comma-separated deck sizes")
+    ap.add_argument("--table-bits", type=int, default=None)
+    ap.add_argument("--no-save", action="store_true")
+    a = ap.parse_args(argv)
+    sizes = [int(x) for x in a.sizes.split(",")] if a.sizes else None
+    res = run(a.quick, a.limit_s, a.per_size, sizes, a.table_bits, verbose=True)
+    print_report(res)
+    if not a.no_save:
+        os.makedirs(os.path.join(ROOT, "benchmarks", "results"), exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        path = os.path.join(ROOT, "benchmarks", "results", f"expectimax-{stamp}.json")
+        with open(path, "w") as f:
+            json.dump(res, f, indent=1)
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""``onirim bench [--quick] [--json] [--out DIR] [--sections LIST] [--no-plots]``.
+
+Runs the throughput benchmarks of ``benchmarks/bench_all.py``, prints a table (or, with
+``--json``, the JSON) and writes ``bench-quick.json`` or ``bench-full.json`` (and PNG figures
+when matplotlib is installed) under ``benchmarks/results/`` or ``--out``.  See
+docs/PERFORMANCE.md for what each figure means.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from onirim.cli import UsageError
+
+SECTIONS = ("playouts", "solver", "expectimax")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--quick", action="store_true",
+                   help="short run for CI (about a minute with warm numba caches)")
+    p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="directory for the JSON and figures (default benchmarks/results)")
+    p.add_argument("--sections", default=",".join(SECTIONS), metavar="LIST",
+                   help="comma-separated sections to run: " + ", ".join(SECTIONS)
+                   + " (default all; figures of the others are null)")
+    p.add_argument("--no-plots", action="store_true", help="do not draw the PNG figures")
+
+
+def _sections(text: str) -> list[str]:
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names:
+        raise UsageError("--sections needs at least one section")
+    for s in names:
+        if s not in SECTIONS:
+            raise UsageError(f"unknown section {s!r} (choose from: {', '.join(SECTIONS)})")
+    return names
+
+
+def _bench_all():
+    # benchmarks/ sits beside the installed packages in the source tree, not in the wheel
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if not os.path.isdir(os.path.join(root, "benchmarks")):
+        raise UsageError("onirim bench needs the source tree (benchmarks/ was not found)")
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from benchmarks import bench_all
+    return bench_all
+
+
+def run(args) -> int:
+    sections = _sections(args.sections)
+    if args.out is not None:
+        out = os.path.abspath(args.out)
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise UsageError(f"--out {args.out!r} is not a directory")
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"--out {args.out!r}: cannot create it ({e.strerror})") from None
+    else:
+        out = None
+    B = _bench_all()
+    result = B.run(quick=args.quick, sections=sections)
+    return B.finish(result, out, args.json, plots=not args.no_plots)

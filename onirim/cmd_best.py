@@ -1,0 +1,153 @@
+"""``onirim best "<position>"``: rank every legal action by its probability of winning.
+
+Modes (SPEC section 6): ``expectimax`` (default; honest information, docs/EXPECTIMAX.md) and
+``clairvoyant`` (the deck fully listed and ``seed`` given: every action is a WIN or a LOSS).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from onirim.cli import UsageError
+
+DEFAULT_BUDGET_S = 60.0
+
+
+def add_arguments(p):
+    p.add_argument("position", help="the position, in the notation of SPEC section 3")
+    p.add_argument("--mode", choices=("expectimax", "clairvoyant"), default="expectimax",
+                   help="information model (default: expectimax)")
+    p.add_argument("--budget-s", type=float, default=None, metavar="T",
+                   help=f"time budget in seconds (default {DEFAULT_BUDGET_S:g} unless "
+                        "--budget-nodes is given); values left open are sound bounds")
+    p.add_argument("--budget-nodes", type=int, default=None, metavar="N",
+                   help="node budget for the whole query")
+    p.add_argument("--json", action="store_true", help="print the SPEC section 6 JSON")
+    p.add_argument("--tree", metavar="FILE.graphml", default=None,
+                   help="write the explored graph near the position (networkx GraphML)")
+    p.add_argument("--table-bits", type=int, default=21, metavar="B",
+                   help="expectimax memo table of 2**B entries (default 21, about 120 MB)")
+
+
+def _budgets(args):
+    if args.budget_s is not None and not args.budget_s > 0:
+        raise UsageError("--budget-s must be a positive number of seconds")
+    if args.budget_nodes is not None and args.budget_nodes < 1:
+        raise UsageError("--budget-nodes must be a positive number")
+    if not 10 <= args.table_bits <= 30:
+        raise UsageError("--table-bits must be from 10 to 30")
+    budget_s = args.budget_s
+    if budget_s is None and args.budget_nodes is None:
+        budget_s = DEFAULT_BUDGET_S
+    return args.budget_nodes, budget_s
+
+
+def run(args) -> int:
+    from engine.notation import format_position, parse_position
+
+    budget_nodes, budget_s = _budgets(args)
+    state = parse_position(args.position)
+    if args.mode == "clairvoyant":
+        ranking, graph = _clairvoyant(state, budget_nodes, budget_s, bool(args.tree))
+    else:
+        from solver.expectimax import Expectimax, check_decision, encode
+
+        check_decision(state)
+        encode(state)
+        solver = Expectimax(args.table_bits)
+        ranking = solver.rank(state, budget_nodes, budget_s,
+                              position=format_position(state))
+        t0 = time.perf_counter()
+        ranking.line = solver.line(state, node_budget=50_000)
+        graph = solver.tree(state, node_budget=50_000) if args.tree else None
+        ranking.seconds += time.perf_counter() - t0
+    if args.tree:
+        import networkx as nx
+        try:
+            nx.write_graphml(graph, args.tree)
+        except OSError as e:
+            raise UsageError(f"--tree: cannot write {args.tree}: {e.strerror}") from None
+    if args.json:
+        print(json.dumps(ranking.to_json()))
+    else:
+        _print_table(ranking)
+    return 0
+
+
+def _print_table(r) -> None:
+    out = sys.stdout
+    out.write(f"position: {r.position}\nmode: {r.mode}\n")
+    w = max([len(a.action) for a in r.actions] + [6])
+    out.write(f"{'#':>3}  {'action':<{w}}  {'value':>8}  {'lo':>8}  {'hi':>8}  exact\n")
+    for i, a in enumerate(r.actions, 1):
+        out.write(f"{i:>3}  {a.action:<{w}}  {a.value:8.6f}  {a.lo:8.6f}  {a.hi:8.6f}  "
+                  f"{'yes' if a.exact else 'no'}\n")
+    out.write(f"best: {r.best}\n")
+    if r.line:
+        out.write("line: " + "\n      ".join(r.line) + "\n")
+    out.write(f"nodes: {r.nodes}  seconds: {r.seconds:.3f}\n")
+
+
+# --------------------------------------------------------------------------- clairvoyant
+def _clairvoyant(state, budget_nodes, budget_s, want_graph):
+    from engine.errors import OnirimError
+    from engine.notation import format_position
+    from solver.expectimax import ActionValue, Ranking, check_decision, sort_actions
+
+    if state.players != 1:
+        raise OnirimError("mode: clairvoyant handles solo positions only")
+    if state.seed is None:
+        raise OnirimError("seed: clairvoyant mode needs the deal's seed (and shuffles)")
+    if sum(state.unknown):
+        raise OnirimError("deck: clairvoyant mode needs the whole deck listed (no *)")
+    check_decision(state)
+    try:
+        from solver.clairvoyant import solve_state
+    except ImportError as e:
+        raise OnirimError(f"clairvoyant solver unavailable ({e})") from None
+    t0 = time.perf_counter()
+    acts = state.legal_actions()
+    nodes = 0
+    results = []
+    lines = {}
+    for i, a in enumerate(acts):
+        text = state.action_to_string(a)
+        child = state.clone()
+        child.apply_action(a)
+        if child.is_terminal():
+            v = 1.0 if child.won() else 0.0
+            results.append(ActionValue(text, a, v, v))
+            continue
+        left = len(acts) - i
+        per_nodes = None if budget_nodes is None else max(1, (budget_nodes - nodes) // left)
+        per_s = None
+        if budget_s is not None:
+            per_s = max(0.01, (budget_s - (time.perf_counter() - t0)) / left)
+        kw = {"time_budget_s": per_s}
+        if per_nodes is not None:
+            kw["node_budget"] = per_nodes
+        res = solve_state(child, **kw)
+        nodes += int(res.nodes)
+        if res.result == "WIN":
+            results.append(ActionValue(text, a, 1.0, 1.0))
+            lines[text] = list(res.line)
+        elif res.result == "LOSS":
+            results.append(ActionValue(text, a, 0.0, 0.0))
+        else:
+            results.append(ActionValue(text, a, 0.0, 1.0))
+    ranking = Ranking(format_position(state), "clairvoyant", sort_actions(results), nodes, 0.0)
+    if ranking.actions and ranking.best in lines:
+        ranking.line = [ranking.best] + lines[ranking.best]
+    ranking.seconds = time.perf_counter() - t0
+    graph = None
+    if want_graph:
+        import networkx as nx
+        graph = nx.DiGraph()
+        graph.add_node("n0", phase=state.phase, position=ranking.position, kind="decision",
+                       label=state.phase)
+        for i, av in enumerate(ranking.actions, 1):
+            graph.add_node(f"n{i}", lo=av.lo, hi=av.hi, value=av.value, exact=av.exact,
+                           kind="child", label=f"{av.value:.0f}" if av.exact else "?")
+            graph.add_edge("n0", f"n{i}", action=av.action)
+    return ranking, graph

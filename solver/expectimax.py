@@ -1,0 +1,386 @@
+"""Exact expectimax for honest information (SPEC section 6, mode ``expectimax``).
+
+The player knows the hand, the row, the Doors, the discard pile, the limbo and every card the
+position lists on top of the deck (a prophecy, or a listed deck); every other card lies below
+them in uniformly random order, and every later shuffle is uniform too.  These are exactly the
+engine's chance-mode semantics (``engine.game``, no seed), solo only.
+
+Public API
+----------
+``encode(state)``            the four packed words of a solo engine state (validates it)
+``Expectimax``               a solver with its own memo table (kept between queries)
+    ``.value(state, ...)``   an :class:`Interval` on the win probability of any solo state
+    ``.rank(state, ...)``    every legal action of a decision state, ranked (:class:`Ranking`)
+    ``.line(state)``         the principal line from a state
+    ``.tree(state, ...)``    the explored graph near a state, as a networkx DiGraph
+``best(text, ...)``          parse a position and rank it (what ``onirim best`` calls)
+
+Values are exact when the search completes.  Under a node or time budget they are sound
+bounds: every unexplored subtree counts as [0, 1].  See docs/EXPECTIMAX.md.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine import cards as C
+from engine.errors import OnirimError, PositionError
+from engine.game import State, series_length
+from engine.notation import format_position, parse_position
+
+from . import expectimax_kernel as K
+
+PHASE_CODES = {"play": K.PLAY, "prophecy": K.PROPHECY, "door": K.DOOR,
+               "nightmare": K.NIGHTMARE, "refill": K.REFILL, "redraw": K.REDRAW,
+               "setup": K.REDRAW, "reveal": K.REVEAL, "foresee": K.FORESEE}
+DEFAULT_TABLE_BITS = 21
+
+
+class UnsupportedPosition(OnirimError):
+    """A valid position the expectimax solver does not handle (two-player, long prefix)."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    lo: float
+    hi: float
+
+    @property
+    def exact(self) -> bool:
+        return self.lo == self.hi
+
+    @property
+    def value(self) -> float:
+        """The exact value, or the middle of the bounds."""
+        return self.lo if self.exact else (self.lo + self.hi) / 2
+
+
+@dataclass
+class ActionValue:
+    action: str
+    action_id: int
+    lo: float
+    hi: float
+
+    @property
+    def exact(self) -> bool:
+        return self.lo == self.hi
+
+    @property
+    def value(self) -> float:
+        return self.lo if self.exact else (self.lo + self.hi) / 2
+
+    def to_json(self) -> dict:
+        return {"action": self.action, "value": self.value, "lo": self.lo, "hi": self.hi,
+                "exact": self.exact}
+
+
+@dataclass
+class Ranking:
+    position: str
+    mode: str
+    actions: list[ActionValue]
+    nodes: int
+    seconds: float
+    line: list[str] = field(default_factory=list)
+
+    @property
+    def best(self) -> str:
+        return self.actions[0].action if self.actions else ""
+
+    def to_json(self) -> dict:
+        return {"position": self.position, "mode": self.mode,
+                "actions": [a.to_json() for a in self.actions], "best": self.best,
+                "nodes": self.nodes, "seconds": self.seconds}
+
+
+def sort_actions(actions: list[ActionValue]) -> list[ActionValue]:
+    """Best first: by value, then by lower bound, then by action string (stable output)."""
+    return sorted(actions, key=lambda a: (-a.value, -a.lo, a.action))
+
+
+# ------------------------------------------------------------------------------- encoding
+def encode(state: State) -> tuple[int, int, int, int]:
+    """Pack a solo, non-terminal engine state into the kernel's four words."""
+    if state.players != 1:
+        raise UnsupportedPosition("mode: expectimax handles solo positions only")
+    if state.phase not in PHASE_CODES:
+        raise UnsupportedPosition(f"phase: no expectimax for phase {state.phase}")
+    if len(state.deck) > K.MAX_PREFIX:
+        raise UnsupportedPosition(f"deck: at most {K.MAX_PREFIX} listed (known) deck cards, "
+                                  f"not {len(state.deck)}")
+    w0 = w1 = w2 = w3 = 0
+    for t, n in enumerate(state.unknown):
+        if t < 15:
+            w0 |= n << (4 * t)
+        else:
+            w1 |= n << (4 * (t - 15))
+    hand = state.hands[0]
+    for c in set(hand):
+        w1 |= hand.count(c) << (8 + 3 * c)
+    row = state.rows[0]
+    last = row[-1] if row else K.NO_CARD
+    w1 |= last << 44
+    w1 |= series_length(row) << 48
+    for d in state.doors[0]:
+        w1 += 1 << (50 + 2 * C.colour(d))
+    w1 |= PHASE_CODES[state.phase] << 58
+    if state.phase == "door":
+        w1 |= C.colour(state.drawn) << 61
+    for c in state.limbo:
+        w2 += (1 << 8) if c == C.NIGHTMARE else 1 << (2 * C.colour(c))
+    if state.phase == "reveal":
+        w2 |= state.left << 12
+    n = len(state.deck)
+    w2 |= n << 15
+    for i, c in enumerate(state.deck):    # deck[0] is the top: slot n-1
+        j = n - 1 - i
+        if j < 8:
+            w2 |= c << (20 + 5 * j)
+        else:
+            w3 |= c << (5 * (j - 8))
+    return w0, w1, w2, w3
+
+
+# ------------------------------------------------------------------------------- solver
+class Expectimax:
+    """A memoized expectimax solver.  The memo table persists between queries, so related
+    positions (the children of one root, a principal line) reuse each other's work."""
+
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, prune: bool = True,
+                 bound: bool = True, peek: bool = False):
+        """``prune``: Star1 / alpha-beta windows; ``bound``: the can-still-win test;
+        ``peek``: give chance outcomes their memo / bound intervals before searching any
+        (tighter Star1 windows, one more memo probe per outcome).  None of them changes a
+        value, only the work."""
+        self.table_bits = table_bits
+        self.keys, self.vals, self.stats = K.new_tables(table_bits)
+        self.stats[K.ST_PRUNE] = 1 if prune else 0
+        self.stats[K.ST_BOUND] = 1 if bound else 0
+        self.stats[K.ST_PEEK] = 1 if peek else 0
+
+    @property
+    def prune(self) -> bool:
+        return bool(self.stats[K.ST_PRUNE])
+
+    def clear(self) -> None:
+        flags = [(i, self.stats[i]) for i in (K.ST_PRUNE, K.ST_BOUND, K.ST_PEEK)]
+        self.keys[:, 0] = -1
+        self.stats[:] = 0
+        self.stats[K.ST_LIMIT] = np.iinfo(np.int64).max
+        for i, v in flags:
+            self.stats[i] = v
+
+    @property
+    def nodes(self) -> int:
+        """Nodes expanded since the solver was made (memo hits excluded)."""
+        return int(self.stats[K.ST_NODES])
+
+    @property
+    def stored(self) -> int:
+        return int(self.stats[K.ST_STORED])
+
+    @property
+    def replaced(self) -> int:
+        """Memo entries overwritten because their probe window was full."""
+        return int(self.stats[K.ST_FULL])
+
+    def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0) -> Interval:
+        st = self.stats
+        st[K.ST_LIMIT] = (np.iinfo(np.int64).max if node_budget is None
+                          else st[K.ST_NODES] + max(0, int(node_budget)))
+        lo, hi = K.solve_words(np.int64(words[0]), np.int64(words[1]), np.int64(words[2]),
+                               np.int64(words[3]), float(alpha), float(beta),
+                               self.keys, self.vals, st)
+        st[K.ST_LIMIT] = np.iinfo(np.int64).max
+        return Interval(max(0.0, lo), min(1.0, hi))
+
+    def value(self, state: State, node_budget: int | None = None) -> Interval:
+        """Sound bounds on the win probability of ``state`` (exact if the budget allows)."""
+        if state.phase == "won":
+            return Interval(1.0, 1.0)
+        if state.phase == "lost":
+            return Interval(0.0, 0.0)
+        return self._run(encode(state), node_budget)
+
+    # --------------------------------------------------------------------------- ranking
+    def rank(self, state: State, budget_nodes: int | None = None,
+             budget_s: float | None = None, position: str | None = None,
+             first_round: int = 200_000) -> Ranking:
+        """Rank every legal action of a decision state by its win probability.
+
+        Without budgets every value is exact.  With budgets, rounds with a doubling node
+        allowance per unsettled action run until every action is exact or a budget is spent;
+        the memo keeps the work of earlier rounds."""
+        check_decision(state)
+        encode(state)      # validates the position for the kernel
+        state = forget_seed(state)
+        t0 = time.perf_counter()
+        n0 = self.nodes
+        children = []
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            children.append((a, state.action_to_string(a), child))
+        results = {a: Interval(0.0, 1.0) for a, _, _ in children}
+        allowance = first_round
+        while True:
+            for a, _, child in children:
+                if results[a].exact:
+                    continue
+                spent = self.nodes - n0
+                if budget_nodes is None and budget_s is None:
+                    per = None
+                else:
+                    per = allowance
+                    if budget_nodes is not None:
+                        per = min(per, max(0, budget_nodes - spent))
+                if budget_s is not None and time.perf_counter() - t0 > budget_s:
+                    per = 0
+                iv = self.value(child, per)
+                old = results[a]
+                results[a] = Interval(max(old.lo, iv.lo), min(old.hi, iv.hi))
+            if all(r.exact for r in results.values()):
+                break
+            spent = self.nodes - n0
+            if budget_nodes is not None and spent >= budget_nodes:
+                break
+            if budget_s is not None and time.perf_counter() - t0 > budget_s:
+                break
+            allowance *= 2
+        acts = [ActionValue(s, a, results[a].lo, results[a].hi) for a, s, _ in children]
+        ranking = Ranking(position or format_position(state), "expectimax",
+                          sort_actions(acts), self.nodes - n0, 0.0)
+        ranking.seconds = time.perf_counter() - t0
+        return ranking
+
+    def child_values(self, state: State, node_budget: int | None = None):
+        """[(action id, action string, child state, Interval)] for a decision or chance
+        state (chance: the interval of each outcome, with its probability in place of
+        the string's suffix)."""
+        out = []
+        if state.is_chance_node():
+            for a, p in state.chance_outcomes():
+                child = state.clone()
+                child.apply_action(a)
+                out.append((a, f"{state.action_to_string(a)} (p={p:.4g})", child,
+                            self.value(child, node_budget), p))
+            return out
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            out.append((a, state.action_to_string(a), child, self.value(child, node_budget),
+                        None))
+        return out
+
+    def line(self, state: State, max_steps: int = 12, node_budget: int | None = None):
+        """The principal line: best decisions; at a chance node the most likely outcome is
+        followed (marked as chance).  Returns a list of strings."""
+        out = []
+        s = forget_seed(state).clone()
+        for _ in range(max_steps):
+            if s.is_terminal():
+                out.append("WON" if s.won() else "LOST")
+                break
+            kids = self.child_values(s, node_budget)
+            if s.is_chance_node():
+                a, text, child, iv, p = max(kids, key=lambda k: (k[4], -k[0]))
+                out.append(f"chance: {text}")
+            else:
+                # the same order as the ranking: value, lower bound, action string
+                a, text, child, iv, _ = min(kids, key=lambda k: (-k[3].value, -k[3].lo, k[1]))
+                out.append(f"{text}  [{_fmt_iv(iv)}]")
+            s = child
+        return out
+
+    def tree(self, state: State, max_nodes: int = 200, max_depth: int = 3,
+             node_budget: int | None = None):
+        """The graph explored near ``state``, breadth first (networkx DiGraph).  Nodes:
+        ``phase``, ``position`` (notation), ``lo``, ``hi``, ``value``, ``kind``
+        (decision / chance / terminal); edges: ``action`` and, for chance, ``probability``."""
+        import networkx as nx
+        g = nx.DiGraph()
+        ids = {}
+
+        def add(s, depth):
+            key = format_position(s)
+            if key in ids:
+                return ids[key], False
+            iv = self.value(s, node_budget)
+            nid = f"n{len(ids)}"
+            ids[key] = nid
+            kind = "terminal" if s.is_terminal() else "chance" if s.is_chance_node() \
+                else "decision"
+            g.add_node(nid, phase=s.phase, position=key, lo=iv.lo, hi=iv.hi,
+                       value=iv.value, exact=iv.exact, kind=kind, depth=depth,
+                       label=f"{s.phase} {iv.value:.4f}")
+            return nid, True
+
+        state = forget_seed(state)
+        root, _ = add(state, 0)
+        frontier = [(state, root, 0)]
+        while frontier and len(ids) < max_nodes:
+            s, nid, depth = frontier.pop(0)
+            if s.is_terminal() or depth >= max_depth:
+                continue
+            if s.is_chance_node():
+                moves = [(a, p) for a, p in s.chance_outcomes()]
+            else:
+                moves = [(a, None) for a in s.legal_actions()]
+            for a, p in moves:
+                if len(ids) >= max_nodes:
+                    break
+                child = s.clone()
+                child.apply_action(a)
+                cid, new = add(child, depth + 1)
+                attrs = {"action": s.action_to_string(a)}
+                if p is not None:
+                    attrs["probability"] = p
+                g.add_edge(nid, cid, **attrs)
+                if new:
+                    frontier.append((child, cid, depth + 1))
+        return g
+
+
+def forget_seed(state: State) -> State:
+    """A copy in chance mode: expectimax does not know the deal, so a seed is ignored."""
+    if state.seed is None:
+        return state
+    s = state.clone()
+    s.seed = None
+    s.shuffles = 0
+    return s
+
+
+def _fmt_iv(iv: Interval) -> str:
+    return f"{iv.value:.6f}" if iv.exact else f"{iv.lo:.6f}..{iv.hi:.6f}"
+
+
+def check_decision(state: State) -> None:
+    if state.is_terminal():
+        raise PositionError("phase", f"the game is over ({state.phase}): nothing to decide")
+    if state.is_chance_node():
+        raise PositionError("phase", f"phase {state.phase} waits for a card from the unknown "
+                                     "deck: nothing to decide")
+
+
+_DEFAULT: Expectimax | None = None
+
+
+def default_solver() -> Expectimax:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Expectimax()
+    return _DEFAULT
+
+
+def best(text: str, budget_nodes: int | None = None, budget_s: float | None = None,
+         solver: Expectimax | None = None) -> Ranking:
+    """Parse a position and rank its actions (expectimax)."""
+    state = parse_position(text)
+    if state.players != 1:
+        raise UnsupportedPosition("mode: expectimax handles solo positions only")
+    solver = solver or default_solver()
+    return solver.rank(state, budget_nodes, budget_s, position=format_position(state))

@@ -1,0 +1,186 @@
+"""Move ordering and loss bounds, written once in plain Python that numba can compile.
+
+The kernel search compiles these functions with ``numba.njit``; the pure-Python reference
+search over ``engine/`` (``solver.pysearch``) calls the very same source uncompiled, so both
+searches visit nodes in the same order and prune the same nodes.  All arguments are plain ints
+and int64 numpy arrays in engine terms:
+
+``hand[12]``   count of each Location type in hand
+``deckc[17]``  count of each card type in the deck
+``doors[4]``   Doors in play per colour
+``ldoors[4]``  Doors in limbo per colour
+``drawn``      colour of the Door awaiting a decision (phase door), else -1
+``last``       type of the last card of the row, 15 if the row is empty
+``ser``        length of the open series: 1 or 2; 0 if none (empty row or series complete)
+``rev[5]``     the top min(5, deck) cards (phase prophecy)
+"""
+from __future__ import annotations
+
+# engine action numbers (kept literal so numba treats them as constants)
+_DISCARD = 24
+_PROPHECY = 3504
+_DOOR_KEY = 3624
+_DOOR_LIMBO = 3626
+_NM_KEY = 3627
+_NM_DOOR = 3635
+_NM_REVEAL = 3639
+_NM_REDRAW = 3640
+
+B_DOORS = 1      # a Door is out of the game (discarded): lost
+B_PLAYS = 2      # series Doors need more plays than the deck leaves turns
+B_SUPPLY = 4     # a colour lacks the Locations its series Doors need
+ALL_BOUNDS = B_DOORS | B_PLAYS | B_SUPPLY
+
+
+def dead_core(hand, deckc, doors, ldoors, drawn, last, ser, hs, is_play, bounds):
+    """True if the position can provably no longer be won (see docs/SOLVER.md, B1-B3)."""
+    if bounds & B_DOORS:
+        for col in range(4):
+            avail = doors[col] + ldoors[col] + deckc[12 + col]
+            if drawn == col:
+                avail += 1
+            if avail < 2:
+                return True
+    if bounds & (B_PLAYS | B_SUPPLY):
+        nloc = 0
+        for t in range(12):
+            nloc += deckc[t]
+        if is_play:
+            pmax = nloc + 1
+        else:
+            pmax = nloc + hs - 4
+            if pmax < 0:
+                pmax = 0
+        need_plays = 0
+        for col in range(4):
+            need = 2 - doors[col]
+            if need <= 0:
+                continue
+            keys = hand[col * 3 + 2] + deckc[col * 3 + 2]
+            kd = need if keys > need else keys
+            sd = need - kd
+            if sd == 0:
+                continue
+            credit = 0
+            if last != 15 and last // 3 == col:
+                credit = ser
+            if bounds & B_SUPPLY:
+                locs = 0
+                for t in range(col * 3, col * 3 + 3):
+                    locs += hand[t] + deckc[t]
+                if kd + 3 * sd - credit > locs:
+                    return True
+            need_plays += 3 * sd - credit
+        if (bounds & B_PLAYS) and need_plays > pmax:
+            return True
+    return False
+
+
+def score_move(a, hand, ncol, deckc, doors, last, ser, rev):
+    """Heuristic priority of action ``a`` (higher is tried first; ties: smaller ``a``).
+    ``ncol[c]`` is the number of cards of colour c in hand."""
+    if a < _DISCARD:                       # play a Location
+        col = a // 3
+        if last != 15 and last // 3 == col and ser != 0:
+            if ser == 2:
+                if doors[col] < 2 and deckc[12 + col] > 0:
+                    s = 1000
+                else:
+                    s = 150
+            else:
+                s = 600 + 10 * ncol[col]
+        elif doors[col] >= 2:
+            s = 20
+        else:
+            s = 100 + 10 * ncol[col]
+        if a % 3 == 2:
+            s -= 40
+        return s
+    if a < 48:                             # discard
+        c = a - _DISCARD
+        col = c // 3
+        if c % 3 == 2:
+            if doors[col] >= 2:
+                return 500
+            return 300
+        if doors[col] >= 2:
+            return 400
+        return 200 - 10 * ncol[col]
+    if a < _DOOR_KEY:                      # prophecy
+        x = a - _PROPHECY
+        card = rev[x // 24]
+        if card == 16:
+            s = 900
+        elif card >= 12:
+            s = 0
+        elif doors[card // 3] >= 2:
+            s = 600
+        else:
+            s = 500
+        return s - x % 24
+    if a == _DOOR_KEY:
+        return 1000
+    if a == _DOOR_LIMBO:
+        return 0
+    if a < _NM_DOOR:
+        if doors[a - _NM_KEY] >= 2:
+            return 900
+        return 400
+    if a < _NM_REVEAL:
+        return 0
+    if a == _NM_REVEAL:
+        s = 600
+        for j in range(5):
+            if rev[j] >= 12 and rev[j] < 16:
+                s -= 100
+        return s
+    return 200                             # redraw
+
+
+def colour_counts(hand, ncol):
+    for col in range(4):
+        ncol[col] = hand[col * 3] + hand[col * 3 + 1] + hand[col * 3 + 2]
+
+
+def eval_state(hand, deckc, doors, ldoors, last, ser, lnight, w):
+    """Static value of a position at the start of a turn, for the beam search (higher is
+    better).  Integer weights ``w`` (solver.beam.DEFAULT_WEIGHTS, tuned on node counts):
+    w0 per Door in play, w1 per Location left in the deck, w2 per Key in hand of a colour
+    still needing Doors (at most the Doors needed), w3 x series length of an open series whose
+    Door is still in the deck, w4 per card in hand of a colour still needing Doors, -w5 per
+    Nightmare in the deck, -w6 per Nightmare in limbo, w7 x series length if the hand can extend
+    that open series next turn, w8 per needed colour with two different symbols in hand."""
+    nd = 0
+    for col in range(4):
+        nd += doors[col]
+    nloc = 0
+    for t in range(12):
+        nloc += deckc[t]
+    v = w[0] * nd + w[1] * nloc
+    for col in range(4):
+        need = 2 - doors[col]
+        if need <= 0:
+            continue
+        k = hand[col * 3 + 2]
+        if k > need:
+            k = need
+        v += w[2] * k
+        if last != 15 and last // 3 == col and ser != 0 and deckc[12 + col] > 0:
+            v += w[3] * ser
+            # a card in hand that can extend the open series next turn
+            for t in range(col * 3, col * 3 + 3):
+                if hand[t] > 0 and t % 3 != last % 3:
+                    v += w[7] * ser
+                    break
+        ncol = hand[col * 3] + hand[col * 3 + 1] + hand[col * 3 + 2]
+        v += w[4] * ncol
+        # two different symbols of a needed colour in hand: the start of a series
+        nsym = 0
+        for t in range(col * 3, col * 3 + 3):
+            if hand[t] > 0:
+                nsym += 1
+        if nsym >= 2:
+            v += w[8]
+    v -= w[5] * deckc[16]
+    v -= w[6] * lnight
+    return v

@@ -1,0 +1,269 @@
+"""Hand-worked expectimax positions (docs/EXPECTIMAX.md), the can-still-win bound, the
+encoding, and the ``onirim best`` command."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from engine import cards as C
+from engine.errors import OnirimError
+from engine.notation import format_position, parse_position
+from onirim.cli import main
+from solver import expectimax_kernel as K
+from solver.expectimax import Expectimax, UnsupportedPosition, best, encode
+
+import naive_expectimax as N
+
+SEVEN = "doors=DO,DO,DA,DA,DG,DG,DL"
+
+
+def complete(text: str, unknown=()) -> str:
+    """Put every card the position does not list (nor the `unknown` ones, which the deck's
+    '*' then stands for) in the discard pile."""
+    f = dict(kv.split("=", 1) for kv in text.split())
+    cnt = list(C.COUNTS)
+    for k in ("hand", "row", "doors", "deck", "limbo", "drawn"):
+        if f.get(k, "-") != "-":
+            for x in f[k].split(","):
+                if x != "*":
+                    cnt[C.INDEX[x]] -= 1
+    for x in unknown:
+        cnt[C.INDEX[x]] -= 1
+    f["discard"] = ",".join(c for t, n in enumerate(cnt) for c in [C.CODES[t]] * n) or "-"
+    f.setdefault("limbo", "-")
+    return format_position(parse_position(" ".join(f"{k}={v}" for k, v in f.items())))
+
+
+# the five positions of docs/EXPECTIMAX.md, with the values worked out by hand there
+H1 = complete(f"mode=solo phase=prophecy hand=Os,As,Gs,Ls row=- {SEVEN} deck=Lk,N,DL")
+H2 = complete(f"mode=solo phase=play hand=Lk,Os,As,Gs,Om row=- {SEVEN} deck=*", ["DL", "Os"])
+H3 = complete(f"mode=solo phase=nightmare drawn=N hand=Lk,As,Gs,Gm row=- {SEVEN} "
+              "deck=DL,Os,As,Gs,Ls,Om,Am")
+H4 = complete(f"mode=solo phase=play hand=Ls,Os,As,Gs,Gm row=Ls,Lm {SEVEN} deck=*",
+              ["DL", "N", "Om"])
+H5 = complete(f"mode=solo phase=play hand=Lk,Os,As,Gs,Om row=- {SEVEN} deck=*", ["DL", "N"])
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return Expectimax(16)
+
+
+def values(solver, text):
+    return {a.action: a.value for a in solver.rank(parse_position(text)).actions}
+
+
+def test_h1_prophecy_discards_the_nightmare(solver):
+    v = values(solver, H1)
+    assert v["prophecy discard=N keep=Lk,DL"] == 1.0
+    assert v["prophecy discard=N keep=DL,Lk"] == 1.0     # DL to limbo, back after the turn
+    for keep in ("Lk,N", "N,Lk"):
+        assert v[f"prophecy discard=DL keep={keep}"] == 0.0
+    for keep in ("DL,N", "N,DL"):
+        assert v[f"prophecy discard=Lk keep={keep}"] == 0.0
+    assert len(v) == 6
+
+
+def test_h2_the_last_door_needs_the_key(solver):
+    v = values(solver, H2)
+    assert v["play Lk"] == 0.0 and v["discard Lk"] == 0.0
+    others = [a for a in v if "Lk" not in a]
+    assert len(others) == 8 and all(v[a] == 1.0 for a in others)
+
+
+def test_h3_nightmare_options(solver):
+    v = values(solver, H3)
+    assert v["nightmare reveal"] == 1.0
+    assert v["nightmare key Lk"] == 0.0
+    assert v["nightmare redraw"] == 0.0
+    assert v["nightmare door DL"] == 0.0
+    assert v["nightmare door DO"] == 0.0
+    # DG comes back by a Garden series (Gs Gm Gs): certain; DA by an Aquarium one: 4/5
+    assert v["nightmare door DG"] == 1.0
+    assert v["nightmare door DA"] == pytest.approx(0.8, abs=1e-12)
+
+
+def test_h4_completing_the_series_wins(solver):
+    v = values(solver, H4)
+    assert v["play Ls"] == 1.0
+    for a in ("play Os", "play As", "play Gs", "discard Ls"):
+        assert v[a] == 0.0
+    for a in ("discard Os", "discard As", "discard Gs", "discard Gm"):
+        assert v[a] == pytest.approx(0.5, abs=1e-12)
+
+
+def test_h5_half_chance(solver):
+    v = values(solver, H5)
+    assert v["play Lk"] == 0.0 and v["discard Lk"] == 0.0
+    for a, x in v.items():
+        if "Lk" not in a:
+            assert x == pytest.approx(0.5, abs=1e-12)
+
+
+def test_nightmare_with_one_useful_option_equals_it(solver):
+    """The value of a decision is the best option's value."""
+    state = parse_position(H3)
+    ranking = solver.rank(state)
+    assert solver.value(state).lo == ranking.actions[0].value
+
+
+def test_hand_positions_match_brute_force(solver):
+    for text in (H1, H2, H4, H5):
+        state = parse_position(text)
+        naive = N.action_values(state)
+        got = values(solver, text)
+        assert {a: float(x) for a, x in naive.items()} == pytest.approx(got, abs=1e-12)
+
+
+# ----------------------------------------------------------------------------- the bound
+def test_can_still_win_is_sound():
+    """Whenever the bound says 'lost', the brute force agrees that the value is 0; and it
+    does say so in a fair share of the sample (the test can fail both ways)."""
+    said_lost = 0
+    checked = 0
+    for text in N.random_positions(424242, 3000, 6):
+        state = parse_position(text)
+        words = [np.int64(x) for x in encode(state)]
+        status, *w = K.canonical(*words)
+        if status in (K.WON, K.LOST) or K.can_still_win(*w):
+            continue
+        said_lost += 1
+        try:
+            v = N.value(state, 4000)
+        except N.NodeCap:
+            continue
+        checked += 1
+        assert v == 0, text
+    assert checked >= 200 and said_lost >= 200, (checked, said_lost)
+
+
+def test_bound_off_gives_same_values():
+    rng = random.Random(5)
+    on, off = Expectimax(16, bound=True), Expectimax(16, bound=False)
+    for text in N.random_positions(rng.randrange(10**6), 150, 6):
+        state = parse_position(text)
+        a, b = on.value(state, 200_000), off.value(state, 200_000)
+        if a.exact and b.exact:
+            assert abs(a.lo - b.lo) <= 1e-12, text
+
+
+def test_sort_top_canonical_prophecy():
+    """The order of the revealed cards does not change a prophecy's value."""
+    s = Expectimax(14)
+    a = complete(f"mode=solo phase=prophecy hand=Os,As,Gs,Ls row=- {SEVEN} deck=N,Lk,DL,Om,Am,*",
+                 ["Gm", "Gs"])
+    b = a.replace("deck=N,Lk,DL,Om,Am", "deck=Om,DL,Am,N,Lk")
+    assert a != b
+    va, vb = s.value(parse_position(a)), s.value(parse_position(b))
+    assert va.exact and va == vb
+
+
+# ----------------------------------------------------------------------------- encoding
+def test_encode_round_trips_fields():
+    state = parse_position(H3)
+    w0, w1, w2, w3 = encode(state)
+    assert K.hand_get(w1, C.INDEX["Lk"]) == 1 and K.hand_size(w1) == 4
+    assert K.phase_get(w1) == K.NIGHTMARE and K.doors_total(w1) == 7
+    assert K.plen(w2) == 7 and K.slot_get(w2, w3, 6) == C.INDEX["DL"]   # top card
+    assert K.slot_get(w2, w3, 0) == C.INDEX["Am"]
+    assert K.unk_total(w0, w1) == 0
+
+
+def test_unsupported_positions():
+    duo = Expectimax(10)
+    text = ("mode=solo phase=play hand=Os,Os,Os,Os,Os row=- doors=- deck="
+            + ",".join(["N"] * 10 + ["Om"] * 4 + ["As"] * 8 + ["Ls"] * 6 + ["Gs"] * 7) + ",*"
+            + " discard=- limbo=-")
+    with pytest.raises(UnsupportedPosition):
+        duo.value(parse_position(text))
+    with pytest.raises(OnirimError):
+        best(text.replace("hand=Os,Os,Os,Os,Os", "hand=Os"))
+
+
+# ----------------------------------------------------------------------------- the CLI
+def test_cli_json(capsys):
+    assert main(["best", H5, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"position", "mode", "actions", "best", "nodes", "seconds"}
+    assert out["mode"] == "expectimax" and out["position"] == H5
+    vals = [a["value"] for a in out["actions"]]
+    assert vals == sorted(vals, reverse=True)
+    assert out["best"] == out["actions"][0]["action"]
+    for a in out["actions"]:
+        assert set(a) == {"action", "value", "lo", "hi", "exact"}
+        assert a["exact"] and a["lo"] == a["hi"] == a["value"]
+    assert len(out["actions"]) == 10
+
+
+def test_cli_table_and_tree(capsys, tmp_path):
+    import networkx as nx
+    path = tmp_path / "t.graphml"
+    assert main(["best", H4, "--tree", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "play Ls" in out and "best: play Ls" in out and "line:" in out
+    g = nx.read_graphml(path)
+    assert g.number_of_nodes() > 5
+    root = [n for n, d in g.in_degree() if d == 0]
+    assert len(root) == 1
+    acts = {d["action"] for _, _, d in g.out_edges(root[0], data=True)}
+    assert "play Ls" in acts
+    assert all("lo" in d and "hi" in d for _, d in g.nodes(data=True))
+
+
+def test_cli_budget_gives_bounds(capsys):
+    assert main(["best", H3, "--budget-nodes", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for a in out["actions"]:
+        assert 0 <= a["lo"] <= a["value"] <= a["hi"] <= 1
+    assert any(not a["exact"] for a in out["actions"])
+
+
+@pytest.mark.parametrize("args", [
+    ["best", "mode=solo phase=play"],
+    ["best", "nonsense"],
+    ["best", H5, "--budget-s", "-1"],
+    ["best", H5.replace("phase=play", "phase=refill").replace("hand=Os,Om,As,Gs,Lk",
+                                                              "hand=Os,Om,As,Gs")
+     + ",Lk"],
+    ["best", H5, "--mode", "clairvoyant"],
+])
+def test_cli_bad_input(args, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("onirim: error:") and err.count("\n") == 1
+
+
+def _late_deal_position(seed: int, deck_left: int) -> str:
+    """A deal-mode (seeded) position near the end of a game, by a fixed simple policy."""
+    from engine import Game
+    rnd = random.Random(seed)
+    s = Game(1).new_initial_state(seed)
+    while not s.is_terminal() and not (s.phase == "play" and s.deck_size() <= deck_left):
+        acts = s.legal_actions()
+        names = [s.action_to_string(a) for a in acts]
+        keys = [a for a, n in zip(acts, names) if n == "door key"]
+        s.apply_action(keys[0] if keys else rnd.choice(acts))
+    return format_position(s) if not s.is_terminal() else ""
+
+
+def test_cli_clairvoyant(capsys):
+    pytest.importorskip("solver.clairvoyant")
+    text = next(t for t in (_late_deal_position(seed, 8) for seed in range(50)) if t)
+    assert main(["best", text, "--mode", "clairvoyant", "--json",
+                 "--budget-nodes", "200000"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mode"] == "clairvoyant" and out["actions"]
+    state = parse_position(text)
+    assert {a["action"] for a in out["actions"]} == {state.action_to_string(a)
+                                                     for a in state.legal_actions()}
+    for a in out["actions"]:
+        assert (a["exact"] and a["value"] in (0.0, 1.0)) or (a["lo"], a["hi"]) == (0.0, 1.0)
+    # honest 1 (wins under every order) forces a clairvoyant WIN; honest 0 (no plan wins
+    # any order with positive probability) forces a LOSS
+    honest = Expectimax(16).rank(state, budget_nodes=500_000)
+    hv = {a.action: a for a in honest.actions}
+    for a in out["actions"]:
+        h = hv[a["action"]]
+        if a["exact"] and h.exact and h.value in (0.0, 1.0):
+            assert a["value"] == h.value, a["action"]
