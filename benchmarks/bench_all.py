@@ -55,6 +55,9 @@ FIGURE_KEYS = PLAYOUT_KEYS + SOLVER_KEYS + EXPECTIMAX_KEYS
 PERCENTILE_KEYS = ("median", "p90", "p99", "max")
 SECTION_KEYS = {"playouts": PLAYOUT_KEYS, "solver": SOLVER_KEYS, "expectimax": EXPECTIMAX_KEYS}
 
+# The modules behind the child sections (each has run(quick) -> dict).
+CHILD_MODULES = {"solver": "benchmarks.bench_solver",
+                 "expectimax": "benchmarks.bench_expectimax"}
 # Wall-clock limits of the child sections, seconds (quick, full).
 TIMEOUTS = {"solver": (150, 3600), "expectimax": (120, 1800)}
 # Time given to each playout measurement, seconds (quick, full).
@@ -233,10 +236,12 @@ def _record_solver_deals(mod):
 
     class Recording(base):
         def solve_deal(self, seed, **kw):
+            c0 = time.process_time()
             r = super().solve_deal(seed, **kw)
+            cpu = time.process_time() - c0
             if not kw:
                 times.append({"seed": int(seed), "seconds": float(getattr(r, "seconds", 0.0)),
-                              "nodes": int(getattr(r, "nodes", 0)),
+                              "cpu_seconds": cpu, "nodes": int(getattr(r, "nodes", 0)),
                               "result": str(getattr(r, "result", ""))})
             return r
 
@@ -258,12 +263,14 @@ def _record_solver_deals(mod):
 
 def _child(section: str, quick: bool, path: str) -> None:
     """Run one section in this (child) process and write its raw result to ``path``."""
-    name = {"solver": "benchmarks.bench_solver", "expectimax": "benchmarks.bench_expectimax"}[section]
+    name = CHILD_MODULES[section]
     out: dict = {}
     try:
         mod = importlib.import_module(name)
-        undo = lambda: None  # noqa: E731
         times = None
+
+        def undo():
+            return None
         if section == "solver":
             times, undo = _record_solver_deals(mod)
         try:
@@ -371,9 +378,16 @@ def solver_figures(raw: dict) -> dict:
     if dps is None:
         out["errors"]["clairvoyant_deals_per_s"] = f"{src} gave no deal count and wall time"
     if deals:
-        out["clairvoyant_deals"] = {k: deals.get(k) for k in
-                                    ("deals", "results", "decided_fraction", "wall_s", "nodes")
-                                    if k in deals}
+        out["clairvoyant_deals"] = deals      # bench_solver's details (counts, both clocks)
+    # which clock the per-deal percentiles were taken on (bench_solver gives both)
+    ds = out.get("clairvoyant_deal_seconds")
+    if isinstance(ds, dict):
+        for clock, key in (("cpu", "deal_cpu_seconds"), ("wall", "deal_wall_seconds"),
+                           ("wall", "deal_seconds")):
+            ref = deals.get(key)
+            if isinstance(ref, dict) and all(ref.get(p) == ds[p] for p in PERCENTILE_KEYS):
+                out["clairvoyant_deal_seconds_clock"] = clock
+                break
     # bench_solver's own "kernel_vs_engine_playout_ratio" compares a DFS search in the kernel
     # with the same search in Python; it is kept under a name that says so.
     if _positive(res.get("kernel_vs_engine_playout_ratio")):
@@ -387,11 +401,14 @@ def solver_figures(raw: dict) -> dict:
 
 
 def compact_per_deal(rows: list) -> dict:
-    """Per-deal times as {"seed_first", "seed_last", "seconds": [...]} (seconds[i] is the deal
-    seed_first + i; a "seeds" list is added when the seeds are not consecutive)."""
+    """Per-deal times as {"seed_first", "seed_last", "seconds": [...], "cpu_seconds": [...]}:
+    wall and CPU seconds of deal seed_first + i at index i (a "seeds" list is added when the
+    seeds are not consecutive)."""
     seeds = [int(r["seed"]) for r in rows]
     out = {"seed_first": seeds[0], "seed_last": seeds[-1],
            "seconds": [round(float(r["seconds"]), 6) for r in rows]}
+    if all("cpu_seconds" in r for r in rows):
+        out["cpu_seconds"] = [round(float(r["cpu_seconds"]), 6) for r in rows]
     if seeds != list(range(seeds[0], seeds[0] + len(seeds))):
         out["seeds"] = seeds
     return out
@@ -452,6 +469,8 @@ def expectimax_figures(raw: dict) -> dict:
             f"{src} gave no positive 'expectimax_states_per_s'"
     rows = _size_time_list(res)
     out["expectimax_size_vs_time"] = rows
+    if _positive(res.get("limit_s")):
+        out["expectimax_limit_s"] = float(res["limit_s"])
     if rows is None:
         out["errors"]["expectimax_size_vs_time"] = \
             f"{src} gave no size-versus-time list (entries with a size and seconds)"
@@ -620,7 +639,8 @@ def table_rows(r: dict) -> list[tuple]:
         val = ", ".join(f"{p} {_ms(ds.get(p))}" for p in PERCENTILE_KEYS)
     else:
         val = "null"
-    rows.append(("seconds per deal", val, note(k)))
+    clock = {"cpu": " (CPU)", "wall": " (wall)"}.get(r.get("clairvoyant_deal_seconds_clock"), "")
+    rows.append((f"seconds per deal{clock}", val, note(k)))
     if r.get("clairvoyant_kernel_vs_python_search_ratio"):
         rows.append(("solver DFS kernel / Python", _fmt(
             r["clairvoyant_kernel_vs_python_search_ratio"], " x"), "same search, nodes/s"))

@@ -115,6 +115,23 @@ def bench_dfs(seeds, budget) -> dict:
     return {"nodes": nodes, "cpu_seconds": dt, "nodes_per_s": nodes / dt}
 
 
+def bench_beam(seeds, widths=(16, 64)) -> dict:
+    """Beams alone (fixed widths, to the end of the deal): raw beam speed."""
+    from solver import kernel as K
+    from solver.beam import Beam
+    bm = Beam(max(widths))
+    encs = [K.encode(Game(1).new_initial_state(s)) for s in seeds]
+    st, perms, sr, sd = encs[0]
+    bm.run(st, perms, sr, sd, 4, 1000)
+    nodes = 0
+    t0 = time.process_time()
+    for st, perms, sr, sd in encs:
+        for w in widths:
+            nodes += bm.run(st, perms, sr, sd, w, 10_000_000)[1]
+    dt = time.process_time() - t0
+    return {"nodes": nodes, "cpu_seconds": dt, "nodes_per_s": nodes / dt, "widths": widths}
+
+
 def late_positions(n, back=16):
     """Positions ``back`` actions before the end of winning lines of deals 1000, 1001, ..."""
     sv = ClairvoyantSolver(tt_mb=16)
@@ -188,27 +205,37 @@ def bench_tt(n=2_000_000) -> float:
     return 2 * n / (time.process_time() - t0)
 
 
+_WSOLVER = None
+
+
+def _warm(_):
+    """Load the compiled kernels and make this worker's solver (not timed)."""
+    global _WSOLVER
+    _WSOLVER = ClairvoyantSolver(tt_mb=32)
+    _WSOLVER.solve_deal(0, node_budget=20_000)
+    return os.getpid()
+
+
 def _worker(seeds):
-    sv = ClairvoyantSolver(tt_mb=32)
     for s in seeds:
-        sv.solve_deal(s)
+        _WSOLVER.solve_deal(s)
     return len(seeds)
 
 
 def bench_workers(seeds) -> dict:
+    """Deals per wall second with 1 and with 2 worker processes (pools warmed first, so
+    process start-up and cache loading are not timed)."""
     import multiprocessing as mp
     ctx = mp.get_context("fork")
-    _worker([0])   # warm the cache in the parent
-    t0 = time.perf_counter()
-    with ctx.Pool(1) as p:
-        p.map(_worker, [seeds])
-    one = time.perf_counter() - t0
-    half = [seeds[0::2], seeds[1::2]]
-    t0 = time.perf_counter()
-    with ctx.Pool(2) as p:
-        p.map(_worker, half)
-    two = time.perf_counter() - t0
-    return {"one_worker_s": one, "two_workers_s": two, "ratio": one / two if two else 0.0}
+    out = {}
+    for k in (1, 2):
+        with ctx.Pool(k) as p:
+            p.map(_warm, range(k), chunksize=1)
+            t0 = time.perf_counter()
+            p.map(_worker, [seeds[i::k] for i in range(k)], chunksize=1)
+            out[k] = time.perf_counter() - t0
+    return {"one_worker_s": out[1], "two_workers_s": out[2],
+            "ratio": out[1] / out[2] if out[2] else 0.0}
 
 
 def run(quick: bool = True, deals: int | None = None, seed: int = 0, write: bool = True,
@@ -220,12 +247,14 @@ def run(quick: bool = True, deals: int | None = None, seed: int = 0, write: bool
     deals_r = bench_deals(seeds)
     log("raw DFS ...")
     dfs_r = bench_dfs(list(range(1, 6 if quick else 21)), 1_000_000)
+    log("raw beam ...")
+    beam_r = bench_beam(list(range(3000, 3000 + (30 if quick else 150))))
     log("kernel vs engine ...")
     ratio_r = bench_ratio(4 if quick else 10, 5000 if quick else 20000)
     log("table ...")
     tt_ops = bench_tt(500_000 if quick else 2_000_000)
     log("workers ...")
-    wk = bench_workers(list(range(5000, 5000 + (20 if quick else 100))))
+    wk = bench_workers(list(range(5000, 5000 + (60 if quick else 400))))
     out = {
         "clairvoyant_nodes_per_s": deals_r["nodes_per_kernel_cpu_s"],
         "clairvoyant_deal_seconds": {k: deals_r["deal_cpu_seconds"][k]
@@ -234,6 +263,7 @@ def run(quick: bool = True, deals: int | None = None, seed: int = 0, write: bool
         "tt_ops_per_s": tt_ops,
         "two_vs_one_worker_ratio": wk["ratio"],
         "dfs_nodes_per_s": dfs_r["nodes_per_s"],
+        "beam_nodes_per_s": beam_r["nodes_per_s"],
         "deals": deals_r,
         "kernel_vs_engine": ratio_r,
         "workers": wk,
@@ -272,7 +302,8 @@ def print_table(o) -> None:
                            f"{d['nodes_per_cpu_s'] / 1e6:.2f} M per CPU second of whole solves"
                            f" (searches are {100 * d['kernel_cpu_share']:.0f}% of it; the rest "
                            "is engine setup and certificates)"),
-        ("raw DFS nodes/s", f"{o['dfs_nodes_per_s'] / 1e6:.2f} M"),
+        ("raw DFS nodes/s", f"{o['dfs_nodes_per_s'] / 1e6:.2f} M per CPU second"),
+        ("raw beam nodes/s", f"{o['beam_nodes_per_s'] / 1e6:.2f} M per CPU second (W 16, 64)"),
         ("kernel / engine", f"{o['kernel_vs_engine_playout_ratio']:.0f} x  (same DFS, "
                             f"{o['kernel_vs_engine']['python_nodes_per_s']:.0f} vs "
                             f"{o['kernel_vs_engine']['kernel_nodes_per_s'] / 1e6:.2f} M nodes/s;"

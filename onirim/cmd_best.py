@@ -27,7 +27,7 @@ def add_arguments(p):
     p.add_argument("--tree", metavar="FILE.graphml", default=None,
                    help="write the explored graph near the position (networkx GraphML)")
     p.add_argument("--table-bits", type=int, default=21, metavar="B",
-                   help="expectimax memo table of 2**B entries (default 21, about 120 MB)")
+                   help="expectimax memo table of 2**B entries of 64 bytes (default 21: 128 MB)")
 
 
 def _budgets(args):

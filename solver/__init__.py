@@ -3,8 +3,9 @@
 Numba's on-disk cache (``cache=True``) checks only the source file of the cached function, so a
 cached search that was compiled with an older copy of a kernel function it calls (from another
 file) would silently keep the old code.  To rule that out, every ``cache=True`` function of
-this package is stamped with a hash of *all* the package's source files: editing any of them
-recompiles the package's cached functions on next use.
+this package is stamped with a hash of its own file *and* of the shared kernel sources
+(``CORE``): editing a kernel file recompiles every cached function of the package that may
+have inlined or linked it.
 """
 from __future__ import annotations
 
@@ -14,12 +15,17 @@ import os
 _DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def _package_fingerprint() -> bytes:
+CORE = ("kernel.py", "rules_core.py", "tt.py", "search.py", "beam.py")
+
+
+def _digest(names) -> bytes:
     h = hashlib.sha256()
-    for name in sorted(os.listdir(_DIR)):
-        if name.endswith(".py"):
+    for name in names:
+        try:
             with open(os.path.join(_DIR, name), "rb") as f:
                 h.update(name.encode() + b"\0" + f.read() + b"\0")
+        except OSError:
+            h.update(name.encode() + b"\0missing\0")
     return h.digest()
 
 
@@ -34,7 +40,7 @@ def _install_cache_locator() -> None:
         return  # an unknown numba layout: keep numba's own behaviour
     if any(getattr(c, "_onirim_solver", False) for c in impl._locator_classes):
         return
-    fingerprint = _package_fingerprint()
+    core = _digest(CORE)
 
     class _SolverCacheLocator(base):
         _onirim_solver = True
@@ -46,7 +52,7 @@ def _install_cache_locator() -> None:
             return super().from_function(py_func, py_file)
 
         def get_source_stamp(self):
-            return fingerprint
+            return core + _digest((os.path.basename(self._py_file),))
 
     impl._locator_classes.insert(0, _SolverCacheLocator)
 

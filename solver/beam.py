@@ -108,10 +108,13 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
             slot = ((cur_st[b, 1] >> K.S_SHIFT) & 255) - s_root
             if slot > 0 and slot_m[slot] != cur_st[b, 2]:
                 n_perm = (cur_st[b, 1] >> K.N_SHIFT) & 127
-                perms[slot, :K.PERM_W] = cur_perm[b, :]
+                for z in range(K.PERM_W):
+                    perms[slot, z] = cur_perm[b, z]
                 K._fill_sfx(perms, slot, n_perm)
                 slot_m[slot] = cur_st[b, 2]
-            ts[0, :] = cur_st[b, :]
+            ts[0, 0] = cur_st[b, 0]
+            ts[0, 1] = cur_st[b, 1]
+            ts[0, 2] = cur_st[b, 2]
             c[0] = ts[0, 0]
             c[1] = ts[0, 1]
             c[2] = ts[0, 2]
@@ -235,7 +238,8 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                 nxt_st[sl, 1] = c[1]
                 nxt_st[sl, 2] = c[2]
                 nslot = ((c[1] >> K.S_SHIFT) & 255) - s_root
-                nxt_perm[sl, :] = perms[nslot, :K.PERM_W]
+                for z in range(K.PERM_W):
+                    nxt_perm[sl, z] = perms[nslot, z]
                 nxt_parent[sl] = b
                 for j in range(k + 1):
                     nxt_acts[sl, j] = tm[j, ti[j] - 1]
@@ -256,8 +260,10 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
             return
         # the next level, in slot order
         for i in range(hn):
-            cur_st[i, :] = nxt_st[i, :]
-            cur_perm[i, :] = nxt_perm[i, :]
+            for z in range(K.NW):
+                cur_st[i, z] = nxt_st[i, z]
+            for z in range(K.PERM_W):
+                cur_perm[i, z] = nxt_perm[i, z]
             lv_parent[level + 1, i] = nxt_parent[i]
             m = nxt_nacts[i]
             lv_nacts[level + 1, i] = m

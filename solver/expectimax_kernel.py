@@ -68,10 +68,13 @@ def unk_add(w0, w1, t, d):
 
 @nb.njit(inline="always", cache=True)
 def unk_total(w0, w1):
-    n = 0
-    for t in range(15):
-        n += (w0 >> (4 * t)) & 15
-    return n + (w1 & 15) + ((w1 >> 4) & 15)
+    # add the 15 nibbles of w0 in parallel (bytes, then a shift-add tree; no overflow:
+    # w0 < 2**60 and the total is at most 76)
+    x = (w0 & 0x0F0F0F0F0F0F0F0F) + ((w0 >> 4) & 0x0F0F0F0F0F0F0F0F)
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return (x & 255) + (w1 & 15) + ((w1 >> 4) & 15)
 
 
 @nb.njit(inline="always", cache=True)
@@ -81,10 +84,11 @@ def hand_get(w1, c):
 
 @nb.njit(inline="always", cache=True)
 def hand_size(w1):
-    n = 0
-    for c in range(12):
-        n += (w1 >> (8 + 3 * c)) & 7
-    return n
+    # 12 fields of 3 bits: pairs into 6-bit fields, then two interleaved sums of three
+    x = (w1 >> 8) & 0xFFFFFFFFF
+    y = (x & 0o070707070707) + ((x >> 3) & 0o070707070707)
+    t = y + (y >> 12) + (y >> 24)
+    return (t & 63) + ((t >> 6) & 63)
 
 
 @nb.njit(inline="always", cache=True)
@@ -344,20 +348,25 @@ def can_still_win(w0, w1, w2, w3):
     in the deck.  See docs/EXPECTIMAX.md for the full argument."""
     if not doors_reachable(w0, w1, w2, w3):
         return False
-    # per colour k, in byte k: Keys, and Locations, in the deck
+    # per colour k, in byte k: Keys, Suns, and Locations, in the deck
     keys = np.int64(0)
+    suns = np.int64(0)
     locs = np.int64(0)
     for t in range(12):
         n = unk_get(w0, w1, t)
         locs += n << (8 * (t // 3))
         if t % 3 == 2:
             keys += n << (8 * (t // 3))
+        elif t % 3 == 0:
+            suns += n << (8 * (t // 3))
     for j in range(plen(w2)):
         c = slot_get(w2, w3, j)
         if c < 12:
             locs += np.int64(1) << (8 * (c // 3))
             if c % 3 == 2:
                 keys += np.int64(1) << (8 * (c // 3))
+            elif c % 3 == 0:
+                suns += np.int64(1) << (8 * (c // 3))
     nloc = (locs & 255) + ((locs >> 8) & 255) + ((locs >> 16) & 255) + ((locs >> 24) & 255)
     ph = phase_get(w1)
     h = hand_size(w1)
@@ -371,7 +380,8 @@ def can_still_win(w0, w1, w2, w3):
     total = 0
     for k in range(4):
         missing = 2 - doors_get(w1, k)
-        need_k = missing - hand_get(w1, 3 * k + 2) - ((keys >> (8 * k)) & 255)
+        keys_k = hand_get(w1, 3 * k + 2) + ((keys >> (8 * k)) & 255)
+        need_k = missing - keys_k
         if need_k <= 0:
             continue
         s_k = ser if (last != NO_CARD and last // 3 == k and ser < 3) else 0
@@ -380,6 +390,13 @@ def can_still_win(w0, w1, w2, w3):
             avail += hand_get(w1, 3 * k + sym)
         req = 3 * need_k - s_k
         if req > avail:
+            return False
+        # symbols: no two consecutive row cards share one, so every series needs a new
+        # Moon or Key, except the current one when it has 2 cards and ends in a non-Sun;
+        # all Keys of colour k are spent on Doors here (need_k > 0)
+        nonsun = avail - hand_get(w1, 3 * k) - ((suns >> (8 * k)) & 255) - keys_k
+        free = 1 if (s_k == 2 and last % 3 != 0) else 0
+        if need_k - free > nonsun:
             return False
         total += req
     return total <= plays

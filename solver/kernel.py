@@ -142,22 +142,34 @@ def _mod_check(r, m):
     return _mod_small(np.uint64(r), np.int64(m))
 
 
-@njit(cache=True)
-def _shuffle_into(counts, seed, index, out):
-    """Lay ``counts`` out sorted by type, Fisher-Yates with stream (seed, index); returns n."""
+@njit(cache=True, inline="always")
+def _shuffle_row(counts, seed, index, perms, row):
+    """Lay ``counts`` out sorted by type in ``perms[row]``, then Fisher-Yates with stream
+    (seed, index); returns n.  (Rows are indexed, never sliced: a slice is an array view, and
+    views cost reference counting in numba.)"""
     n = 0
     for t in range(NT):
         for _ in range(counts[t]):
-            out[n] = t
+            perms[row, n] = t
             n += 1
     key = _stream_key(seed, index)
     for t in range(n - 1, 0, -1):
         i = n - 1 - t
         r = _mix64(key + (np.uint64(i) + U1) * GAMMA)
         j = _mod_small(r, t + 1)
-        x = out[t]
-        out[t] = out[j]
-        out[j] = x
+        x = perms[row, t]
+        perms[row, t] = perms[row, j]
+        perms[row, j] = x
+    return n
+
+
+@njit(cache=True)
+def _shuffle_into(counts, seed, index, out):
+    """The same shuffle into a 1-D array (for the Python wrapper and tests)."""
+    buf = np.zeros((1, out.shape[0]), dtype=np.uint8)
+    n = _shuffle_row(counts, seed, index, buf, 0)
+    for i in range(n):
+        out[i] = buf[0, i]
     return n
 
 
@@ -314,13 +326,15 @@ def _shuffle(st, perms, s_root, seed, counts):
     for t in range(NT):
         n += counts[t]
     if counts[WK_PC + 2 * h] == m and counts[WK_PC + 2 * h + 1] == s:
-        perms[slot, :] = perms[line, :]
+        for z in range(ROW_W):
+            perms[slot, z] = perms[line, z]
         counts[WK_HITS] += 1
     else:
         counts[WK_HITS + 1] += 1
-        _shuffle_into(counts, seed, s, perms[slot])
+        _shuffle_row(counts, seed, s, perms, slot)
         _fill_sfx(perms, slot, n)
-        perms[line, :] = perms[slot, :]
+        for z in range(ROW_W):
+            perms[line, z] = perms[slot, z]
         counts[WK_PC + 2 * h] = m
         counts[WK_PC + 2 * h + 1] = s
     # keep limbo nightmares (the caller clears limbo if it was shuffled in)
@@ -403,7 +417,7 @@ def _gain_door(st, col):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _apply(st, a, perms, s_root, seed, counts):
     """Apply legal action ``a`` (engine numbering) to ``st`` in place, then run the
     automatic part up to the next decision or the end."""
@@ -498,7 +512,7 @@ def _apply(st, a, perms, s_root, seed, counts):
         return
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _legal(st, perms, s_root, out):
     """Legal actions (engine numbering, ascending) into ``out``; returns their number."""
     ph = _phase(st)

@@ -23,7 +23,7 @@ from . import kernel as K
 from . import rules_core as R
 from .tt import _probe, _store
 
-MAXD = 600
+MAXD = 1024   # > the most decisions a deal can have (<= ~60 turns x (1 play + 8 Doors) + 12 prophecies + 10 Nightmares)
 
 _dead_nb = njit(cache=True, inline="always")(R.dead_core)
 _score_nb = njit(cache=True, inline="always")(R.score_move)
@@ -119,6 +119,8 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
     ldoors = np.zeros(4, dtype=np.int64)
     rev = np.zeros(9, dtype=np.int64)   # top 5 cards, then cards per colour in hand
     scores = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    c = np.zeros(K.NW, dtype=np.int64)           # the child being made (no array views)
+    mv = np.zeros(K.MOVES_BUF, dtype=np.int64)
     nodes = info[I_NODES]
     d = info[I_D]
     if info[I_STATUS] == ST_INIT:
@@ -154,7 +156,6 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
             break
         a = moves[d, idx[d]]
         idx[d] += 1
-        c = S[d + 1]
         c[0] = S[d, 0]
         c[1] = S[d, 1]
         c[2] = S[d, 2]
@@ -175,7 +176,12 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
             info[I_TTHITS] += 1
             continue
         d += 1
-        nmov[d] = _gen_ordered(c, perms, s_root, hand, deckc, doors, rev, moves[d], scores)
+        S[d, 0] = c[0]
+        S[d, 1] = c[1]
+        S[d, 2] = c[2]
+        nmov[d] = _gen_ordered(c, perms, s_root, hand, deckc, doors, rev, mv, scores)
+        for z in range(nmov[d]):
+            moves[d, z] = mv[z]
         idx[d] = 0
         wstart[d] = nodes
     info[I_D] = d

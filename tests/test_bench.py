@@ -262,3 +262,17 @@ def test_run_child_time_limit_kills_and_reports(monkeypatch):
     out = B.expectimax_figures(raw)
     assert out["expectimax_states_per_s"] is None
     assert "timed out" in out["errors"]["expectimax_states_per_s"]
+
+
+def test_deal_seconds_clock_is_recognised():
+    ds = {"median": 0.01, "p90": 0.02, "p99": 0.03, "max": 0.04}
+    wall = {"median": 0.02, "p90": 0.03, "p99": 0.04, "max": 0.05}
+    res = dict(FAKE_SOLVER, clairvoyant_deal_seconds=ds,
+               deals=dict(FAKE_SOLVER["deals"], deal_cpu_seconds=dict(ds, mean=0.01),
+                          deal_wall_seconds=wall))
+    out = B.solver_figures({"result": res})
+    assert out["clairvoyant_deal_seconds_clock"] == "cpu"
+    res["clairvoyant_deal_seconds"] = wall
+    assert B.solver_figures({"result": res})["clairvoyant_deal_seconds_clock"] == "wall"
+    res["clairvoyant_deal_seconds"] = {"median": 1, "p90": 2, "p99": 3, "max": 4}
+    assert "clairvoyant_deal_seconds_clock" not in B.solver_figures({"result": res})

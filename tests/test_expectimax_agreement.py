@@ -1,11 +1,9 @@
 """The numba expectimax agrees with an independent brute force on random small positions."""
-import math
 import random
 
 import pytest
 
 from engine import parse_position
-from solver import expectimax_kernel as K
 from solver.expectimax import Expectimax, encode
 
 import naive_expectimax as N

@@ -122,7 +122,7 @@ def test_can_still_win_is_sound():
     does say so in a fair share of the sample (the test can fail both ways)."""
     said_lost = 0
     checked = 0
-    for text in N.random_positions(424242, 3000, 6):
+    for text in N.random_positions(424242, 2000, 5):
         state = parse_position(text)
         words = [np.int64(x) for x in encode(state)]
         status, *w = K.canonical(*words)
@@ -130,12 +130,12 @@ def test_can_still_win_is_sound():
             continue
         said_lost += 1
         try:
-            v = N.value(state, 4000)
+            v = N.value(state, 2000)
         except N.NodeCap:
             continue
         checked += 1
         assert v == 0, text
-    assert checked >= 200 and said_lost >= 200, (checked, said_lost)
+    assert checked >= 150 and said_lost >= 150, (checked, said_lost)
 
 
 def test_bound_off_gives_same_values():
@@ -267,3 +267,18 @@ def test_cli_clairvoyant(capsys):
         h = hv[a["action"]]
         if a["exact"] and h.exact and h.value in (0.0, 1.0):
             assert a["value"] == h.value, a["action"]
+
+
+@pytest.mark.parametrize("hand,unknown", [
+    ("Lk,Os", ["DL", "N", "As", "Gs", "Om"]),
+    ("Os,Gs,Lk", ["DL", "N", "As", "Om"]),
+    ("Os,Gs,As,Gm", ["DL", "Lk", "N", "Om"]),
+    ("Ls,Lm", ["DL", "Ls", "N", "Am", "Gs"]),
+])
+def test_setup_phase_matches_brute_force(hand, unknown):
+    """Phase setup (drawing the opening hand) is handled as a nightmare redraw followed by
+    the end of a turn: the same rules in solo."""
+    state = parse_position(complete(f"mode=solo phase=setup hand={hand} row=- {SEVEN} deck=*",
+                                    unknown))
+    iv = Expectimax(12).value(state)
+    assert iv.exact and abs(iv.lo - float(N.value(state, 300_000))) <= 1e-12

@@ -92,34 +92,35 @@ def test_verify_catches_a_bad_certificate(tmp_path):
 
 def test_kill_9_then_resume(tmp_path):
     env = dict(os.environ, PYTHONPATH=ROOT)
-    p = subprocess.Popen([sys.executable, "-m", "onirim", "winrate", "--deals", "40", "--seed",
+    n = 600
+    p = subprocess.Popen([sys.executable, "-m", "onirim", "winrate", "--deals", str(n), "--seed",
                           "300", "--db", "k.sqlite", "--json"], cwd=tmp_path, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     db = tmp_path / "k.sqlite"
     t0 = time.time()
-    n = 0
+    stored = 0
     while time.time() - t0 < 120:
-        time.sleep(0.2)
+        time.sleep(0.02)
         if db.exists():
             try:
                 con = sqlite3.connect(db, timeout=1)
-                n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+                stored = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
                 con.close()
             except sqlite3.Error:
-                n = 0
-            if n >= 3:
+                stored = 0
+            if stored >= 3:
                 break
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
     before = rows(db)
-    assert 3 <= len(before) < 40
-    r = onirim("winrate", "--deals", "40", "--seed", "300", "--db", "k.sqlite", "--json",
+    assert 3 <= len(before) < n
+    r = onirim("winrate", "--deals", str(n), "--seed", "300", "--db", "k.sqlite", "--json",
                cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     after = rows(db)
-    assert sorted(after) == list(range(300, 340))
+    assert sorted(after) == list(range(300, 300 + n))
     assert all(after[k] == before[k] for k in before)   # nothing solved twice
-    assert json.loads(r.stdout)["deals"] == 40
+    assert json.loads(r.stdout)["deals"] == n
 
 
 @pytest.mark.parametrize("args, words", [
