@@ -1,10 +1,17 @@
-"""``onirim demo [--seed S]``: a short showcase.
+"""``onirim demo``: the main job on a small default.
 
-For now it plays one seeded solo deal with the built-in greedy policy (``engine.policy``) and
-prints every decision and the result.  The game itself is :func:`demo_game`, so the demo can
-later run a small solver job instead and keep this as one of its parts.
+By default it runs a clairvoyant win-rate job over ``--deals`` deals (100, seeds 0..99),
+stored in ``--db`` (``./onirim-demo.sqlite``, so a rerun resumes and is instant), prints the SPEC
+summary, then prints the certified winning line of the first deal (replayed in ``engine/``) and,
+for comparison, how the built-in greedy policy does on the same deals.
+
+``--policy-game`` instead plays one seeded deal with the greedy policy and prints every decision
+(:func:`demo_game`).
 """
 from __future__ import annotations
+
+import argparse
+import time
 
 from engine.game import Game
 from engine.policy import greedy_action, play_game
@@ -12,11 +19,19 @@ from engine.policy import greedy_action, play_game
 from .cmd_play import seed_arg
 
 DEFAULT_SEED = 3
+DEFAULT_DEALS = 100
 
 
 def add_arguments(parser):
-    parser.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
-                        help=f"deal seed, 0 .. 2**64-1 (default {DEFAULT_SEED})")
+    parser.add_argument("--seed", type=seed_arg, default=None,
+                        help="first deal seed (default 0; with --policy-game, default "
+                             f"{DEFAULT_SEED})")
+    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS,
+                        help=f"deals to solve (default {DEFAULT_DEALS})")
+    parser.add_argument("--db", default="onirim-demo.sqlite",
+                        help="SQLite results file (default ./onirim-demo.sqlite)")
+    parser.add_argument("--policy-game", action="store_true",
+                        help="play one deal with the greedy policy instead")
 
 
 def demo_game(seed: int):
@@ -38,14 +53,56 @@ def wrap_items(items, width=94):
     return lines
 
 
-def run(args) -> int:
-    state, actions = demo_game(args.seed)
-    print(f"Onirim demo: the greedy policy plays solo deal seed {args.seed}")
+def _policy_game(seed: int) -> int:
+    state, actions = demo_game(seed)
+    print(f"Onirim demo: the greedy policy plays solo deal seed {seed}")
     for line in wrap_items([f"{i}. {a}" for i, a in enumerate(actions, 1)]):
         print("  " + line)
     doors = len(state.all_doors())
     result = "WON" if state.won() else "LOST"
     print(f"Result: {result}, {doors} of 8 Doors in play after {len(actions)} decisions, "
           f"{state.deck_size()} cards left in the deck.")
-    print(f"Replay it yourself: onirim play --seed {args.seed}")
+    print(f"Replay it yourself: onirim play --seed {seed}")
+    return 0
+
+
+def run(args) -> int:
+    from .cli import UsageError
+    if args.policy_game:
+        return _policy_game(DEFAULT_SEED if args.seed is None else args.seed)
+    if args.deals < 1:
+        raise UsageError(f"--deals must be at least 1, not {args.deals}")
+    seed = 0 if args.seed is None else args.seed
+    from . import cmd_winrate
+    from solver.db import ResultsDB
+
+    print(f"Onirim demo: clairvoyant win rate of solo deals {seed}..{seed + args.deals - 1}")
+    print(f"  (the same as: onirim winrate --mode clairvoyant --deals {args.deals} "
+          f"--seed {seed} --db {args.db})")
+    ns = argparse.Namespace(mode="clairvoyant", deals=args.deals, seed=seed, jobs=1,
+                            db=args.db, budget_nodes=None, budget_s=None, tt_mb=None,
+                            json=False)
+    rc = cmd_winrate.run(ns)
+    if rc:
+        return rc
+    import json
+    db = ResultsDB(args.db)
+    try:
+        wins = [r for r in db.rows() if r["seed"] == seed and r["mode"] == "clairvoyant"
+                and r["result"] == "WIN"]
+    finally:
+        db.close()
+    if wins:
+        line = json.loads(wins[0]["certificate"])
+        state = Game(1).new_initial_state(seed)
+        for a in line:
+            state.apply_action(state.string_to_action(a))
+        print(f"\nCertified winning line of deal {seed} ({len(line)} decisions, replayed in "
+              f"engine/: {'won' if state.won() else 'NOT WON'}):")
+        for text in wrap_items([f"{i}. {a}" for i, a in enumerate(line, 1)]):
+            print("  " + text)
+    t0 = time.perf_counter()
+    wins = sum(demo_game(s)[0].won() for s in range(seed, seed + args.deals))
+    print(f"\nFor comparison, the greedy policy (no look-ahead) wins {wins} of the same "
+          f"{args.deals} deals ({time.perf_counter() - t0:.1f} s).")
     return 0

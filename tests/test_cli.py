@@ -269,12 +269,25 @@ def test_show_round_trip_over_games(capsys, monkeypatch):
 
 # --------------------------------------------------------------------------------- demo
 def test_demo(capsys, monkeypatch):
-    rc, out, err = run_cli(capsys, monkeypatch, ["demo", "--seed", "3"])
+    rc, out, err = run_cli(capsys, monkeypatch, ["demo", "--policy-game", "--seed", "3"])
     state, actions = demo_game(3)
     assert rc == 0 and err == ""
     assert f"Result: {'WON' if state.won() else 'LOST'}" in out
     assert f"{len(actions)}. {actions[-1]}" in out
     assert demo_game(3)[1] == actions
+
+
+def test_demo_solver_job(capsys, monkeypatch, tmp_path):
+    """The default demo solves deals, prints a certified line and resumes from its database."""
+    db = str(tmp_path / "demo.sqlite")
+    rc, out, err = run_cli(capsys, monkeypatch, ["demo", "--deals", "3", "--db", db])
+    assert rc == 0
+    assert "clairvoyant win rate of solo deals 0..2" in out
+    assert "wins" in out and "win rate" in out
+    if "Certified winning line of deal 0" in out:
+        assert "replayed in engine/: won" in out
+    rc, out2, _ = run_cli(capsys, monkeypatch, ["demo", "--deals", "3", "--db", db])
+    assert rc == 0 and "3 already stored" in out2
 
 
 # --------------------------------------------------------------------------------- bad input
@@ -286,6 +299,7 @@ BAD = [
     ["play", "--seed", "1.5"],
     ["play", "--bogus"],
     ["demo", "--seed", "-5"],
+    ["demo", "--deals", "0"],
     ["demo", "extra"],
     ["show"],
     ["show", ""],
