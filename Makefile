@@ -2,8 +2,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PLOTS := $(VENV)/.plots
 
-.PHONY: demo test install clean
+.PHONY: demo test bench install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -11,13 +12,30 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+$(PLOTS): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,plots]'
+	touch $(PLOTS)
+
 install: $(STAMP)
 
+# The main job on a small default: clairvoyant win rate of deals 0..99.
 demo: $(STAMP)
 	$(BIN)/onirim demo
 
+# Smoke-run the benchmark harness (no timings asserted: it must run and write valid JSON),
+# then the test suite.
 test: $(STAMP)
+	$(BIN)/onirim bench --quick --out .bench-smoke > /dev/null
+	$(BIN)/python -c "import json; d = json.load(open('.bench-smoke/bench-quick.json')); \
+	  missing = [k for k in ('kernel_vs_engine_playout_ratio', 'clairvoyant_nodes_per_s', \
+	  'clairvoyant_deal_seconds', 'expectimax_states_per_s', 'tt_ops_per_s', \
+	  'two_vs_one_worker_ratio', 'machine') if k not in d]; \
+	  assert not missing, missing; print('bench smoke: valid JSON with all keys')"
 	$(BIN)/python -m pytest
 
+# The full benchmark, with the optional plots (installs matplotlib).
+bench: $(PLOTS)
+	$(BIN)/onirim bench
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info .bench-smoke

@@ -393,8 +393,12 @@ def solver_figures(raw: dict) -> dict:
     if _positive(res.get("kernel_vs_engine_playout_ratio")):
         out["clairvoyant_kernel_vs_python_search_ratio"] = \
             float(res["kernel_vs_engine_playout_ratio"])
-    if _positive(res.get("dfs_nodes_per_s")):
-        out["clairvoyant_dfs_nodes_per_s"] = float(res["dfs_nodes_per_s"])
+    for theirs, ours in (("dfs_nodes_per_s", "clairvoyant_dfs_nodes_per_s"),
+                         ("beam_nodes_per_s", "clairvoyant_beam_nodes_per_s")):
+        if _positive(res.get(theirs)):
+            out[ours] = float(res[theirs])
+    if isinstance(res.get("workers"), dict):
+        out["workers"] = res["workers"]
     if raw.get("per_deal"):
         out["clairvoyant_per_deal"] = compact_per_deal(raw["per_deal"])
     return out
@@ -644,6 +648,10 @@ def table_rows(r: dict) -> list[tuple]:
     if r.get("clairvoyant_kernel_vs_python_search_ratio"):
         rows.append(("solver DFS kernel / Python", _fmt(
             r["clairvoyant_kernel_vs_python_search_ratio"], " x"), "same search, nodes/s"))
+    for k, label in (("clairvoyant_dfs_nodes_per_s", "solver raw DFS nodes/s"),
+                     ("clairvoyant_beam_nodes_per_s", "solver raw beam nodes/s")):
+        if r.get(k):
+            rows.append((label, _fmt(r[k]), "fixed budgets, one core"))
     k = "tt_ops_per_s"
     rows.append(("table ops/s", _fmt(r.get(k)), note(k)))
     k = "two_vs_one_worker_ratio"
