@@ -74,7 +74,9 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
     an empty beam that was never cut has enumerated every line, which proves a loss."""
     # perms: a (PERMS_ROWS, ROW_W) buffer (contents irrelevant: every slot is written before
     # it is read); counts: the kernel scratch ``wk``, its permutation cache emptied here
-    counts[K.WK_PC:] = -1
+    # unless res[6] == 1 (the previous run used the same seed, so its cached shuffles hold)
+    if res[6] == 0:
+        counts[K.WK_PC:] = -1
     hand = np.zeros(12, dtype=np.int64)
     deckc = np.zeros(K.NT, dtype=np.int64)
     doors = np.zeros(4, dtype=np.int64)
@@ -302,6 +304,7 @@ class Beam:
         self.stamp_base = 0
         self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
         self.wk = K.new_wk()
+        self._cseed = None
 
     def run(self, st, perms, s_root, seed, width, node_limit, weights=DEFAULT_WEIGHTS,
             bounds=R.ALL_BOUNDS):
@@ -309,6 +312,8 @@ class Beam:
             raise ValueError("width larger than the buffers")
         self.res[:] = 0
         self.res[4] = self.stamp_base
+        self.res[6] = 1 if self._cseed == int(seed) else 0
+        self._cseed = int(seed)
         self.stamp_base += MAXL
         _beam(st, perms[0], np.int64(s_root), seed, np.int64(width), np.int64(node_limit),
               weights, np.int64(bounds), self.cur_st, self.cur_perm, self.nxt_st, self.nxt_perm,

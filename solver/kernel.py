@@ -60,7 +60,7 @@ PERM_W = 80                 # a slot row: the permutation (bytes 0..79), then
 SFX = PERM_W                # block suffix counts: byte SFX + 17 q + t = count of type t in
 NBLK = 11                   # perm[8 q : n], for q = 0 .. 10
 ROW_W = PERM_W + NBLK * NT
-NCACHE = 512                # permutation cache: rows MAX_SLOTS .. MAX_SLOTS + NCACHE - 1
+NCACHE = 8192               # permutation cache: rows MAX_SLOTS .. MAX_SLOTS + NCACHE - 1
 PERMS_ROWS = MAX_SLOTS + NCACHE
 # ``wk`` (int64 scratch passed to every kernel that may shuffle): wk[0:17] card counts,
 # wk[WK_PC + 2 i], wk[WK_PC + 2 i + 1] = (M, shuffle index) held by cache row i (-1: empty)
@@ -604,10 +604,12 @@ class KernelState:
         return decode(self.st, self.perms, self.s_root)
 
 
-def encode(state) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
+def encode(state, perms=None) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
     """Encode a solo engine State in deal mode, at a decision or terminal phase.
 
-    Returns (st, perms, s_root, seed)."""
+    Returns (st, perms, s_root, seed).  ``perms``: an existing (PERMS_ROWS, ROW_W) uint8
+    buffer to reuse (its row 0 is rewritten; every other row is written by a shuffle before
+    it is read, and the permutation cache is emptied by whoever resets its ``wk``)."""
     from engine.errors import OnirimError
     if state.players != 1:
         raise OnirimError("the clairvoyant kernel plays solo games only")
@@ -639,7 +641,10 @@ def encode(state) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
     w0 |= ph << PHASE_SHIFT
     if state.phase == "door":
         w0 |= (state.drawn - 12) << DRAWN_SHIFT
-    perms = np.zeros((PERMS_ROWS, ROW_W), dtype=np.uint8)
+    if perms is None:
+        perms = np.zeros((PERMS_ROWS, ROW_W), dtype=np.uint8)
+    else:
+        perms[0, :] = 0
     deck = list(state.deck)
     perms[0, :len(deck)] = deck
     _fill_sfx(perms, 0, len(deck))
