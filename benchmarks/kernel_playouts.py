@@ -317,7 +317,7 @@ def _greedy(st, perms, s_root):
 
 
 # ----------------------------------------------------------------------------- playouts
-@njit(cache=True)
+@njit(cache=True, inline="always")   # inlined into _batch: one compilation, not two
 def _play(seed, policy, stream, st, perms, wk, moves, trace):
     """Play deal ``seed`` to the end; returns the number of decisions (-1: the guard hit,
     -2: the policy had no action).  The actions go to ``trace`` as far as it reaches."""
@@ -402,10 +402,11 @@ def _policy(policy) -> int:
 def playout(seed: int, policy="greedy", stream: int = 0) -> tuple[list[int], str]:
     """Play deal ``seed`` in the kernel: (engine action numbers, final phase 'won'/'lost')."""
     b = _buffers()
-    n = _play(np.uint64(seed), _policy(policy), np.int64(stream), b.st, b.perms, b.wk,
-              b.moves, b.trace)
-    if n < 0:
-        raise RuntimeError(f"kernel playout of seed {seed} failed (code {n})")
+    _batch(np.array([seed], dtype=np.uint64), _policy(policy), np.int64(stream), b.st, b.perms,
+           b.wk, b.moves, b.trace, b.out)
+    if b.out[3]:
+        raise RuntimeError(f"kernel playout of seed {seed} failed")
+    n = int(b.out[1])
     return [int(a) for a in b.trace[:n]], K.PHASE_NAMES[int((b.st[0] >> PHASE_SHIFT) & 7)]
 
 

@@ -42,8 +42,13 @@ def plot_deal_seconds(plt, result: dict, path: str) -> bool:
     lists = {k: v for k, v in lists.items() if v}
     if not lists:
         return False
-    want = ds.get("max") if isinstance(ds.get("max"), (int, float)) else None
-    clock = min(lists, key=lambda k: abs(max(lists[k]) - want) if want else k != "seconds")
+    named = {"cpu": "cpu_seconds", "wall": "seconds"}.get(
+        result.get("clairvoyant_deal_seconds_clock"))
+    if named in lists:
+        clock = named
+    else:
+        want = ds.get("max") if isinstance(ds.get("max"), (int, float)) else None
+        clock = min(lists, key=lambda k: abs(max(lists[k]) - want) if want else k != "seconds")
     secs = lists[clock]
     lo, hi = min(secs), max(secs)
     if hi <= lo:
