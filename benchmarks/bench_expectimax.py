@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -125,25 +124,9 @@ def solve_timed(solver, state, limit_s: float, chunk: int = 2_000_000):
 
 
 def machine_info() -> dict:
-    import numba
-    import numpy
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
-                                text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = ""
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-            "numba": numba.__version__, "numpy": numpy.__version__,
-            "platform": platform.platform(), "git_commit": commit}
+    """The machine and versions, from the shared harness."""
+    from benchmarks.harness import machine_info as _info
+    return _info()
 
 
 SMALL_POSITION = ("mode=solo phase=play hand=Os,Am,Gk,Lk,Ls row=Am,Os doors=DO,DO,DA,DA,DG,DG,DL "
@@ -224,7 +207,7 @@ def run(quick: bool = False, limit_s: float = 60.0, per_size: int = 3,
 def print_report(res: dict) -> None:
     m = res["machine"]
     print(f"expectimax benchmark on {m['cpu']} ({m['cores']} cores), python {m['python']}, "
-          f"numba {m['numba']}, commit {m['git_commit'][:10]}")
+          f"numba {m['numba']}, commit {m['commit'][:10]}")
     print(f"{'unknown':>7} {'pos':>4} {'exact':>5} {'median s':>9} {'max s':>9} "
           f"{'max nodes':>11}")
     for c in res["size_vs_time"]:

@@ -18,9 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 
@@ -40,28 +38,9 @@ RESULTS = os.path.join(ROOT, "benchmarks", "results")
 
 
 def machine_info() -> dict:
-    import numba
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
-                                text=True, timeout=10).stdout.strip()
-    except Exception:
-        commit = ""
-    try:
-        load = os.getloadavg()
-    except OSError:
-        load = None
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-            "numba": numba.__version__, "numpy": np.__version__, "platform": platform.platform(),
-            "git_commit": commit, "loadavg": load}
+    """The machine and versions, from the shared harness."""
+    from benchmarks.harness import machine_info as _info
+    return _info()
 
 
 def pct(xs, q):

@@ -54,6 +54,10 @@ def machine_info() -> dict:
             info[mod] = __import__(mod).__version__
         except ImportError:
             info[mod] = None
+    try:
+        info["loadavg"] = list(os.getloadavg())
+    except OSError:
+        info["loadavg"] = None
     return info
 
 

@@ -42,8 +42,8 @@ class UnsupportedPosition(OnirimError):
     """A valid position the expectimax solver does not handle (two-player, long prefix)."""
 
 
-@dataclass(frozen=True)
-class Interval:
+class _Bounds:
+    """Sound bounds ``lo <= value <= hi`` on a win probability."""
     lo: float
     hi: float
 
@@ -57,20 +57,18 @@ class Interval:
         return self.lo if self.exact else (self.lo + self.hi) / 2
 
 
+@dataclass(frozen=True)
+class Interval(_Bounds):
+    lo: float
+    hi: float
+
+
 @dataclass
-class ActionValue:
+class ActionValue(_Bounds):
     action: str
     action_id: int
     lo: float
     hi: float
-
-    @property
-    def exact(self) -> bool:
-        return self.lo == self.hi
-
-    @property
-    def value(self) -> float:
-        return self.lo if self.exact else (self.lo + self.hi) / 2
 
     def to_json(self) -> dict:
         return {"action": self.action, "value": self.value, "lo": self.lo, "hi": self.hi,
