@@ -514,7 +514,11 @@ def _apply(st, a, perms, s_root, seed, counts):
 
 @njit(cache=True)
 def _legal(st, perms, s_root, out):
-    """Legal actions (engine numbering, ascending) into ``out``; returns their number."""
+    """Legal actions (engine numbering, ascending) into ``out``; returns their number.
+
+    ``out`` must hold ``MOVES_BUF`` entries: the moves go to ``out[:n]`` (n < 128) and the
+    prophecy enumeration uses the entries from index 128 up as scratch.
+    """
     ph = _phase(st)
     w0 = st[0]
     n = 0
