@@ -342,14 +342,16 @@ def _number(d: dict, *names):
     return None
 
 
+def _failed_section(keys, error: str) -> dict:
+    """Every figure of a section that failed as a whole: null, with the section's error."""
+    return {**{k: None for k in keys}, "errors": {k: error for k in keys}}
+
+
 def solver_figures(raw: dict) -> dict:
     """The solver section's figures from ``bench_solver.run``'s dict (and per-deal times)."""
-    out: dict = {"errors": {}}
     if "error" in raw:
-        for k in SOLVER_KEYS:
-            out[k] = None
-            out["errors"][k] = raw["error"]
-        return out
+        return _failed_section(SOLVER_KEYS, raw["error"])
+    out: dict = {"errors": {}}
     res = raw.get("result", {})
     src = "benchmarks.bench_solver.run"
     for k in ("clairvoyant_nodes_per_s", "tt_ops_per_s", "two_vs_one_worker_ratio"):
@@ -459,12 +461,9 @@ def _size_time_list(res: dict):
 
 
 def expectimax_figures(raw: dict) -> dict:
-    out: dict = {"errors": {}}
     if "error" in raw:
-        for k in EXPECTIMAX_KEYS:
-            out[k] = None
-            out["errors"][k] = raw["error"]
-        return out
+        return _failed_section(EXPECTIMAX_KEYS, raw["error"])
+    out: dict = {"errors": {}}
     res = raw.get("result", {})
     src = "benchmarks.bench_expectimax.run"
     out["expectimax_states_per_s"] = _number(res, "expectimax_states_per_s", "states_per_s")

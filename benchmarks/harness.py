@@ -10,7 +10,6 @@ import json
 import os
 import platform
 import subprocess
-import time
 
 RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
@@ -85,18 +84,6 @@ def percentiles(values) -> dict:
     mid = len(xs) // 2
     median = xs[mid] if len(xs) % 2 else 0.5 * (xs[mid - 1] + xs[mid])
     return {"median": median, "p90": rank(0.90), "p99": rank(0.99), "max": xs[-1]}
-
-
-def timed(fn, *args, min_seconds: float = 0.0, **kwargs):
-    """Run fn repeatedly until min_seconds have passed; return (last result, calls, seconds)."""
-    calls = 0
-    t0 = time.perf_counter()
-    while True:
-        out = fn(*args, **kwargs)
-        calls += 1
-        dt = time.perf_counter() - t0
-        if dt >= min_seconds:
-            return out, calls, dt
 
 
 def table(rows, headers=("figure", "value")) -> str:

@@ -86,10 +86,6 @@ D8 Turns alternate 0, 1, 0, ...; a player holding its four Doors keeps playing.
 """
 
 
-def _perm_rank(k: int, perm: tuple) -> int:
-    return _PERMS[k].index(tuple(perm))
-
-
 class Game:
     """Onirim with ``players`` = 1 (solo) or 2 (two-player cooperative)."""
 
