@@ -110,17 +110,14 @@ def positions(deck_cards: int, count: int, seed0: int = 0):
 
 
 # ------------------------------------------------------------------------------ measuring
-def solve_timed(solver, state, limit_s: float, chunk: int = 2_000_000):
-    """Solve with a time limit: node chunks on a persistent memo until exact or out of
-    time.  Returns (interval, nodes, seconds)."""
+def solve_timed(solver, state, limit_s: float):
+    """Solve with a time limit (one kernel call, which watches the clock itself), on an
+    empty memo.  Returns (interval, nodes, seconds)."""
     solver.clear()
     t0 = time.perf_counter()
     n0 = solver.nodes
-    while True:
-        iv = solver.value(state, node_budget=chunk)
-        dt = time.perf_counter() - t0
-        if iv.exact or dt >= limit_s:
-            return iv, solver.nodes - n0, dt
+    iv = solver.value(state, budget_s=limit_s)
+    return iv, solver.nodes - n0, time.perf_counter() - t0
 
 
 def machine_info() -> dict:
@@ -149,16 +146,40 @@ def time_cli(position: str = SMALL_POSITION, repeats: int = 2) -> list[float]:
     return out
 
 
+def side_by_side(rows, bits: int, sizes=(14, 15), rounds: int = 2) -> list[dict]:
+    """One thread against two on the same positions, alternating, in one run (the machine
+    is shared, so only ratios measured side by side mean much)."""
+    from solver.expectimax import Expectimax
+    solvers = {1: Expectimax(bits, threads=1), 2: Expectimax(bits, threads=2)}
+    out = []
+    for r in rows:
+        if r["unknown"] not in sizes or not r["exact"]:
+            continue
+        state = late_position(r["seed"], r["unknown"])
+        times = {1: [], 2: []}
+        for _ in range(rounds):
+            for t in (1, 2):
+                iv, nodes, dt = solve_timed(solvers[t], state, 600.0)
+                assert iv.exact and iv.lo == r["lo"], (r["seed"], iv, r["lo"])
+                times[t].append(dt)
+        one, two = min(times[1]), min(times[2])
+        out.append({"unknown": r["unknown"], "seed": r["seed"], "one_thread_s": round(one, 3),
+                    "two_threads_s": round(two, 3), "speedup": round(one / two, 3)})
+    return out
+
+
 def run(quick: bool = False, limit_s: float = 60.0, per_size: int = 3,
-        sizes=None, table_bits: int | None = None, verbose: bool = False) -> dict:
+        sizes=None, table_bits: int | None = None, verbose: bool = False,
+        threads: int | None = None, compare_threads: bool = False) -> dict:
     from solver.expectimax import Expectimax
     if sizes is None:
         sizes = [4, 6, 8, 10] if quick else [4, 6, 8, 10, 12, 14, 15, 16, 18, 20, 22, 24]
     if quick:
         limit_s = min(limit_s, 5.0)
         per_size = min(per_size, 2)
-    bits = table_bits or (20 if quick else 23)
-    solver = Expectimax(bits)
+    bits = table_bits or (20 if quick else 25)
+    threads = threads or (1 if quick else 2)
+    solver = Expectimax(bits, threads=threads)
     t_jit = time.perf_counter()
     solver.value(positions(6, 1)[0][1])      # compile or load the kernels
     jit_s = time.perf_counter() - t_jit
@@ -196,8 +217,11 @@ def run(quick: bool = False, limit_s: float = 60.0, per_size: int = 3,
     within_10 = all(c["max_seconds"] <= 10 and c["solved"] == c["positions"]
                     for c in curve if c["unknown"] <= 15)
     cli = time_cli() if not quick else time_cli(repeats=1)
+    del solver
+    pairs = side_by_side(rows, bits) if compare_threads else []
     return {"benchmark": "expectimax", "quick": quick, "machine": machine_info(),
-            "table_bits": bits, "limit_s": limit_s, "jit_or_load_s": round(jit_s, 3),
+            "table_bits": bits, "threads": threads, "limit_s": limit_s,
+            "jit_or_load_s": round(jit_s, 3), "one_vs_two_threads": pairs,
             "expectimax_states_per_s": round(total_nodes / total_s) if total_s else 0,
             "size_vs_time": curve, "largest_solved_all_within_limit": largest_60,
             "all_up_to_15_within_10s": within_10, "cli_best_seconds": cli,
@@ -224,6 +248,10 @@ def print_report(res: dict) -> None:
           f"all <= 15 unknown within 10 s: {res['all_up_to_15_within_10s']}")
     print(f"onirim best (small position, fresh process): "
           + ", ".join(f"{x:.2f}s" for x in res["cli_best_seconds"]))
+    print(f"threads: {res['threads']}")
+    for p in res.get("one_vs_two_threads", []):
+        print(f"  n={p['unknown']} seed={p['seed']}: one thread {p['one_thread_s']:.2f} s, "
+              f"two {p['two_threads_s']:.2f} s, x{p['speedup']:.2f}")
 
 
 def main(argv=None) -> int:
@@ -233,10 +261,15 @@ def main(argv=None) -> int:
     ap.add_argument("--per-size", type=int, default=3)
     ap.add_argument("--sizes", type=str, default=None, help="comma-separated deck sizes")
     ap.add_argument("--table-bits", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=None,
+                    help="search threads sharing the memo (default 2; 1 with --quick)")
+    ap.add_argument("--compare-threads", action="store_true",
+                    help="also time one thread against two on the 14- and 15-card positions")
     ap.add_argument("--no-save", action="store_true")
     a = ap.parse_args(argv)
     sizes = [int(x) for x in a.sizes.split(",")] if a.sizes else None
-    res = run(a.quick, a.limit_s, a.per_size, sizes, a.table_bits, verbose=True)
+    res = run(a.quick, a.limit_s, a.per_size, sizes, a.table_bits, verbose=True,
+              threads=a.threads, compare_threads=a.compare_threads)
     print_report(res)
     if not a.no_save:
         os.makedirs(os.path.join(ROOT, "benchmarks", "results"), exist_ok=True)

@@ -28,6 +28,9 @@ def add_arguments(p):
                    help="write the explored graph near the position (networkx GraphML)")
     p.add_argument("--table-bits", type=int, default=21, metavar="B",
                    help="expectimax memo table of 2**B entries of 64 bytes (default 21: 128 MB)")
+    p.add_argument("--threads", type=int, default=1, metavar="N",
+                   help="expectimax searches sharing the memo (default 1; 2 on a 2-core "
+                        "machine is about 1.6 times as fast; exact values do not change)")
 
 
 def _budgets(args):
@@ -37,6 +40,8 @@ def _budgets(args):
         raise UsageError("--budget-nodes must be a positive number")
     if not 10 <= args.table_bits <= 30:
         raise UsageError("--table-bits must be from 10 to 30")
+    if not 1 <= args.threads <= 64:
+        raise UsageError("--threads must be from 1 to 64")
     budget_s = args.budget_s
     if budget_s is None and args.budget_nodes is None:
         budget_s = DEFAULT_BUDGET_S
@@ -55,7 +60,7 @@ def run(args) -> int:
 
         check_decision(state)
         encode(state)
-        solver = Expectimax(args.table_bits)
+        solver = Expectimax(args.table_bits, threads=args.threads)
         ranking = solver.rank(state, budget_nodes, budget_s,
                               position=format_position(state))
         t0 = time.perf_counter()

@@ -20,6 +20,7 @@ bounds: every unexplored subtree counts as [0, 1].  See docs/EXPECTIMAX.md.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -148,60 +149,120 @@ class Expectimax:
     positions (the children of one root, a principal line) reuse each other's work."""
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, prune: bool = True,
-                 bound: bool = True, peek: bool = False):
+                 bound: bool = True, peek: bool = False, threads: int = 1):
         """``prune``: Star1 / alpha-beta windows; ``bound``: the can-still-win test;
         ``peek``: give chance outcomes their memo / bound intervals before searching any
         (tighter Star1 windows, one more memo probe per outcome).  None of them changes a
-        value, only the work."""
+        value, only the work.  ``threads``: searches run at once on the shared memo, every
+        other one visiting children and outcomes in reverse order; the first to finish
+        stops the others (see docs/EXPECTIMAX.md, "Threads")."""
+        if not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads must be a positive integer, not {threads!r}")
         self.table_bits = table_bits
+        self.threads = threads
         self.keys, self.vals, self.stats = K.new_tables(table_bits)
         self.stats[K.ST_PRUNE] = 1 if prune else 0
         self.stats[K.ST_BOUND] = 1 if bound else 0
         self.stats[K.ST_PEEK] = 1 if peek else 0
+        # one stats array per helper thread (its own counters, limit and deadline)
+        self.helper_stats = [self.stats.copy() for _ in range(threads - 1)]
+        for i, st in enumerate(self.helper_stats):
+            st[K.ST_REVERSE] = (i + 1) % 2
 
     @property
     def prune(self) -> bool:
         return bool(self.stats[K.ST_PRUNE])
 
+    def _all_stats(self):
+        return [self.stats] + self.helper_stats
+
     def clear(self) -> None:
-        flags = [(i, self.stats[i]) for i in (K.ST_PRUNE, K.ST_BOUND, K.ST_PEEK)]
         self.keys[:, 0] = -1
-        self.stats[:] = 0
-        self.stats[K.ST_LIMIT] = np.iinfo(np.int64).max
-        for i, v in flags:
-            self.stats[i] = v
+        for st in self._all_stats():
+            keep = [(i, st[i]) for i in (K.ST_PRUNE, K.ST_BOUND, K.ST_PEEK, K.ST_REVERSE)]
+            st[:] = 0
+            st[K.ST_LIMIT] = np.iinfo(np.int64).max
+            for i, v in keep:
+                st[i] = v
 
     @property
     def nodes(self) -> int:
-        """Nodes expanded since the solver was made (memo hits excluded)."""
-        return int(self.stats[K.ST_NODES])
+        """Nodes expanded since the solver was made (memo hits excluded), all threads."""
+        return int(sum(int(st[K.ST_NODES]) for st in self._all_stats()))
 
     @property
     def stored(self) -> int:
-        return int(self.stats[K.ST_STORED])
+        return int(sum(int(st[K.ST_STORED]) for st in self._all_stats()))
 
     @property
     def replaced(self) -> int:
         """Memo entries overwritten because their probe window was full."""
-        return int(self.stats[K.ST_FULL])
+        return int(sum(int(st[K.ST_FULL]) for st in self._all_stats()))
 
-    def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0) -> Interval:
-        st = self.stats
-        st[K.ST_LIMIT] = (np.iinfo(np.int64).max if node_budget is None
-                          else st[K.ST_NODES] + max(0, int(node_budget)))
-        lo, hi = K.solve_words(np.int64(words[0]), np.int64(words[1]), np.int64(words[2]),
-                               np.int64(words[3]), float(alpha), float(beta),
-                               self.keys, self.vals, st)
-        st[K.ST_LIMIT] = np.iinfo(np.int64).max
-        return Interval(max(0.0, lo), min(1.0, hi))
+    def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0,
+             deadline: float | None = None) -> Interval:
+        """One search (or one per thread).  ``deadline``: a time.perf_counter() value; the
+        kernel looks at the clock every few thousand nodes and stops with sound bounds once
+        it is past.  With threads, each gets an equal share of ``node_budget``; every
+        result is a sound interval, so their intersection is returned."""
+        all_st = self._all_stats()
+        share = None if node_budget is None else max(0, int(node_budget)) // len(all_st)
+        if share is not None and share == 0 and node_budget:
+            share = 1
+        for st in all_st:
+            st[K.ST_LIMIT] = (np.iinfo(np.int64).max if share is None
+                              else st[K.ST_NODES] + share)
+            st[K.ST_DEADLINE] = 0 if deadline is None else max(1, int(deadline * 1e6))
+            st[K.ST_TIMEOUT] = 0
+        w = [np.int64(x) for x in words]
+        results: list = [None] * len(all_st)
+        errors: list = []
 
-    def value(self, state: State, node_budget: int | None = None) -> Interval:
-        """Sound bounds on the win probability of ``state`` (exact if the budget allows)."""
+        def work(i):
+            try:
+                results[i] = K.solve_words(w[0], w[1], w[2], w[3], float(alpha), float(beta),
+                                           self.keys, self.vals, all_st[i])
+            except BaseException as e:     # re-raised in the calling thread
+                errors.append(e)
+            finally:
+                for st in all_st:          # the first to finish stops the others
+                    st[K.ST_LIMIT] = 0
+        try:
+            if len(all_st) == 1:
+                work(0)
+            else:
+                helpers = [threading.Thread(target=work, args=(i,), daemon=True)
+                           for i in range(1, len(all_st))]
+                for t in helpers:
+                    t.start()
+                work(0)
+                for t in helpers:
+                    t.join()
+        finally:
+            for st in all_st:
+                st[K.ST_LIMIT] = np.iinfo(np.int64).max
+                st[K.ST_DEADLINE] = 0
+        if errors:
+            raise errors[0]
+        lo = max(r[0] for r in results if r is not None)
+        hi = min(r[1] for r in results if r is not None)
+        return Interval(max(0.0, lo), min(1.0, max(lo, hi)))
+
+    @property
+    def timed_out(self) -> bool:
+        """True if the last search was stopped by its deadline."""
+        return any(bool(st[K.ST_TIMEOUT]) for st in self._all_stats())
+
+    def value(self, state: State, node_budget: int | None = None,
+              budget_s: float | None = None) -> Interval:
+        """Sound bounds on the win probability of ``state`` (exact if the budgets allow:
+        ``node_budget`` nodes expanded, ``budget_s`` seconds)."""
         if state.phase == "won":
             return Interval(1.0, 1.0)
         if state.phase == "lost":
             return Interval(0.0, 0.0)
-        return self._run(encode(state), node_budget)
+        deadline = None if budget_s is None else time.perf_counter() + max(0.0, budget_s)
+        return self._run(encode(state), node_budget, deadline=deadline)
 
     # --------------------------------------------------------------------------- ranking
     def rank(self, state: State, budget_nodes: int | None = None,
@@ -237,7 +298,9 @@ class Expectimax:
                         per = min(per, max(0, budget_nodes - spent))
                 if budget_s is not None and time.perf_counter() - t0 > budget_s:
                     per = 0
-                iv = self.value(child, per)
+                left = (None if budget_s is None
+                        else max(0.0, budget_s - (time.perf_counter() - t0)))
+                iv = self.value(child, per, left)
                 old = results[a]
                 results[a] = Interval(max(old.lo, iv.lo), min(old.hi, iv.hi))
             if all(r.exact for r in results.values()):
