@@ -39,7 +39,6 @@ COUNTS = K.COUNTS
 LAST_SHIFT = K.LAST_SHIFT
 SER_SHIFT = K.SER_SHIFT
 DOOR_SHIFT = K.DOOR_SHIFT
-LDOOR_SHIFT = K.LDOOR_SHIFT
 PHASE_SHIFT = K.PHASE_SHIFT
 S_SHIFT = K.S_SHIFT
 N_SHIFT = K.N_SHIFT
@@ -96,13 +95,7 @@ def _deal(seed, st, perms, wk):
     st[1] = (np.int64(1) << S_SHIFT) | (np.int64(n) << N_SHIFT)
     st[2] = K._pack_m(COUNTS)
     while K._hand_size(st[0]) < 5:
-        c = K._pop(st, perms, S_ROOT)
-        if c < NLOC:
-            st[0] += np.int64(1) << (3 * c)
-        elif c < NIGHT:
-            st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - 12))
-        else:
-            st[1] += 1
+        K._redraw_card(st, K._pop(st, perms, S_ROOT))
     K._end_turn(st, perms, S_ROOT, seed, wk)   # limbo shuffle (if any), phase play
 
 

@@ -30,6 +30,13 @@ DEFAULT_WEIGHTS = np.array([60, 6, 8, 6, 5, 0, 0, 12, 4], dtype=np.int64)
 BEAM_WIN, BEAM_EMPTY, BEAM_BUDGET = 1, 2, 3
 
 
+@njit(cache=True, inline="always")
+def _above(score, order, a, b):
+    """Entry a belongs nearer the top of the min-heap than entry b: a lower score, or an
+    equal score and a later order (the heap's single ordering rule)."""
+    return score[a] < score[b] or (score[a] == score[b] and order[a] > order[b])
+
+
 @njit(cache=True)
 def _heap_down(heap, n, score, order, i):
     while True:
@@ -38,12 +45,11 @@ def _heap_down(heap, n, score, order, i):
             return
         m = l
         r = l + 1
-        if r < n and (score[heap[r]] < score[heap[l]] or
-                      (score[heap[r]] == score[heap[l]] and order[heap[r]] > order[heap[l]])):
+        if r < n and _above(score, order, heap[r], heap[l]):
             m = r
         a = heap[m]
         b = heap[i]
-        if score[a] < score[b] or (score[a] == score[b] and order[a] > order[b]):
+        if _above(score, order, a, b):
             heap[m] = b
             heap[i] = a
             i = m
@@ -57,7 +63,7 @@ def _heap_up(heap, score, order, i):
         p = (i - 1) // 2
         a = heap[i]
         b = heap[p]
-        if score[a] < score[b] or (score[a] == score[b] and order[a] > order[b]):
+        if _above(score, order, a, b):
             heap[p] = a
             heap[i] = b
             i = p

@@ -261,6 +261,18 @@ def _pop(st, perms, s_root):
 
 
 @njit(cache=True, inline="always")
+def _redraw_card(st, c):
+    """A card drawn while (re)drawing a whole hand (the setup, the Nightmare's redraw):
+    a Location to the hand, a Door or Nightmare to limbo."""
+    if c < NLOC:
+        st[0] += np.int64(1) << (3 * c)
+    elif c < NIGHT:
+        st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - 12))
+    else:
+        st[1] += 1
+
+
+@njit(cache=True, inline="always")
 def _fill_sfx(perms, slot, n):
     """Block suffix counts of perms[slot, :n] (see SFX)."""
     for q in range(NBLK - 1, -1, -1):
@@ -376,13 +388,7 @@ def _advance(st, perms, s_root, seed, mode, counts):
             if _deck_size(st) == 0:
                 _set_phase(st, PH_LOST)
                 return
-            c = _pop(st, perms, s_root)
-            if c < NLOC:
-                st[0] += np.int64(1) << (3 * c)
-            elif c < NIGHT:
-                st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - 12))
-            else:
-                st[1] += 1
+            _redraw_card(st, _pop(st, perms, s_root))
             continue
         # refill
         if hs == 5:
