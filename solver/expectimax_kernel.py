@@ -808,6 +808,7 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
             stats[ST_TIMEOUT] = 1
     nodes0 = stats[ST_NODES]
     ph = status
+    rev = stats[ST_REVERSE] != 0     # visit children and outcomes in reverse order
     lo = 0.0
     hi = 0.0
     if ph >= REFILL and ph != PICK:
@@ -837,7 +838,6 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
             cub[i] = ub
             slo += cp[i] * lb
             shi += cp[i] * ub
-        rev = stats[ST_REVERSE] != 0
         if not (shi <= alpha or slo >= beta):
             for ii in range(m):
                 i = m - 1 - ii if rev else ii
@@ -870,7 +870,6 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
             last = row_last(w1)
             ser = row_series(w1)
             b1 = phase_set(w1, REFILL)
-            rev = stats[ST_REVERSE] != 0
             for ci in range(12):
                 c = 11 - ci if rev else ci
                 if hand_get(w1, c) == 0:
@@ -939,7 +938,6 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                 m = free_get(w3)
                 base3 = w3
             prev = -1
-            rev = stats[ST_REVERSE] != 0
             for jj in range(m):
                 j = n - m + jj if rev else n - 1 - jj
                 t = slot_get(w2, w3, j)
@@ -962,7 +960,6 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
         elif ph == DOOR:
             k = drawn_get(w1)
             b1 = drawn_set(phase_set(w1, REFILL), 0)
-            rev = stats[ST_REVERSE] != 0
             for ai in range(2):
                 act = 1 - ai if rev else ai
                 if act == 0:
@@ -981,7 +978,6 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
         else:
             # NIGHTMARE: key (per colour held), door (per colour in play), reveal, redraw
             b1 = phase_set(w1, REFILL)
-            rev = stats[ST_REVERSE] != 0
             for ai in range(10):
                 act = 9 - ai if rev else ai
                 a1 = b1
