@@ -42,6 +42,7 @@ import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from llvmlite import ir as llvm_ir
 
 PLAY, PROPHECY, DOOR, NIGHTMARE, REFILL, REDRAW, REVEAL, FORESEE = 0, 1, 2, 3, 4, 5, 6, 7
 WON, LOST = 8, 9
@@ -320,8 +321,11 @@ def advance(w0, w1, w2, w3):
                     return LOST, w0, w1, w2, w3
                 return REFILL, w0, w1, w2, w3
             f = free_get(w3)
-            if f >= 2 and slot_get(w2, w3, n - 1) != slot_get(w2, w3, n - f):
-                # the player picks which of the free cards comes next (deferred order)
+            if f >= 2 and slot_get(w2, w3, n - 1) != slot_get(w2, w3, n - f) and \
+                    (slot_get(w2, w3, n - 1) >= 12 or hand_size(w1) + f > 5):
+                # the player picks which of the free cards comes next (deferred order);
+                # not when they are all Locations and the hand takes them all (every
+                # order ends in the same hand, with no decision on the way)
                 return PICK, w0, w1, w2, w3
             c, w2, w3 = pop_top(w2, w3)
             w1, w2 = refill_with(w1, w2, c)
@@ -374,90 +378,229 @@ def doors_reachable(w0, w1, w2, w3):
 
 
 @nb.njit(inline="always", cache=True)
-def series_fit(n, n_s, n_m):
-    """Can n disjoint series be made of n_s Suns and n_m Moons of one colour?  Each is
-    Sun-Moon-Sun or Moon-Sun-Moon (no two neighbours share a symbol), so a of the first
-    kind and n - a of the second need n + a Suns and 2n - a Moons: some 0 <= a <= n fits
-    exactly when n_s >= n, n_m >= n and n_s + n_m >= 3n."""
-    return n <= 0 or (n_s >= n and n_m >= n and n_s + n_m >= 3 * n)
+def nightmare_option(w0, w1, w2, act):
+    """Option act of a Nightmare: 0..3 discard the Key of colour act, 4..7 put a Door of
+    colour act - 4 from play into limbo, 8 reveal the top min(5, deck) cards, 9 discard the
+    hand and redraw.  Returns (legal, w1, w2) of the position after it (w0, w3 unchanged)."""
+    if act < 4:
+        if hand_get(w1, 3 * act + 2) == 0:
+            return False, w1, w2
+        return True, hand_add(phase_set(w1, REFILL), 3 * act + 2, -1), w2
+    if act < 8:
+        k = act - 4
+        if doors_get(w1, k) == 0:
+            return False, w1, w2
+        return True, doors_add(phase_set(w1, REFILL), k, -1), to_limbo(w2, 12 + k)
+    if act == 8:
+        return True, phase_set(w1, REVEAL), left_set(w2, min(5, plen(w2) + unk_total(w0, w1)))
+    return True, phase_set(w1, REDRAW) & ~(np.int64(0xFFFFFFFFF) << 8), w2
+
+
+@nb.njit(inline="always", cache=True)
+def sms_range(n, n_s, n_m):
+    """n disjoint series of one colour made of n_s Suns and n_m Moons: each is Sun-Moon-Sun
+    or Moon-Sun-Moon (no two neighbours share a symbol), and a of the first kind need n + a
+    Suns and 2n - a Moons.  Returns the range (lo, hi) of the feasible a; lo > hi when none
+    is (which happens exactly unless n_s >= n, n_m >= n and n_s + n_m >= 3n)."""
+    return max(0, 2 * n - n_m), min(n, n_s - n)
+
+
+@nb.njit(inline="always", cache=True)
+def min_junk(xlo, xhi, nblk, p):
+    """The fewest plays that must separate nblk new series, x of them Sun-Moon-Sun (x in
+    xlo..xhi) and the others Moon-Sun-Moon, when they follow a row card of symbol p (0 Sun,
+    1 Moon, 2 none): two series in a row may not meet in the same symbol, so an extra card
+    goes between them.  Alternating is best; with p = Sun the sequence also starts after a
+    Sun."""
+    best = nblk + 1
+    for x in range(xlo, xhi + 1):
+        y = nblk - x
+        if p == 0:
+            j = max(0, max(x - y, y - x - 1))
+        elif p == 1:
+            j = max(0, max(y - x, x - y - 1))
+        else:
+            j = max(0, abs(x - y) - 1)
+        if j < best:
+            best = j
+    return best
 
 
 @nb.njit(cache=True)
 def can_still_win(w0, w1, w2, w3):
-    """A necessary condition for winning (False means the value is exactly 0).
+    """A necessary condition for winning (False means the value is exactly 0).  At a
+    Nightmare, the condition of at least one of its options (every option leads to a
+    position that must be winnable)."""
+    if phase_get(w1) != NIGHTMARE:
+        return _can_still_win(w0, w1, w2, w3)
+    for act in range(10):
+        ok, a1, a2 = nightmare_option(w0, w1, w2, act)
+        if ok and _can_still_win(w0, a1, a2, w3):
+            return True
+    return False
 
-    Doors enter play only (1) by a Key of their colour held when the Door is drawn, or (2) by
-    completing a series of their colour.  With missing_k Doors of colour k to gain and keys_k
-    Keys of colour k in hand or deck, at least need_k = missing_k - keys_k Doors of colour k
-    need a series each; series are disjoint blocks of 3, and only the current one can use
-    cards already in the row (s_k of them), so at least 3 need_k - s_k future plays of
-    colour k are needed, from the avail_k Locations of colour k in hand or deck.  Every play
-    after the next one needs one more Location drawn from the deck (the hand must be back to
-    5), so at most P = [phase play] + L - max(0, 5 - hand) ... plays remain, L = Locations
-    in the deck.  See docs/EXPECTIMAX.md for the full argument."""
-    if not doors_reachable(w0, w1, w2, w3):
-        return False
-    # per colour k, in byte k: Keys, Suns, and Locations, in the deck
-    keys = np.int64(0)
+
+@nb.njit(cache=True)
+def _can_still_win(w0, w1, w2, w3, symbols=True):
+    """The condition of can_still_win (docs/EXPECTIMAX.md section 3).  In phase reveal the
+    top ``left`` cards are on their way out: the known ones are not counted, and of the
+    unknown ones every card beyond the unknown Doors and Nightmares is a Location lost.
+    ``symbols=False`` leaves out the plays that separate series (step 7; for the tests)."""
+    ph = phase_get(w1)
+    n_known = plen(w2)
+    # Doors not in the discard pile: in play, limbo, drawn, unknown, known (step 1)
+    nd = doors_total(w1) + (w2 & 3) + ((w2 >> 2) & 3) + ((w2 >> 4) & 3) + ((w2 >> 6) & 3)
+    nd += ((w0 >> 48) & 15) + ((w0 >> 52) & 15) + ((w0 >> 56) & 15) + (w1 & 15)
+    if ph == DOOR:
+        nd += 1
+    # per colour k, in byte k: Suns, Moons and Keys in the known part of the deck
     suns = np.int64(0)
-    locs = np.int64(0)
-    for t in range(12):
-        n = unk_get(w0, w1, t)
-        locs += n << (8 * (t // 3))
-        if t % 3 == 2:
-            keys += n << (8 * (t // 3))
-        elif t % 3 == 0:
-            suns += n << (8 * (t // 3))
-    for j in range(plen(w2)):
+    moons = np.int64(0)
+    keys = np.int64(0)
+    lost = 0
+    stay = n_known
+    if ph == REVEAL:
+        # the top ``left`` cards are revealed: the known ones leave the deck, and of the
+        # unknown ones every card beyond the unknown Doors and Nightmares is a Location
+        left = left_get(w2)
+        gone = min(left, n_known)
+        stay = n_known - gone
+        nonloc = ((w0 >> 48) & 15) + ((w0 >> 52) & 15) + ((w0 >> 56) & 15) + (w1 & 15) \
+            + ((w1 >> 4) & 15)
+        lost = max(0, left - gone - nonloc)
+    nloc = 0
+    ddeck = np.int64(0)       # per colour k, in byte k: Doors in the deck that stay there
+    for j in range(n_known):
         c = slot_get(w2, w3, j)
         if c < 12:
-            locs += np.int64(1) << (8 * (c // 3))
-            if c % 3 == 2:
-                keys += np.int64(1) << (8 * (c // 3))
-            elif c % 3 == 0:
-                suns += np.int64(1) << (8 * (c // 3))
-    nloc = (locs & 255) + ((locs >> 8) & 255) + ((locs >> 16) & 255) + ((locs >> 24) & 255)
-    ph = phase_get(w1)
+            if j < stay:
+                nloc += 1
+                sh = 8 * (c // 3)
+                r = c % 3
+                if r == 0:
+                    suns += np.int64(1) << sh
+                elif r == 1:
+                    moons += np.int64(1) << sh
+                else:
+                    keys += np.int64(1) << sh
+        elif c < 16:
+            nd += 1
+            if j < stay:
+                ddeck += np.int64(1) << (8 * (c - 12))
+    if nd != 8:
+        return False
+    # the unknown Locations: nibbles 0..11 of w0, t = 3 colour + symbol
+    x = w0 & np.int64(0xFFFFFFFFFFFF)
+    x = (x & np.int64(0x0F0F0F0F0F0F)) + ((x >> 4) & np.int64(0x0F0F0F0F0F0F))
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    nloc += (x & 255) - lost
+    for k in range(4):
+        sh = 8 * k
+        suns += ((w0 >> (12 * k)) & 15) << sh
+        moons += ((w0 >> (12 * k + 4)) & 15) << sh
+        keys += ((w0 >> (12 * k + 8)) & 15) << sh
     h = hand_size(w1)
     if ph == PLAY:
         plays = 1 + nloc
+    elif nloc >= 5 - h:
+        plays = 1 + nloc - (5 - h)
     else:
-        need = 5 - h
-        plays = 1 + nloc - need if nloc >= need else 0
+        # the hand can never be refilled: the game is lost when the deck runs out, so a win
+        # must come before, by Keys opening Doors drawn from the deck (step 7): no play,
+        # and every missing Door is in the deck (a Door in limbo returns only at the end
+        # of the turn)
+        plays = 0
+        for k in range(4):
+            d = ((ddeck >> (8 * k)) & 255) + unk_get(w0, w1, 12 + k)
+            if ph == DOOR and drawn_get(w1) == k:
+                d += 1
+            if 2 - doors_get(w1, k) > d:
+                return False
     last = row_last(w1)
     ser = row_series(w1)
-    total = 0
+    # symbol of the row's last card: 0 Sun, 1 Moon, 2 Key or empty row (no constraint)
+    sigma = 2 if last == NO_CARD else last % 3
+    kc = last // 3 if (last != NO_CARD and ser < 3) else -1
+    base = 0                 # plays of the colours other than the current series' one
+    xlo = 0                  # Sun-Moon-Sun blocks among their new series: xlo .. xhi
+    xhi = 0
+    nblk = 0                 # their new series
+    cur_need = 0
+    cur_s = 0
+    cur_m = 0
     for k in range(4):
         missing = 2 - doors_get(w1, k)
         keys_k = hand_get(w1, 3 * k + 2) + ((keys >> (8 * k)) & 255)
         need_k = missing - keys_k
         if need_k <= 0:
             continue
-        s_k = ser if (last != NO_CARD and last // 3 == k and ser < 3) else 0
-        # all keys_k Keys go to Doors (the best case, see the docs), so every series is
-        # made of Suns and Moons only: the Suns and Moons of colour k in hand or deck
+        # at least need_k series of colour k without a Key from hand or deck (see the
+        # docs), each Sun-Moon-Sun or Moon-Sun-Moon, from the Suns and Moons of colour k
+        # in hand or deck
         n_s = hand_get(w1, 3 * k) + ((suns >> (8 * k)) & 255)
-        n_m = ((locs >> (8 * k)) & 255) - ((suns >> (8 * k)) & 255) - ((keys >> (8 * k)) & 255)
-        n_m += hand_get(w1, 3 * k + 1)
-        req = -1
-        # (a) need_k new series, each Sun-Moon-Sun or Moon-Sun-Moon
-        if series_fit(need_k, n_s, n_m):
-            req = 3 * need_k
-        # (b) complete the current series (its last card's symbol is last % 3), then
-        #     need_k - 1 new ones
-        if s_k == 2:
-            sym = last % 3
-            if (sym != 0 and n_s > 0 and series_fit(need_k - 1, n_s - 1, n_m)) or \
-                    (sym != 1 and n_m > 0 and series_fit(need_k - 1, n_s, n_m - 1)):
-                req = 3 * need_k - 2
-        elif s_k == 1:
-            # two more cards, neither equal to its neighbour: one Sun and one Moon
-            if n_s > 0 and n_m > 0 and series_fit(need_k - 1, n_s - 1, n_m - 1):
-                req = 3 * need_k - 1
-        if req < 0:
+        n_m = hand_get(w1, 3 * k + 1) + ((moons >> (8 * k)) & 255)
+        if k == kc:
+            cur_need = need_k
+            cur_s = n_s
+            cur_m = n_m
+            continue
+        lo, hi = sms_range(need_k, n_s, n_m)
+        if lo > hi:
             return False
-        total += req
-    return total <= plays
+        base += 3 * need_k
+        xlo += lo
+        xhi += hi
+        nblk += need_k
+    if not symbols:
+        xlo = 0
+        xhi = nblk
+    if cur_need == 0:
+        return base + min_junk(xlo, xhi, nblk, sigma if symbols else 2) <= plays
+    # the colour of the current series: (a) left unfinished, cur_need new series after the
+    # row's last card; (b) completed first by 3 - ser Sun / Moon cards ending in symbol e,
+    # then cur_need - 1 new series
+    ok = False
+    for v in range(3):
+        if v == 0:
+            us, um, e, n, req = 0, 0, sigma, cur_need, 3 * cur_need
+        else:
+            n = cur_need - 1
+            req = 3 * n + 3 - ser
+            if ser == 2:
+                # one card of a symbol other than the last: a Moon (ends M) or a Sun
+                if v == 1:
+                    us, um, e = 0, 1, 1
+                    if sigma == 1:
+                        continue
+                else:
+                    us, um, e = 1, 0, 0
+                    if sigma == 0:
+                        continue
+            else:
+                # two cards, a Sun and a Moon; the first differs from the last card, the
+                # second from the first: it ends in the last card's symbol (either after
+                # a Key)
+                us, um = 1, 1
+                e = v - 1
+                if sigma != 2 and e != sigma:
+                    continue
+        ns2 = cur_s - us
+        nm2 = cur_m - um
+        if ns2 < 0 or nm2 < 0:
+            continue
+        lo, hi = sms_range(n, ns2, nm2)
+        if lo > hi:
+            continue
+        if not symbols:
+            lo = 0
+            hi = n
+            e = 2
+        if base + req + min_junk(xlo + lo, xhi + hi, nblk + n, e) <= plays:
+            ok = True
+            break
+    return ok
 
 
 @nb.njit(cache=True)
@@ -550,6 +693,36 @@ def fence_acquire(typingctx):
         builder.fence("acquire")
         return context.get_dummy_value()
     return sig, codegen
+
+
+@intrinsic
+def prefetch_row(typingctx, arr, i):
+    """Hint the CPU to fetch the cache line of arr[i, 0] (no effect on results)."""
+    sig = types.void(arr, i)
+
+    def codegen(context, builder, sig, args):
+        aryty = sig.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ii = context.cast(builder, args[1], sig.args[1], types.intp)
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [ii, zero],
+                                       wraparound=False)
+        i8p = llvm_ir.IntType(8).as_pointer()
+        i32 = llvm_ir.IntType(32)
+        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # llvm.prefetch(address, read, high locality, data cache)
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return sig, codegen
+
+
+@nb.njit(inline="always", cache=True)
+def prefetch_key(keys, w0, w1, w2, w3):
+    """Start loading the first memo row of a key that will be probed soon: a parent hints
+    all its children's rows before searching the first, so the memory latencies overlap
+    (measured: about 20 % of the search time)."""
+    prefetch_row(keys, _hash(w0, w1, w2, w3) & (keys.shape[0] - 1))
 
 
 @nb.njit(cache=True)
@@ -755,24 +928,6 @@ def canonical(w0, w1, w2, w3):
 
 
 @nb.njit(cache=True)
-def peek(w0, w1, w2, w3, keys, vals, stats):
-    """Bounds on a position that cost no search: end of game, the can-still-win test, the
-    memo; else [0, 1]."""
-    status, w0, w1, w2, w3 = canonical(w0, w1, w2, w3)
-    if status == WON:
-        return 1.0, 1.0
-    if status == LOST:
-        return 0.0, 0.0
-    if stats[ST_BOUND] != 0:
-        if not can_still_win(w0, w1, w2, w3):
-            return 0.0, 0.0
-    elif not doors_reachable(w0, w1, w2, w3):
-        return 0.0, 0.0
-    found, lo, hi = memo_get(keys, vals, w0, w1, w2, w3)
-    return lo, hi
-
-
-@nb.njit(cache=True)
 def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
     """Sound interval (lo, hi) on the win probability of the position under optimal play.
 
@@ -780,15 +935,31 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
     search may stop early once that is settled (Star1 at chance nodes, alpha-beta at decision
     nodes).  Pruning is switched off by stats[ST_PRUNE] == 0."""
     status, w0, w1, w2, w3 = canonical(w0, w1, w2, w3)
+    q = quick(status, w0, w1, w2, w3, stats)
+    if q >= 0.0:
+        return q, q
+    return expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats)
+
+
+@nb.njit(inline="always", cache=True)
+def quick(status, w0, w1, w2, w3, stats):
+    """The value of a canonical position when it costs no search (won, lost, or hopeless by
+    the can-still-win test), else -1."""
     if status == WON:
-        return 1.0, 1.0
+        return 1.0
     if status == LOST:
-        return 0.0, 0.0
+        return 0.0
     if stats[ST_BOUND] != 0:
         if not can_still_win(w0, w1, w2, w3):
-            return 0.0, 0.0
+            return 0.0
     elif not doors_reachable(w0, w1, w2, w3):
-        return 0.0, 0.0
+        return 0.0
+    return -1.0
+
+
+@nb.njit(cache=True)
+def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
+    """search() of a canonical position that quick() did not settle."""
     if stats[ST_PRUNE] == 0:
         alpha = -1.0
         beta = 2.0
@@ -827,13 +998,22 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
         m = cp.shape[0]
         clb = np.empty(m)
         cub = np.empty(m)
+        cs = np.empty(m, np.int64)
         slo = 0.0
         shi = 0.0
         for i in range(m):
-            if stats[ST_PEEK] != 0:
-                lb, ub = peek(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3], keys, vals, stats)
+            s_, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3] = canonical(cw[i, 0], cw[i, 1],
+                                                                   cw[i, 2], cw[i, 3])
+            cs[i] = s_
+            q = quick(s_, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3], stats)
+            if q >= 0.0:
+                lb = q
+                ub = q
             else:
+                prefetch_key(keys, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
                 lb, ub = 0.0, 1.0
+                if stats[ST_PEEK] != 0:
+                    found, lb, ub = memo_get(keys, vals, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
             clb[i] = lb
             cub[i] = ub
             slo += cp[i] * lb
@@ -846,7 +1026,7 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                 p = cp[i]
                 ca = (alpha - (shi - p * cub[i])) / p
                 cb = (beta - (slo - p * clb[i])) / p
-                clo, chi = search(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3], ca, cb,
+                clo, chi = expand(cs[i], cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3], ca, cb,
                                   keys, vals, stats)
                 if clo < clb[i]:
                     clo = clb[i]
@@ -866,6 +1046,9 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
             hi += cp[i] * cub[i]
     else:
         # ---------------------------------------------------------------- decision node
+        # generate the children, hint their memo rows, then search them
+        ch = np.empty((24, 4), np.int64)
+        nc = 0
         if ph == PLAY:
             last = row_last(w1)
             ser = row_series(w1)
@@ -911,31 +1094,47 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                         a3 = w3
                         if c % 3 == 2:
                             a1 = phase_set(a1, FORESEE)
-                    clo, chi = search(a0, a1, a2, a3, max(alpha, lo), beta, keys, vals, stats)
-                    if clo > lo:
-                        lo = clo
-                    if chi > hi:
-                        hi = chi
-                    if lo >= beta:
-                        break
-                if lo >= beta:
-                    break
+                    ch[nc, 0] = a0
+                    ch[nc, 1] = a1
+                    ch[nc, 2] = a2
+                    ch[nc, 3] = a3
+                    nc += 1
         elif ph == PROPHECY or ph == PICK:
-            # One child per distinct type among the top m known cards (they are sorted, so
-            # equal types are neighbours).
-            # PROPHECY (m = the k revealed cards): the child discards that card, and the
-            #   other k - 1 go back on top as *free* cards, whose order the player chooses
-            #   only when they are drawn (docs/EXPECTIMAX.md, "Deferred prophecy order"):
-            #   the same value as choosing the order now, with one child per discard
-            #   instead of one per discard and order.
-            # PICK (m = the F free cards): a refill draws from them, and the player picks
-            #   the type that comes next.
             n = plen(w2)
-            if ph == PROPHECY:
+            f = free_get(w3)
+            r = 5 - hand_size(w1)
+            if ph == PICK and slot_get(w2, w3, n - 1) < 12:
+                for mi in range(1 << f):
+                    mask = ((1 << f) - 1 - mi) if rev else mi
+                    cnt = 0
+                    ok = True
+                    for i in range(f):
+                        if (mask >> i) & 1:
+                            cnt += 1
+                            if i > 0 and ((mask >> (i - 1)) & 1) == 0 and \
+                                    slot_get(w2, w3, n - f + i) == slot_get(w2, w3, n - f + i - 1):
+                                ok = False
+                    if cnt != r or not ok:
+                        continue
+                    a1 = w1
+                    a2 = w2
+                    a3 = w3
+                    for i in range(f - 1, -1, -1):
+                        if (mask >> i) & 1:
+                            a1 = hand_add(a1, slot_get(w2, w3, n - f + i), 1)
+                            a2, a3 = remove_slot(a2, a3, n - f + i)
+                    ch[nc, 0] = w0
+                    ch[nc, 1] = a1
+                    ch[nc, 2] = a2
+                    ch[nc, 3] = a3
+                    nc += 1
+                m = 0
+                base3 = w3
+            elif ph == PROPHECY:
                 m = min(5, n + unk_total(w0, w1))
                 base3 = free_set(w3, 0)
             else:
-                m = free_get(w3)
+                m = f
                 base3 = w3
             prev = -1
             for jj in range(m):
@@ -950,13 +1149,11 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                     a3 = free_set(a3, m - 1)
                 else:
                     a1, a2 = refill_with(w1, a2, t)
-                clo, chi = search(w0, a1, a2, a3, max(alpha, lo), beta, keys, vals, stats)
-                if clo > lo:
-                    lo = clo
-                if chi > hi:
-                    hi = chi
-                if lo >= beta:
-                    break
+                ch[nc, 0] = w0
+                ch[nc, 1] = a1
+                ch[nc, 2] = a2
+                ch[nc, 3] = a3
+                nc += 1
         elif ph == DOOR:
             k = drawn_get(w1)
             b1 = drawn_set(phase_set(w1, REFILL), 0)
@@ -968,42 +1165,49 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                 else:
                     a1 = b1
                     a2 = to_limbo(w2, 12 + k)
-                clo, chi = search(w0, a1, a2, w3, max(alpha, lo), beta, keys, vals, stats)
-                if clo > lo:
-                    lo = clo
-                if chi > hi:
-                    hi = chi
-                if lo >= beta:
-                    break
+                ch[nc, 0] = w0
+                ch[nc, 1] = a1
+                ch[nc, 2] = a2
+                ch[nc, 3] = w3
+                nc += 1
         else:
-            # NIGHTMARE: key (per colour held), door (per colour in play), reveal, redraw
-            b1 = phase_set(w1, REFILL)
             for ai in range(10):
-                act = 9 - ai if rev else ai
-                a1 = b1
-                a2 = w2
-                if act < 4:
-                    if hand_get(w1, 3 * act + 2) == 0:
-                        continue
-                    a1 = hand_add(b1, 3 * act + 2, -1)
-                elif act < 8:
-                    k = act - 4
-                    if doors_get(w1, k) == 0:
-                        continue
-                    a1 = doors_add(b1, k, -1)
-                    a2 = to_limbo(w2, 12 + k)
-                elif act == 8:
-                    a1 = phase_set(w1, REVEAL)
-                    a2 = left_set(w2, min(5, plen(w2) + unk_total(w0, w1)))
-                else:
-                    a1 = phase_set(w1, REDRAW) & ~(np.int64(0xFFFFFFFFF) << 8)
-                clo, chi = search(w0, a1, a2, w3, max(alpha, lo), beta, keys, vals, stats)
-                if clo > lo:
-                    lo = clo
-                if chi > hi:
-                    hi = chi
-                if lo >= beta:
-                    break
+                ok, a1, a2 = nightmare_option(w0, w1, w2, 9 - ai if rev else ai)
+                if not ok:
+                    continue
+                ch[nc, 0] = w0
+                ch[nc, 1] = a1
+                ch[nc, 2] = a2
+                ch[nc, 3] = w3
+                nc += 1
+        dq = np.empty(nc)
+        ds = np.empty(nc, np.int64)
+        for i in range(nc):
+            s_, ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3] = canonical(ch[i, 0], ch[i, 1],
+                                                                   ch[i, 2], ch[i, 3])
+            ds[i] = s_
+            q = quick(s_, ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3], stats)
+            dq[i] = q
+            if q >= 0.0:
+                if q > lo:
+                    lo = q
+                if q > hi:
+                    hi = q
+            else:
+                prefetch_key(keys, ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3])
+        for i in range(nc):
+            if lo >= beta:
+                break
+            if dq[i] >= 0.0:
+                continue
+            clo, chi = expand(ds[i], ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3], max(alpha, lo),
+                              beta, keys, vals, stats)
+            if clo > lo:
+                lo = clo
+            if chi > hi:
+                hi = chi
+            if lo >= beta:
+                break
         if lo >= beta:
             # a cut may leave children unexplored: only the trivial bound holds for them
             hi = 1.0

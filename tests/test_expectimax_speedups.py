@@ -2,17 +2,21 @@
 
 * deferred prophecy order (free cards, PICK decisions): against the brute force on small
   positions and against the committed orders on larger ones;
-* the symbol rule of the can-still-win bound (Suns and Moons only, ``series_fit``);
+* the symbol rules of the can-still-win bound (Suns and Moons only, ``sms_range``; plays
+  that separate series, ``min_junk``), its look-ahead at Nightmares and reveals;
 * threads sharing the memo, and the deadline inside the kernel.
 """
+import itertools
 import os
 import random
 import sys
 
+import numba as nb
 import numpy as np
 import pytest
 
 from engine import parse_position
+from engine.notation import format_position
 from onirim.cli import main
 from solver import expectimax_kernel as K
 from solver.expectimax import Expectimax, encode
@@ -128,11 +132,41 @@ def _fit_brute(n, n_s, n_m):
     return False
 
 
-def test_series_fit_matches_enumeration():
+def test_sms_range_matches_enumeration():
+    """sms_range(n, n_s, n_m) is exactly the set of feasible counts of Sun-Moon-Sun series."""
     for n in range(0, 4):
         for n_s in range(0, 10):
             for n_m in range(0, 10):
-                assert K.series_fit(n, n_s, n_m) == _fit_brute(n, n_s, n_m), (n, n_s, n_m)
+                want = [a for a in range(n + 1)
+                        if n_s >= n + a and n_m >= 2 * n - a]
+                lo, hi = K.sms_range(n, n_s, n_m)
+                assert list(range(lo, hi + 1)) == want, (n, n_s, n_m)
+                assert (lo <= hi) == _fit_brute(n, n_s, n_m), (n, n_s, n_m)
+
+
+def _junk_brute(x, y, p):
+    """The fewest separating plays over every order of x Sun-Moon-Sun and y Moon-Sun-Moon
+    series after a row card of symbol p (0 Sun, 1 Moon, 2 none)."""
+    best = None
+    for order in set(itertools.permutations("S" * x + "M" * y)):
+        prev = {0: "S", 1: "M", 2: None}[p]
+        junk = 0
+        for b in order:
+            if b == prev:
+                junk += 1
+            prev = b
+        best = junk if best is None else min(best, junk)
+    return 0 if best is None else best
+
+
+def test_min_junk_matches_enumeration():
+    for n in range(0, 6):
+        for p in range(3):
+            want = {x: _junk_brute(x, n - x, p) for x in range(n + 1)}
+            for lo in range(n + 1):
+                for hi in range(lo, n + 1):
+                    assert K.min_junk(lo, hi, n, p) == min(want[x] for x in range(lo, hi + 1)), \
+                        (lo, hi, n, p)
 
 
 def test_bound_sees_two_moons_cannot_make_a_series():
@@ -151,6 +185,120 @@ def test_bound_sees_two_moons_cannot_make_a_series():
     status, *w = K.canonical(*[np.int64(x) for x in encode(state)])
     assert K.can_still_win(*w)
     assert N.value(state, 100_000) > 0
+
+
+SIX = "doors=DO,DO,DA,DG,DG,DL"     # DA and DL missing; complete() discards every Key
+
+
+def _words(text):
+    status, *w = K.canonical(*[np.int64(x) for x in encode(parse_position(text))])
+    return w
+
+
+def test_two_moon_sun_moon_series_need_a_card_between():
+    """Both missing Doors need a series (no Keys left), and the cards make each one only as
+    Moon-Sun-Moon.  Back to back they would meet Moon to Moon, so a seventh play has to go
+    between them, and there are six plays left (five Locations in the deck): lost.  With an
+    Ls for an Lm, the Library series can be Sun-Moon-Sun, the two alternate, and six plays
+    suffice.  The bound sees the difference only through the separating play; the exact
+    search without the bound gives the values (0, and more than 0)."""
+    row = "row=Gs,Gm,Gs"
+    lost = complete(f"mode=solo phase=play hand=As,Am,Lm,Os,Gm {row} {SIX} deck=*",
+                    ["Am", "Ls", "Lm", "Os", "Om", "DA", "DL"])
+    alive = complete(f"mode=solo phase=play hand=As,Am,Ls,Os,Gm {row} {SIX} deck=*",
+                     ["Am", "Ls", "Lm", "Os", "Om", "DA", "DL"])
+    assert not K.can_still_win(*_words(lost))
+    assert K._can_still_win(*_words(lost), False)        # not without the symbol rule
+    assert K.can_still_win(*_words(alive))
+    exact = Expectimax(18, bound=False)
+    assert exact.value(parse_position(lost)).hi == 0.0
+    assert exact.value(parse_position(alive)).lo > 0.0
+
+
+def test_one_moon_sun_moon_series_after_a_sun_needs_no_card_between():
+    """The row ends in a Sun and one Library series Lm, Ls, Lm is needed, with exactly
+    three plays left: it follows the Sun at once.  The bound must leave it open, and the
+    search with the bound gives the same value as without."""
+    text = complete(f"mode=solo phase=play hand=Lm,Ls,Os,As,Gs row=Gs,Gm,Gs {SEVEN} deck=*",
+                    ["Lm", "Om", "DL"])
+    assert K.can_still_win(*_words(text))
+    want = Expectimax(18, bound=False).value(parse_position(text))
+    assert want.exact and want.lo > 0.0
+    assert Expectimax(18).value(parse_position(text)) == want
+
+
+# One Nightmare position per kind of option where only that kind wins (7 Doors in play, DL
+# missing; every card not listed is in the discard pile).
+ONLY = {
+    # the hand holds no Key; redrawing brings Lk into the hand, and DL is left on top
+    "redraw": f"mode=solo phase=nightmare drawn=N hand=Os,Os,Os,Os row=- {SEVEN} "
+              "deck=Gs,Gs,Gs,Gs,Lk,DL,Gs",
+    # revealing sends DL to limbo (back after the turn) and keeps Lk in hand; the other
+    # options discard Lk or a Door that cannot come back
+    "reveal": f"mode=solo phase=nightmare drawn=N hand=Lk,Os,Os,Os row=- {SEVEN} "
+              "deck=DL,Gs,Gs,Gs,Gs,Os",
+    # discarding Ok keeps Lk for the DL on top; a Door to limbo leaves the hand at 4 with
+    # an empty deck after DL
+    "key": f"mode=solo phase=nightmare drawn=N hand=Ok,Lk,Os,Os row=- {SEVEN} deck=DL",
+    # DG to limbo comes back by the Garden series Gs, Gm, Gs
+    "door": f"mode=solo phase=nightmare drawn=N hand=Lk,Gs,Gm,Os row=- {SEVEN} "
+            "deck=DL,Gs,Gs,Gs,Gs",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ONLY))
+def test_nightmare_look_ahead_keeps_every_kind_of_option(kind):
+    """The bound at a Nightmare is the bound of its options: in each position only one
+    kind of option wins (the search without the bound says so), and the bound must not
+    call the position lost."""
+    state = parse_position(complete(ONLY[kind]))
+    ranking = Expectimax(16, bound=False).rank(state)
+    winners = {a.action.split()[1] for a in ranking.actions if a.value > 0}
+    assert winners == {kind}, [(a.action, a.value) for a in ranking.actions]
+    assert K.can_still_win(*_words(format_position(state)))
+    assert Expectimax(16).value(state).lo == ranking.actions[0].value == 1.0
+
+
+@nb.njit(cache=True)
+def _bound_verdicts(keys, vals):
+    """Over the exact memo entries: [entries, said lost, said lost with a value above 0,
+    lost only by the look-ahead at a Nightmare, lost in phase reveal, lost only by the
+    plays that separate series]."""
+    out = np.zeros(6, np.int64)
+    for i in range(keys.shape[0]):
+        if keys[i, 0] == -1 or vals[i, 5] != vals[i, 6]:
+            continue
+        w0, w1, w2, w3 = keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3]
+        out[0] += 1
+        if K.can_still_win(w0, w1, w2, w3):
+            continue
+        out[1] += 1
+        if vals[i, 6] != 0.0:
+            out[2] += 1
+        ph = K.phase_get(w1)
+        if ph == K.NIGHTMARE and K._can_still_win(w0, w1, w2, w3):
+            out[3] += 1
+        elif ph == K.REVEAL:
+            out[4] += 1
+        elif K._can_still_win(w0, w1, w2, w3, False):
+            out[5] += 1
+    return out
+
+
+def test_bound_is_sound_on_every_searched_position():
+    """Solve positions exactly with the bound off, then check the bound on every exact
+    position the search stored: wherever it says 'lost' the value is 0.  The sample must
+    exercise each part of the bound added with the symbol rule: the look-ahead over a
+    Nightmare's options, the Locations a reveal must take, and the separating plays."""
+    total = np.zeros(6, np.int64)
+    for n, seed in ((8, 177), (8, 208), (9, 149)):
+        solver = Expectimax(21, bound=False)
+        assert solver.value(late_position(seed, n)).exact
+        total += _bound_verdicts(solver.keys, solver.vals)
+    entries, lost, wrong, by_nightmare, by_reveal, by_symbols = (int(x) for x in total)
+    assert wrong == 0
+    assert lost >= 100_000 and by_nightmare >= 100 and by_reveal >= 1000 and \
+        by_symbols >= 100, total
 
 
 # ------------------------------------------------------------------ threads and deadline
