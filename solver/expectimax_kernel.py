@@ -361,15 +361,28 @@ def advance(w0, w1, w2, w3):
         return ph, w0, w1, w2, w3
 
 
+@nb.njit(inline="always", cache=True)
+def unk_doors(w0, w1):
+    """Doors in the unknown part of the deck (types 12..14 in w0, 15 in w1)."""
+    return ((w0 >> 48) & 15) + ((w0 >> 52) & 15) + ((w0 >> 56) & 15) + (w1 & 15)
+
+
+@nb.njit(inline="always", cache=True)
+def doors_outside_prefix(w0, w1, w2):
+    """Doors in play, in limbo, drawn (phase door) and in the unknown part of the deck:
+    every Door not in the discard pile except those in the known prefix."""
+    n = doors_total(w1) + (w2 & 3) + ((w2 >> 2) & 3) + ((w2 >> 4) & 3) + ((w2 >> 6) & 3)
+    n += unk_doors(w0, w1)
+    if phase_get(w1) == DOOR:
+        n += 1
+    return n
+
+
 @nb.njit(cache=True)
 def doors_reachable(w0, w1, w2, w3):
     """True unless a Door is in the discard pile (then the game cannot be won: a win needs
     all 8 Doors in play, and the discard pile never comes back)."""
-    n = doors_total(w1)
-    for k in range(4):
-        n += limbo_door_get(w2, k) + unk_get(w0, w1, 12 + k)
-    if phase_get(w1) == DOOR:
-        n += 1
+    n = doors_outside_prefix(w0, w1, w2)
     for j in range(plen(w2)):
         c = slot_get(w2, w3, j)
         if c >= 12 and c < 16:
@@ -445,14 +458,11 @@ def _can_still_win(w0, w1, w2, w3, symbols=True):
     """The condition of can_still_win (docs/EXPECTIMAX.md section 3).  In phase reveal the
     top ``left`` cards are on their way out: the known ones are not counted, and of the
     unknown ones every card beyond the unknown Doors and Nightmares is a Location lost.
-    ``symbols=False`` leaves out the plays that separate series (step 7; for the tests)."""
+    ``symbols=False`` leaves out the plays that separate series (step 6; for the tests)."""
     ph = phase_get(w1)
     n_known = plen(w2)
-    # Doors not in the discard pile: in play, limbo, drawn, unknown, known (step 1)
-    nd = doors_total(w1) + (w2 & 3) + ((w2 >> 2) & 3) + ((w2 >> 4) & 3) + ((w2 >> 6) & 3)
-    nd += ((w0 >> 48) & 15) + ((w0 >> 52) & 15) + ((w0 >> 56) & 15) + (w1 & 15)
-    if ph == DOOR:
-        nd += 1
+    # Doors not in the discard pile (step 1): the known ones are added below
+    nd = doors_outside_prefix(w0, w1, w2)
     # per colour k, in byte k: Suns, Moons and Keys in the known part of the deck
     suns = np.int64(0)
     moons = np.int64(0)
@@ -465,8 +475,7 @@ def _can_still_win(w0, w1, w2, w3, symbols=True):
         left = left_get(w2)
         gone = min(left, n_known)
         stay = n_known - gone
-        nonloc = ((w0 >> 48) & 15) + ((w0 >> 52) & 15) + ((w0 >> 56) & 15) + (w1 & 15) \
-            + ((w1 >> 4) & 15)
+        nonloc = unk_doors(w0, w1) + unk_get(w0, w1, 16)
         lost = max(0, left - gone - nonloc)
     nloc = 0
     ddeck = np.int64(0)       # per colour k, in byte k: Doors in the deck that stay there
@@ -958,6 +967,24 @@ def quick(status, w0, w1, w2, w3, stats):
 
 
 @nb.njit(cache=True)
+def settle(cw, m, keys, stats):
+    """The first m rows of cw are a node's children.  Brings each to its canonical form in
+    place and returns (status, q) per child: q is its value when it costs no search
+    (quick), else -1, and then its memo row is prefetched, so the probes of all the
+    children that will be searched overlap."""
+    cs = np.empty(m, np.int64)
+    cq = np.empty(m)
+    for i in range(m):
+        s_, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3] = canonical(cw[i, 0], cw[i, 1],
+                                                               cw[i, 2], cw[i, 3])
+        cs[i] = s_
+        cq[i] = quick(s_, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3], stats)
+        if cq[i] < 0.0:
+            prefetch_key(keys, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
+    return cs, cq
+
+
+@nb.njit(cache=True)
 def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
     """search() of a canonical position that quick() did not settle."""
     if stats[ST_PRUNE] == 0:
@@ -996,21 +1023,16 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
         else:
             cw, cp = single_outcomes(w0, w1, w2, w3, ph, total)
         m = cp.shape[0]
+        cs, cq = settle(cw, m, keys, stats)
         clb = np.empty(m)
         cub = np.empty(m)
-        cs = np.empty(m, np.int64)
         slo = 0.0
         shi = 0.0
         for i in range(m):
-            s_, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3] = canonical(cw[i, 0], cw[i, 1],
-                                                                   cw[i, 2], cw[i, 3])
-            cs[i] = s_
-            q = quick(s_, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3], stats)
-            if q >= 0.0:
-                lb = q
-                ub = q
+            if cq[i] >= 0.0:
+                lb = cq[i]
+                ub = cq[i]
             else:
-                prefetch_key(keys, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
                 lb, ub = 0.0, 1.0
                 if stats[ST_PEEK] != 0:
                     found, lb, ub = memo_get(keys, vals, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
@@ -1099,42 +1121,47 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                     ch[nc, 2] = a2
                     ch[nc, 3] = a3
                     nc += 1
-        elif ph == PROPHECY or ph == PICK:
+        elif ph == PICK and slot_get(w2, w3, plen(w2) - 1) < 12:
+            # every free card is a Location and the hand takes r < f of them (advance
+            # draws them all when they fit): the first r drawn go to the hand in any order,
+            # then the refill stops, so one child per multiset of r free cards
             n = plen(w2)
             f = free_get(w3)
             r = 5 - hand_size(w1)
-            if ph == PICK and slot_get(w2, w3, n - 1) < 12:
-                for mi in range(1 << f):
-                    mask = ((1 << f) - 1 - mi) if rev else mi
-                    cnt = 0
-                    ok = True
-                    for i in range(f):
-                        if (mask >> i) & 1:
-                            cnt += 1
-                            if i > 0 and ((mask >> (i - 1)) & 1) == 0 and \
-                                    slot_get(w2, w3, n - f + i) == slot_get(w2, w3, n - f + i - 1):
-                                ok = False
-                    if cnt != r or not ok:
-                        continue
-                    a1 = w1
-                    a2 = w2
-                    a3 = w3
-                    for i in range(f - 1, -1, -1):
-                        if (mask >> i) & 1:
-                            a1 = hand_add(a1, slot_get(w2, w3, n - f + i), 1)
-                            a2, a3 = remove_slot(a2, a3, n - f + i)
-                    ch[nc, 0] = w0
-                    ch[nc, 1] = a1
-                    ch[nc, 2] = a2
-                    ch[nc, 3] = a3
-                    nc += 1
-                m = 0
-                base3 = w3
-            elif ph == PROPHECY:
+            for mi in range(1 << f):
+                mask = ((1 << f) - 1 - mi) if rev else mi
+                cnt = 0
+                ok = True
+                for i in range(f):
+                    if (mask >> i) & 1:
+                        cnt += 1
+                        if i > 0 and ((mask >> (i - 1)) & 1) == 0 and \
+                                slot_get(w2, w3, n - f + i) == slot_get(w2, w3, n - f + i - 1):
+                            ok = False
+                if cnt != r or not ok:
+                    continue
+                a1 = w1
+                a2 = w2
+                a3 = w3
+                for i in range(f - 1, -1, -1):
+                    if (mask >> i) & 1:
+                        a1 = hand_add(a1, slot_get(w2, w3, n - f + i), 1)
+                        a2, a3 = remove_slot(a2, a3, n - f + i)
+                ch[nc, 0] = w0
+                ch[nc, 1] = a1
+                ch[nc, 2] = a2
+                ch[nc, 3] = a3
+                nc += 1
+        elif ph == PROPHECY or ph == PICK:
+            # one child per distinct type among the top m known cards (sorted, so equal
+            # types are neighbours): at a prophecy the discarded one (the others stay as
+            # free cards), at PICK the free card drawn next
+            n = plen(w2)
+            if ph == PROPHECY:
                 m = min(5, n + unk_total(w0, w1))
                 base3 = free_set(w3, 0)
             else:
-                m = f
+                m = free_get(w3)
                 base3 = w3
             prev = -1
             for jj in range(m):
@@ -1180,21 +1207,12 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                 ch[nc, 2] = a2
                 ch[nc, 3] = w3
                 nc += 1
-        dq = np.empty(nc)
-        ds = np.empty(nc, np.int64)
+        ds, dq = settle(ch, nc, keys, stats)
         for i in range(nc):
-            s_, ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3] = canonical(ch[i, 0], ch[i, 1],
-                                                                   ch[i, 2], ch[i, 3])
-            ds[i] = s_
-            q = quick(s_, ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3], stats)
-            dq[i] = q
-            if q >= 0.0:
-                if q > lo:
-                    lo = q
-                if q > hi:
-                    hi = q
-            else:
-                prefetch_key(keys, ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3])
+            if dq[i] > lo:
+                lo = dq[i]
+            if dq[i] > hi:
+                hi = dq[i]
         for i in range(nc):
             if lo >= beta:
                 break

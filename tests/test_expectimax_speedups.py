@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 from engine import parse_position
-from engine.notation import format_position
 from onirim.cli import main
 from solver import expectimax_kernel as K
 from solver.expectimax import Expectimax, encode
@@ -169,6 +168,12 @@ def test_min_junk_matches_enumeration():
                         (lo, hi, n, p)
 
 
+def _words(state):
+    """The canonical kernel words of an engine state (what the search would store)."""
+    status, *w = K.canonical(*[np.int64(x) for x in encode(state)])
+    return w
+
+
 def test_bound_sees_two_moons_cannot_make_a_series():
     """`row ... Ls` with only `Lm, Lm` left: Ls-Lm-Lm repeats a symbol, and a new series
     needs three cards.  The bound says lost; the brute force agrees.  With `Ls, Lm` left
@@ -176,23 +181,16 @@ def test_bound_sees_two_moons_cannot_make_a_series():
     lost = complete(f"mode=solo phase=play hand=Lm,Os,As,Gs,Om row=Ls {SEVEN} deck=*",
                     ["DL", "Lm", "Os"])
     state = parse_position(lost)
-    status, *w = K.canonical(*[np.int64(x) for x in encode(state)])
-    assert not K.can_still_win(*w)
+    assert not K.can_still_win(*_words(state))
     assert N.value(state, 100_000) == 0
     alive = complete(f"mode=solo phase=play hand=Lm,Os,As,Gs,Om row=Ls {SEVEN} deck=*",
                      ["DL", "Ls", "Os"])
     state = parse_position(alive)
-    status, *w = K.canonical(*[np.int64(x) for x in encode(state)])
-    assert K.can_still_win(*w)
+    assert K.can_still_win(*_words(state))
     assert N.value(state, 100_000) > 0
 
 
 SIX = "doors=DO,DO,DA,DG,DG,DL"     # DA and DL missing; complete() discards every Key
-
-
-def _words(text):
-    status, *w = K.canonical(*[np.int64(x) for x in encode(parse_position(text))])
-    return w
 
 
 def test_two_moon_sun_moon_series_need_a_card_between():
@@ -207,9 +205,9 @@ def test_two_moon_sun_moon_series_need_a_card_between():
                     ["Am", "Ls", "Lm", "Os", "Om", "DA", "DL"])
     alive = complete(f"mode=solo phase=play hand=As,Am,Ls,Os,Gm {row} {SIX} deck=*",
                      ["Am", "Ls", "Lm", "Os", "Om", "DA", "DL"])
-    assert not K.can_still_win(*_words(lost))
-    assert K._can_still_win(*_words(lost), False)        # not without the symbol rule
-    assert K.can_still_win(*_words(alive))
+    assert not K.can_still_win(*_words(parse_position(lost)))
+    assert K._can_still_win(*_words(parse_position(lost)), False)   # not without step 6
+    assert K.can_still_win(*_words(parse_position(alive)))
     exact = Expectimax(18, bound=False)
     assert exact.value(parse_position(lost)).hi == 0.0
     assert exact.value(parse_position(alive)).lo > 0.0
@@ -221,7 +219,7 @@ def test_one_moon_sun_moon_series_after_a_sun_needs_no_card_between():
     search with the bound gives the same value as without."""
     text = complete(f"mode=solo phase=play hand=Lm,Ls,Os,As,Gs row=Gs,Gm,Gs {SEVEN} deck=*",
                     ["Lm", "Om", "DL"])
-    assert K.can_still_win(*_words(text))
+    assert K.can_still_win(*_words(parse_position(text)))
     want = Expectimax(18, bound=False).value(parse_position(text))
     assert want.exact and want.lo > 0.0
     assert Expectimax(18).value(parse_position(text)) == want
@@ -255,7 +253,7 @@ def test_nightmare_look_ahead_keeps_every_kind_of_option(kind):
     ranking = Expectimax(16, bound=False).rank(state)
     winners = {a.action.split()[1] for a in ranking.actions if a.value > 0}
     assert winners == {kind}, [(a.action, a.value) for a in ranking.actions]
-    assert K.can_still_win(*_words(format_position(state)))
+    assert K.can_still_win(*_words(state))
     assert Expectimax(16).value(state).lo == ranking.actions[0].value == 1.0
 
 
