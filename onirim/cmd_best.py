@@ -26,8 +26,10 @@ def add_arguments(p):
     p.add_argument("--json", action="store_true", help="print the SPEC section 6 JSON")
     p.add_argument("--tree", metavar="FILE.graphml", default=None,
                    help="write the explored graph near the position (networkx GraphML)")
-    p.add_argument("--table-bits", type=int, default=21, metavar="B",
-                   help="expectimax memo table of 2**B entries of 64 bytes (default 21: 128 MB)")
+    p.add_argument("--table-bits", type=int, default=None, metavar="B",
+                   help="expectimax memo table of 2**B entries of 64 bytes, fixed (default: "
+                        "start at 2**20 (64 MiB) and grow 4 times at a time once full and "
+                        "overwriting, up to half the memory available)")
     p.add_argument("--threads", type=int, default=1, metavar="N",
                    help="expectimax searches sharing the memo (default 1; 2 on a 2-core "
                         "machine is about 1.6 times as fast; exact values do not change)")
@@ -38,7 +40,7 @@ def _budgets(args):
         raise UsageError("--budget-s must be a positive number of seconds")
     if args.budget_nodes is not None and args.budget_nodes < 1:
         raise UsageError("--budget-nodes must be a positive number")
-    if not 10 <= args.table_bits <= 30:
+    if args.table_bits is not None and not 10 <= args.table_bits <= 30:
         raise UsageError("--table-bits must be from 10 to 30")
     if not 1 <= args.threads <= 64:
         raise UsageError("--threads must be from 1 to 64")

@@ -20,6 +20,7 @@ bounds: every unexplored subtree counts as [0, 1].  See docs/EXPECTIMAX.md.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -36,7 +37,38 @@ from . import expectimax_kernel as K
 PHASE_CODES = {"play": K.PLAY, "prophecy": K.PROPHECY, "door": K.DOOR,
                "nightmare": K.NIGHTMARE, "refill": K.REFILL, "redraw": K.REDRAW,
                "setup": K.REDRAW, "reveal": K.REVEAL, "foresee": K.FORESEE}
-DEFAULT_TABLE_BITS = 21
+DEFAULT_TABLE_BITS = 21      # a fixed table's size when one is asked for without a size
+AUTO_START_BITS = 20         # a growing table starts with 2**20 entries (64 MiB) and grows
+AUTO_MAX_BITS = 30           # 4 times at a time, up to this size and half the memory
+GROW_SEEN = 2                # available, once it has taken GROW_SEEN times its size in
+                             # entries (stored, plus replaced since it last grew)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux: MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def memory_cap_bits(limit: int = AUTO_MAX_BITS) -> int:
+    """The largest table (2**bits rows of 64 bytes, at most 2**limit) that fits in half the
+    memory available now; 2**24 rows (1 GiB) if the available memory is unknown."""
+    avail = available_memory()
+    if avail is None:
+        return min(limit, 24)
+    b = 4
+    while b < limit and (64 << (b + 1)) <= avail // 2:
+        b += 1
+    return b
 
 
 class UnsupportedPosition(OnirimError):
@@ -148,16 +180,33 @@ class Expectimax:
     """A memoized expectimax solver.  The memo table persists between queries, so related
     positions (the children of one root, a principal line) reuse each other's work."""
 
-    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, prune: bool = True,
-                 bound: bool = True, peek: bool = False, threads: int = 1):
+    def __init__(self, table_bits: int | None = None, prune: bool = True,
+                 bound: bool = True, peek: bool = False, threads: int = 1,
+                 max_table_bits: int | None = None):
         """``prune``: Star1 / alpha-beta windows; ``bound``: the can-still-win test;
         ``peek``: give chance outcomes their memo / bound intervals before searching any
         (tighter Star1 windows, one more memo probe per outcome).  None of them changes a
         value, only the work.  ``threads``: searches run at once on the shared memo, every
         other one visiting children and outcomes in reverse order; the first to finish
-        stops the others (see docs/EXPECTIMAX.md, "Threads")."""
+        stops the others (see docs/EXPECTIMAX.md, "Threads").
+
+        Memo size: ``table_bits`` B gives a table of 2**B entries (64 bytes each) that never
+        grows, unless ``max_table_bits`` is larger.  Without ``table_bits`` the table starts
+        at 2**20 entries and grows (section 3, "Growing the memo") up to ``max_table_bits``
+        (default 30) and half the memory available when it grows."""
         if not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads must be a positive integer, not {threads!r}")
+        for name, b in (("table_bits", table_bits), ("max_table_bits", max_table_bits)):
+            if b is not None and (not isinstance(b, int) or not 4 <= b <= 34):
+                raise ValueError(f"{name} must be an integer from 4 to 34, not {b!r}")
+        if table_bits is None:
+            table_bits = AUTO_START_BITS
+            if max_table_bits is None:
+                max_table_bits = AUTO_MAX_BITS
+        self.start_bits = table_bits
+        self.max_table_bits = max(table_bits, max_table_bits or table_bits)
+        self.grown = 0       # times the table grew
+        self._replaced_before = 0    # replacements counted before the table last grew
         self.table_bits = table_bits
         self.threads = threads
         self.keys, self.vals, self.stats = K.new_tables(table_bits)
@@ -177,7 +226,14 @@ class Expectimax:
         return [self.stats] + self.helper_stats
 
     def clear(self) -> None:
-        self.keys[:, 0] = -1
+        """Forget every memo entry and counter (a grown table goes back to its first size)."""
+        if self.table_bits != self.start_bits:
+            self.keys = self.vals = None
+            self.keys, self.vals, _ = K.new_tables(self.start_bits)
+            self.table_bits = self.start_bits
+        else:
+            self.keys[:, 0] = -1
+        self._replaced_before = 0
         for st in self._all_stats():
             keep = [(i, st[i]) for i in (K.ST_PRUNE, K.ST_BOUND, K.ST_PEEK, K.ST_REVERSE)]
             st[:] = 0
@@ -198,6 +254,39 @@ class Expectimax:
     def replaced(self) -> int:
         """Memo entries overwritten because their probe window was full."""
         return int(sum(int(st[K.ST_FULL]) for st in self._all_stats()))
+
+    @property
+    def growable(self) -> bool:
+        return self.table_bits < self.max_table_bits
+
+    def _seen(self) -> int:
+        """Entries the table has taken since it last grew: stored, plus replaced."""
+        return self.stored + self.replaced - self._replaced_before
+
+    def grow_if_full(self) -> bool:
+        """Move the memo to a table 4 times as large (at most ``max_table_bits`` and half
+        the memory available now) once it has taken GROW_SEEN times its size in entries
+        (so it is full and has replaced as many entries as it holds).  Every entry is kept
+        (``rehash``); the search is not running, so nothing else touches the table.  True
+        if it grew."""
+        rows = self.keys.shape[0]
+        if not self.growable or self._seen() < rows * GROW_SEEN:
+            return False
+        bits = min(self.max_table_bits, self.table_bits + 2,
+                   memory_cap_bits(self.max_table_bits))
+        if bits <= self.table_bits:
+            self.max_table_bits = self.table_bits     # no memory for more: stop growing
+            return False
+        keys, vals, _ = K.new_tables(bits)
+        used = K.rehash(self.keys, keys)
+        self.keys, self.vals = keys, vals
+        self.table_bits = bits
+        for st in self._all_stats():
+            st[K.ST_STORED] = 0
+        self.stats[K.ST_STORED] = used
+        self._replaced_before = self.replaced
+        self.grown += 1
+        return True
 
     def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0,
              deadline: float | None = None) -> Interval:
@@ -262,7 +351,35 @@ class Expectimax:
         if state.phase == "lost":
             return Interval(0.0, 0.0)
         deadline = None if budget_s is None else time.perf_counter() + max(0.0, budget_s)
-        return self._run(encode(state), node_budget, deadline=deadline)
+        words = encode(state)
+        if not self.growable:
+            return self._run(words, node_budget, deadline=deadline)
+        # A table that may grow: search in rounds, each one stopping (with sound bounds)
+        # after as many nodes as it takes before growth can be due; between rounds the
+        # table grows, and the next round resumes from the memo.  Every round's
+        # interval is sound, so their intersection is.
+        # A round restarts at the root and re-expands the open nodes on the way down, so a
+        # round that does not end in growth doubles the next one's allowance: the rounds
+        # cannot stall, and growth happens a bounded number of times.
+        n0 = self.nodes
+        lo, hi = 0.0, 1.0
+        extra = 4096
+        while True:
+            if self.grow_if_full():
+                extra = 4096
+            rows = self.keys.shape[0]
+            # a node stores at most one entry: no growth is due before this many nodes
+            per = (max(rows * GROW_SEEN - self._seen(), extra) if self.growable
+                   else None)
+            extra *= 2
+            if node_budget is not None:
+                left = max(0, int(node_budget) - (self.nodes - n0))
+                per = left if per is None else min(per, left)
+            iv = self._run(words, per, deadline=deadline)
+            lo, hi = max(lo, iv.lo), min(hi, iv.hi)
+            if (lo >= hi or self.timed_out or per is None
+                    or (node_budget is not None and self.nodes - n0 >= node_budget)):
+                return Interval(lo, max(lo, hi))
 
     # --------------------------------------------------------------------------- ranking
     def rank(self, state: State, budget_nodes: int | None = None,

@@ -796,6 +796,42 @@ def memo_store(keys, vals, stats, w0, w1, w2, w3, lo, hi, work):
     store_release(keys, t, 7, v + 2)
 
 
+@nb.njit(cache=True)
+def rehash(keys, new_keys):
+    """Copy every entry of ``keys`` into the empty table ``new_keys`` (a larger one), rows
+    unchanged (key, work, interval; the sequence lock starts even).  A key goes to the first
+    empty slot of its probe window in the new table, else over the entry of the window that
+    cost the least work, if that cost less than its own (so a smaller table only loses
+    work, never a wrong value).  Single-threaded: no search may run meanwhile.  Returns the
+    number of entries in the new table."""
+    mask = new_keys.shape[0] - 1
+    used = 0
+    for r in range(keys.shape[0]):
+        w0 = keys[r, 0]
+        if w0 == -1:
+            continue
+        w1 = keys[r, 1]
+        w2 = keys[r, 2]
+        w3 = keys[r, 3]
+        i = _hash(w0, w1, w2, w3) & mask
+        t = -1
+        for _ in range(PROBE):
+            if new_keys[i, 0] == -1:
+                t = i
+                break
+            if t < 0 or new_keys[i, 4] < new_keys[t, 4]:
+                t = i
+            i = (i + 1) & mask
+        if new_keys[t, 0] == -1:
+            used += 1
+        elif new_keys[t, 4] >= keys[r, 4]:
+            continue
+        for j in range(7):
+            new_keys[t, j] = keys[r, j]
+        new_keys[t, 7] = 0
+    return used
+
+
 # ------------------------------------------------------------------------- chance outcomes
 @nb.njit(cache=True)
 def single_outcomes(w0, w1, w2, w3, ph, total):
