@@ -42,6 +42,8 @@ AUTO_START_BITS = 20         # a growing table starts with 2**20 entries (64 MiB
 AUTO_MAX_BITS = 30           # 4 times at a time, up to this size and half the memory
 GROW_SEEN = 2                # available, once it has taken GROW_SEEN times its size in
                              # entries (stored, plus replaced since it last grew)
+GROW_BYTES_PER_S = 4e8       # growth a deadline must leave time for: the slowest first
+                             # touch of new memory measured (4 GiB in 10 s, a shared VM)
 
 
 def available_memory() -> int | None:
@@ -263,12 +265,13 @@ class Expectimax:
         """Entries the table has taken since it last grew: stored, plus replaced."""
         return self.stored + self.replaced - self._replaced_before
 
-    def grow_if_full(self) -> bool:
+    def grow_if_full(self, deadline: float | None = None) -> bool:
         """Move the memo to a table 4 times as large (at most ``max_table_bits`` and half
         the memory available now) once it has taken GROW_SEEN times its size in entries
         (so it is full and has replaced as many entries as it holds).  Every entry is kept
-        (``rehash``); the search is not running, so nothing else touches the table.  True
-        if it grew."""
+        (``rehash``); the search is not running, so nothing else touches the table.  With
+        a ``deadline`` (a time.perf_counter() value) the table grows only if the time left
+        covers making the new table at GROW_BYTES_PER_S.  True if it grew."""
         rows = self.keys.shape[0]
         if not self.growable or self._seen() < rows * GROW_SEEN:
             return False
@@ -277,6 +280,9 @@ class Expectimax:
         if bits <= self.table_bits:
             self.max_table_bits = self.table_bits     # no memory for more: stop growing
             return False
+        if (deadline is not None
+                and time.perf_counter() + (64 << bits) / GROW_BYTES_PER_S > deadline):
+            return False                              # not now: too close to the deadline
         keys, vals, _ = K.new_tables(bits)
         used = K.rehash(self.keys, keys)
         self.keys, self.vals = keys, vals
@@ -365,7 +371,7 @@ class Expectimax:
         lo, hi = 0.0, 1.0
         extra = 4096
         while True:
-            if self.grow_if_full():
+            if self.grow_if_full(deadline):
                 extra = 4096
             rows = self.keys.shape[0]
             # a node stores at most one entry: no growth is due before this many nodes

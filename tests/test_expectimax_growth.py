@@ -112,3 +112,16 @@ def test_bad_table_sizes_are_refused():
             Expectimax(bad)
         with pytest.raises(ValueError):
             Expectimax(10, max_table_bits=bad)
+
+
+def test_no_growth_that_the_time_budget_cannot_pay_for(monkeypatch):
+    """Near a deadline the table does not grow (making a large table takes seconds on a
+    machine that touches new memory slowly); without a deadline it does."""
+    import solver.expectimax as E
+    state = late_position(63, 12)
+    monkeypatch.setattr(E, "GROW_BYTES_PER_S", 1.0)     # every growth "takes" hours
+    timed = Expectimax(8, max_table_bits=16)
+    iv = timed.value(state, budget_s=60.0)
+    assert timed.grown == 0 and iv.exact
+    free = Expectimax(8, max_table_bits=16)
+    assert free.value(state).lo == iv.lo and free.grown >= 2
