@@ -371,7 +371,12 @@ class Expectimax:
         lo, hi = 0.0, 1.0
         extra = 4096
         while True:
-            if self.grow_if_full(deadline):
+            # a query allowed fewer nodes than the table has rows cannot fill a larger
+            # table: it does not grow it (the principal line and --tree ask for many
+            # small ones)
+            spent = self.nodes - n0
+            if ((node_budget is None or node_budget - spent >= self.keys.shape[0])
+                    and self.grow_if_full(deadline)):
                 extra = 4096
             rows = self.keys.shape[0]
             # a node stores at most one entry: no growth is due before this many nodes

@@ -125,3 +125,15 @@ def test_no_growth_that_the_time_budget_cannot_pay_for(monkeypatch):
     assert timed.grown == 0 and iv.exact
     free = Expectimax(8, max_table_bits=16)
     assert free.value(state).lo == iv.lo and free.grown >= 2
+
+
+def test_small_queries_do_not_grow_the_table():
+    """A query allowed fewer nodes than the table has rows does not grow it, even when
+    growth is due; a query without a node budget then does."""
+    state = late_position(63, 12)
+    s = Expectimax(8, max_table_bits=16)
+    for _ in range(20):
+        s.value(state, node_budget=200)
+    assert s._seen() >= 2 * 256            # growth is due ...
+    assert s.table_bits == 8 and s.grown == 0   # ... but no small query paid for it
+    assert s.value(state).exact and s.grown >= 1
