@@ -69,6 +69,9 @@ def run(args) -> int:
         ranking.line = solver.line(state, node_budget=50_000)
         graph = solver.tree(state, node_budget=50_000) if args.tree else None
         ranking.seconds += time.perf_counter() - t0
+        memo = f"memo: 2^{solver.table_bits} entries"
+        if solver.grown:
+            memo += f" (grown {solver.grown} times from 2^{solver.start_bits})"
     if args.tree:
         import networkx as nx
         try:
@@ -79,6 +82,8 @@ def run(args) -> int:
         print(json.dumps(ranking.to_json()))
     else:
         _print_table(ranking)
+        if args.mode != "clairvoyant":
+            print(memo)
     return 0
 
 

@@ -371,11 +371,11 @@ class Expectimax:
         lo, hi = 0.0, 1.0
         extra = 4096
         while True:
-            # a query allowed fewer nodes than the table has rows cannot fill a larger
-            # table: it does not grow it (the principal line and --tree ask for many
-            # small ones)
+            # a small query (fewer nodes left than 1/16 of the table's rows) does not
+            # grow the table: it would pay for a large table and hardly use it (the
+            # principal line and --tree ask for many small ones)
             spent = self.nodes - n0
-            if ((node_budget is None or node_budget - spent >= self.keys.shape[0])
+            if ((node_budget is None or node_budget - spent >= self.keys.shape[0] // 16)
                     and self.grow_if_full(deadline)):
                 extra = 4096
             rows = self.keys.shape[0]

@@ -202,6 +202,9 @@ def test_cli_table_and_tree(capsys, tmp_path):
     assert main(["best", H4, "--tree", str(path)]) == 0
     out = capsys.readouterr().out
     assert "play Ls" in out and "best: play Ls" in out and "line:" in out
+    assert out.rstrip().endswith("memo: 2^20 entries")      # small: the table never grew
+    assert main(["best", H4, "--table-bits", "12"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("memo: 2^12 entries")
     g = nx.read_graphml(path)
     assert g.number_of_nodes() > 5
     root = [n for n, d in g.in_degree() if d == 0]
