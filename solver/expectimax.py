@@ -37,7 +37,6 @@ from . import expectimax_kernel as K
 PHASE_CODES = {"play": K.PLAY, "prophecy": K.PROPHECY, "door": K.DOOR,
                "nightmare": K.NIGHTMARE, "refill": K.REFILL, "redraw": K.REDRAW,
                "setup": K.REDRAW, "reveal": K.REVEAL, "foresee": K.FORESEE}
-DEFAULT_TABLE_BITS = 21      # a fixed table's size when one is asked for without a size
 AUTO_START_BITS = 20         # a growing table starts with 2**20 entries (64 MiB) and grows
 AUTO_MAX_BITS = 30           # 4 times at a time, up to this size and half the memory
 GROW_SEEN = 2                # available, once it has taken GROW_SEEN times its size in
