@@ -55,6 +55,7 @@ def run(args) -> int:
 
     budget_nodes, budget_s = _budgets(args)
     state = parse_position(args.position)
+    memo = None
     if args.mode == "clairvoyant":
         ranking, graph = _clairvoyant(state, budget_nodes, budget_s, bool(args.tree))
     else:
@@ -82,7 +83,7 @@ def run(args) -> int:
         print(json.dumps(ranking.to_json()))
     else:
         _print_table(ranking)
-        if args.mode != "clairvoyant":
+        if memo:
             print(memo)
     return 0
 

@@ -383,7 +383,7 @@ class Expectimax:
                    else None)
             extra *= 2
             if node_budget is not None:
-                left = max(0, int(node_budget) - (self.nodes - n0))
+                left = max(0, int(node_budget) - spent)
                 per = left if per is None else min(per, left)
             iv = self._run(words, per, deadline=deadline)
             lo, hi = max(lo, iv.lo), min(hi, iv.hi)

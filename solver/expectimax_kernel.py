@@ -755,11 +755,10 @@ def memo_get(keys, vals, w0, w1, w2, w3):
     return False, 0.0, 1.0
 
 
-@nb.njit(cache=True)
-def memo_store(keys, vals, stats, w0, w1, w2, w3, lo, hi, work):
-    """Store a sound interval for the key: intersected with the entry already there, else
-    in the first empty slot of the key's probe window, else over the entry of the window
-    that cost the least work."""
+@nb.njit(inline="always", cache=True)
+def _slot(keys, w0, w1, w2, w3):
+    """The row a key is stored in: its own row in its probe window, else the first empty
+    one, else the one whose entry cost the least work."""
     mask = keys.shape[0] - 1
     i = _hash(w0, w1, w2, w3) & mask
     t = -1
@@ -767,11 +766,19 @@ def memo_store(keys, vals, stats, w0, w1, w2, w3, lo, hi, work):
         k0 = keys[i, 0]
         if k0 == -1 or (k0 == w0 and keys[i, 1] == w1 and keys[i, 2] == w2
                         and keys[i, 3] == w3):
-            t = i
-            break
+            return i
         if t < 0 or keys[i, 4] < keys[t, 4]:
             t = i
         i = (i + 1) & mask
+    return t
+
+
+@nb.njit(cache=True)
+def memo_store(keys, vals, stats, w0, w1, w2, w3, lo, hi, work):
+    """Store a sound interval for the key: intersected with the entry already there, else
+    in the first empty slot of the key's probe window, else over the entry of the window
+    that cost the least work."""
+    t = _slot(keys, w0, w1, w2, w3)
     v = load_acquire(keys, t, 7)
     if (v & 1) != 0 or not compare_swap(keys, t, 7, v, v + 1):
         return           # another thread is writing this row
@@ -804,24 +811,12 @@ def rehash(keys, new_keys):
     cost the least work, if that cost less than its own (so a smaller table only loses
     work, never a wrong value).  Single-threaded: no search may run meanwhile.  Returns the
     number of entries in the new table."""
-    mask = new_keys.shape[0] - 1
     used = 0
     for r in range(keys.shape[0]):
-        w0 = keys[r, 0]
-        if w0 == -1:
+        if keys[r, 0] == -1:
             continue
-        w1 = keys[r, 1]
-        w2 = keys[r, 2]
-        w3 = keys[r, 3]
-        i = _hash(w0, w1, w2, w3) & mask
-        t = -1
-        for _ in range(PROBE):
-            if new_keys[i, 0] == -1:
-                t = i
-                break
-            if t < 0 or new_keys[i, 4] < new_keys[t, 4]:
-                t = i
-            i = (i + 1) & mask
+        # keys are unique in a table, so the slot is empty or a replacement candidate
+        t = _slot(new_keys, keys[r, 0], keys[r, 1], keys[r, 2], keys[r, 3])
         if new_keys[t, 0] == -1:
             used += 1
         elif new_keys[t, 4] >= keys[r, 4]:
@@ -1260,8 +1255,6 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                 lo = clo
             if chi > hi:
                 hi = chi
-            if lo >= beta:
-                break
         if lo >= beta:
             # a cut may leave children unexplored: only the trivial bound holds for them
             hi = 1.0
