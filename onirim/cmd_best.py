@@ -30,6 +30,9 @@ def add_arguments(p):
                    help="expectimax memo table of 2**B entries of 64 bytes, fixed (default: "
                         "start at 2**20 (64 MiB) and grow 4 times at a time once full and "
                         "overwriting, up to half the memory available)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (it is shown on standard error when that is a "
+                        "terminal and --json is not given)")
     p.add_argument("--threads", type=int, default=1, metavar="N",
                    help="expectimax searches sharing the memo (default 1; 2 on a 2-core "
                         "machine is about 1.6 times as fast; exact values do not change)")
@@ -64,10 +67,17 @@ def run(args) -> int:
         check_decision(state)
         encode(state)
         solver = Expectimax(args.table_bits, threads=args.threads)
-        ranking = solver.rank(state, budget_nodes, budget_s,
-                              position=format_position(state))
+        bar = _progress_bar(args, budget_s)
+        try:
+            ranking = solver.rank(state, budget_nodes, budget_s,
+                                  position=format_position(state),
+                                  progress=None if bar is None else bar.report)
+        finally:
+            if bar is not None:
+                bar.close()
         t0 = time.perf_counter()
-        ranking.line = solver.line(state, node_budget=50_000)
+        ranking.line = solver.line(state, node_budget=50_000,
+                                   first=ranking.best or None)
         graph = solver.tree(state, node_budget=50_000) if args.tree else None
         ranking.seconds += time.perf_counter() - t0
         memo = f"memo: 2^{solver.table_bits} entries"
@@ -86,6 +96,40 @@ def run(args) -> int:
         if memo:
             print(memo)
     return 0
+
+
+class _Bar:
+    """tqdm bar on standard error: actions exact out of all, with the round, the nodes
+    and the time against the budget."""
+
+    def __init__(self, budget_s):
+        from tqdm import tqdm
+
+        tqdm.monitor_interval = 0
+        self.t0 = time.perf_counter()
+        self.budget_s = budget_s
+        self.bar = tqdm(total=None, file=sys.stderr, dynamic_ncols=True, leave=False,
+                        bar_format="{n_fmt}/{total_fmt} actions exact |{bar}| {postfix}")
+
+    def report(self, exact, total, nodes, rnd):
+        if self.bar.total != total:
+            self.bar.total = total
+        self.bar.n = exact
+        t = time.perf_counter() - self.t0
+        budget = "" if self.budget_s is None else f"/{self.budget_s:g}"
+        what = "probes" if rnd == 0 else f"round {rnd}"
+        self.bar.set_postfix_str(f"{what}, {nodes:,} nodes, {t:.0f}{budget} s",
+                                 refresh=False)
+        self.bar.refresh()
+
+    def close(self):
+        self.bar.close()
+
+
+def _progress_bar(args, budget_s):
+    if args.json or args.no_progress or not sys.stderr.isatty():
+        return None
+    return _Bar(budget_s)
 
 
 def _print_table(r) -> None:

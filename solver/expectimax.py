@@ -43,6 +43,8 @@ GROW_SEEN = 2                # available, once it has taken GROW_SEEN times its 
                              # entries (stored, plus replaced since it last grew)
 GROW_BYTES_PER_S = 4e8       # growth a deadline must leave time for: the slowest first
                              # touch of new memory measured (4 GiB in 10 s, a shared VM)
+PROBE_SHARE = 0.5            # under budgets, probes of the actions may take this share first
+                             # (section 4a); what they leave goes to the rounds
 
 
 def available_memory() -> int | None:
@@ -391,15 +393,39 @@ class Expectimax:
                     or (node_budget is not None and self.nodes - n0 >= node_budget)):
                 return Interval(lo, max(lo, hi))
 
+    def probe(self, state: State, node_budget: int | None = None,
+              budget_s: float | None = None) -> Interval:
+        """Sound bounds from a probe (docs/EXPECTIMAX.md section 4a): at every decision the
+        search follows only the child a heuristic likes best, so ``lo`` is the win
+        probability of that heuristic strategy (or less, if a budget stops it), a lower
+        bound that costs a small part of an exact search.  ``hi`` is 1 unless the state
+        has no real decision.  Its entries stay in the memo for later searches."""
+        if state.phase in ("won", "lost"):
+            return self.value(state)
+        deadline = None if budget_s is None else time.perf_counter() + max(0.0, budget_s)
+        words = encode(state)
+        try:
+            for st in self._all_stats():
+                st[K.ST_PROBE] = 1
+            return self._run(words, node_budget, deadline=deadline)
+        finally:
+            for st in self._all_stats():
+                st[K.ST_PROBE] = 0
+
     # --------------------------------------------------------------------------- ranking
     def rank(self, state: State, budget_nodes: int | None = None,
              budget_s: float | None = None, position: str | None = None,
-             first_round: int = 200_000) -> Ranking:
+             first_round: int = 200_000, progress=None, probes: bool = True) -> Ranking:
         """Rank every legal action of a decision state by its win probability.
 
         Without budgets every value is exact.  With budgets, rounds with a doubling node
         allowance per unsettled action run until every action is exact or a budget is spent;
-        the memo keeps the work of earlier rounds."""
+        the memo keeps the work of earlier rounds, and (unless ``probes`` is False) a probe
+        of every action (half of the budgets at most) comes first, so that actions left open still get a lower
+        bound of some use (section 4a).  ``progress``, if given, is called after
+        every search of an action as ``progress(exact, total, nodes, round)``: the actions
+        exact so far, the number of actions, the nodes expanded by this query, the round
+        (from 1)."""
         check_decision(state)
         encode(state)      # validates the position for the kernel
         state = forget_seed(state)
@@ -411,8 +437,23 @@ class Expectimax:
             child.apply_action(a)
             children.append((a, state.action_to_string(a), child))
         results = {a: Interval(0.0, 1.0) for a, _, _ in children}
+        if probes and (budget_nodes is not None or budget_s is not None):
+            # probes first, with at most PROBE_SHARE of each budget
+            for i, (a, _, child) in enumerate(children):
+                left = len(children) - i
+                spent = self.nodes - n0
+                per_n = (None if budget_nodes is None
+                         else max(1, (int(budget_nodes * PROBE_SHARE) - spent) // left))
+                per_s = (None if budget_s is None else
+                         max(0.0, (budget_s * PROBE_SHARE - (time.perf_counter() - t0)) / left))
+                results[a] = self.probe(child, per_n, per_s)
+                if progress is not None:
+                    progress(sum(1 for r in results.values() if r.exact), len(children),
+                             self.nodes - n0, 0)
         allowance = first_round
+        rnd = 0
         while True:
+            rnd += 1
             for a, _, child in children:
                 if results[a].exact:
                     continue
@@ -430,6 +471,9 @@ class Expectimax:
                 iv = self.value(child, per, left)
                 old = results[a]
                 results[a] = Interval(max(old.lo, iv.lo), min(old.hi, iv.hi))
+                if progress is not None:
+                    progress(sum(1 for r in results.values() if r.exact), len(children),
+                             self.nodes - n0, rnd)
             if all(r.exact for r in results.values()):
                 break
             spent = self.nodes - n0
@@ -463,12 +507,15 @@ class Expectimax:
                         None))
         return out
 
-    def line(self, state: State, max_steps: int = 12, node_budget: int | None = None):
+    def line(self, state: State, max_steps: int = 12, node_budget: int | None = None,
+             first: str | None = None):
         """The principal line: best decisions; at a chance node the most likely outcome is
-        followed (marked as chance).  Returns a list of strings."""
+        followed (marked as chance).  ``first``: the action to start with (the ranking's
+        best, so that the line agrees with it when budgets left values open).  Returns a
+        list of strings."""
         out = []
         s = forget_seed(state).clone()
-        for _ in range(max_steps):
+        for step in range(max_steps):
             if s.is_terminal():
                 out.append("WON" if s.won() else "LOST")
                 break
@@ -479,6 +526,8 @@ class Expectimax:
             else:
                 # the same order as the ranking: value, lower bound, action string
                 a, text, child, iv, _ = min(kids, key=lambda k: (-k[3].value, -k[3].lo, k[1]))
+                if step == 0 and first is not None:
+                    a, text, child, iv, _ = next(k for k in kids if k[1] == first)
                 out.append(f"{text}  [{_fmt_iv(iv)}]")
             s = child
         return out

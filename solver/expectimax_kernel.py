@@ -58,6 +58,7 @@ ST_PHASE = 8     # stats[8 + phase]: nodes expanded per phase (phase 0..10, slot
 ST_DEADLINE = 20     # perf_counter() deadline in microseconds (0: none), checked in search
 ST_TIMEOUT = 21      # set to 1 when the deadline stopped a search
 ST_REVERSE = 19      # 1: visit children and outcomes in reverse order (a helper thread)
+ST_PROBE = 22        # 1: probe (one child per decision, chosen by child_score; section 4a)
 CLOCK_EVERY = 1 << 14    # nodes between two looks at the clock
 
 # ------------------------------------------------------------------------- field access
@@ -453,12 +454,20 @@ def can_still_win(w0, w1, w2, w3):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def _can_still_win(w0, w1, w2, w3, symbols=True):
     """The condition of can_still_win (docs/EXPECTIMAX.md section 3).  In phase reveal the
     top ``left`` cards are on their way out: the known ones are not counted, and of the
     unknown ones every card beyond the unknown Doors and Nightmares is a Location lost.
     ``symbols=False`` leaves out the plays that separate series (step 6; for the tests)."""
+    return slack(w0, w1, w2, w3, symbols) >= 0
+
+
+@nb.njit(cache=True)
+def slack(w0, w1, w2, w3, symbols=True):
+    """The plays left beyond the fewest that the can-still-win test counts for the
+    missing Doors (section 3), or -1 when the test fails.  The test is slack >= 0; the
+    probe's heuristic (static_eval) also reads the number."""
     ph = phase_get(w1)
     n_known = plen(w2)
     # Doors not in the discard pile (step 1): the known ones are added below
@@ -497,7 +506,7 @@ def _can_still_win(w0, w1, w2, w3, symbols=True):
             if j < stay:
                 ddeck += np.int64(1) << (8 * (c - 12))
     if nd != 8:
-        return False
+        return -1
     # the unknown Locations: nibbles 0..11 of w0, t = 3 colour + symbol
     x = w0 & np.int64(0xFFFFFFFFFFFF)
     x = (x & np.int64(0x0F0F0F0F0F0F)) + ((x >> 4) & np.int64(0x0F0F0F0F0F0F))
@@ -526,7 +535,7 @@ def _can_still_win(w0, w1, w2, w3, symbols=True):
             if ph == DOOR and drawn_get(w1) == k:
                 d += 1
             if 2 - doors_get(w1, k) > d:
-                return False
+                return -1
     last = row_last(w1)
     ser = row_series(w1)
     # symbol of the row's last card: 0 Sun, 1 Moon, 2 Key or empty row (no constraint)
@@ -557,7 +566,7 @@ def _can_still_win(w0, w1, w2, w3, symbols=True):
             continue
         lo, hi = sms_range(need_k, n_s, n_m)
         if lo > hi:
-            return False
+            return -1
         base += 3 * need_k
         xlo += lo
         xhi += hi
@@ -566,11 +575,11 @@ def _can_still_win(w0, w1, w2, w3, symbols=True):
         xlo = 0
         xhi = nblk
     if cur_need == 0:
-        return base + min_junk(xlo, xhi, nblk, sigma if symbols else 2) <= plays
+        return plays - base - min_junk(xlo, xhi, nblk, sigma if symbols else 2)
     # the colour of the current series: (a) left unfinished, cur_need new series after the
     # row's last card; (b) completed first by 3 - ser Sun / Moon cards ending in symbol e,
     # then cur_need - 1 new series
-    ok = False
+    best = -1
     for v in range(3):
         if v == 0:
             us, um, e, n, req = 0, 0, sigma, cur_need, 3 * cur_need
@@ -606,10 +615,10 @@ def _can_still_win(w0, w1, w2, w3, symbols=True):
             lo = 0
             hi = n
             e = 2
-        if base + req + min_junk(xlo + lo, xhi + hi, nblk + n, e) <= plays:
-            ok = True
-            break
-    return ok
+        sl = plays - base - req - min_junk(xlo + lo, xhi + hi, nblk + n, e)
+        if sl > best:
+            best = sl
+    return best
 
 
 @nb.njit(cache=True)
@@ -968,6 +977,59 @@ def canonical(w0, w1, w2, w3):
 
 
 @nb.njit(cache=True)
+def static_eval(w0, w1, w2, w3):
+    """A heuristic score of a position (higher looks better).  It only chooses the child a
+    probe follows, so it never affects soundness (docs/EXPECTIMAX.md section 4a): 1000
+    per Door in play, 10 per play of slack in the can-still-win count, 30 per card of the
+    row's current series when its colour still misses a Door, and per card in hand 20
+    (Key) or 5 (Sun, Moon) of a colour that misses a Door, else 3 or 1."""
+    sc = 1000 * doors_total(w1) + 10 * slack(w0, w1, w2, w3)
+    last = row_last(w1)
+    if last != NO_CARD and doors_get(w1, last // 3) < 2 and row_series(w1) < 3:
+        sc += 30 * row_series(w1)
+    for c in range(12):
+        h = hand_get(w1, c)
+        if h == 0:
+            continue
+        miss = doors_get(w1, c // 3) < 2
+        if c % 3 == 2:
+            sc += h * (20 if miss else 3)
+        else:
+            sc += h * (5 if miss else 1)
+    return sc
+
+
+@nb.njit(cache=True)
+def child_score(status, w0, w1, w2, w3, stats):
+    """The probe's preference for a canonical child: static_eval, or at a chance node its
+    mean over the outcomes (a settled outcome counts 10,000 times its value)."""
+    if status < REFILL or status == PICK:
+        return float(static_eval(w0, w1, w2, w3))
+    cw, cp = outcomes(status, w0, w1, w2, w3)
+    sc = 0.0
+    for i in range(cp.shape[0]):
+        st, a0, a1, a2, a3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
+        q = quick(st, a0, a1, a2, a3, stats)
+        if q >= 0.0:
+            sc += cp[i] * q * 10000.0
+        else:
+            sc += cp[i] * static_eval(a0, a1, a2, a3)
+    return sc
+
+
+@nb.njit(cache=True)
+def outcomes(ph, w0, w1, w2, w3):
+    """The outcomes (positions, probabilities) of a chance node in phase ph."""
+    total = unk_total(w0, w1)
+    if ph == REVEAL and left_get(w2) > 1:
+        return reveal_outcomes(w0, w1, w2, w3, left_get(w2), total, False)
+    if ph == FORESEE and min(5, plen(w2) + total) - plen(w2) > 1:
+        return reveal_outcomes(w0, w1, w2, w3, min(5, plen(w2) + total) - plen(w2),
+                               total, True)
+    return single_outcomes(w0, w1, w2, w3, ph, total)
+
+
+@nb.njit(cache=True)
 def search(w0, w1, w2, w3, alpha, beta, keys, vals, stats):
     """Sound interval (lo, hi) on the win probability of the position under optimal play.
 
@@ -1021,9 +1083,10 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
     if stats[ST_PRUNE] == 0:
         alpha = -1.0
         beta = 2.0
+    probe = stats[ST_PROBE] != 0
     found, lo0, hi0 = memo_get(keys, vals, w0, w1, w2, w3)
     if found:
-        if lo0 == hi0 or hi0 <= alpha or lo0 >= beta:
+        if lo0 == hi0 or hi0 <= alpha or lo0 >= beta or probe:
             stats[ST_HITS] += 1
             return lo0, hi0
     if stats[ST_NODES] >= stats[ST_LIMIT]:
@@ -1045,14 +1108,7 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
         # Star1 with cheap child bounds: a first pass gives every outcome the bounds that
         # cost no search (won / lost / hopeless / memo), so the unexplored outcomes count
         # [lb, ub] instead of [0, 1] in the window arithmetic.
-        total = unk_total(w0, w1)
-        if ph == REVEAL and left_get(w2) > 1:
-            cw, cp = reveal_outcomes(w0, w1, w2, w3, left_get(w2), total, False)
-        elif ph == FORESEE and min(5, plen(w2) + total) - plen(w2) > 1:
-            cw, cp = reveal_outcomes(w0, w1, w2, w3, min(5, plen(w2) + total) - plen(w2),
-                                     total, True)
-        else:
-            cw, cp = single_outcomes(w0, w1, w2, w3, ph, total)
+        cw, cp = outcomes(ph, w0, w1, w2, w3)
         m = cp.shape[0]
         cs, cq = settle(cw, m, keys, stats)
         clb = np.empty(m)
@@ -1244,6 +1300,30 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                 lo = dq[i]
             if dq[i] > hi:
                 hi = dq[i]
+        if probe:
+            # a probe follows one child, the one child_score likes best (section 4a): its
+            # lower bound is one for this node; the others count [0, 1]
+            bi = -1
+            bs = -1e300
+            nopen = 0
+            for i in range(nc):
+                if dq[i] < 0.0:
+                    nopen += 1
+                    sc = child_score(ds[i], ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3], stats)
+                    if sc > bs:
+                        bs = sc
+                        bi = i
+            if bi >= 0 and lo < beta:
+                clo, chi = expand(ds[bi], ch[bi, 0], ch[bi, 1], ch[bi, 2], ch[bi, 3],
+                                  max(alpha, lo), beta, keys, vals, stats)
+                if clo > lo:
+                    lo = clo
+                if nopen == 1:
+                    if chi > hi:
+                        hi = chi
+                else:
+                    hi = 1.0
+            nc = 0
         for i in range(nc):
             if lo >= beta:
                 break

@@ -1,0 +1,97 @@
+"""Budgeted rankings with and without probes (docs/EXPECTIMAX.md, section 4a).
+
+For each position (the benchmark's late-game positions, ``late_position(seed, cards)``),
+``Expectimax(threads).rank(state, budget_s)`` runs twice in fresh solvers, once with the
+probes and once without (``probes=False``), and the lower and upper bounds of every action
+are recorded.  With ``--exact-s T`` the exact value of the position is also searched for
+(up to T seconds; open values are reported as bounds).
+
+    python benchmarks/bench_probes.py                 # seeds 63,130,177,208,246; 15 cards; 10 s
+    python benchmarks/bench_probes.py --quick         # a few seconds
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from benchmarks.bench_expectimax import late_position  # noqa: E402
+from benchmarks.harness import machine_info, write_json  # noqa: E402
+
+DEFAULT_SEEDS = (63, 130, 177, 208, 246)
+
+
+def _ranking(state, budget_s, threads, probes):
+    from solver.expectimax import Expectimax
+    solver = Expectimax(threads=threads)
+    t0 = time.perf_counter()
+    r = solver.rank(state, budget_s=budget_s, probes=probes)
+    return {"seconds": round(time.perf_counter() - t0, 3), "nodes": r.nodes,
+            "best": r.best, "best_lo": max(a.lo for a in r.actions),
+            "actions": [{"action": a.action, "lo": a.lo, "hi": a.hi, "exact": a.exact}
+                        for a in r.actions]}
+
+
+def run(seeds=DEFAULT_SEEDS, cards=15, budget_s=10.0, threads=2, exact_s=None,
+        verbose=False) -> dict:
+    from solver.expectimax import Expectimax
+    from engine.notation import format_position
+    Expectimax(16).rank(late_position(63, 12))      # compile (or load) the kernels first
+    rows = []
+    for seed in seeds:
+        state = late_position(seed, cards)
+        if state is None:
+            continue
+        row = {"seed": seed, "cards": cards, "position": format_position(state),
+               "with_probes": _ranking(state, budget_s, threads, True),
+               "without_probes": _ranking(state, budget_s, threads, False)}
+        if exact_s:
+            solver = Expectimax(threads=threads)
+            iv = solver.value(state, budget_s=exact_s)
+            row["exact"] = {"lo": iv.lo, "hi": iv.hi, "exact": iv.exact}
+        rows.append(row)
+        if verbose:
+            w, wo = row["with_probes"], row["without_probes"]
+            extra = ""
+            if "exact" in row:
+                e = row["exact"]
+                extra = (f"  value {e['lo']:.4f}" if e["exact"]
+                         else f"  value in [{e['lo']:.4f}, {e['hi']:.4f}]")
+            print(f"seed {seed}: best lower bound {w['best_lo']:.4f} ({w['best']}) with probes, "
+                  f"{wo['best_lo']:.4f} ({wo['best']}) without{extra}", flush=True)
+    return {"benchmark": "probes", "machine": machine_info(), "cards": cards,
+            "budget_s": budget_s, "threads": threads, "positions": rows}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)))
+    ap.add_argument("--cards", type=int, default=15, help="unknown cards in the deck")
+    ap.add_argument("--budget-s", type=float, default=10.0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--exact-s", type=float, default=None,
+                    help="also search each position's exact value, up to this many seconds")
+    ap.add_argument("--quick", action="store_true", help="two 12-card positions, 1 s each")
+    ap.add_argument("--no-save", action="store_true")
+    a = ap.parse_args(argv)
+    try:
+        seeds = [int(x) for x in a.seeds.split(",")]
+    except ValueError:
+        print("bench_probes: --seeds must be comma-separated integers", file=sys.stderr)
+        return 2
+    if a.quick:
+        seeds, a.cards, a.budget_s = seeds[:2], 12, 1.0
+    res = run(seeds, a.cards, a.budget_s, a.threads, a.exact_s, verbose=True)
+    if not a.no_save:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        print("wrote", write_json(f"probes-{stamp}.json", res))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
