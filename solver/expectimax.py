@@ -421,11 +421,11 @@ class Expectimax:
         Without budgets every value is exact.  With budgets, rounds with a doubling node
         allowance per unsettled action run until every action is exact or a budget is spent;
         the memo keeps the work of earlier rounds, and (unless ``probes`` is False) a probe
-        of every action (half of the budgets at most) comes first, so that actions left open still get a lower
-        bound of some use (section 4a).  ``progress``, if given, is called after
-        every search of an action as ``progress(exact, total, nodes, round)``: the actions
-        exact so far, the number of actions, the nodes expanded by this query, the round
-        (from 1)."""
+        of every action (``PROBE_SHARE`` of each budget at most) comes first, so that the
+        actions left open still get lower bounds of some use (section 4a).  ``progress``,
+        if given, is called after every search of an action as ``progress(exact, total,
+        nodes, round)``: the actions exact so far, the number of actions, the nodes
+        expanded by this query, and the round (0 for the probes, then from 1)."""
         check_decision(state)
         encode(state)      # validates the position for the kernel
         state = forget_seed(state)
@@ -527,7 +527,10 @@ class Expectimax:
                 # the same order as the ranking: value, lower bound, action string
                 a, text, child, iv, _ = min(kids, key=lambda k: (-k[3].value, -k[3].lo, k[1]))
                 if step == 0 and first is not None:
-                    a, text, child, iv, _ = next(k for k in kids if k[1] == first)
+                    pick = [k for k in kids if k[1] == first]
+                    if not pick:
+                        raise ValueError(f"first: {first!r} is not a legal action here")
+                    a, text, child, iv, _ = pick[0]
                 out.append(f"{text}  [{_fmt_iv(iv)}]")
             s = child
         return out

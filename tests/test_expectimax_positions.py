@@ -236,6 +236,14 @@ def test_cli_line_starts_with_best_under_a_budget(capsys):
     assert first == best
 
 
+def test_line_first_action_must_be_legal():
+    solver = Expectimax(12)
+    state = parse_position(H5)
+    assert solver.line(state, first="discard As")[0].startswith("discard As  [")
+    with pytest.raises(ValueError):
+        solver.line(state, first="play Zz")
+
+
 def test_cli_progress_bar_on_a_terminal(capsys, monkeypatch):
     """The bar goes to standard error when that is a terminal, and only then."""
     import sys
