@@ -1000,24 +1000,11 @@ def static_eval(w0, w1, w2, w3):
 
 
 @nb.njit(cache=True)
-def mean_eval(status, w0, w1, w2, w3, stats):
-    """static_eval, or at a chance node its mean over the outcomes (a settled outcome
-    counts 10,000 times its value)."""
-    if status < REFILL or status == PICK:
-        return float(static_eval(w0, w1, w2, w3))
-    cw, cp = outcomes(status, w0, w1, w2, w3)
-    sc = 0.0
-    for i in range(cp.shape[0]):
-        st, a0, a1, a2, a3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-        q = quick(st, a0, a1, a2, a3, stats)
-        sc += cp[i] * (q * 10000.0 if q >= 0.0 else static_eval(a0, a1, a2, a3))
-    return sc
-
-
-@nb.njit(cache=True)
-def child_score(status, w0, w1, w2, w3, stats):
-    """The probe's preference for a canonical child: mean_eval, except that at a chance
-    node an outcome that draws a Nightmare counts its best option's mean_eval."""
+def child_score(status, w0, w1, w2, w3, stats, look=True):
+    """The probe's preference for a canonical child: static_eval, or at a chance node its
+    mean over the outcomes, where a settled outcome counts 10,000 times its value and (with
+    ``look``) an outcome that draws a Nightmare counts its best option, scored the same way
+    without the look-ahead."""
     if status < REFILL or status == PICK:
         return float(static_eval(w0, w1, w2, w3))
     cw, cp = outcomes(status, w0, w1, w2, w3)
@@ -1026,20 +1013,21 @@ def child_score(status, w0, w1, w2, w3, stats):
         st, a0, a1, a2, a3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
         q = quick(st, a0, a1, a2, a3, stats)
         if q >= 0.0:
-            sc += cp[i] * q * 10000.0
-        elif st == NIGHTMARE:
-            best = -1e300
+            v = q * 10000.0
+        elif look and st == NIGHTMARE:
+            v = -1e300
             for act in range(10):
                 ok, b1, b2 = nightmare_option(a0, a1, a2, act)
                 if ok:
                     s2, c0, c1, c2, c3 = canonical(a0, b1, b2, a3)
                     q2 = quick(s2, c0, c1, c2, c3, stats)
-                    v = q2 * 10000.0 if q2 >= 0.0 else mean_eval(s2, c0, c1, c2, c3, stats)
-                    if v > best:
-                        best = v
-            sc += cp[i] * best
+                    v2 = (q2 * 10000.0 if q2 >= 0.0
+                          else child_score(s2, c0, c1, c2, c3, stats, False))
+                    if v2 > v:
+                        v = v2
         else:
-            sc += cp[i] * static_eval(a0, a1, a2, a3)
+            v = float(static_eval(a0, a1, a2, a3))
+        sc += cp[i] * v
     return sc
 
 
