@@ -999,34 +999,50 @@ def static_eval(w0, w1, w2, w3):
     return sc
 
 
+@nb.njit(inline="always", cache=True)
+def outcome_static(cw, i, stats):
+    """Row i of a chance node's outcomes brought to its canonical form: (status, words,
+    score), the score being 10,000 times the value of a settled outcome, else its
+    static_eval."""
+    st, a0, a1, a2, a3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
+    q = quick(st, a0, a1, a2, a3, stats)
+    sc = q * 10000.0 if q >= 0.0 else float(static_eval(a0, a1, a2, a3))
+    return st, a0, a1, a2, a3, q < 0.0, sc
+
+
 @nb.njit(cache=True)
-def child_score(status, w0, w1, w2, w3, stats, look=True):
-    """The probe's preference for a canonical child: static_eval, or at a chance node its
-    mean over the outcomes, where a settled outcome counts 10,000 times its value and (with
-    ``look``) an outcome that draws a Nightmare counts its best option, scored the same way
-    without the look-ahead."""
+def mean_static(status, w0, w1, w2, w3, stats):
+    """static_eval, or at a chance node the mean of its outcomes' outcome_static."""
     if status < REFILL or status == PICK:
         return float(static_eval(w0, w1, w2, w3))
     cw, cp = outcomes(status, w0, w1, w2, w3)
+    total = 0.0
+    for i in range(cp.shape[0]):
+        total += cp[i] * outcome_static(cw, i, stats)[6]
+    return total
+
+
+@nb.njit(cache=True)
+def child_score(status, w0, w1, w2, w3, stats):
+    """The probe's preference for a canonical child: mean_static, except that an outcome
+    that draws a Nightmare (and is not settled) counts the best mean_static of its options.
+    (Not written as one recursive function: numba's cache mishandled the recursion
+    between the two versions that a flag argument made.)"""
+    if status < REFILL or status == PICK:
+        return mean_static(status, w0, w1, w2, w3, stats)
+    cw, cp = outcomes(status, w0, w1, w2, w3)
     sc = 0.0
     for i in range(cp.shape[0]):
-        st, a0, a1, a2, a3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-        q = quick(st, a0, a1, a2, a3, stats)
-        if q >= 0.0:
-            v = q * 10000.0
-        elif look and st == NIGHTMARE:
+        st, a0, a1, a2, a3, open_, v = outcome_static(cw, i, stats)
+        if open_ and st == NIGHTMARE:
             v = -1e300
             for act in range(10):
                 ok, b1, b2 = nightmare_option(a0, a1, a2, act)
                 if ok:
                     s2, c0, c1, c2, c3 = canonical(a0, b1, b2, a3)
                     q2 = quick(s2, c0, c1, c2, c3, stats)
-                    v2 = (q2 * 10000.0 if q2 >= 0.0
-                          else child_score(s2, c0, c1, c2, c3, stats, False))
-                    if v2 > v:
-                        v = v2
-        else:
-            v = float(static_eval(a0, a1, a2, a3))
+                    v = max(v, q2 * 10000.0 if q2 >= 0.0
+                            else mean_static(s2, c0, c1, c2, c3, stats))
         sc += cp[i] * v
     return sc
 
