@@ -437,6 +437,12 @@ class Expectimax:
             child.apply_action(a)
             children.append((a, state.action_to_string(a), child))
         results = {a: Interval(0.0, 1.0) for a, _, _ in children}
+
+        def report(rnd):
+            if progress is not None:
+                progress(sum(1 for r in results.values() if r.exact), len(children),
+                         self.nodes - n0, rnd)
+
         if probes and (budget_nodes is not None or budget_s is not None):
             # probes first, with at most PROBE_SHARE of each budget
             for i, (a, _, child) in enumerate(children):
@@ -447,9 +453,7 @@ class Expectimax:
                 per_s = (None if budget_s is None else
                          max(0.0, (budget_s * PROBE_SHARE - (time.perf_counter() - t0)) / left))
                 results[a] = self.probe(child, per_n, per_s)
-                if progress is not None:
-                    progress(sum(1 for r in results.values() if r.exact), len(children),
-                             self.nodes - n0, 0)
+                report(0)
         allowance = first_round
         rnd = 0
         while True:
@@ -471,9 +475,7 @@ class Expectimax:
                 iv = self.value(child, per, left)
                 old = results[a]
                 results[a] = Interval(max(old.lo, iv.lo), min(old.hi, iv.hi))
-                if progress is not None:
-                    progress(sum(1 for r in results.values() if r.exact), len(children),
-                             self.nodes - n0, rnd)
+                report(rnd)
             if all(r.exact for r in results.values()):
                 break
             spent = self.nodes - n0
@@ -524,13 +526,14 @@ class Expectimax:
                 a, text, child, iv, p = max(kids, key=lambda k: (k[4], -k[0]))
                 out.append(f"chance: {text}")
             else:
-                # the same order as the ranking: value, lower bound, action string
-                a, text, child, iv, _ = min(kids, key=lambda k: (-k[3].value, -k[3].lo, k[1]))
                 if step == 0 and first is not None:
                     pick = [k for k in kids if k[1] == first]
                     if not pick:
                         raise ValueError(f"first: {first!r} is not a legal action here")
-                    a, text, child, iv, _ = pick[0]
+                else:
+                    # the same order as the ranking: value, lower bound, action string
+                    pick = [min(kids, key=lambda k: (-k[3].value, -k[3].lo, k[1]))]
+                a, text, child, iv, _ = pick[0]
                 out.append(f"{text}  [{_fmt_iv(iv)}]")
             s = child
         return out

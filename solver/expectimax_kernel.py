@@ -1330,34 +1330,23 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                 lo = dq[i]
             if dq[i] > hi:
                 hi = dq[i]
+        # a probe follows one child, the one child_score likes best (section 4a): its
+        # lower bound is one for this node; the other open children count [0, 1]
+        only = -1
+        nopen = 0
         if probe:
-            # a probe follows one child, the one child_score likes best (section 4a): its
-            # lower bound is one for this node; the others count [0, 1]
-            bi = -1
             bs = -1e300
-            nopen = 0
             for i in range(nc):
                 if dq[i] < 0.0:
                     nopen += 1
                     sc = child_score(ds[i], ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3], stats)
                     if sc > bs:
                         bs = sc
-                        bi = i
-            if bi >= 0 and lo < beta:
-                clo, chi = expand(ds[bi], ch[bi, 0], ch[bi, 1], ch[bi, 2], ch[bi, 3],
-                                  max(alpha, lo), beta, keys, vals, stats)
-                if clo > lo:
-                    lo = clo
-                if nopen == 1:
-                    if chi > hi:
-                        hi = chi
-                else:
-                    hi = 1.0
-            nc = 0
+                        only = i
         for i in range(nc):
             if lo >= beta:
                 break
-            if dq[i] >= 0.0:
+            if dq[i] >= 0.0 or (probe and i != only):
                 continue
             clo, chi = expand(ds[i], ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3], max(alpha, lo),
                               beta, keys, vals, stats)
@@ -1365,8 +1354,8 @@ def expand(status, w0, w1, w2, w3, alpha, beta, keys, vals, stats):
                 lo = clo
             if chi > hi:
                 hi = chi
-        if lo >= beta:
-            # a cut may leave children unexplored: only the trivial bound holds for them
+        if lo >= beta or nopen > 1:
+            # children left unexplored (by a cut, or by a probe) count [0, 1]
             hi = 1.0
     # intersect with what was known before
     if lo < lo0:
