@@ -412,6 +412,23 @@ class Expectimax:
             for st in self._all_stats():
                 st[K.ST_PROBE] = 0
 
+    def strategy_graph(self, state: State, bits: int = 24) -> dict:
+        """Solve ``state`` exactly, then walk one optimal strategy through the memo
+        (``solver.strategy_graph``): its distinct positions per phase, the value the
+        strategy reaches (it must be the exact value), and the nodes and positions the
+        search spent, for comparison (docs/EXPECTIMAX.md section 9).  ``bits``: size of
+        the walk's visited table (2^bits rows of 56 bytes; the walk stops when it is half
+        full and says so in ``full``)."""
+        from solver.strategy_graph import strategy_graph
+        if not isinstance(bits, int) or not 4 <= bits <= 30:
+            raise ValueError(f"bits must be an integer from 4 to 30, not {bits!r}")
+        if state.is_terminal():
+            raise ValueError("strategy_graph: the position is already decided")
+        iv = self.value(state)
+        out = strategy_graph(encode(state), self.keys, self.vals, self.stats, bits)
+        out.update(exact=iv.lo, stored=self.stored, nodes=self.nodes)
+        return out
+
     # --------------------------------------------------------------------------- ranking
     def rank(self, state: State, budget_nodes: int | None = None,
              budget_s: float | None = None, position: str | None = None,

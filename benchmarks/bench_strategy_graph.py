@@ -1,0 +1,109 @@
+"""Where an exact search's work goes: one optimal strategy against everything stored.
+
+For each position (the benchmark's late-game positions, ``late_position(seed, cards)``) a
+fresh ``Expectimax(threads)`` solves it exactly, and ``Expectimax.strategy_graph`` walks one
+optimal strategy through the memo (solver/strategy_graph.py): the distinct positions it
+reaches are what a proof of the lower half of the answer (value >= v) needs at the least.
+Everything else the search stored went to the upper half: showing that no other action does
+better (docs/EXPECTIMAX.md, section 9).
+
+    python benchmarks/bench_strategy_graph.py          # 15 cards, seeds 56,63,70,177
+    python benchmarks/bench_strategy_graph.py --seeds 56,63,70,130,177,208,246 --table-bits 27
+    python benchmarks/bench_strategy_graph.py --quick  # two small positions, seconds
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from benchmarks.bench_expectimax import late_position  # noqa: E402
+from benchmarks.harness import machine_info, write_json  # noqa: E402
+
+DEFAULT_SEEDS = (56, 63, 70, 177)
+STATUS = ("play", "prophecy", "door", "nightmare", "refill", "redraw", "reveal", "foresee",
+          "won", "lost", "pick")
+
+
+def measure(state, threads: int, bits: int, table_bits: int) -> dict:
+    from solver.expectimax import Expectimax
+    # a fixed table: a growing one overwrites entries before it grows, and the walk needs
+    # the exact entries of the whole strategy ("missing" counts the ones not found)
+    solver = Expectimax(table_bits, threads=threads)
+    t0 = time.perf_counter()
+    iv = solver.value(state)
+    t1 = time.perf_counter()
+    g = solver.strategy_graph(state, bits=bits)     # value() again: a memo hit
+    t2 = time.perf_counter()
+    return {"value": iv.lo, "exact": iv.exact, "solve_s": round(t1 - t0, 2),
+            "walk_s": round(t2 - t1, 2), "nodes": g["nodes"], "stored": g["stored"],
+            "strategy_positions": g["positions"],
+            "strategy_per_phase": dict(zip(STATUS, g["per_status"])),
+            "strategy_value": g["value"], "missing": g["missing"],
+            "searched_again": g["searched_again"], "full": g["full"],
+            "table_bits": solver.table_bits,
+            "stored_per_strategy_position": (round(g["stored"] / g["positions"], 1)
+                                             if g["positions"] else None)}
+
+
+def run(seeds=DEFAULT_SEEDS, cards=15, threads=2, bits=24, table_bits=26,
+        verbose=False) -> dict:
+    from engine.notation import format_position
+    from solver.expectimax import Expectimax
+    Expectimax(16).strategy_graph(late_position(63, 12), bits=12)   # compile / load first
+    rows = []
+    for seed in seeds:
+        state = late_position(seed, cards)
+        if state is None:
+            continue
+        row = {"seed": seed, "cards": cards, "position": format_position(state)}
+        row.update(measure(state, threads, bits, table_bits))
+        rows.append(row)
+        if verbose:
+            print(f"seed {seed}: value {row['value']:.6f} (strategy {row['strategy_value']:.6f}, "
+                  f"missing {row['missing']}, searched again {row['searched_again']}); stored {row['stored']:,}, strategy "
+                  f"{row['strategy_positions']:,} ({row['stored_per_strategy_position']} stored "
+                  f"per strategy position); solve {row['solve_s']} s, walk {row['walk_s']} s",
+                  flush=True)
+    return {"benchmark": "strategy_graph", "machine": machine_info(), "cards": cards,
+            "threads": threads, "positions": rows}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)))
+    ap.add_argument("--cards", type=int, default=15, help="unknown cards in the deck")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--walk-bits", type=int, default=24,
+                    help="visited table of the walk: 2^bits rows of 56 bytes")
+    ap.add_argument("--table-bits", type=int, default=26,
+                    help="memo of the search: 2^bits rows of 64 bytes (26: 4 GiB)")
+    ap.add_argument("--quick", action="store_true", help="two small positions")
+    ap.add_argument("--no-save", action="store_true")
+    a = ap.parse_args(argv)
+    try:
+        seeds = [int(x) for x in a.seeds.split(",")]
+    except ValueError:
+        print("bench_strategy_graph: --seeds must be comma-separated integers", file=sys.stderr)
+        return 2
+    if not 8 <= a.walk_bits <= 30 or not 10 <= a.table_bits <= 32 or a.threads < 1:
+        print("bench_strategy_graph: --walk-bits must be 8..30, --table-bits 10..32 and "
+              "--threads positive",
+              file=sys.stderr)
+        return 2
+    if a.quick:
+        seeds, a.cards, a.table_bits = [63, 177], 13, 20
+    res = run(seeds, a.cards, a.threads, a.walk_bits, a.table_bits, verbose=True)
+    if not a.no_save:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        print("wrote", write_json(f"strategy-graph-{stamp}.json", res))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
