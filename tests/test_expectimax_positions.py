@@ -54,6 +54,19 @@ def values(solver, text):
     return {a.action: a.value for a in solver.rank(parse_position(text)).actions}
 
 
+def test_letting_a_door_go_can_beat_opening_it(solver):
+    """docs/EXPECTIMAX.md section 9 (no dominance rule): opening leaves an empty hand and
+    4 Locations, so the second DO must come this turn after an Ok (2/3); limbo lets the
+    hand fill with the three Keys and both Doors come back next turn (1)."""
+    from fractions import Fraction
+    text = complete("mode=solo phase=door drawn=DO hand=Ok row=- doors=DA,DA,DG,DG,DL,DL "
+                    "deck=*", ["DO", "Ok", "Ok", "As", "Ak"])
+    v = values(solver, text)
+    assert abs(v["door key"] - 2 / 3) <= 1e-12 and v["door limbo"] == 1.0
+    naive = N.action_values(parse_position(text))
+    assert naive == {"door key": Fraction(2, 3), "door limbo": 1}
+
+
 def test_h1_prophecy_discards_the_nightmare(solver):
     v = values(solver, H1)
     assert v["prophecy discard=N keep=Lk,DL"] == 1.0
