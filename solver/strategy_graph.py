@@ -100,6 +100,23 @@ def _done_value(cw, i, vis, stats):
 
 
 @nb.njit(cache=True)
+def _push(stack, sp, st, w0, w1, w2, w3, leave):
+    """Push (status, words, leave) on the walk's stack, doubling it when full; returns
+    (stack, sp)."""
+    if sp == stack.shape[0]:
+        bigger = np.empty((2 * stack.shape[0], 6), np.int64)
+        bigger[:sp] = stack[:sp]
+        stack = bigger
+    stack[sp, 0] = st
+    stack[sp, 1] = w0
+    stack[sp, 2] = w1
+    stack[sp, 3] = w2
+    stack[sp, 4] = w3
+    stack[sp, 5] = leave
+    return stack, sp + 1
+
+
+@nb.njit(cache=True)
 def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
     """Returns (value of the strategy followed, positions found exact neither in the memo
     nor by a new search, positions searched again, full).
@@ -119,13 +136,7 @@ def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
     missing = 0
     searched = 0
     stack = np.empty((4096, 6), np.int64)     # (status, words, 0 = enter / 1 = leave)
-    stack[0, 0] = s
-    stack[0, 1] = a0
-    stack[0, 2] = a1
-    stack[0, 3] = a2
-    stack[0, 4] = a3
-    stack[0, 5] = 0
-    sp = 1
+    stack, sp = _push(stack, 0, s, a0, a1, a2, a3, 0)
     while sp > 0:
         sp -= 1
         st = stack[sp, 0]
@@ -154,17 +165,7 @@ def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
                 missing += 1                        # cannot happen without a node limit
                 vis[r, 5] = 2
                 continue
-            if sp + 26 > stack.shape[0]:
-                bigger = np.empty((2 * stack.shape[0], 6), np.int64)
-                bigger[:sp] = stack[:sp]
-                stack = bigger
-            stack[sp, 0] = st
-            stack[sp, 1] = b0
-            stack[sp, 2] = b1
-            stack[sp, 3] = b2
-            stack[sp, 4] = b3
-            stack[sp, 5] = 1
-            sp += 1
+            stack, sp = _push(stack, sp, st, b0, b1, b2, b3, 1)
             cw, cp, chance = _children(st, b0, b1, b2, b3)
             if not chance:
                 i = _choose(cw, lo, keys, vals, stats)
@@ -181,29 +182,12 @@ def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
                     continue
                 s2, c0, c1, c2, c3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
                 if quick(s2, c0, c1, c2, c3, stats) < 0.0:
-                    stack[sp, 0] = s2
-                    stack[sp, 1] = c0
-                    stack[sp, 2] = c1
-                    stack[sp, 3] = c2
-                    stack[sp, 4] = c3
-                    stack[sp, 5] = 0
-                    sp += 1
+                    stack, sp = _push(stack, sp, s2, c0, c1, c2, c3, 0)
                 continue
             for i in range(cw.shape[0]):
                 s2, c0, c1, c2, c3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-                if quick(s2, c0, c1, c2, c3, stats) >= 0.0:
-                    continue
-                if sp + 1 > stack.shape[0]:
-                    bigger = np.empty((2 * stack.shape[0], 6), np.int64)
-                    bigger[:sp] = stack[:sp]
-                    stack = bigger
-                stack[sp, 0] = s2
-                stack[sp, 1] = c0
-                stack[sp, 2] = c1
-                stack[sp, 3] = c2
-                stack[sp, 4] = c3
-                stack[sp, 5] = 0
-                sp += 1
+                if quick(s2, c0, c1, c2, c3, stats) < 0.0:
+                    stack, sp = _push(stack, sp, s2, c0, c1, c2, c3, 0)
             continue
         # leave: every child followed is done; evaluate the strategy here
         cw, cp, chance = _children(st, b0, b1, b2, b3)
