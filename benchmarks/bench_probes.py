@@ -21,7 +21,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import machine_info, write_json  # noqa: E402
+from benchmarks.harness import machine_info, parse_seeds, write_stamped  # noqa: E402
 
 DEFAULT_SEEDS = (63, 130, 177, 208, 246)
 
@@ -79,17 +79,14 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="two 12-card positions, 1 s each")
     ap.add_argument("--no-save", action="store_true")
     a = ap.parse_args(argv)
-    try:
-        seeds = [int(x) for x in a.seeds.split(",")]
-    except ValueError:
-        print("bench_probes: --seeds must be comma-separated integers", file=sys.stderr)
+    seeds = parse_seeds(a.seeds, "bench_probes")
+    if seeds is None:
         return 2
     if a.quick:
         seeds, a.cards, a.budget_s = seeds[:2], 12, 1.0
     res = run(seeds, a.cards, a.budget_s, a.threads, a.exact_s, verbose=True)
     if not a.no_save:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        print("wrote", write_json(f"probes-{stamp}.json", res))
+        print("wrote", write_stamped("probes", res))
     return 0
 
 

@@ -23,7 +23,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import machine_info, write_json  # noqa: E402
+from benchmarks.harness import machine_info, parse_seeds, write_stamped  # noqa: E402
 
 DEFAULT_SEEDS = (56, 63, 70, 177)
 STATUS = ("play", "prophecy", "door", "nightmare", "refill", "redraw", "reveal", "foresee",
@@ -86,10 +86,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="two small positions")
     ap.add_argument("--no-save", action="store_true")
     a = ap.parse_args(argv)
-    try:
-        seeds = [int(x) for x in a.seeds.split(",")]
-    except ValueError:
-        print("bench_strategy_graph: --seeds must be comma-separated integers", file=sys.stderr)
+    seeds = parse_seeds(a.seeds, "bench_strategy_graph")
+    if seeds is None:
         return 2
     if not 8 <= a.walk_bits <= 30 or not 10 <= a.table_bits <= 32 or a.threads < 1:
         print("bench_strategy_graph: --walk-bits must be 8..30, --table-bits 10..32 and "
@@ -100,8 +98,7 @@ def main(argv=None) -> int:
         seeds, a.cards, a.table_bits = [63, 177], 13, 20
     res = run(seeds, a.cards, a.threads, a.walk_bits, a.table_bits, verbose=True)
     if not a.no_save:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        print("wrote", write_json(f"strategy-graph-{stamp}.json", res))
+        print("wrote", write_stamped("strategy-graph", res))
     return 0
 
 

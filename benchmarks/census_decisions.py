@@ -29,8 +29,9 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import machine_info, write_json  # noqa: E402
+from benchmarks.harness import machine_info, write_stamped  # noqa: E402
 from solver import expectimax_kernel as K  # noqa: E402
+from solver.strategy_graph import TOL as EPS, known_bounds  # noqa: E402
 
 FIELDS = ("door_decisions", "door_open_better", "door_limbo_better", "door_tie",
           "prophecy_with_nightmare", "prophecy_discard_nightmare_optimal",
@@ -38,23 +39,6 @@ FIELDS = ("door_decisions", "door_open_better", "door_limbo_better", "door_tie",
           "nightmare_decisions", "nightmare_best_key", "nightmare_best_door_finished_colour",
           "nightmare_best_door_open_colour", "nightmare_best_reveal", "nightmare_best_redraw",
           "nightmare_no_unique_best", "skipped_not_exact")
-EPS = 1e-12
-
-
-@nb.njit(cache=True)
-def _values(ch, nc, keys, vals, stats):
-    """Exact values of the first nc children (-1 where the memo has no exact value)."""
-    v = np.full(nc, -1.0)
-    for i in range(nc):
-        s, a0, a1, a2, a3 = K.canonical(ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3])
-        q = K.quick(s, a0, a1, a2, a3, stats)
-        if q >= 0.0:
-            v[i] = q
-        else:
-            f, lo, hi = K.memo_get(keys, vals, a0, a1, a2, a3)
-            if f and hi - lo <= EPS:
-                v[i] = lo
-    return v
 
 
 @nb.njit(cache=True)
@@ -68,7 +52,10 @@ def _census(keys, vals, stats):
         if st != K.DOOR and st != K.PROPHECY and st != K.NIGHTMARE:
             continue
         nc = K.decision_children(st, w0, w1, w2, w3, False, ch)
-        v = _values(ch, nc, keys, vals, stats)
+        v = np.empty(nc)            # exact values; -1 where a child has bounds only
+        for i in range(nc):
+            lo, hi = known_bounds(ch, i, keys, vals, stats)
+            v[i] = lo if hi - lo <= EPS else -1.0
         bad = False
         for i in range(nc):
             if v[i] < 0.0:
@@ -169,8 +156,7 @@ def main(argv=None) -> int:
         return 2
     res = run(a.seed, a.cards, a.table_bits, verbose=True)
     if not a.no_save:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        print("wrote", write_json(f"census-{stamp}.json", res))
+        print("wrote", write_stamped("census", res))
     return 0
 
 

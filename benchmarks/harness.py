@@ -10,6 +10,8 @@ import json
 import os
 import platform
 import subprocess
+import sys
+import time
 
 RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
@@ -70,6 +72,22 @@ def write_json(name: str, data: dict, directory: str | None = None) -> str:
         f.write("\n")
     os.replace(tmp, path)
     return path
+
+
+def write_stamped(prefix: str, data: dict) -> str:
+    """write_json to ``<prefix>-<UTC date-time>.json`` in the results directory (one file
+    per run, never overwritten by a later one)."""
+    return write_json(f"{prefix}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json", data)
+
+
+def parse_seeds(text: str, prog: str) -> list[int] | None:
+    """The integers of a comma-separated ``--seeds`` value, or None after one line on
+    stderr saying what is wrong (the caller then exits with status 2)."""
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        print(f"{prog}: --seeds must be comma-separated integers", file=sys.stderr)
+        return None
 
 
 def percentiles(values) -> dict:

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from solver.expectimax_kernel import (PICK, REFILL, canonical, decision_children, memo_get,
-                                      outcomes, quick, search)
+from solver.expectimax_kernel import (PICK, REFILL, _hash, canonical, decision_children,
+                                      memo_get, outcomes, quick, search)
 
 # "Exact" up to float rounding: a bound computed with an unexplored outcome of tiny
 # probability can lie one unit in the last place above the exact sum, while the parent's
@@ -33,12 +33,10 @@ TOL = 1e-12
 
 @nb.njit(cache=True)
 def _slot(vis, w0, w1, w2, w3):
-    """The row of vis holding the position, or the empty row where it goes (linear probing
-    on the full key: no collision can merge two positions)."""
+    """The row of vis holding the position, or the empty row where it goes (the memo's
+    hash, linear probing on the full key: no collision can merge two positions)."""
     mask = vis.shape[0] - 1
-    x = (w0 * np.int64(-7046029254386353131)) ^ (w1 * np.int64(-4417276706812531889)) ^ \
-        (w2 * np.int64(1609587929392839161)) ^ (w3 * np.int64(2870177450012600261))
-    i = (x ^ (x >> 29)) & mask
+    i = _hash(w0, w1, w2, w3) & mask
     while True:
         if vis[i, 5] == 0:
             return i
@@ -60,18 +58,26 @@ def _children(st, w0, w1, w2, w3):
 
 
 @nb.njit(cache=True)
+def known_bounds(cw, i, keys, vals, stats):
+    """(lo, hi) of child (row) i of cw that cost no search: its value when quick settles
+    it, its memo interval, or (0, 1) when it has no entry."""
+    s2, c0, c1, c2, c3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
+    q2 = quick(s2, c0, c1, c2, c3, stats)
+    if q2 >= 0.0:
+        return q2, q2
+    f2, l2, h2 = memo_get(keys, vals, c0, c1, c2, c3)
+    if f2:
+        return l2, h2
+    return 0.0, 1.0
+
+
+@nb.njit(cache=True)
 def _choose(cw, v, keys, vals, stats):
-    """The first child (row of cw) worth v: settled by quick, or exact in the memo (up to
-    TOL); -1 if none is."""
+    """The first child (row of cw) known to be worth v (both bounds within TOL of v); -1
+    if none is."""
     for i in range(cw.shape[0]):
-        s2, c0, c1, c2, c3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-        q2 = quick(s2, c0, c1, c2, c3, stats)
-        if q2 >= 0.0:
-            if abs(q2 - v) <= TOL:
-                return i
-            continue
-        f2, l2, h2 = memo_get(keys, vals, c0, c1, c2, c3)
-        if f2 and abs(l2 - v) <= TOL and abs(h2 - v) <= TOL:
+        lo, hi = known_bounds(cw, i, keys, vals, stats)
+        if abs(lo - v) <= TOL and abs(hi - v) <= TOL:
             return i
     return -1
 
