@@ -36,6 +36,11 @@ def add_arguments(p):
     p.add_argument("--threads", type=int, default=1, metavar="N",
                    help="expectimax searches sharing the memo (default 1; 2 on a 2-core "
                         "machine is about 1.6 times as fast; exact values do not change)")
+    p.add_argument("--certify", action="store_true",
+                   help="expectimax: replay one optimal strategy through the engine's rules "
+                        "and sum its win probability in exact fractions; it must equal the "
+                        "best action's value (docs/EXPECTIMAX.md section 7).  Adds "
+                        "'certificate' to the JSON; exit status 1 if it disagrees")
 
 
 def _budgets(args):
@@ -47,6 +52,9 @@ def _budgets(args):
         raise UsageError("--table-bits must be from 10 to 30")
     if not 1 <= args.threads <= 64:
         raise UsageError("--threads must be from 1 to 64")
+    if args.certify and args.mode != "expectimax":
+        raise UsageError("--certify: only in expectimax mode (a clairvoyant WIN is "
+                         "replayed in the engine already)")
     budget_s = args.budget_s
     if budget_s is None and args.budget_nodes is None:
         budget_s = DEFAULT_BUDGET_S
@@ -89,13 +97,54 @@ def run(args) -> int:
             nx.write_graphml(graph, args.tree)
         except OSError as e:
             raise UsageError(f"--tree: cannot write {args.tree}: {e.strerror}") from None
+    cert = None
+    if args.certify:
+        cert = _certify(solver, state, ranking, args)
     if args.json:
-        print(json.dumps(ranking.to_json()))
+        out = ranking.to_json()
+        if cert is not None:
+            out["certificate"] = cert
+        print(json.dumps(out))
     else:
         _print_table(ranking)
         if memo:
             print(memo)
-    return 0
+        if cert is not None:
+            _print_certificate(cert)
+    return 1 if cert is not None and cert["ok"] is False else 0
+
+
+def _certify(solver, state, ranking, args) -> dict:
+    """The certificate block: the engine replay of one optimal strategy (solver.certify),
+    or why there is none (a budget left the best action open)."""
+    if not all(a.exact for a in ranking.actions):
+        return {"ok": None, "reason": "a budget left values open: nothing exact to certify"}
+    bar = None
+    if not (args.json or args.no_progress or not sys.stderr.isatty()):
+        from tqdm import tqdm
+        bar = tqdm(file=sys.stderr, leave=False, unit=" positions", desc="certify")
+    try:
+        r = solver.certify(state, progress=None if bar is None
+                           else (lambda n: bar.update(n - bar.n)))
+    finally:
+        if bar is not None:
+            bar.close()
+    v = r["certified"]
+    return {"ok": r["ok"], "value": float(v), "fraction": f"{v.numerator}/{v.denominator}",
+            "claimed": ranking.actions[0].value if ranking.actions else r["claimed"],
+            "positions": r["positions"], "kernel_queries": r["queries"],
+            "seconds": round(r["replay_s"], 3)}
+
+
+def _print_certificate(c) -> None:
+    if c["ok"] is None:
+        print(f"certificate: none ({c['reason']})")
+        return
+    verdict = ("equals the best action's value" if c["ok"]
+               else f"DISAGREES with the value claimed ({c['claimed']:.12g})")
+    print(f"certificate: the engine replays one optimal strategy ({c['positions']:,} "
+          f"positions, {c['seconds']:.1f} s): it wins with probability {c['fraction']} = "
+          f"{c['value']:.12g}, which {verdict}")
 
 
 class _Bar:

@@ -429,6 +429,17 @@ class Expectimax:
         out.update(exact=iv.lo, stored=self.stored, nodes=self.nodes)
         return out
 
+    def certify(self, state: State, full_key: bool = False,
+                max_positions: int | None = None, progress=None) -> dict:
+        """Solve ``state`` exactly, then replay the strategy the kernel's values choose
+        through the engine's own rules and sum its win probability in exact fractions
+        (``solver.certify``, docs/EXPECTIMAX.md section 7): an independent check of the
+        lower half of the value.  ``max_positions``: stop with ``CertificateTooLarge``
+        past that many distinct positions; ``progress(n)`` is called every 10,000."""
+        from solver.certify import certify
+        return certify(self, state, full_key=full_key, max_positions=max_positions,
+                       progress=progress)
+
     # --------------------------------------------------------------------------- ranking
     def rank(self, state: State, budget_nodes: int | None = None,
              budget_s: float | None = None, position: str | None = None,

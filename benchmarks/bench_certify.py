@@ -1,0 +1,120 @@
+"""Engine certificates of exact expectimax values (solver/certify.py).
+
+For each position (the benchmark's late-game positions, ``late_position(seed, cards)``) a
+fresh ``Expectimax(threads)`` solves it exactly, then ``Expectimax.certify`` replays the
+strategy the kernel's values choose through the engine's own rules and sums its win
+probability in exact fractions; it must equal the kernel's value (docs/EXPECTIMAX.md,
+section 7).  Each finished position is written to the result file at once, so an
+interrupted run keeps what it finished; ``--resume FILE`` skips the seeds already in FILE
+and adds to it.
+
+    python benchmarks/bench_certify.py                 # 15 cards, seeds 56,63,70
+    python benchmarks/bench_certify.py --seeds 177 --table-bits 26
+    python benchmarks/bench_certify.py --quick         # two small positions, seconds
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from benchmarks.bench_expectimax import late_position  # noqa: E402
+from benchmarks.harness import RESULTS_DIR, machine_info, parse_seeds, write_json  # noqa: E402
+
+DEFAULT_SEEDS = (56, 63, 70)
+PROG = "bench_certify"
+
+
+def measure(state, threads: int, table_bits: int, verbose: bool) -> dict:
+    from solver.expectimax import Expectimax
+    solver = Expectimax(table_bits, threads=threads)
+    t0 = time.perf_counter()
+
+    def progress(n):
+        if verbose and n % 500_000 == 0:
+            print(f"  {n:,} positions, {time.perf_counter() - t0:.0f} s", flush=True)
+    r = solver.certify(state, progress=progress)
+    v = r["certified"]
+    return {"claimed": r["claimed"], "certified": float(v),
+            "fraction": f"{v.numerator}/{v.denominator}", "agrees": r["agrees"],
+            "ok": r["ok"], "unmatched": r["unmatched"], "max_gap": r["max_gap"],
+            "replay_positions": r["positions"], "decisions": r["decisions"],
+            "chance": r["chance"], "kernel_queries": r["queries"],
+            "prophecies": r["prophecies"], "order_fallbacks": r["order_fallbacks"],
+            "order_misses": r["order_misses"], "solve_s": round(r["solve_s"], 2),
+            "replay_s": round(r["replay_s"], 2), "nodes": solver.nodes,
+            "table_bits": solver.table_bits}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)))
+    ap.add_argument("--cards", type=int, default=15, help="unknown cards in the deck")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--table-bits", type=int, default=26,
+                    help="memo of the search: 2^bits rows of 64 bytes (26: 4 GiB)")
+    ap.add_argument("--quick", action="store_true", help="two small positions")
+    ap.add_argument("--resume", metavar="FILE", default=None,
+                    help="a result file of an earlier run: skip its seeds, add to it")
+    ap.add_argument("--no-save", action="store_true")
+    a = ap.parse_args(argv)
+    seeds = parse_seeds(a.seeds, PROG)
+    if seeds is None:
+        return 2
+    if not 10 <= a.table_bits <= 32 or a.threads < 1 or not 1 <= a.cards <= 40:
+        print(f"{PROG}: --table-bits must be 10..32, --threads positive and --cards 1..40",
+              file=sys.stderr)
+        return 2
+    if a.quick:
+        seeds, a.cards, a.table_bits = [63, 87], 12, 20
+    res = {"benchmark": "certify", "machine": machine_info(), "cards": a.cards,
+           "threads": a.threads, "positions": []}
+    path = None
+    if a.resume:
+        try:
+            with open(a.resume) as f:
+                old = json.load(f)
+            if old.get("benchmark") != "certify" or old.get("cards") != a.cards:
+                raise ValueError("not a certify result with the same --cards")
+        except (OSError, ValueError) as e:
+            print(f"{PROG}: --resume {a.resume}: {e}", file=sys.stderr)
+            return 2
+        res = old
+        path = a.resume
+    elif not a.no_save:
+        path = os.path.join(
+            RESULTS_DIR, f"certify-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json")
+    done = {row["seed"] for row in res["positions"]}
+    from engine.notation import format_position
+    for seed in seeds:
+        if seed in done:
+            print(f"seed {seed}: in {path} already")
+            continue
+        state = late_position(seed, a.cards)
+        if state is None:
+            continue
+        print(f"seed {seed}: {sum(state.unknown)} unknown cards", flush=True)
+        row = {"seed": seed, "cards": a.cards, "position": format_position(state)}
+        row.update(measure(state, a.threads, a.table_bits, verbose=True))
+        res["positions"].append(row)
+        print(f"seed {seed}: kernel {row['claimed']:.12g}, engine {row['fraction']} = "
+              f"{row['certified']:.12g}: {'certified' if row['ok'] else 'DISAGREES'}; "
+              f"{row['replay_positions']:,} positions replayed, {row['kernel_queries']:,} "
+              f"kernel queries, {row['prophecies']:,} prophecies "
+              f"({row['order_fallbacks']} fallbacks); solve {row['solve_s']} s, replay "
+              f"{row['replay_s']} s", flush=True)
+        if path is not None:
+            write_json(os.path.basename(path), res, os.path.dirname(os.path.abspath(path)))
+    if path is not None:
+        print("wrote", path)
+    return 0 if all(r["ok"] for r in res["positions"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

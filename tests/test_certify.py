@@ -1,0 +1,178 @@
+"""The engine replay that certifies an expectimax value (solver/certify.py,
+docs/EXPECTIMAX.md section 7).
+
+The replay plays the strategy the kernel's values choose through the engine's own rules
+and sums its win probability in exact fractions.  On positions the brute force finishes,
+that fraction must be the brute force's exact value (the strategy is optimal), and a kernel
+value made too high must be caught."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import naive_expectimax as N
+from benchmarks.bench_expectimax import late_position
+from engine.notation import parse_position
+from solver import expectimax_kernel as K
+from solver.certify import CertificateTooLarge, certify
+from solver.expectimax import Expectimax, encode
+
+from test_expectimax_agreement import _walk
+from test_expectimax_speedups import SEVEN, complete
+
+
+def _exact(state, naive) -> Fraction:
+    return naive[""] if state.is_chance_node() else max(naive.values())
+
+
+def test_certified_fraction_is_the_brute_force_value():
+    """Every position of a random sample whose value is fractional (and the first 100
+    others): the replay's fraction is the brute force's exact value."""
+    solver = Expectimax(16)
+    checked = fractional = prophecies = 0
+    for text, state, naive in _walk(4242, 800, max_deck=6):
+        want = _exact(state, naive)
+        if want in (0, 1) and checked - fractional >= 100:
+            continue
+        solver.clear()
+        r = certify(solver, state)
+        assert r["certified"] == want, (text, r)
+        assert r["ok"] and r["agrees"] and r["unmatched"] == 0, (text, r)
+        assert r["order_misses"] == 0 and r["order_fallbacks"] == 0, (text, r)
+        checked += 1
+        fractional += 0 < want < 1
+        prophecies += r["prophecies"]
+    assert fractional >= 15 and prophecies >= 10, (fractional, prophecies)
+
+
+def test_full_engine_key_gives_the_same_fraction():
+    """The replay's short key drops the discard pile and the row before its last card;
+    keyed on the engine's whole position instead, the fraction is the same."""
+    solver = Expectimax(16)
+    for text, state, naive in _walk(77, 40, max_deck=6):
+        solver.clear()
+        short = certify(solver, state)
+        full = certify(solver, state, full_key=True)
+        assert short["certified"] == full["certified"], text
+        assert full["positions"] >= short["positions"]
+
+
+def test_the_committed_order_is_found():
+    """Only the order Lk, DL (then anything) wins for sure: the replay must commit to it,
+    found from the kernel's deferred line on the first try."""
+    text = complete(f"mode=solo phase=prophecy hand=Os,As,Gs,Ls row=- {SEVEN} "
+                    "deck=Lk,DL,N,Om,N")
+    r = certify(Expectimax(16), parse_position(text))
+    assert r["certified"] == 1 and r["ok"], r
+    assert r["prophecies"] >= 1 and r["order_fallbacks"] == 0 and r["order_misses"] == 0
+
+
+def _row_of(solver, state):
+    w = [np.int64(x) for x in encode(state)]
+    st, *c = K.canonical(*w)
+    keys = solver.keys
+    hit = np.nonzero((keys[:, 0] == c[0]) & (keys[:, 1] == c[1]) & (keys[:, 2] == c[2])
+                     & (keys[:, 3] == c[3]))[0]
+    assert len(hit) == 1
+    return hit[0]
+
+
+def test_an_overvalued_root_is_caught():
+    state = late_position(63, 10)
+    solver = Expectimax(20)
+    v = solver.value(state).lo
+    assert 0 < v < 0.9
+    row = _row_of(solver, state)
+    solver.vals[row, 5] = solver.vals[row, 6] = v + 0.1     # the kernel now claims more
+    r = certify(solver, state)
+    assert r["claimed"] == pytest.approx(v + 0.1)
+    assert not r["agrees"] and not r["ok"]
+    assert float(r["certified"]) == pytest.approx(v, abs=1e-12)
+    assert r["unmatched"] >= 1
+
+
+def test_an_overvalued_position_below_the_root_is_caught():
+    """The root's own value stays right, so the fractions agree; the decision whose value
+    was raised is where no action reaches the kernel's value."""
+    state = late_position(63, 10)
+    solver = Expectimax(20)
+    solver.value(state)
+    # the position after the best first action
+    ranking = solver.rank(state)
+    child = state.clone()
+    child.apply_action(state.string_to_action(ranking.actions[0].action))
+    while child.is_chance_node():          # down to a decision the strategy reaches
+        a, _ = max(child.chance_outcomes(), key=lambda o: o[1])
+        child.apply_action(a)
+    cv = solver.value(child).lo
+    row = _row_of(solver, child)
+    solver.vals[row, 5] = solver.vals[row, 6] = min(1.0, cv + 0.2)
+    r = certify(solver, state)
+    assert r["unmatched"] >= 1 and not r["ok"], r
+    assert r["max_gap"] >= 0.19
+
+
+def test_a_larger_position():
+    r = Expectimax(22).certify(late_position(87, 12))
+    assert r["ok"] and r["order_fallbacks"] == 0 and r["order_misses"] == 0, r
+    assert 0.3 < r["certified"] < 0.7
+    assert r["prophecies"] > 300
+
+
+def test_position_cap():
+    with pytest.raises(CertificateTooLarge):
+        Expectimax(20).certify(late_position(87, 12), max_positions=500)
+
+
+# ----------------------------------------------------------------------------- the CLI
+def _late_text():
+    from benchmarks.bench_expectimax import positions
+    from engine.notation import format_position
+    return format_position(positions(10, 1, 80)[0][1])
+
+
+def test_cli_certify(capsys):
+    import json
+
+    from onirim.cli import main
+    text = _late_text()
+    assert main(["best", text, "--certify", "--json", "--table-bits", "18"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    c = out["certificate"]
+    assert c["ok"] is True and 0 < c["value"] < 1
+    num, den = map(int, c["fraction"].split("/"))
+    assert abs(num / den - out["actions"][0]["value"]) <= 1e-12
+    assert c["positions"] > 1000
+    assert main(["best", text, "--certify", "--no-progress"]) == 0
+    line = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert line.startswith("certificate: the engine replays one optimal strategy")
+    assert line.endswith("which equals the best action's value")
+
+
+def test_cli_certify_under_a_budget_says_why_not(capsys):
+    import json
+
+    from onirim.cli import main
+    assert main(["best", _late_text(), "--certify", "--json", "--budget-nodes", "50"]) == 0
+    c = json.loads(capsys.readouterr().out)["certificate"]
+    assert c["ok"] is None and "budget" in c["reason"]
+
+
+def test_cli_certify_refuses_clairvoyant_mode(capsys):
+    from onirim.cli import main
+    assert main(["best", _late_text(), "--certify", "--mode", "clairvoyant"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("onirim: error: --certify") and err.count("\n") == 1
+
+
+def test_cli_certify_exit_status_when_it_disagrees(capsys, monkeypatch):
+    """A certificate that disagrees (a solver bug) is reported, with exit status 1."""
+    from onirim.cli import main
+
+    def lying(self, state, progress=None, **kw):
+        r = certify(self, state)
+        r["ok"] = r["agrees"] = False
+        return r
+    monkeypatch.setattr(Expectimax, "certify", lying)
+    assert main(["best", _late_text(), "--certify", "--no-progress"]) == 1
+    assert "DISAGREES" in capsys.readouterr().out
