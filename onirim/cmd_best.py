@@ -39,7 +39,8 @@ def add_arguments(p):
     p.add_argument("--certify", action="store_true",
                    help="expectimax: replay one optimal strategy through the engine's rules "
                         "and sum its win probability in exact fractions; it must equal the "
-                        "best action's value (docs/EXPECTIMAX.md section 7).  Adds "
+                        "best action's value (docs/EXPECTIMAX.md section 7; not bounded "
+                        "by the budgets: up to about 2 minutes at 15 unknown cards).  Adds "
                         "'certificate' to the JSON; exit status 1 if it disagrees")
 
 
