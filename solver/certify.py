@@ -19,16 +19,21 @@ come out below its claim and the check fails.  (It cannot catch a kernel that *u
 an action: the upper half still rests on the kernel and, for small decks, on the brute
 force of the tests.)
 
+A decision the kernel values at exactly 0 adds 0 without being played out: any strategy
+wins there with probability >= 0, so the sum stays a lower bound.
+
 The engine's prophecy fixes the order of the kept cards at once (SPEC section 6), where the
-kernel defers it (docs/EXPECTIMAX.md section 2a); the replay takes the engine's actions,
-so it asks the kernel for the value of each committed order, and section 2a's argument
-(some committed order reaches the deferred value) is checked along the way.
+kernel defers it (docs/EXPECTIMAX.md section 2a).  The replay takes the engine's actions:
+it tries first the order read off the kernel's own line (``_deferred_order``), so section
+2a's argument (some committed order reaches the deferred value) is checked at every
+prophecy, and falls back on the other orders if that one falls short.
 
 Positions are remembered by a key that drops what the rules never look at again (the
 discard pile, the row before its last card and the length of its series, the order of the
-hand, the Doors and the limbo, the history): docs/EXPECTIMAX.md section 2 lists the same
-facts.  ``full_key=True`` keys on the engine's whole position instead (``State.__eq__``);
-the tests check that both give the same fraction on small positions.
+hand, the Doors and the limbo, the history, and the order in which a prophecy's cards were
+revealed): docs/EXPECTIMAX.md section 2 lists the same facts.  ``full_key=True`` keys on
+the engine's whole position instead (``State.__eq__``); the tests check that both give the
+same fraction on small positions.
 """
 from __future__ import annotations
 
@@ -174,7 +179,6 @@ class _Replay:
         self.prophecies = 0
         self.orders_tried = 0
         self.max_gap = 0.0       # largest |kernel value - certified value| at a decision
-        self.worst = None        # the decision where it was largest
         self.unmatched = 0       # decisions where no action reached the kernel's value
         self.order_misses = 0    # prophecies where _deferred_order gave no engine action
         self.order_fallbacks = 0  # ... or one the kernel values below the prophecy
@@ -263,10 +267,7 @@ class _Replay:
             if best < target - TOL:
                 self.unmatched += 1
             v = self.value(child)
-            gap = abs(target - float(v))
-            if gap > self.max_gap:
-                self.max_gap = gap
-                self.worst = s
+            self.max_gap = max(self.max_gap, abs(target - float(v)))
         return self._store(k, v)
 
     def _store(self, k, v: Fraction) -> Fraction:
@@ -281,15 +282,19 @@ class _Replay:
 def certify(solver, state: State, full_key: bool = False, max_positions: int | None = None,
             progress=None) -> dict:
     """Solve ``state`` exactly with ``solver`` (an ``Expectimax``), then replay the strategy
-    its values choose through the engine (module docstring).  Returns a dict: ``claimed``
-    (the kernel's exact value), ``certified`` (the strategy's win probability as a
-    Fraction, summed over the engine's tree), ``agrees`` (equal to 1e-12), ``ok`` (agrees,
-    and at every decision of the strategy some action reached the kernel's value), the
-    replay's
-    distinct ``positions``, its ``decisions`` and ``chance`` nodes, the kernel ``queries``,
-    the prophecy ``orders_tried``, ``max_gap`` (the largest kernel value minus certified
-    value over the strategy's decisions: 0 up to rounding when the kernel is right) and
-    ``seconds``."""
+    its values choose through the engine (module docstring).  Returns a dict:
+
+    * ``claimed``: the kernel's exact value; ``certified``: the strategy's win probability
+      as a Fraction, summed over the engine's tree; ``agrees``: the two are equal to 1e-12;
+      ``ok``: they agree and at every decision of the strategy some action reached the
+      kernel's value (``unmatched`` counts the decisions where none did);
+    * ``max_gap``: the largest |kernel value - certified value| over the strategy's
+      decisions (0 up to rounding when the kernel is right);
+    * ``positions`` (distinct, as the replay's key sees them), ``decisions``, ``chance``
+      nodes, kernel ``queries``, ``zero_cuts`` (decisions worth 0, not played out);
+    * ``prophecies``, ``orders_tried``, ``order_misses`` (no engine action matched the
+      kernel's line), ``order_fallbacks`` (it matched but fell short);
+    * ``solve_s``, ``replay_s``: seconds."""
     if state.is_terminal():
         raise ValueError("certify: the position is already decided")
     t0 = time.perf_counter()
