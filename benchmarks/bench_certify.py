@@ -15,7 +15,6 @@ and adds to it.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -25,7 +24,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import RESULTS_DIR, machine_info, parse_seeds, write_json  # noqa: E402
+from benchmarks.harness import ResultFile, parse_seeds  # noqa: E402
 
 DEFAULT_SEEDS = (56, 63, 70)
 PROG = "bench_certify"
@@ -52,6 +51,15 @@ def measure(state, threads: int, table_bits: int, verbose: bool) -> dict:
             "table_bits": solver.table_bits}
 
 
+def _report(row) -> None:
+    print(f"seed {row['seed']}: kernel {row['claimed']:.12g}, engine {row['fraction']} = "
+          f"{row['certified']:.12g}: {'certified' if row['ok'] else 'DISAGREES'}; "
+          f"{row['replay_positions']:,} positions replayed, {row['kernel_queries']:,} "
+          f"kernel queries, {row['prophecies']:,} prophecies "
+          f"({row['order_fallbacks']} fallbacks); solve {row['solve_s']} s, replay "
+          f"{row['replay_s']} s", flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)))
@@ -73,47 +81,18 @@ def main(argv=None) -> int:
         return 2
     if a.quick:
         seeds, a.cards, a.table_bits = [63, 87], 12, 20
-    res = {"benchmark": "certify", "machine": machine_info(), "cards": a.cards,
-           "threads": a.threads, "positions": []}
-    path = None
-    if a.resume:
-        try:
-            with open(a.resume) as f:
-                old = json.load(f)
-            if old.get("benchmark") != "certify" or old.get("cards") != a.cards:
-                raise ValueError("not a certify result with the same --cards")
-        except (OSError, ValueError) as e:
-            print(f"{PROG}: --resume {a.resume}: {e}", file=sys.stderr)
-            return 2
-        res = old
-        path = a.resume
-    elif not a.no_save:
-        path = os.path.join(
-            RESULTS_DIR, f"certify-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json")
-    done = {row["seed"] for row in res["positions"]}
-    from engine.notation import format_position
+    out = ResultFile.open(PROG, "certify", "certify",
+                          {"cards": a.cards, "threads": a.threads, "table_bits": a.table_bits},
+                          a.resume, save=not a.no_save)
+    if out is None:
+        return 2
     for seed in seeds:
-        if seed in done:
-            print(f"seed {seed}: in {path} already")
-            continue
-        state = late_position(seed, a.cards)
-        if state is None:
-            continue
-        print(f"seed {seed}: {sum(state.unknown)} unknown cards", flush=True)
-        row = {"seed": seed, "cards": a.cards, "position": format_position(state)}
-        row.update(measure(state, a.threads, a.table_bits, verbose=True))
-        res["positions"].append(row)
-        print(f"seed {seed}: kernel {row['claimed']:.12g}, engine {row['fraction']} = "
-              f"{row['certified']:.12g}: {'certified' if row['ok'] else 'DISAGREES'}; "
-              f"{row['replay_positions']:,} positions replayed, {row['kernel_queries']:,} "
-              f"kernel queries, {row['prophecies']:,} prophecies "
-              f"({row['order_fallbacks']} fallbacks); solve {row['solve_s']} s, replay "
-              f"{row['replay_s']} s", flush=True)
-        if path is not None:
-            write_json(os.path.basename(path), res, os.path.dirname(os.path.abspath(path)))
-    if path is not None:
-        print("wrote", path)
-    return 0 if all(r["ok"] for r in res["positions"]) else 1
+        if any(r["seed"] == seed for r in out.rows):
+            print(f"seed {seed}: in {out.path} already")
+    out.run_seeds(seeds, a.cards, lambda st: measure(st, a.threads, a.table_bits, True),
+                  _report)
+    out.finish()
+    return 0 if all(r["ok"] for r in out.rows) else 1
 
 
 if __name__ == "__main__":

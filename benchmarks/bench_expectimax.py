@@ -7,13 +7,18 @@ game are kept (otherwise the value is 0 without search).
 
     python benchmarks/bench_expectimax.py            # full run, writes benchmarks/results/
     python benchmarks/bench_expectimax.py --quick    # a few seconds
+    python benchmarks/bench_expectimax.py --resume benchmarks/results/expectimax-X.json
+
+The result file is written after every position (``"complete": false`` until the end), so
+an interrupted run keeps what it finished, and ``--resume`` (same options) solves only the
+positions not in the file yet.  Each position is solved on an empty memo, so a resumed row
+is measured as it would have been.
 
 ``run(quick)`` returns the result dict (for ``onirim bench``).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import subprocess
@@ -170,7 +175,11 @@ def side_by_side(rows, bits: int, sizes=(14, 15), rounds: int = 2) -> list[dict]
 
 def run(quick: bool = False, limit_s: float = 60.0, per_size: int = 3,
         sizes=None, table_bits: int | None = None, verbose: bool = False,
-        threads: int | None = None, compare_threads: bool = False) -> dict:
+        threads: int | None = None, compare_threads: bool = False,
+        on_row=None, done_rows=()) -> dict:
+    """The benchmark.  ``on_row(rows)`` is called after every position with the rows so
+    far; ``done_rows``: rows of an interrupted run with the same options, reused instead
+    of solving their positions again."""
     from solver.expectimax import Expectimax, memory_cap_bits
     if sizes is None:
         sizes = [4, 6, 8, 10] if quick else [4, 6, 8, 10, 12, 14, 15, 16, 18, 20, 22, 24]
@@ -186,12 +195,21 @@ def run(quick: bool = False, limit_s: float = 60.0, per_size: int = 3,
     solver.value(positions(6, 1)[0][1])      # compile or load the kernels
     jit_s = time.perf_counter() - t_jit
     rows = []
+    done = {(r["unknown"], r["seed"]): r for r in done_rows}
     total_nodes = 0
     total_s = 0.0
     for n in sizes:
         if rows and not any(r["exact"] for r in rows if r["unknown"] == rows[-1]["unknown"]):
             break       # nothing at the previous size finished in time: stop growing
         for seed, state in positions(n, per_size):
+            if (n, seed) in done:
+                row = done[(n, seed)]
+                rows.append(row)
+                total_nodes += row["nodes"]
+                total_s += row["seconds"]
+                if verbose:
+                    print(f"  n={n:>2} seed={seed:>5} from the resumed file", flush=True)
+                continue
             iv, nodes, dt = solve_timed(solver, state, limit_s)
             total_nodes += nodes
             total_s += dt
@@ -200,6 +218,8 @@ def run(quick: bool = False, limit_s: float = 60.0, per_size: int = 3,
                    "doors_in_play": len(state.doors[0]),
                    "position": format_position(state)}
             rows.append(row)
+            if on_row is not None:
+                on_row(rows)
             if verbose:
                 print(f"  n={n:>2} seed={seed:>5} doors={row['doors_in_play']} "
                       f"{'exact' if iv.exact else 'open '} [{iv.lo:.6f}, {iv.hi:.6f}] "
@@ -268,18 +288,28 @@ def main(argv=None) -> int:
     ap.add_argument("--compare-threads", action="store_true",
                     help="also time one thread against two on the 14- and 15-card positions")
     ap.add_argument("--no-save", action="store_true")
+    ap.add_argument("--resume", metavar="FILE", default=None,
+                    help="the result file of an interrupted run (same options): solve only "
+                         "the positions it does not hold yet, and finish it")
     a = ap.parse_args(argv)
-    sizes = [int(x) for x in a.sizes.split(",")] if a.sizes else None
+    from benchmarks.harness import ResultFile
+    try:
+        sizes = [int(x) for x in a.sizes.split(",")] if a.sizes else None
+    except ValueError:
+        print("bench_expectimax: --sizes must be comma-separated integers", file=sys.stderr)
+        return 2
+    options = {"quick": a.quick, "limit_s": a.limit_s, "per_size": a.per_size,
+               "sizes": sizes, "table_bits": a.table_bits, "threads": a.threads,
+               "compare_threads": a.compare_threads}
+    out = ResultFile.open("bench_expectimax", "expectimax", "expectimax", options,
+                          a.resume, save=not a.no_save)
+    if out is None:
+        return 2
     res = run(a.quick, a.limit_s, a.per_size, sizes, a.table_bits, verbose=True,
-              threads=a.threads, compare_threads=a.compare_threads)
+              threads=a.threads, compare_threads=a.compare_threads,
+              on_row=lambda rows: out.save(positions=rows), done_rows=list(out.rows))
     print_report(res)
-    if not a.no_save:
-        os.makedirs(os.path.join(ROOT, "benchmarks", "results"), exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        path = os.path.join(ROOT, "benchmarks", "results", f"expectimax-{stamp}.json")
-        with open(path, "w") as f:
-            json.dump(res, f, indent=1)
-        print(f"wrote {path}")
+    out.finish(**res)
     return 0
 
 

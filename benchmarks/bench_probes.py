@@ -8,6 +8,9 @@ are recorded.  With ``--exact-s T`` the exact value of the position is also sear
 
     python benchmarks/bench_probes.py                 # seeds 63,130,177,208,246; 15 cards; 10 s
     python benchmarks/bench_probes.py --quick         # a few seconds
+
+The result file is rewritten after every position; ``--resume FILE`` continues an
+interrupted run (same options), skipping the seeds it holds.
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import machine_info, parse_seeds, write_stamped  # noqa: E402
+from benchmarks.harness import ResultFile, machine_info, parse_seeds  # noqa: E402
 
 DEFAULT_SEEDS = (63, 130, 177, 208, 246)
 
@@ -38,34 +41,35 @@ def _ranking(state, budget_s, threads, probes):
 
 
 def run(seeds=DEFAULT_SEEDS, cards=15, budget_s=10.0, threads=2, exact_s=None,
-        verbose=False) -> dict:
+        verbose=False, out: ResultFile | None = None) -> dict:
+    """The benchmark; ``out``: the result file, rewritten after every position (and
+    holding the rows of an interrupted run when it resumes one)."""
     from solver.expectimax import Expectimax
-    from engine.notation import format_position
     Expectimax(16).rank(late_position(63, 12))      # compile (or load) the kernels first
-    rows = []
-    for seed in seeds:
-        state = late_position(seed, cards)
-        if state is None:
-            continue
-        row = {"seed": seed, "cards": cards, "position": format_position(state),
-               "with_probes": _ranking(state, budget_s, threads, True),
+
+    def measure(state):
+        row = {"with_probes": _ranking(state, budget_s, threads, True),
                "without_probes": _ranking(state, budget_s, threads, False)}
         if exact_s:
             solver = Expectimax(threads=threads)
             iv = solver.value(state, budget_s=exact_s)
             row["exact"] = {"lo": iv.lo, "hi": iv.hi, "exact": iv.exact}
-        rows.append(row)
-        if verbose:
-            w, wo = row["with_probes"], row["without_probes"]
-            extra = ""
-            if "exact" in row:
-                e = row["exact"]
-                extra = (f"  value {e['lo']:.4f}" if e["exact"]
-                         else f"  value in [{e['lo']:.4f}, {e['hi']:.4f}]")
-            print(f"seed {seed}: best lower bound {w['best_lo']:.4f} ({w['best']}) with probes, "
-                  f"{wo['best_lo']:.4f} ({wo['best']}) without{extra}", flush=True)
+        return row
+    out = out or ResultFile(None, {"positions": []})
+    rows = out.run_seeds(seeds, cards, measure, _report if verbose else None)
     return {"benchmark": "probes", "machine": machine_info(), "cards": cards,
             "budget_s": budget_s, "threads": threads, "positions": rows}
+
+
+def _report(row) -> None:
+    w, wo = row["with_probes"], row["without_probes"]
+    extra = ""
+    if "exact" in row:
+        e = row["exact"]
+        extra = (f"  value {e['lo']:.4f}" if e["exact"]
+                 else f"  value in [{e['lo']:.4f}, {e['hi']:.4f}]")
+    print(f"seed {row['seed']}: best lower bound {w['best_lo']:.4f} ({w['best']}) with "
+          f"probes, {wo['best_lo']:.4f} ({wo['best']}) without{extra}", flush=True)
 
 
 def main(argv=None) -> int:
@@ -77,6 +81,9 @@ def main(argv=None) -> int:
     ap.add_argument("--exact-s", type=float, default=None,
                     help="also search each position's exact value, up to this many seconds")
     ap.add_argument("--quick", action="store_true", help="two 12-card positions, 1 s each")
+    ap.add_argument("--resume", metavar="FILE", default=None,
+                    help="the result file of an interrupted run (same options): skip its "
+                         "seeds, add to it")
     ap.add_argument("--no-save", action="store_true")
     a = ap.parse_args(argv)
     seeds = parse_seeds(a.seeds, "bench_probes")
@@ -84,9 +91,13 @@ def main(argv=None) -> int:
         return 2
     if a.quick:
         seeds, a.cards, a.budget_s = seeds[:2], 12, 1.0
-    res = run(seeds, a.cards, a.budget_s, a.threads, a.exact_s, verbose=True)
-    if not a.no_save:
-        print("wrote", write_stamped("probes", res))
+    out = ResultFile.open("bench_probes", "probes", "probes",
+                          {"cards": a.cards, "budget_s": a.budget_s, "threads": a.threads,
+                           "exact_s": a.exact_s}, a.resume, save=not a.no_save)
+    if out is None:
+        return 2
+    res = run(seeds, a.cards, a.budget_s, a.threads, a.exact_s, verbose=True, out=out)
+    out.finish(**res)
     return 0
 
 

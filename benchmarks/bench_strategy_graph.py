@@ -10,6 +10,9 @@ better (docs/EXPECTIMAX.md, section 9).
     python benchmarks/bench_strategy_graph.py          # 15 cards, seeds 56,63,70,177
     python benchmarks/bench_strategy_graph.py --seeds 56,63,70,130,177,208,246 --table-bits 27
     python benchmarks/bench_strategy_graph.py --quick  # two small positions, seconds
+
+The result file is rewritten after every position; ``--resume FILE`` continues an
+interrupted run (same options), skipping the seeds it holds.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import machine_info, parse_seeds, write_stamped  # noqa: E402
+from benchmarks.harness import ResultFile, machine_info, parse_seeds  # noqa: E402
 
 DEFAULT_SEEDS = (56, 63, 70, 177)
 STATUS = ("play", "prophecy", "door", "nightmare", "refill", "redraw", "reveal", "foresee",
@@ -52,26 +55,25 @@ def measure(state, threads: int, bits: int, table_bits: int) -> dict:
 
 
 def run(seeds=DEFAULT_SEEDS, cards=15, threads=2, bits=24, table_bits=26,
-        verbose=False) -> dict:
-    from engine.notation import format_position
+        verbose=False, out: ResultFile | None = None) -> dict:
+    """The benchmark; ``out``: the result file, rewritten after every position (and
+    holding the rows of an interrupted run when it resumes one)."""
     from solver.expectimax import Expectimax
     Expectimax(16).strategy_graph(late_position(63, 12), bits=12)   # compile / load first
-    rows = []
-    for seed in seeds:
-        state = late_position(seed, cards)
-        if state is None:
-            continue
-        row = {"seed": seed, "cards": cards, "position": format_position(state)}
-        row.update(measure(state, threads, bits, table_bits))
-        rows.append(row)
-        if verbose:
-            print(f"seed {seed}: value {row['value']:.6f} (strategy {row['strategy_value']:.6f}, "
-                  f"missing {row['missing']}, searched again {row['searched_again']}); stored {row['stored']:,}, strategy "
-                  f"{row['strategy_positions']:,} ({row['stored_per_strategy_position']} stored "
-                  f"per strategy position); solve {row['solve_s']} s, walk {row['walk_s']} s",
-                  flush=True)
+    out = out or ResultFile(None, {"positions": []})
+    rows = out.run_seeds(seeds, cards, lambda st: measure(st, threads, bits, table_bits),
+                         _report if verbose else None)
     return {"benchmark": "strategy_graph", "machine": machine_info(), "cards": cards,
             "threads": threads, "positions": rows}
+
+
+def _report(row) -> None:
+    print(f"seed {row['seed']}: value {row['value']:.6f} (strategy "
+          f"{row['strategy_value']:.6f}, missing {row['missing']}, searched again "
+          f"{row['searched_again']}); stored {row['stored']:,}, strategy "
+          f"{row['strategy_positions']:,} ({row['stored_per_strategy_position']} stored "
+          f"per strategy position); solve {row['solve_s']} s, walk {row['walk_s']} s",
+          flush=True)
 
 
 def main(argv=None) -> int:
@@ -85,6 +87,9 @@ def main(argv=None) -> int:
                     help="memo of the search: 2^bits rows of 64 bytes (26: 4 GiB)")
     ap.add_argument("--quick", action="store_true", help="two small positions")
     ap.add_argument("--no-save", action="store_true")
+    ap.add_argument("--resume", metavar="FILE", default=None,
+                    help="the result file of an interrupted run (same options): skip its "
+                         "seeds, add to it")
     a = ap.parse_args(argv)
     seeds = parse_seeds(a.seeds, "bench_strategy_graph")
     if seeds is None:
@@ -96,9 +101,13 @@ def main(argv=None) -> int:
         return 2
     if a.quick:
         seeds, a.cards, a.table_bits = [63, 177], 13, 20
-    res = run(seeds, a.cards, a.threads, a.walk_bits, a.table_bits, verbose=True)
-    if not a.no_save:
-        print("wrote", write_stamped("strategy-graph", res))
+    out = ResultFile.open("bench_strategy_graph", "strategy_graph", "strategy-graph",
+                          {"cards": a.cards, "threads": a.threads, "walk_bits": a.walk_bits,
+                           "table_bits": a.table_bits}, a.resume, save=not a.no_save)
+    if out is None:
+        return 2
+    res = run(seeds, a.cards, a.threads, a.walk_bits, a.table_bits, verbose=True, out=out)
+    out.finish(**res)
     return 0
 
 

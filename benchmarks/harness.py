@@ -80,6 +80,82 @@ def write_stamped(prefix: str, data: dict) -> str:
     return write_json(f"{prefix}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json", data)
 
 
+class ResultFile:
+    """The result file of a long benchmark, rewritten (atomically) after every position,
+    so that an interrupted run keeps what it finished.  ``resume``: the file of an
+    interrupted run, to be continued; ``options``: what must match for that (a dict
+    stored in the file).  ``open`` returns None after one line on stderr when the file
+    cannot be resumed (the caller then exits with status 2)."""
+
+    def __init__(self, path: str | None, data: dict):
+        self.path = path
+        self.data = data
+
+    @classmethod
+    def open(cls, prog: str, benchmark: str, prefix: str, options: dict,
+             resume: str | None = None, save: bool = True):
+        if resume is None:
+            path = None
+            if save:
+                stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+                path = os.path.join(RESULTS_DIR, f"{prefix}-{stamp}.json")
+            return cls(path, {"benchmark": benchmark, "options": options,
+                              "complete": False, "positions": []})
+        try:
+            with open(resume) as f:
+                data = json.load(f)
+            if not isinstance(data, dict) or data.get("benchmark") != benchmark:
+                raise ValueError(f"not a {prog} result")
+            if data.get("options") != options:
+                raise ValueError(f"made with other options ({data.get('options')})")
+        except (OSError, ValueError) as e:
+            print(f"{prog}: --resume {resume}: {e}", file=sys.stderr)
+            return None
+        data.setdefault("positions", [])
+        return cls(resume, data)
+
+    @property
+    def rows(self) -> list:
+        return self.data["positions"]
+
+    def run_seeds(self, seeds, cards: int, measure, report=None) -> list:
+        """The loop of the benchmarks over late-game positions: for each seed not in the
+        file yet, ``late_position(seed, cards)`` (skipped when None), the row ``{"seed",
+        "cards", "position"}`` updated with ``measure(state)``, saved at once, then
+        ``report(row)``.  Returns every row, the resumed ones first."""
+        from benchmarks.bench_expectimax import late_position
+        from engine.notation import format_position
+        done = {r["seed"] for r in self.rows}
+        for seed in seeds:
+            if seed in done:
+                continue
+            state = late_position(seed, cards)
+            if state is None:
+                continue
+            row = {"seed": seed, "cards": cards, "position": format_position(state)}
+            row.update(measure(state))
+            self.rows.append(row)
+            self.save()
+            if report is not None:
+                report(row)
+        return self.rows
+
+    def save(self, **fields) -> None:
+        """Update the stored fields (and the machine description), then rewrite the
+        file (nothing is written when the run saves nothing)."""
+        self.data.update(fields)
+        self.data["machine"] = machine_info()
+        if self.path is not None:
+            write_json(os.path.basename(self.path), self.data,
+                       os.path.dirname(os.path.abspath(self.path)))
+
+    def finish(self, **fields) -> None:
+        """The last save: the run's summary fields, and ``"complete": true``."""
+        self.save(**fields, complete=True)
+        if self.path is not None:
+            print("wrote", self.path)
+
+
 def parse_seeds(text: str, prog: str) -> list[int] | None:
     """The integers of a comma-separated ``--seeds`` value, or None after one line on
     stderr saying what is wrong (the caller then exits with status 2)."""

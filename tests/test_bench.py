@@ -276,3 +276,40 @@ def test_deal_seconds_clock_is_recognised():
     assert B.solver_figures({"result": res})["clairvoyant_deal_seconds_clock"] == "wall"
     res["clairvoyant_deal_seconds"] = {"median": 1, "p90": 2, "p99": 3, "max": 4}
     assert "clairvoyant_deal_seconds_clock" not in B.solver_figures({"result": res})
+
+
+def test_result_file_keeps_every_finished_row_and_resumes(tmp_path, monkeypatch, capsys):
+    """benchmarks.harness.ResultFile: a row is on disk as soon as it is measured; a run
+    interrupted mid-way resumes from the file, measuring only the seeds it lacks; other
+    options, or another benchmark's file, are refused with one line."""
+    from benchmarks import harness as H
+    monkeypatch.setattr(H, "RESULTS_DIR", str(tmp_path))
+    seen = []
+
+    def measure(state):
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+        seen.append(1)
+        return {"unknown": sum(state.unknown)}
+    out = H.ResultFile.open("prog", "demo", "demo", {"cards": 8})
+    with pytest.raises(KeyboardInterrupt):
+        out.run_seeds([1, 2, 3, 4, 5, 6], 8, measure)
+    (path,) = tmp_path.glob("demo-*.json")
+    kept = json.loads(path.read_text())
+    assert kept["complete"] is False and len(kept["positions"]) == 2
+    assert all(r["unknown"] <= 8 and r["position"] for r in kept["positions"])
+
+    seen.clear()
+    again = H.ResultFile.open("prog", "demo", "demo", {"cards": 8}, resume=str(path))
+    done_before = [r["seed"] for r in again.rows]
+    again.run_seeds([1, 2, 3, 4, 5, 6], 8, lambda st: (seen.append(1), {"unknown": 0})[1])
+    again.save(complete=True)
+    final = json.loads(path.read_text())
+    seeds = [r["seed"] for r in final["positions"]]
+    assert final["complete"] is True and seeds[:2] == done_before
+    assert len(seeds) == len(set(seeds)) == 2 + len(seen)
+    capsys.readouterr()
+    assert H.ResultFile.open("prog", "demo", "demo", {"cards": 9}, resume=str(path)) is None
+    assert H.ResultFile.open("prog", "other", "o", {"cards": 8}, resume=str(path)) is None
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all(e.startswith("prog: --resume") for e in err)

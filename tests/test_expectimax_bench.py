@@ -25,3 +25,43 @@ def test_solve_timed_reports_exact_small():
     seed, state = B.positions(6, 1)[0]
     iv, nodes, seconds = B.solve_timed(Expectimax(14), state, 30.0)
     assert iv.exact and nodes >= 1 and seconds >= 0
+
+
+def test_an_interrupted_run_resumes_and_loses_nothing(tmp_path, monkeypatch):
+    """The result file holds every finished position at once; --resume solves only the
+    rest and finishes the file."""
+    import json
+
+    import pytest
+    real = B.solve_timed
+    calls = []
+
+    def crash_after_one(solver, state, limit_s):
+        if calls:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(solver, state, limit_s)
+    monkeypatch.setattr(B, "solve_timed", crash_after_one)
+    monkeypatch.setattr(B, "time_cli", lambda *a, **k: [0.0])
+    monkeypatch.setattr("benchmarks.harness.RESULTS_DIR", str(tmp_path))
+    argv = ["--sizes", "6", "--per-size", "2", "--limit-s", "5", "--table-bits", "14"]
+    with pytest.raises(KeyboardInterrupt):
+        B.main(argv)
+    (path,) = tmp_path.glob("expectimax-*.json")
+    part = json.loads(path.read_text())
+    assert part["complete"] is False and len(part["positions"]) == 1
+    first = part["positions"][0]
+
+    solved = []
+
+    def count(solver, state, limit_s):
+        solved.append(1)
+        return real(solver, state, limit_s)
+    monkeypatch.setattr(B, "solve_timed", count)
+    assert B.main(argv + ["--resume", str(path)]) == 0
+    done = json.loads(path.read_text())
+    assert done["complete"] is True and len(solved) == 1
+    assert len(done["positions"]) == 2 and done["positions"][0] == first
+    assert done["size_vs_time"][0]["positions"] == 2
+    # other options: refused with one line
+    assert B.main(["--sizes", "8", "--resume", str(path)]) == 2
