@@ -99,6 +99,16 @@ class Interval(_Bounds):
     hi: float
 
 
+def bounds(lo: float, hi: float) -> Interval:
+    """An Interval from bounds computed in floating point, or from intersecting two sound
+    intervals: clamped to [0, 1] and with hi >= lo.  A sum of probabilities can round a
+    hair above 1 (a sure win whose outcomes' probabilities add up to 1.0000000000000002),
+    and two searches of one value can round it one unit apart; neither may show as a
+    value above 1 or as lo > hi (which is never exact)."""
+    lo = min(1.0, max(0.0, lo))
+    return Interval(lo, min(1.0, max(lo, hi)))
+
+
 @dataclass
 class ActionValue(_Bounds):
     action: str
@@ -307,7 +317,7 @@ class Expectimax:
             share = 1
         for st in all_st:
             st[K.ST_LIMIT] = (np.iinfo(np.int64).max if share is None
-                              else st[K.ST_NODES] + share)
+                              else min(int(st[K.ST_NODES]) + share, np.iinfo(np.int64).max))
             st[K.ST_DEADLINE] = 0 if deadline is None else max(1, int(deadline * 1e6))
             st[K.ST_TIMEOUT] = 0
         w = [np.int64(x) for x in words]
@@ -342,7 +352,7 @@ class Expectimax:
             raise errors[0]
         lo = max(r[0] for r in results if r is not None)
         hi = min(r[1] for r in results if r is not None)
-        return Interval(max(0.0, lo), min(1.0, max(lo, hi)))
+        return bounds(lo, hi)
 
     @property
     def timed_out(self) -> bool:
@@ -383,7 +393,7 @@ class Expectimax:
             # a node stores at most one entry: no growth is due before this many nodes
             per = (max(rows * GROW_SEEN - self._seen(), extra) if self.growable
                    else None)
-            extra *= 2
+            extra = min(2 * extra, 1 << 50)
             if node_budget is not None:
                 left = max(0, int(node_budget) - spent)
                 per = left if per is None else min(per, left)
@@ -391,7 +401,7 @@ class Expectimax:
             lo, hi = max(lo, iv.lo), min(hi, iv.hi)
             if (lo >= hi or self.timed_out or per is None
                     or (node_budget is not None and self.nodes - n0 >= node_budget)):
-                return Interval(lo, max(lo, hi))
+                return bounds(lo, hi)
 
     def probe(self, state: State, node_budget: int | None = None,
               budget_s: float | None = None) -> Interval:
@@ -502,7 +512,7 @@ class Expectimax:
                         else max(0.0, budget_s - (time.perf_counter() - t0)))
                 iv = self.value(child, per, left)
                 old = results[a]
-                results[a] = Interval(max(old.lo, iv.lo), min(old.hi, iv.hi))
+                results[a] = bounds(max(old.lo, iv.lo), min(old.hi, iv.hi))
                 report(rnd)
             if all(r.exact for r in results.values()):
                 break
@@ -511,7 +521,7 @@ class Expectimax:
                 break
             if budget_s is not None and time.perf_counter() - t0 > budget_s:
                 break
-            allowance *= 2
+            allowance = min(2 * allowance, 1 << 50)
         acts = [ActionValue(s, a, results[a].lo, results[a].hi) for a, s, _ in children]
         ranking = Ranking(position or format_position(state), "expectimax",
                           sort_actions(acts), self.nodes - n0, 0.0)

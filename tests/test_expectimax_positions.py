@@ -332,3 +332,64 @@ def test_setup_phase_matches_brute_force(hand, unknown):
                                     unknown))
     iv = Expectimax(12).value(state)
     assert iv.exact and abs(iv.lo - float(N.value(state, 300_000))) <= 1e-12
+
+
+# ------------------------------------------------------- sums that round above 1
+# Sure wins whose outcome probabilities add up, in floating point, to 1.0000000000000002
+# or 1.0000000000000004 (found by a scan of random positions).  The API must report them as
+# exactly 1: once they came out as lo > 1 >= hi, never exact, and `onirim best` then ran
+# rounds until its budget was spent (or, with a small table, until the doubling node
+# allowance overflowed int64 and raised).
+ROUNDS_ABOVE_ONE = [
+    "mode=solo phase=reveal left=3 hand=As,Gk,Ok,Om row=Ls,Lk,Ls doors=DO,DO,DA,DA,DG,DL,DL "
+    "deck=* discard=Os,Os,Os,Os,Os,Os,Om,Om,Om,Ok,As,As,As,As,As,As,As,Am,Am,Am,Ak,Ak,Ak,Gs,"
+    "Gs,Gs,Gs,Gs,Gs,Gs,Gm,Gm,Gm,Gm,Gk,Gk,Ls,Ls,Ls,Ls,Lm,Lm,Lm,Lm,Lk,N,N,N,N,N,N,N,N,N,N "
+    "limbo=-",
+    "mode=solo phase=foresee hand=Lk,Ok,Lk,Gk row=Am,As,Lm doors=DO,DO,DA,DA,DG,DG,DL deck=* "
+    "discard=Os,Os,Os,Os,Os,Os,Os,Os,Os,Om,Om,Om,Ok,Ok,As,As,As,As,As,As,As,Am,Am,Ak,Ak,Gs,Gs,"
+    "Gs,Gs,Gs,Gs,Gs,Gm,Gm,Gm,Gk,Gk,Ls,Ls,Ls,Ls,Ls,Lm,Lm,Lm,N,N,N,N,N,N,N,N,N,N limbo=-",
+    "mode=solo phase=redraw hand=Lk,Ok,Gs,Om row=- doors=DO,DA,DA,DG,DG,DL deck=* "
+    "discard=Os,Os,Os,Os,Os,Os,Os,Om,Om,Om,Ok,Ok,As,As,As,As,As,As,As,As,Am,Am,Am,Ak,Ak,Ak,Gs,"
+    "Gs,Gs,Gs,Gs,Gm,Gm,Gm,Gm,Gk,Gk,Ls,Ls,Ls,Ls,Ls,Lm,Lm,Lm,Lk,Lk,N,N,N,N,N,N,N,N,N,N "
+    "limbo=DO,DL",
+]
+PLAY_ROUNDS_ABOVE_ONE = (
+    "mode=solo phase=play hand=Gk,Gk,Gk,Om,Ls row=Os,Lm doors=DO,DO,DA,DA,DG,DL,DL deck=* "
+    "discard=Os,Os,Os,Os,Os,Os,Os,Os,Om,Om,Om,Ok,Ok,As,As,As,As,As,As,As,Am,Am,Am,Am,Ak,Ak,Gs,"
+    "Gs,Gs,Gs,Gs,Gs,Gm,Gm,Gm,Ls,Ls,Ls,Ls,Ls,Lm,Lm,Lk,Lk,Lk,N,N,N,N,N,N,N,N,N limbo=-")
+
+
+@pytest.mark.parametrize("text", ROUNDS_ABOVE_ONE + [PLAY_ROUNDS_ABOVE_ONE])
+def test_a_sure_win_is_exactly_one(text):
+    from solver.certify import certify
+    state = parse_position(text)
+    assert certify(Expectimax(16), state)["certified"] == 1    # the engine: a sure win
+    w = [np.int64(x) for x in encode(state)]
+    fixed = Expectimax(16)
+    raw = K.solve_words(*w, 0.0, 1.0, fixed.keys, fixed.vals, fixed.stats)
+    for solver in (Expectimax(16), Expectimax()):      # fixed table, growing table
+        iv = solver.value(state)
+        assert iv.exact and iv.lo == iv.hi == 1.0, (iv, raw)
+    assert raw[0] >= 1.0         # the kernel's own sum (it may round above 1)
+
+
+def test_a_ranking_of_sure_wins_is_exact_at_once(capsys):
+    """Every action wins: the ranking is exact after one round, far inside the budget,
+    and the JSON holds no bound above 1, with a small table too (no overflow)."""
+    for extra in ([], ["--table-bits", "12"]):
+        assert main(["best", PLAY_ROUNDS_ABOVE_ONE, "--json", "--budget-s", "30"] + extra) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["seconds"] < 20
+        for a in out["actions"]:
+            assert a["exact"] and a["lo"] == a["hi"] == a["value"] == 1.0, a
+
+
+def test_bounds_are_clamped_and_ordered():
+    from solver.expectimax import bounds
+    assert bounds(1.0000000000000002, 1.0) == bounds(1.0, 1.0000000000000004)
+    assert bounds(1.0000000000000002, 1.0).exact
+    iv = bounds(0.30000000000000004, 0.3)
+    assert iv.exact and iv.lo == 0.30000000000000004
+    assert bounds(-1e-17, 0.25).lo == 0.0 and bounds(0.1, 0.7).hi == 0.7
+    huge = Expectimax(12).value(parse_position(PLAY_ROUNDS_ABOVE_ONE), node_budget=2**70)
+    assert huge.exact and huge.lo == 1.0
