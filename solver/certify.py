@@ -300,7 +300,7 @@ def certify(solver, state: State, full_key: bool = False, max_positions: int | N
     t0 = time.perf_counter()
     iv = solver.value(state)
     if not iv.exact:
-        raise ValueError("certify: the value is not exact (a budget stopped the search)")
+        raise ValueError("certify: the search did not settle the value exactly")
     t1 = time.perf_counter()
     from solver.expectimax import forget_seed
     s = forget_seed(state)

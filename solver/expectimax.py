@@ -99,14 +99,22 @@ class Interval(_Bounds):
     hi: float
 
 
+# Bounds closer than this are one value up to floating-point rounding (section 3,
+# "Intervals": sound up to about 1e-15).
+EXACT_TOL = 1e-15
+
+
 def bounds(lo: float, hi: float) -> Interval:
     """An Interval from bounds computed in floating point, or from intersecting two sound
-    intervals: clamped to [0, 1] and with hi >= lo.  A sum of probabilities can round a
-    hair above 1 (a sure win whose outcomes' probabilities add up to 1.0000000000000002),
-    and two searches of one value can round it one unit apart; neither may show as a
-    value above 1 or as lo > hi (which is never exact)."""
+    intervals: clamped to [0, 1], with hi >= lo, and exact (hi = lo) when they are within
+    EXACT_TOL.  A sum of probabilities can round a hair above 1 (a sure win whose outcomes'
+    probabilities add up to 1.0000000000000002); two searches of one value can round it one
+    unit apart; and a Star1 cut at alpha can leave a refuted action's upper bound one unit
+    above alpha, so that the best action's exact value v comes back as [v, v + 1 ulp].
+    None of these may show as a value above 1, as lo > hi, or as an open interval."""
     lo = min(1.0, max(0.0, lo))
-    return Interval(lo, min(1.0, max(lo, hi)))
+    hi = min(1.0, max(lo, hi))
+    return Interval(lo, lo if hi - lo <= EXACT_TOL else hi)
 
 
 @dataclass

@@ -391,5 +391,29 @@ def test_bounds_are_clamped_and_ordered():
     iv = bounds(0.30000000000000004, 0.3)
     assert iv.exact and iv.lo == 0.30000000000000004
     assert bounds(-1e-17, 0.25).lo == 0.0 and bounds(0.1, 0.7).hi == 0.7
+    assert bounds(0.3, 0.3 + 5e-16).exact and not bounds(0.3, 0.3 + 1e-14).exact
     huge = Expectimax(12).value(parse_position(PLAY_ROUNDS_ABOVE_ONE), node_budget=2**70)
     assert huge.exact and huge.lo == 1.0
+
+
+def test_a_cut_rounded_one_unit_above_alpha_is_still_exact():
+    """With pruning, a refuted action's upper bound can come back one unit in the last
+    place above the best action's exact value (the Star1 window arithmetic rounds), so
+    the root's interval was [v, v + 1 ulp]: never exact.  Without pruning it is exact;
+    the API now reports both as exact, and the engine certificate agrees."""
+    from solver.certify import certify
+    text = ("mode=solo phase=nightmare drawn=N hand=Gk,Os,Os row=- doors=DO,DO,DA,DA,DG,DL,DL "
+            "deck=* discard=Os,Os,Os,Os,Os,Os,Os,Om,Om,Ok,Ok,Ok,As,As,As,As,As,As,As,As,Am,Am,"
+            "Am,Am,Ak,Ak,Ak,Gs,Gs,Gs,Gs,Gs,Gs,Gs,Gm,Gm,Gm,Gm,Gk,Ls,Ls,Ls,Ls,Ls,Lm,Lm,Lm,Lm,Lk,"
+            "Lk,N,N,N,N,N,N,N,N limbo=-")
+    state = parse_position(text)
+    w = [np.int64(x) for x in encode(state)]
+    pruned = Expectimax(18)
+    lo, hi = K.solve_words(*w, 0.0, 1.0, pruned.keys, pruned.vals, pruned.stats)
+    assert 0 < hi - lo <= 1e-15        # the kernel's own interval: one unit apart
+    plain = Expectimax(18, prune=False).value(state)
+    for iv in (Expectimax(18).value(state), Expectimax(18, threads=2).value(state), plain):
+        assert iv.exact and abs(iv.lo - plain.lo) <= 1e-15, iv
+    r = certify(Expectimax(18), state)
+    assert r["ok"] and abs(float(r["certified"]) - plain.lo) <= 1e-15
+
