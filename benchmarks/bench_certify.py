@@ -24,7 +24,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import ResultFile, parse_seeds  # noqa: E402
+from benchmarks.harness import ResultFile, add_seed_options, parse_seeds  # noqa: E402
 
 DEFAULT_SEEDS = (56, 63, 70)
 PROG = "bench_certify"
@@ -62,15 +62,10 @@ def _report(row) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)))
-    ap.add_argument("--cards", type=int, default=15, help="unknown cards in the deck")
-    ap.add_argument("--threads", type=int, default=2)
+    add_seed_options(ap, DEFAULT_SEEDS)
     ap.add_argument("--table-bits", type=int, default=26,
                     help="memo of the search: 2^bits rows of 64 bytes (26: 4 GiB)")
     ap.add_argument("--quick", action="store_true", help="two small positions")
-    ap.add_argument("--resume", metavar="FILE", default=None,
-                    help="a result file of an earlier run: skip its seeds, add to it")
-    ap.add_argument("--no-save", action="store_true")
     a = ap.parse_args(argv)
     seeds = parse_seeds(a.seeds, PROG)
     if seeds is None:

@@ -24,7 +24,8 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import ResultFile, machine_info, parse_seeds  # noqa: E402
+from benchmarks.harness import (ResultFile, add_seed_options, machine_info,  # noqa: E402
+                                parse_seeds)
 
 DEFAULT_SEEDS = (63, 130, 177, 208, 246)
 
@@ -74,17 +75,11 @@ def _report(row) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)))
-    ap.add_argument("--cards", type=int, default=15, help="unknown cards in the deck")
+    add_seed_options(ap, DEFAULT_SEEDS)
     ap.add_argument("--budget-s", type=float, default=10.0)
-    ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--exact-s", type=float, default=None,
                     help="also search each position's exact value, up to this many seconds")
     ap.add_argument("--quick", action="store_true", help="two 12-card positions, 1 s each")
-    ap.add_argument("--resume", metavar="FILE", default=None,
-                    help="the result file of an interrupted run (same options): skip its "
-                         "seeds, add to it")
-    ap.add_argument("--no-save", action="store_true")
     a = ap.parse_args(argv)
     seeds = parse_seeds(a.seeds, "bench_probes")
     if seeds is None:

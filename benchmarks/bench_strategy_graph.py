@@ -26,7 +26,8 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import ResultFile, machine_info, parse_seeds  # noqa: E402
+from benchmarks.harness import (ResultFile, add_seed_options, machine_info,  # noqa: E402
+                                parse_seeds)
 
 DEFAULT_SEEDS = (56, 63, 70, 177)
 STATUS = ("play", "prophecy", "door", "nightmare", "refill", "redraw", "reveal", "foresee",
@@ -78,18 +79,12 @@ def _report(row) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", default=",".join(map(str, DEFAULT_SEEDS)))
-    ap.add_argument("--cards", type=int, default=15, help="unknown cards in the deck")
-    ap.add_argument("--threads", type=int, default=2)
+    add_seed_options(ap, DEFAULT_SEEDS)
     ap.add_argument("--walk-bits", type=int, default=24,
                     help="visited table of the walk: 2^bits rows of 56 bytes")
     ap.add_argument("--table-bits", type=int, default=26,
                     help="memo of the search: 2^bits rows of 64 bytes (26: 4 GiB)")
     ap.add_argument("--quick", action="store_true", help="two small positions")
-    ap.add_argument("--no-save", action="store_true")
-    ap.add_argument("--resume", metavar="FILE", default=None,
-                    help="the result file of an interrupted run (same options): skip its "
-                         "seeds, add to it")
     a = ap.parse_args(argv)
     seeds = parse_seeds(a.seeds, "bench_strategy_graph")
     if seeds is None:

@@ -156,6 +156,19 @@ class ResultFile:
             print("wrote", self.path)
 
 
+def add_seed_options(ap, default_seeds) -> None:
+    """The options of the benchmarks that measure late-game positions by seed:
+    ``--seeds``, ``--cards``, ``--threads``, ``--resume FILE`` (``ResultFile``) and
+    ``--no-save``."""
+    ap.add_argument("--seeds", default=",".join(map(str, default_seeds)))
+    ap.add_argument("--cards", type=int, default=15, help="unknown cards in the deck")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--resume", metavar="FILE", default=None,
+                    help="the result file of an interrupted run (same options): skip its "
+                         "seeds, add to it")
+    ap.add_argument("--no-save", action="store_true")
+
+
 def parse_seeds(text: str, prog: str) -> list[int] | None:
     """The integers of a comma-separated ``--seeds`` value, or None after one line on
     stderr saying what is wrong (the caller then exits with status 2)."""

@@ -47,7 +47,7 @@ import numpy as np
 from engine.game import State, series_length
 from solver import expectimax_kernel as K
 from solver.expectimax_kernel import (LOST, PICK, REFILL, WON, canonical, decision_children,
-                                      free_get, plen, quick, search, slot_get, unk_total)
+                                      free_get, plen, search, slot_get, unk_total)
 
 TOL = 1e-12
 
@@ -91,12 +91,20 @@ def _top_counts(w2, w3, m):
 
 @nb.njit(cache=True)
 def _worth(w0, w1, w2, w3, keys, vals, stats):
-    """The exact value of a position (a memo hit after the solve, else a search)."""
-    st, w0, w1, w2, w3 = canonical(w0, w1, w2, w3)
-    q = quick(st, w0, w1, w2, w3, stats)
-    if q >= 0.0:
-        return q
+    """The exact value of a position (search settles it at once when it costs no search
+    or the memo holds it, as after the solve)."""
     return search(w0, w1, w2, w3, 0.0, 1.0, keys, vals, stats)[0]
+
+
+@nb.njit(cache=True)
+def _record(order, k, prev, now):
+    """Append to order[k:] the cards in prev (counts per type) but not in now, in type
+    order (a batch whose order does not matter); returns the new k."""
+    for t in range(17):
+        for _r in range(prev[t] - now[t]):
+            order[k] = t
+            k += 1
+    return k
 
 
 @nb.njit(cache=True)
@@ -139,10 +147,7 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, stats):
         st, c0, c1, c2, c3 = canonical(c0, c1, c2, c3)
         f = free_get(c3) if st != WON and st != LOST else 0
         now = _top_counts(c2, c3, f)
-        for t in range(17):
-            for _r in range(prev[t] - now[t]):
-                order[k] = t
-                k += 1
+        k = _record(order, k, prev, now)
         prev = now
         if f == 0 or (st >= REFILL and st != PICK):
             break
@@ -152,15 +157,9 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, stats):
             break
         c0, c1, c2, c3 = ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3]
         now = _top_counts(c2, c3, free_get(c3))
-        for t in range(17):
-            for _r in range(prev[t] - now[t]):
-                order[k] = t
-                k += 1
+        k = _record(order, k, prev, now)
         prev = now
-    for t in range(17):            # left over: their order does not matter
-        for _r in range(prev[t]):
-            order[k] = t
-            k += 1
+    k = _record(order, k, prev, np.zeros(17, np.int64))   # left over: any order
     return True, gone, order[:k]
 
 
