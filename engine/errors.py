@@ -25,3 +25,8 @@ class SeedError(OnirimError):
 
 class GameConfigError(OnirimError):
     """A game made with impossible settings (e.g. 3 players)."""
+
+
+class BudgetError(OnirimError):
+    """A search budget that is not a usable number: negative or zero, not finite, or past
+    the largest the kernels can count (``solver.budgets``)."""

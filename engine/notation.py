@@ -289,8 +289,9 @@ def _validate(s: State, duo: bool) -> None:
         h = len(s.hands[s.turn]) + len(s.shared)
         other = 1 - s.turn
         if ph == "draft":
-            if len(s.hands[0]) + len(s.hands[1]) + len(s.shared) != 8 or len(s.shared) < 2:
-                raise PositionError("shared", "the draft holds 8 Locations in all, 2 or more "
+            if len(s.hands[0]) + len(s.hands[1]) + len(s.shared) != 8 or len(s.shared) < 3:
+                # the draft ends when each player holds 3 (ruling D1): at 2 left it is over
+                raise PositionError("shared", "the draft holds 8 Locations in all, 3 or more "
                                               "still in the centre")
             picks = len(s.hands[0]) + len(s.hands[1])
             if len(s.hands[0]) - len(s.hands[1]) != picks % 2 or s.turn != picks % 2:

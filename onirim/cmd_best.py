@@ -10,6 +10,7 @@ import sys
 import time
 
 from onirim.cli import UsageError
+from solver.budgets import check_nodes, check_seconds
 
 DEFAULT_BUDGET_S = 60.0
 
@@ -45,10 +46,8 @@ def add_arguments(p):
 
 
 def _budgets(args):
-    if args.budget_s is not None and not args.budget_s > 0:
-        raise UsageError("--budget-s must be a positive number of seconds")
-    if args.budget_nodes is not None and args.budget_nodes < 1:
-        raise UsageError("--budget-nodes must be a positive number")
+    check_seconds(args.budget_s, "--budget-s")
+    check_nodes(args.budget_nodes, "--budget-nodes")
     if args.table_bits is not None and not 10 <= args.table_bits <= 30:
         raise UsageError("--table-bits must be from 10 to 30")
     if not 1 <= args.threads <= 64:

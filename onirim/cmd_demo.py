@@ -67,21 +67,19 @@ def _policy_game(seed: int) -> int:
 
 
 def run(args) -> int:
-    from .cli import UsageError
     if args.policy_game:
         return _policy_game(DEFAULT_SEED if args.seed is None else args.seed)
-    if args.deals < 1:
-        raise UsageError(f"--deals must be at least 1, not {args.deals}")
     seed = 0 if args.seed is None else args.seed
     from . import cmd_winrate
     from solver.db import ResultsDB
 
-    print(f"Onirim demo: clairvoyant win rate of solo deals {seed}..{seed + args.deals - 1}")
-    print(f"  (the same as: onirim winrate --mode clairvoyant --deals {args.deals} "
-          f"--seed {seed} --db {args.db})")
     ns = argparse.Namespace(mode="clairvoyant", deals=args.deals, seed=seed, jobs=1,
                             db=args.db, budget_nodes=None, budget_s=None, tt_mb=None,
                             json=False)
+    cmd_winrate.check_args(ns)      # bad --deals or --seed: one line, before any output
+    print(f"Onirim demo: clairvoyant win rate of solo deals {seed}..{seed + args.deals - 1}")
+    print(f"  (the same as: onirim winrate --mode clairvoyant --deals {args.deals} "
+          f"--seed {seed} --db {args.db})")
     rc = cmd_winrate.run(ns)
     if rc:
         return rc

@@ -13,9 +13,12 @@ import sys
 import time
 
 from onirim.cli import UsageError
+from solver.budgets import check_nodes, check_seconds
 
 MODES = ("clairvoyant",)
 MAX_SEED = (1 << 64) - 1
+MAX_DEALS = 100_000_000    # the seed list is built in memory
+MAX_JOBS = 256
 
 
 def add_arguments(p) -> None:
@@ -35,19 +38,18 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="print the SPEC JSON summary")
 
 
-def _check(args):
+def check_args(args):
     if args.mode not in MODES:
         raise UsageError(f"unknown mode {args.mode!r} (choose from: {', '.join(MODES)})")
-    if args.deals < 1:
-        raise UsageError(f"--deals must be at least 1, not {args.deals}")
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise UsageError(f"--deals must be from 1 to {MAX_DEALS:,}, not {args.deals} "
+                         "(run larger jobs in batches of seeds on one --db)")
     if args.seed < 0 or args.seed + args.deals - 1 > MAX_SEED:
         raise UsageError("seeds must lie in 0 .. 2**64-1")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
-    if args.budget_nodes is not None and args.budget_nodes < 1:
-        raise UsageError(f"--budget-nodes must be at least 1, not {args.budget_nodes}")
-    if args.budget_s is not None and not args.budget_s > 0:
-        raise UsageError(f"--budget-s must be positive, not {args.budget_s}")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be from 1 to {MAX_JOBS}, not {args.jobs}")
+    check_nodes(args.budget_nodes, "--budget-nodes")
+    check_seconds(args.budget_s, "--budget-s")
     if args.tt_mb is not None and not 0.01 <= args.tt_mb <= 65536:
         raise UsageError(f"--tt-mb must lie in 0.01 .. 65536, not {args.tt_mb}")
 
@@ -95,7 +97,7 @@ def _open_db(path):
 
 
 def run(args) -> int:
-    _check(args)
+    check_args(args)
     from solver import clairvoyant as CV
     from solver.stats import summarize
     from solver.db import settings_key

@@ -24,6 +24,7 @@ from . import kernel as K
 from . import rules_core as R
 from . import search as S
 from .beam import BEAM_EMPTY, BEAM_WIN, Beam
+from .budgets import check_nodes, check_seconds
 from .tt import TranspositionTable
 
 SOLVER_VERSION = "cv2"   # bump when the search changes (results are keyed by it)
@@ -126,8 +127,8 @@ class ClairvoyantSolver:
     def solve_state(self, state, node_budget: int | None = DEFAULT_NODE_BUDGET,
                     time_budget_s: float | None = None, flags: int | None = None,
                     verify: bool = True) -> SolveResult:
-        if node_budget is not None and node_budget < 0:
-            raise OnirimError("node budget must be non-negative")
+        node_budget = check_nodes(node_budget, "node_budget", allow_zero=True)
+        time_budget_s = check_seconds(time_budget_s, "time_budget_s")
         t0 = time.perf_counter()
         st, perms, s_root, seed = K.encode(state, self.perms)
         epoch = self.tt.new_epoch()

@@ -33,6 +33,7 @@ from engine.game import State, series_length
 from engine.notation import format_position, parse_position
 
 from . import expectimax_kernel as K
+from .budgets import check_nodes, check_seconds
 
 PHASE_CODES = {"play": K.PLAY, "prophecy": K.PROPHECY, "door": K.DOOR,
                "nightmare": K.NIGHTMARE, "refill": K.REFILL, "redraw": K.REDRAW,
@@ -371,11 +372,13 @@ class Expectimax:
               budget_s: float | None = None) -> Interval:
         """Sound bounds on the win probability of ``state`` (exact if the budgets allow:
         ``node_budget`` nodes expanded, ``budget_s`` seconds)."""
+        node_budget = check_nodes(node_budget, "node_budget", allow_zero=True)
+        budget_s = check_seconds(budget_s, "budget_s", allow_zero=True)
         if state.phase == "won":
             return Interval(1.0, 1.0)
         if state.phase == "lost":
             return Interval(0.0, 0.0)
-        deadline = None if budget_s is None else time.perf_counter() + max(0.0, budget_s)
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
         words = encode(state)
         if not self.growable:
             return self._run(words, node_budget, deadline=deadline)
@@ -418,9 +421,11 @@ class Expectimax:
         probability of that heuristic strategy (or less, if a budget stops it), a lower
         bound that costs a small part of an exact search.  ``hi`` is 1 unless the state
         has no real decision.  Its entries stay in the memo for later searches."""
+        node_budget = check_nodes(node_budget, "node_budget", allow_zero=True)
+        budget_s = check_seconds(budget_s, "budget_s", allow_zero=True)
         if state.phase in ("won", "lost"):
             return self.value(state)
-        deadline = None if budget_s is None else time.perf_counter() + max(0.0, budget_s)
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
         words = encode(state)
         try:
             for st in self._all_stats():
@@ -472,6 +477,8 @@ class Expectimax:
         if given, is called after every search of an action as ``progress(exact, total,
         nodes, round)``: the actions exact so far, the number of actions, the nodes
         expanded by this query, and the round (0 for the probes, then from 1)."""
+        budget_nodes = check_nodes(budget_nodes, "budget_nodes")
+        budget_s = check_seconds(budget_s, "budget_s")
         check_decision(state)
         encode(state)      # validates the position for the kernel
         state = forget_seed(state)

@@ -273,6 +273,11 @@ def test_cli_progress_bar_on_a_terminal(capsys, monkeypatch):
     ["best", "mode=solo phase=play"],
     ["best", "nonsense"],
     ["best", H5, "--budget-s", "-1"],
+    ["best", H5, "--budget-s", "inf"],        # these four once ended in a traceback
+    ["best", H5, "--budget-s", "1e308"],      # (int64 deadline overflow) or ran unbounded
+    ["best", H5, "--budget-s", "nan"],
+    ["best", H5, "--budget-nodes", str(10**22)],
+    ["best", H5, "--budget-nodes", "0"],
     ["best", H5.replace("phase=play", "phase=refill").replace("hand=Os,Om,As,Gs,Lk",
                                                               "hand=Os,Om,As,Gs")
      + ",Lk"],
@@ -392,7 +397,7 @@ def test_bounds_are_clamped_and_ordered():
     assert iv.exact and iv.lo == 0.30000000000000004
     assert bounds(-1e-17, 0.25).lo == 0.0 and bounds(0.1, 0.7).hi == 0.7
     assert bounds(0.3, 0.3 + 5e-16).exact and not bounds(0.3, 0.3 + 1e-14).exact
-    huge = Expectimax(12).value(parse_position(PLAY_ROUNDS_ABOVE_ONE), node_budget=2**70)
+    huge = Expectimax(12).value(parse_position(PLAY_ROUNDS_ABOVE_ONE), node_budget=2**62)
     assert huge.exact and huge.lo == 1.0
 
 
@@ -417,3 +422,27 @@ def test_a_cut_rounded_one_unit_above_alpha_is_still_exact():
     r = certify(Expectimax(18), state)
     assert r["ok"] and abs(float(r["certified"]) - plain.lo) <= 1e-15
 
+
+
+@pytest.mark.parametrize("kw", [dict(budget_s=float("inf")), dict(budget_s=1e308),
+                                dict(budget_s=float("nan")), dict(budget_s=-1.0),
+                                dict(node_budget=10**22), dict(node_budget=-1),
+                                dict(node_budget=2.5), dict(budget_s="5")])
+def test_api_bad_budgets_raise_budget_error(kw):
+    """A budget the kernels cannot count (docs/EXPECTIMAX.md section 4) raises BudgetError,
+    an OnirimError, before any search: the memo and the node count stay as they were."""
+    from engine.errors import BudgetError, OnirimError
+    solver = Expectimax(16)
+    state = parse_position(H5)
+    n0 = solver.nodes
+    for method in (solver.value, solver.probe):
+        with pytest.raises(BudgetError) as e:
+            method(state, **kw)
+        assert isinstance(e.value, OnirimError)
+    rank_kw = {"budget_nodes" if k == "node_budget" else k: v for k, v in kw.items()}
+    if rank_kw.get("budget_nodes") != 0:
+        with pytest.raises(BudgetError):
+            solver.rank(state, **rank_kw)
+    assert solver.nodes == n0
+    # the edges are accepted
+    assert solver.value(state, node_budget=1 << 62, budget_s=1e7).lo >= 0

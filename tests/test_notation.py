@@ -232,6 +232,24 @@ def test_refuse_duo_inconsistencies():
     refused(position("duo", **base) + " hand=Os", "hand")
 
 
+def test_refuse_a_draft_that_is_over():
+    """The draft ends when each player holds 3 (rules/guide-en-with-two-player.txt: "Take
+    turns picking cards until each player has 3 personal resources. The remaining 2 stay face
+    up in the center"): phase draft with 3 cards each and 2 in the centre is impossible, and
+    would leave a non-terminal state without a legal action (found by mutation fuzzing)."""
+    base = dict(phase="draft", turn=0, hand0="Os,Am", hand1="Ls,Lm", shared="Gs,Om,Gk,Lk",
+                row0="-", row1="-", deck="As,Gm")
+    s = parse_position(position("duo", **base))
+    assert s.legal_actions()
+    over = {**base, "hand0": "Os,Am,Gk", "hand1": "Ls,Lm,Lk", "shared": "Gs,Om"}
+    assert "3 or more" in refused(position("duo", **over), "shared")
+    # one pick before the end is still a draft, and its last pick ends it
+    s = parse_position(position("duo", **{**over, "turn": 1, "hand1": "Ls,Lm",
+                                          "shared": "Gs,Om,Lk"}))
+    do(s, "draft Lk")
+    assert s.phase == "play" and len(s.shared) == 2
+
+
 def test_json_round_trip_and_errors():
     """The JSON form mirrors the notation field for field."""
     s = parse_position(SPEC_EXAMPLE + " seed=9 shuffles=2")

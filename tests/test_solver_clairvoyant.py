@@ -99,6 +99,21 @@ def test_time_budget_stops():
     assert r.seconds < 5
 
 
+@pytest.mark.parametrize("kw", [dict(node_budget=-1), dict(node_budget=10**22),
+                                dict(node_budget=1.5), dict(time_budget_s=float("inf")),
+                                dict(time_budget_s=1e308), dict(time_budget_s=0.0),
+                                dict(time_budget_s=float("nan"))])
+def test_bad_budgets_raise_budget_error(kw):
+    """Budgets the kernel cannot count (solver/budgets.py) raise BudgetError, an OnirimError,
+    before the search starts (``inf`` and 1e308 seconds once overflowed the int64 deadline
+    with a traceback)."""
+    from engine.errors import BudgetError
+    sv = ClairvoyantSolver(tt_mb=4, beam_widths=())
+    with pytest.raises(BudgetError):
+        sv.solve_deal(1, **kw)
+    assert sv.solve_deal(1, node_budget=3000).nodes <= 3000     # still usable
+
+
 def test_refuses_chance_mode_and_duo():
     with pytest.raises(OnirimError):
         solve_state(Game(1).new_initial_state())

@@ -131,6 +131,11 @@ def test_kill_9_then_resume(tmp_path):
     (["--deals", "3", "--db", "."], "folder"),
     (["--deals", "3", "--budget-nodes", "-1"], "--budget-nodes"),
     (["--deals", "x"], "deals"),
+    (["--deals", "1", "--budget-s", "inf"], "--budget-s"),       # was a traceback
+    (["--deals", "1", "--budget-s", "1e308"], "--budget-s"),     # was a traceback
+    (["--deals", "1", "--budget-nodes", str(10**22)], "--budget-nodes"),   # traceback
+    (["--deals", "1", "--jobs", str(10**22)], "--jobs"),         # was a hang
+    (["--deals", str(10**12)], "--deals"),                       # was unbounded memory
 ])
 def test_bad_flags(tmp_path, args, words):
     r = onirim("winrate", *args, cwd=tmp_path)
