@@ -26,7 +26,7 @@ def run(args) -> int:
     if not os.path.isfile(args.db):
         raise UsageError(f"no results database at {args.db!r}")
     try:
-        db = ResultsDB(args.db)
+        db = ResultsDB(args.db, readonly=True)
         rows = list(db.rows())
         db.close()
     except DBError as e:

@@ -11,6 +11,7 @@ import json
 import os
 import sqlite3
 import time
+import urllib.parse
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -27,6 +28,9 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 
+COLUMNS = ["mode", "settings", "seed", "result", "nodes", "seconds", "certificate", "created"]
+
+
 class DBError(Exception):
     """The database cannot be opened or written."""
 
@@ -36,17 +40,33 @@ def settings_key(settings: dict) -> str:
 
 
 class ResultsDB:
-    def __init__(self, path: str):
+    """``readonly``: open for reading only (``onirim verify``): the file must exist and hold
+    the results table, and nothing in it changes, not even the journal mode."""
+
+    def __init__(self, path: str, readonly: bool = False):
         self.path = path
         d = os.path.dirname(os.path.abspath(path)) or "."
         if not os.path.isdir(d):
             raise DBError(f"cannot open database {path!r}: folder {d!r} does not exist")
         try:
-            self.con = sqlite3.connect(path, timeout=30)
-            self.con.execute("PRAGMA journal_mode=WAL")
-            self.con.execute("PRAGMA synchronous=NORMAL")
-            self.con.executescript(SCHEMA)
-            self.con.commit()
+            if readonly:
+                uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+                self.con = sqlite3.connect(uri, uri=True, timeout=30)
+            else:
+                self.con = sqlite3.connect(path, timeout=30)
+            # check before changing anything: a SQLite file of some other program may
+            # have a table called "results" of its own
+            cols = [r[1] for r in self.con.execute("PRAGMA table_info(results)")]
+            if cols and cols != COLUMNS or readonly and not cols:
+                self.con.close()
+                what = (f"its table 'results' has the columns {', '.join(cols)}" if cols
+                        else "it has no table 'results'")
+                raise DBError(f"database {path!r} is not an onirim results file: {what}")
+            if not readonly:
+                self.con.execute("PRAGMA journal_mode=WAL")
+                self.con.execute("PRAGMA synchronous=NORMAL")
+                self.con.executescript(SCHEMA)
+                self.con.commit()
         except sqlite3.Error as e:
             raise DBError(f"cannot open database {path!r}: {e}") from None
 

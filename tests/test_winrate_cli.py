@@ -145,6 +145,37 @@ def test_bad_flags(tmp_path, args, words):
     assert "Traceback" not in r.stderr
 
 
+def test_a_foreign_sqlite_file_is_refused(tmp_path):
+    """A SQLite file of some other program with a table called ``results`` (it used to end
+    in a traceback, "no such column: seed") is refused with one line, and left unchanged."""
+    import sqlite3
+    path = tmp_path / "other.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE results (x INTEGER)")
+    con.execute("INSERT INTO results VALUES (7)")
+    con.commit()
+    con.close()
+    for cmd in (["winrate", "--deals", "2"], ["verify"]):
+        r = onirim(*cmd, "--db", str(path), cwd=tmp_path)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and "not an onirim results file" in lines[0], lines
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT * FROM results").fetchall() == [(7,)]
+    assert con.execute("PRAGMA journal_mode").fetchone() == ("delete",)   # not made WAL
+    con.close()
+    # verify only reads: a SQLite file without the table is refused, and stays without it
+    other = tmp_path / "notes.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (x TEXT)")
+    con.commit()
+    con.close()
+    r = onirim("verify", "--db", str(other), cwd=tmp_path)
+    assert r.returncode == 2 and "no table 'results'" in r.stderr, r.stderr
+    con = sqlite3.connect(other)
+    assert [n for (n,) in con.execute("SELECT name FROM sqlite_master")] == ["notes"]
+
+
 def test_verify_missing_db(tmp_path):
     r = onirim("verify", "--db", "nope.sqlite", cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.startswith("onirim: error:")
