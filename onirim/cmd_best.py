@@ -6,6 +6,7 @@ Modes (SPEC section 6): ``expectimax`` (default; honest information, docs/EXPECT
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -66,6 +67,7 @@ def run(args) -> int:
 
     budget_nodes, budget_s = _budgets(args)
     state = parse_position(args.position)
+    _check_tree_path(args.tree)
     memo = None
     if args.mode == "clairvoyant":
         ranking, graph = _clairvoyant(state, budget_nodes, budget_s, bool(args.tree))
@@ -112,6 +114,21 @@ def run(args) -> int:
         if cert is not None:
             _print_certificate(cert)
     return 1 if cert is not None and cert["ok"] is False else 0
+
+
+def _check_tree_path(path) -> None:
+    """Refuse a --tree path that cannot be written before the search, not after it."""
+    if path is None:
+        return
+    if not path.strip():
+        raise UsageError("--tree needs a file name")
+    if os.path.isdir(path):
+        raise UsageError(f"--tree: {path} is a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"--tree: cannot write {path}: folder {folder} does not exist")
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        raise UsageError(f"--tree: cannot write {path}: permission denied")
 
 
 def _certify(solver, state, ranking, args) -> dict:

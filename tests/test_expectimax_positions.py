@@ -282,6 +282,9 @@ def test_cli_progress_bar_on_a_terminal(capsys, monkeypatch):
                                                               "hand=Os,Om,As,Gs")
      + ",Lk"],
     ["best", H5, "--mode", "clairvoyant"],
+    ["best", H5, "--tree", ""],                       # checked before the search
+    ["best", H5, "--tree", "/nonexistent-folder/t.graphml"],
+    ["best", H5, "--tree", "/"],
 ])
 def test_cli_bad_input(args, capsys):
     assert main(args) == 2
