@@ -21,6 +21,7 @@ and in :data:`DUO_RULINGS` below.
 from __future__ import annotations
 
 import itertools
+import numbers
 from fractions import Fraction
 
 from . import cards as C
@@ -90,9 +91,10 @@ class Game:
     """Onirim with ``players`` = 1 (solo) or 2 (two-player cooperative)."""
 
     def __init__(self, players: int = 1):
-        if players not in (1, 2):
+        if (isinstance(players, bool) or not isinstance(players, numbers.Integral)
+                or players not in (1, 2)):
             raise GameConfigError(f"players must be 1 or 2, not {players!r}")
-        self.players = players
+        self.players = int(players)
 
     def num_players(self) -> int:
         return self.players
