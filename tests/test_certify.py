@@ -119,6 +119,35 @@ def test_a_larger_position():
     assert r["prophecies"] > 300
 
 
+# Listed decks longer than 8 cards: the known cards past the eighth slot live in the fourth
+# key word (docs/EXPECTIMAX.md section 2), a path that a coverage run showed no test encoded
+# (prophecies know at most 5 cards; only a query can list more).  The brute force cannot
+# finish these, so the engine certificate and the unpruned search are the references.
+LONG_LISTED = [
+    "mode=solo phase=play hand=Os,Gs,Ls,Ls,Lm row=Gm,Gs,Gm,As,Am,Ak,Lm,Ls,Lk,As,Ak,Am,Gs,Gm,"
+    "Gk,Om,Os,Ok,Om doors=DO,DA,DA,DG,DG,DL discard=Os,Os,Os,Os,Om,Om,Ok,As,As,As,As,Am,Am,Ak,"
+    "Gs,Gs,Gs,Gm,Gk,Gk,Ls,Ls,Ls,Lm,Lk,Lk,N,N,N,N,N,N,N limbo=- deck=Gs,Os,Ok,Lm,Os,N,N,As,DO,*",
+    "mode=solo phase=play hand=Os,Om,As,Gs,Ls row=Os,Ok,Os,Gm,Os,Om,Ls,Lm,As,Am,As,Om,Os,Gm,Gs,"
+    "Gk,Ls,Lk doors=DO,DA,DA,DG,DG,DL discard=Os,Os,Os,Os,Om,Ok,As,As,As,As,Am,Ak,Ak,Ak,Gs,Gs,"
+    "Gs,Gs,Gs,Gm,Gm,Gk,Gk,Ls,Ls,Ls,Lm,Lm,Lm,Lk,Lk,N,N,N,N,N,N,N limbo=- "
+    "deck=N,Am,N,Ok,N,As,DL,Am,DO",
+    "mode=solo phase=play hand=Os,Om,Ok,Ls,Lm row=Gs,Gk,Gs,Lm,Ls,Lk,Gs,Gk,Ls,Gm,Gs,Gm,Os,Lk,Os,"
+    "Am,As,Ak,Om doors=DA,DA,DG,DL discard=Os,Os,Os,Os,Os,Om,Ok,As,As,As,As,As,As,Am,Am,Am,Ak,"
+    "Ak,Gs,Gs,Gs,Gm,Gm,Ls,Ls,Ls,Lm,Lk,N,N,N,N,N,N,N limbo=- "
+    "deck=DL,Lm,DO,Os,As,Om,DG,N,DO,N,N,Gk,*",
+]
+
+
+@pytest.mark.parametrize("text", LONG_LISTED)
+def test_listed_decks_past_eight_cards_certify(text):
+    state = parse_position(text)
+    assert len(state.deck) >= 9 and encode(state)[3] != 0     # the fourth word is used
+    r = Expectimax(20).certify(state)
+    assert r["ok"] and 0 < r["certified"] < 1, r
+    plain = Expectimax(20, prune=False).value(state)
+    assert plain.exact and abs(plain.lo - r["claimed"]) <= 1e-12
+
+
 def test_position_cap():
     with pytest.raises(CertificateTooLarge):
         Expectimax(20).certify(late_position(87, 12), max_positions=500)
