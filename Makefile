@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLOTS := $(VENV)/.plots
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench coverage install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -37,5 +37,13 @@ test: $(STAMP)
 bench: $(PLOTS)
 	$(BIN)/onirim bench
 
+# Line coverage of the Python code by the test suite (the numba kernels show as uncovered:
+# they run compiled; subprocess tests of the command line are not counted).  About 20 min.
+coverage: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,coverage]'
+	$(BIN)/python -m coverage run --data-file=.coverage --source=engine,onirim,solver \
+	  -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m coverage report --data-file=.coverage
+
 clean:
-	rm -rf $(VENV) build *.egg-info .bench-smoke
+	rm -rf $(VENV) build *.egg-info .bench-smoke .coverage

@@ -1,6 +1,6 @@
 """The OpenSpiel-style surface of ``engine`` that researchers call directly: Game settings,
 ``current_player``, ``num_distinct_actions``, terminal states, ``observation_string`` and the
-JSON helpers.  A coverage run of the suite (docs/PERFORMANCE.md, "Coverage") showed that
+JSON helpers.  A coverage run of the suite (``make coverage``, README "Tests") showed that
 these were never called by a test."""
 from __future__ import annotations
 
