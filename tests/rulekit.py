@@ -138,3 +138,21 @@ def counts_of(codes_list) -> list[int]:
     for x in _as_list(codes_list):
         counts[C.INDEX[x]] += 1
     return counts
+
+
+def random_step(state, rnd) -> int:
+    """A random next action: a chance outcome drawn by its probability, or a uniformly random
+    legal decision."""
+    if state.is_chance_node():
+        outs = state.chance_outcomes()
+        return rnd.choices([a for a, _ in outs], [p for _, p in outs])[0]
+    return rnd.choice(state.legal_actions())
+
+
+def random_playout(state, rnd):
+    """Yield ``state`` and every state after it on a random playout, ending at the terminal
+    state (the same object, changed in place)."""
+    yield state
+    while not state.is_terminal():
+        state.apply_action(random_step(state, rnd))
+        yield state

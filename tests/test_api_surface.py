@@ -12,7 +12,7 @@ import pytest
 from engine import (CHANCE, TERMINAL, Game, GameConfigError, IllegalActionError,
                     PositionError, format_position, parse_position)
 from engine.notation import to_json_string
-from rulekit import position
+from rulekit import position, random_playout
 
 
 @pytest.mark.parametrize("players", [0, 3, -1, "1", 1.0, None, True])
@@ -27,19 +27,8 @@ def test_game_takes_any_integer_type():
 
 
 def _playout(players, seed):
-    """Yield every state of a random chance-mode game, then the final one."""
-    rnd = random.Random(seed)
-    s = Game(players).new_initial_state()
-    while True:
-        yield s
-        if s.is_terminal():
-            return
-        if s.is_chance_node():
-            outs = s.chance_outcomes()
-            a = rnd.choices([a for a, _ in outs], [p for _, p in outs])[0]
-        else:
-            a = rnd.choice(s.legal_actions())
-        s.apply_action(a)
+    """Every state of a random chance-mode game, the final one last."""
+    return random_playout(Game(players).new_initial_state(), random.Random(seed))
 
 
 @pytest.mark.parametrize("players", [1, 2])

@@ -22,6 +22,7 @@ import pytest
 
 from engine import Game, OnirimError, format_position, from_json, parse_position, to_json
 from engine import cards as C
+from rulekit import random_playout, random_step
 
 VALUES = ["play", "door", "nightmare", "prophecy", "foresee", "reveal", "redraw", "refill",
           "setup", "won", "lost", "draft", "0", "1", "5", "-1", "99999999999999999999999",
@@ -36,16 +37,9 @@ def _games(rnd: random.Random, n: int) -> list[str]:
     for seed in range(n):
         for players in (1, 2):
             s = Game(players).new_initial_state(seed=seed if seed % 2 else None)
-            while not s.is_terminal():
-                if rnd.random() < 0.05:
+            for s in random_playout(s, rnd):
+                if s.is_terminal() or rnd.random() < 0.05:
                     out.append(format_position(s))
-                if s.is_chance_node():
-                    outs = s.chance_outcomes()
-                    a = rnd.choices([a for a, _ in outs], [p for _, p in outs])[0]
-                else:
-                    a = rnd.choice(s.legal_actions())
-                s.apply_action(a)
-            out.append(format_position(s))
     return out
 
 
@@ -93,11 +87,10 @@ def _check_accepted(s, rnd: random.Random) -> None:
         if s.is_chance_node():
             outs = s.chance_outcomes()
             assert outs and abs(sum(p for _, p in outs) - 1) < 1e-9, format_position(s)
-            a = rnd.choices([a for a, _ in outs], [p for _, p in outs])[0]
         else:
-            acts = s.legal_actions()
-            assert acts, f"no legal action in {format_position(s)}"
-            a = rnd.choice(acts)
+            assert s.legal_actions(), f"no legal action in {format_position(s)}"
+        a = random_step(s, rnd)
+        if not s.is_chance_node():
             assert s.string_to_action(s.action_to_string(a)) == a
         s.apply_action(a)
 
