@@ -10,8 +10,8 @@ Two-player fields (``mode=duo``), in output order::
     limbo [seed shuffles]
 
 ``hand0``/``hand1`` are each player's own cards, ``shared`` the two shared cards (during the
-draft: the face-up cards still to be taken), ``turn`` the active player (the one to draft, in
-phase ``draft``).
+draft: the face-up cards still to be taken, 3 to 8 of them, since the draft ends when each
+player holds 3), ``turn`` the active player (the one to draft, in phase ``draft``).
 
 Phases: the decision phases of the SPEC (``play``, ``prophecy``, ``door``, ``nightmare``), the
 two-player ``draft``, the terminal ``won`` and ``lost``, and the engine's chance-node phases,
