@@ -35,6 +35,7 @@ for any window and any budget; the window (alpha, beta) only decides how much wo
 from __future__ import annotations
 
 import mmap
+import threading
 import time
 
 import numba as nb
@@ -733,6 +734,32 @@ def prefetch_row(typingctx, arr, i):
         builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
     return sig, codegen
+
+
+if nb.config.DISABLE_JIT:
+    # NUMBA_DISABLE_JIT=1 (a coverage run of the kernels as plain Python): intrinsics cannot
+    # run uncompiled, so these stand-ins take their place.  The compare-and-swap holds a lock
+    # so that it stays atomic between Python threads.  Compiled runs never see them.
+    _CAS_LOCK = threading.Lock()
+
+    def load_acquire(arr, i, j):             # noqa: F811
+        return arr[i, j]
+
+    def store_release(arr, i, j, v):         # noqa: F811
+        arr[i, j] = v
+
+    def compare_swap(arr, i, j, old, new):   # noqa: F811
+        with _CAS_LOCK:
+            if arr[i, j] != old:
+                return False
+            arr[i, j] = new
+            return True
+
+    def fence_acquire():                     # noqa: F811
+        pass
+
+    def prefetch_row(arr, i):                # noqa: F811
+        pass
 
 
 @nb.njit(inline="always", cache=True)
