@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLOTS := $(VENV)/.plots
 
-.PHONY: demo test bench coverage install clean
+.PHONY: demo test bench coverage coverage-kernel install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -45,5 +45,15 @@ coverage: $(STAMP)
 	  -m pytest -q -p no:cacheprovider
 	$(BIN)/python -m coverage report --data-file=.coverage
 
+# Line coverage of the expectimax kernel itself, run uncompiled (NUMBA_DISABLE_JIT=1), by the
+# tests that compare it with the brute force.  About 2 min.
+coverage-kernel: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,coverage]'
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m coverage run --data-file=.coverage-kernel \
+	  --source=solver -m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning \
+	  tests/test_expectimax_agreement.py
+	$(BIN)/python -m coverage report --data-file=.coverage-kernel \
+	  --include=solver/expectimax_kernel.py
+
 clean:
-	rm -rf $(VENV) build *.egg-info .bench-smoke .coverage
+	rm -rf $(VENV) build *.egg-info .bench-smoke .coverage .coverage-kernel
