@@ -57,7 +57,7 @@ class ResultsDB:
             # check before changing anything: a SQLite file of some other program may
             # have a table called "results" of its own
             cols = [r[1] for r in self.con.execute("PRAGMA table_info(results)")]
-            if cols and cols != COLUMNS or readonly and not cols:
+            if (cols and cols != COLUMNS) or (readonly and not cols):
                 self.con.close()
                 what = (f"its table 'results' has the columns {', '.join(cols)}" if cols
                         else "it has no table 'results'")

@@ -273,10 +273,10 @@ def test_cli_progress_bar_on_a_terminal(capsys, monkeypatch):
     ["best", "mode=solo phase=play"],
     ["best", "nonsense"],
     ["best", H5, "--budget-s", "-1"],
-    ["best", H5, "--budget-s", "inf"],        # these four once ended in a traceback
-    ["best", H5, "--budget-s", "1e308"],      # (int64 deadline overflow) or ran unbounded
+    ["best", H5, "--budget-s", "inf"],        # these two ended in a traceback (int64
+    ["best", H5, "--budget-s", "1e308"],      # deadline overflow)
     ["best", H5, "--budget-s", "nan"],
-    ["best", H5, "--budget-nodes", str(10**22)],
+    ["best", H5, "--budget-nodes", str(10**22)],   # was taken as no node limit at all
     ["best", H5, "--budget-nodes", "0"],
     ["best", H5.replace("phase=play", "phase=refill").replace("hand=Os,Om,As,Gs,Lk",
                                                               "hand=Os,Om,As,Gs")
@@ -424,7 +424,6 @@ def test_a_cut_rounded_one_unit_above_alpha_is_still_exact():
         assert iv.exact and abs(iv.lo - plain.lo) <= 1e-15, iv
     r = certify(Expectimax(18), state)
     assert r["ok"] and abs(float(r["certified"]) - plain.lo) <= 1e-15
-
 
 
 @pytest.mark.parametrize("kw", [dict(budget_s=float("inf")), dict(budget_s=1e308),
