@@ -1,0 +1,76 @@
+"""The on-disk numba cache must notice an edit to any kernel file that a cached function of
+another file calls (solver/__init__.py): numba links the callee's code into the caller's
+cache entry, and checks only the caller's own file.  Every solver module whose functions are
+called from a cached function in another module must therefore be in ``solver.CORE``, which
+stamps every cached function of the package."""
+import ast
+import os
+
+import solver
+
+SOLVER = os.path.dirname(os.path.abspath(solver.__file__))
+
+
+def _modules():
+    return sorted(f[:-3] for f in os.listdir(SOLVER) if f.endswith(".py"))
+
+
+def _tree(name):
+    with open(os.path.join(SOLVER, name + ".py")) as f:
+        return ast.parse(f.read())
+
+
+def _has_jit(tree, cached_only=False):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for d in node.decorator_list:
+                src = ast.unparse(d)
+                if "njit" in src or "jit(" in src or src.endswith("jit"):
+                    if not cached_only or "cache=True" in src:
+                        return True
+    return False
+
+
+def _solver_imports(tree, own):
+    mods = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module is None:          # from . import x
+                mods |= {a.name for a in node.names}
+            elif node.level == 1:                                 # from .x import y
+                mods.add(node.module.split(".")[0])
+            elif node.module and node.module.startswith("solver."):
+                mods.add(node.module.split(".")[1])
+            elif node.module == "solver":                         # from solver import x
+                mods |= {a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("solver."):
+                    mods.add(a.name.split(".")[1])
+    mods.discard(own)
+    return mods
+
+
+def test_every_kernel_module_called_from_a_cached_function_is_stamped():
+    mods = _modules()
+    trees = {m: _tree(m) for m in mods}
+    jitted = {m for m in mods if _has_jit(trees[m])}
+    missing = set()
+    for m in mods:
+        if not _has_jit(trees[m], cached_only=True):
+            continue
+        for dep in _solver_imports(trees[m], m) & jitted:
+            if dep + ".py" not in solver.CORE:
+                missing.add((m, dep))
+    assert not missing, f"cached functions call kernels of files not in solver.CORE: {missing}"
+
+
+def test_the_stamp_changes_with_every_core_file(tmp_path, monkeypatch):
+    # the digest covers the content of each CORE file, not only its name
+    a = solver._digest(solver.CORE)
+    monkeypatch.setattr(solver, "_DIR", str(tmp_path))
+    for name in solver.CORE:
+        (tmp_path / name).write_text("x = 1\n")
+    b = solver._digest(solver.CORE)
+    (tmp_path / solver.CORE[-1]).write_text("x = 2\n")
+    assert len({a, b, solver._digest(solver.CORE)}) == 3
