@@ -30,3 +30,9 @@ class GameConfigError(OnirimError):
 class BudgetError(OnirimError):
     """A search budget that is not a usable number: negative or zero, not finite, or past
     the largest the kernels can count (``solver.budgets``)."""
+
+
+class MemoFileError(OnirimError):
+    """An expectimax memo file (``Expectimax.load_memo`` / ``save_memo``) that cannot be used:
+    not a memo file, damaged or truncated, written by another version of the kernel, or not
+    readable or writable (``solver.memo_file``)."""

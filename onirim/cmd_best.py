@@ -38,6 +38,11 @@ def add_arguments(p):
     p.add_argument("--threads", type=int, default=1, metavar="N",
                    help="expectimax searches sharing the memo (default 1; 2 on a 2-core "
                         "machine is about 1.6 times as fast; exact values do not change)")
+    p.add_argument("--memo", metavar="FILE", default=None,
+                   help="expectimax: load the memo from FILE if it exists, and save it there "
+                        "at the end, also when interrupted (Ctrl-C, SIGTERM): the same "
+                        "command then resumes where it stopped, and related positions reuse "
+                        "the work (docs/EXPECTIMAX.md section 4b; 56 bytes per entry)")
     p.add_argument("--certify", action="store_true",
                    help="expectimax: replay one optimal strategy through the engine's rules "
                         "and sum its win probability in exact fractions; it must equal the "
@@ -53,6 +58,8 @@ def _budgets(args):
         raise UsageError("--table-bits must be from 10 to 30")
     if not 1 <= args.threads <= 64:
         raise UsageError("--threads must be from 1 to 64")
+    if args.memo is not None and args.mode != "expectimax":
+        raise UsageError("--memo: only in expectimax mode")
     if args.certify and args.mode != "expectimax":
         raise UsageError("--certify: only in expectimax mode (a clairvoyant WIN is "
                          "replayed in the engine already)")
@@ -63,12 +70,12 @@ def _budgets(args):
 
 
 def run(args) -> int:
-    from engine.notation import format_position, parse_position
+    from engine.notation import parse_position
 
     budget_nodes, budget_s = _budgets(args)
     state = parse_position(args.position)
     _check_tree_path(args.tree)
-    memo = None
+    memo = cert = solver = None
     if args.mode == "clairvoyant":
         ranking, graph = _clairvoyant(state, budget_nodes, budget_s, bool(args.tree))
     else:
@@ -77,31 +84,32 @@ def run(args) -> int:
         check_decision(state)
         encode(state)
         solver = Expectimax(args.table_bits, threads=args.threads)
-        bar = _progress_bar(args, budget_s)
-        try:
-            ranking = solver.rank(state, budget_nodes, budget_s,
-                                  position=format_position(state),
-                                  progress=None if bar is None else bar.report)
-        finally:
-            if bar is not None:
-                bar.close()
-        t0 = time.perf_counter()
-        ranking.line = solver.line(state, node_budget=50_000,
-                                   first=ranking.best or None)
-        graph = solver.tree(state, node_budget=50_000) if args.tree else None
-        ranking.seconds += time.perf_counter() - t0
-        memo = f"memo: 2^{solver.table_bits} entries"
-        if solver.grown:
-            memo += f" (grown {solver.grown} times from 2^{solver.start_bits})"
+        loaded = _load_memo(solver, args.memo)
+        with _TermAsInterrupt(args.memo is not None):
+            try:
+                ranking, graph = _expectimax(solver, state, args, budget_nodes, budget_s)
+                if args.certify:
+                    cert = _certify(solver, state, ranking, args)
+            except KeyboardInterrupt:
+                if args.memo is None:
+                    raise
+                n = solver.save_memo(args.memo)
+                print(f"onirim: interrupted; memo saved to {args.memo} ({n:,} entries): "
+                      "the same command resumes from there", file=sys.stderr)
+                return 130
+            memo = f"memo: 2^{solver.table_bits} entries"
+            if solver.grown:
+                memo += f" (grown {solver.grown} times from 2^{solver.start_bits})"
+            if args.memo is not None:
+                n = solver.save_memo(args.memo)
+                memo += (f"; {loaded:,} entries loaded from {args.memo}, {n:,} saved"
+                         if loaded is not None else f"; {n:,} entries saved to {args.memo}")
     if args.tree:
         import networkx as nx
         try:
             nx.write_graphml(graph, args.tree)
         except OSError as e:
             raise UsageError(f"--tree: cannot write {args.tree}: {e.strerror}") from None
-    cert = None
-    if args.certify:
-        cert = _certify(solver, state, ranking, args)
     if args.json:
         out = ranking.to_json()
         if cert is not None:
@@ -116,19 +124,72 @@ def run(args) -> int:
     return 1 if cert is not None and cert["ok"] is False else 0
 
 
+def _expectimax(solver, state, args, budget_nodes, budget_s):
+    """The ranking, the principal line and (with --tree) the graph near the position."""
+    from engine.notation import format_position
+
+    bar = _progress_bar(args, budget_s)
+    try:
+        ranking = solver.rank(state, budget_nodes, budget_s,
+                              position=format_position(state),
+                              progress=None if bar is None else bar.report)
+    finally:
+        if bar is not None:
+            bar.close()
+    t0 = time.perf_counter()
+    ranking.line = solver.line(state, node_budget=50_000, first=ranking.best or None)
+    graph = solver.tree(state, node_budget=50_000) if args.tree else None
+    ranking.seconds += time.perf_counter() - t0
+    return ranking, graph
+
+
+def _load_memo(solver, path):
+    """--memo: check that the file can be written later, and load it if it exists (a bad
+    file is one line and exit status 2, and stays as it was).  The number loaded, or None."""
+    if path is None:
+        return None
+    from solver import memo_file
+
+    memo_file.check_writable(path, "--memo")
+    if not os.path.exists(path):
+        return None
+    return solver.load_memo(path)
+
+
+class _TermAsInterrupt:
+    """While active, SIGTERM raises KeyboardInterrupt like Ctrl-C, so that the memo is saved
+    before the process ends (the search itself stops within a few thousand nodes)."""
+
+    def __init__(self, active: bool):
+        self.active = active
+        self.old = None
+
+    def __enter__(self):
+        import signal
+        import threading
+        if self.active and threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        import signal
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+        return False
+
+
 def _check_tree_path(path) -> None:
     """Refuse a --tree path that cannot be written before the search, not after it."""
     if path is None:
         return
-    if not path.strip():
-        raise UsageError("--tree needs a file name")
-    if os.path.isdir(path):
-        raise UsageError(f"--tree: {path} is a folder, not a file")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UsageError(f"--tree: cannot write {path}: folder {folder} does not exist")
-    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
-        raise UsageError(f"--tree: cannot write {path}: permission denied")
+    from solver.memo_file import path_problem
+    problem = path_problem(path)
+    if problem is not None:
+        raise UsageError(f"--tree: {problem}")
 
 
 def _certify(solver, state, ranking, args) -> dict:

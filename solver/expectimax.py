@@ -21,6 +21,7 @@ bounds: every unexplored subtree counts as [0, 1].  See docs/EXPECTIMAX.md.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -197,6 +198,21 @@ def encode(state: State) -> tuple[int, int, int, int]:
     return w0, w1, w2, w3
 
 
+_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM") if hasattr(signal, n))
+
+
+def _block_signals():
+    """Block SIGINT and SIGTERM in this thread (threads started now inherit the mask);
+    returns the old mask, or None where signal masks do not exist."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+
+
+def _unblock_signals(old) -> None:
+    signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 # ------------------------------------------------------------------------------- solver
 class Expectimax:
     """A memoized expectimax solver.  The memo table persists between queries, so related
@@ -314,6 +330,47 @@ class Expectimax:
         self.grown += 1
         return True
 
+    # ---------------------------------------------------------------------- memo files
+    def save_memo(self, path: str) -> int:
+        """Write every memo entry to ``path`` (atomically; ``solver.memo_file``) so that a
+        later solver can ``load_memo`` it and go on from there.  Returns the entries
+        written.  Raises MemoFileError if the file cannot be written."""
+        from . import memo_file
+        return memo_file.save(self.keys, path, self.table_bits, self.nodes)
+
+    def load_memo(self, path: str) -> int:
+        """Add the entries of a file written by ``save_memo`` to the memo (docs/EXPECTIMAX.md
+        section 4b).  The whole file is checked first (format, the kernel's fingerprint,
+        size, CRC-32, every interval): a file that fails raises MemoFileError and leaves
+        the solver unchanged.  A table that may grow is made large enough for the file's
+        entries and its own (up to ``max_table_bits`` and half the memory available); a
+        fixed table keeps the entries that cost the most work where they do not all fit.
+        Returns the entries the memo holds afterwards."""
+        from . import memo_file
+        header = memo_file.verify(path)
+        need = header["rows"] + int(np.count_nonzero(self.keys[:, 0] != -1))
+        bits = self.table_bits
+        if self.growable:
+            cap = min(self.max_table_bits, max(self.table_bits,
+                                               memory_cap_bits(self.max_table_bits)))
+            while bits < cap and (1 << bits) < 4 * need:     # at most a quarter full
+                bits += 1
+        keys, vals = self.keys, self.vals
+        if bits > self.table_bits:
+            keys, vals, _ = K.new_tables(bits)
+            K.rehash(self.keys, keys)
+        for rows in memo_file._chunks(path, header["rows"]):
+            memo_file.merge(rows, keys, vals)
+        if bits > self.table_bits:
+            self.grown += 1
+        self.keys, self.vals, self.table_bits = keys, vals, bits
+        held = int(np.count_nonzero(self.keys[:, 0] != -1))
+        for st in self.helper_stats:
+            st[K.ST_STORED] = 0
+        self.stats[K.ST_STORED] = held
+        self._replaced_before = self.replaced
+        return held
+
     def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0,
              deadline: float | None = None) -> Interval:
         """One search (or one per thread).  ``deadline``: a time.perf_counter() value; the
@@ -342,21 +399,60 @@ class Expectimax:
             finally:
                 for st in all_st:          # the first to finish stops the others
                     st[K.ST_LIMIT] = 0
+                done[i].set()              # last: nothing of this search runs after it
+        # Every search runs in a thread of its own, and this (main) thread waits.  A signal
+        # handler runs in the main thread only: had the main thread been searching, a
+        # Ctrl-C would have been raised inside the kernel's clock call (an object-mode
+        # block) and left as a SystemError with a traceback.  Here it reaches the wait
+        # below: the searches are stopped (node limit 0: each returns the sound interval
+        # it has), and KeyboardInterrupt is raised only once every one of them has ended,
+        # so the memo holds complete, sound entries only and can be saved (``save_memo``).
+        # SIGINT and SIGTERM are blocked while the threads start, so that no interrupt can
+        # leave a thread started but unaccounted for; the wait is on an Event each search
+        # sets as its very last step, not on Thread.join (a join interrupted by Ctrl-C can
+        # mark a thread as finished while it still runs: CPython's bpo-45274 handling).
+        done = [threading.Event() for _ in all_st]
+        workers = [threading.Thread(target=work, args=(i,), daemon=True)
+                   for i in range(len(all_st))]
+        interrupted = False
+        start_error = None
+
+        def stop():
+            for st in all_st:
+                st[K.ST_LIMIT] = 0
+        masked = _block_signals()
         try:
-            if len(all_st) == 1:
-                work(0)
-            else:
-                helpers = [threading.Thread(target=work, args=(i,), daemon=True)
-                           for i in range(1, len(all_st))]
-                for t in helpers:
+            for i, t in enumerate(workers):
+                try:
                     t.start()
-                work(0)
-                for t in helpers:
-                    t.join()
+                except Exception as e:      # no thread: stop the ones started
+                    start_error = e
+                    for j in range(i, len(workers)):
+                        done[j].set()
+                    stop()
+                    break
+            while True:
+                try:
+                    if masked is not None:
+                        _unblock_signals(masked)
+                        masked = None
+                    for ev in done:
+                        while not ev.is_set():
+                            ev.wait(0.25)
+                    break
+                except KeyboardInterrupt:
+                    interrupted = True
+                    stop()
         finally:
+            if masked is not None:     # only if something above failed unexpectedly
+                _unblock_signals(masked)
             for st in all_st:
                 st[K.ST_LIMIT] = np.iinfo(np.int64).max
                 st[K.ST_DEADLINE] = 0
+        if start_error is not None:
+            raise start_error
+        if interrupted:
+            raise KeyboardInterrupt
         if errors:
             raise errors[0]
         lo = max(r[0] for r in results if r is not None)
