@@ -347,23 +347,22 @@ class Expectimax:
         fixed table keeps the entries that cost the most work where they do not all fit.
         Returns the entries the memo holds afterwards."""
         from . import memo_file
-        header = memo_file.verify(path)
-        need = header["rows"] + int(np.count_nonzero(self.keys[:, 0] != -1))
-        bits = self.table_bits
-        if self.growable:
-            cap = min(self.max_table_bits, max(self.table_bits,
-                                               memory_cap_bits(self.max_table_bits)))
-            while bits < cap and (1 << bits) < 4 * need:     # at most a quarter full
-                bits += 1
-        keys, vals = self.keys, self.vals
-        if bits > self.table_bits:
-            keys, vals, _ = K.new_tables(bits)
-            K.rehash(self.keys, keys)
-        for rows in memo_file._chunks(path, header["rows"]):
-            memo_file.merge(rows, keys, vals)
-        if bits > self.table_bits:
-            self.grown += 1
-        self.keys, self.vals, self.table_bits = keys, vals, bits
+
+        def prepare(header):            # the file passed every check: make room
+            need = header["rows"] + int(np.count_nonzero(self.keys[:, 0] != -1))
+            bits = self.table_bits
+            if self.growable:
+                cap = min(self.max_table_bits, max(self.table_bits,
+                                                   memory_cap_bits(self.max_table_bits)))
+                while bits < cap and (1 << bits) < 4 * need:     # at most a quarter full
+                    bits += 1
+            if bits > self.table_bits:
+                keys, vals, _ = K.new_tables(bits)
+                K.rehash(self.keys, keys)
+                self.keys, self.vals, self.table_bits = keys, vals, bits
+                self.grown += 1
+
+        memo_file.load(path, prepare, lambda rows: memo_file.merge(rows, self.keys, self.vals))
         held = int(np.count_nonzero(self.keys[:, 0] != -1))
         for st in self.helper_stats:
             st[K.ST_STORED] = 0

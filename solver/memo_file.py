@@ -142,15 +142,12 @@ def _header_line(header: dict) -> bytes:
     return text.ljust(HEADER_BYTES - 1) + b"\n"
 
 
-def read_header(path: str) -> dict:
-    """The header of a memo file, checked (magic, format, fingerprint, size); raises
+def _read_header(f, path: str) -> dict:
+    """The header of an open memo file, checked (magic, format, fingerprint, size); raises
     MemoFileError."""
-    try:
-        size = os.path.getsize(path)
-        with open(path, "rb") as f:
-            head = f.read(len(MAGIC) + HEADER_BYTES)
-    except OSError as e:
-        raise MemoFileError(f"memo: cannot read {path}: {e.strerror or e}") from None
+    size = os.fstat(f.fileno()).st_size
+    f.seek(0)
+    head = f.read(len(MAGIC) + HEADER_BYTES)
     if not head.startswith(MAGIC):
         raise MemoFileError(f"memo: {path} is not an onirim expectimax memo file")
     line = head[len(MAGIC):]
@@ -160,8 +157,8 @@ def read_header(path: str) -> dict:
         header = json.loads(line.decode())
         rows = header["rows"]
         ok = (isinstance(header, dict) and header.get("format") == FORMAT
-              and header.get("columns") == COLUMNS and isinstance(rows, int) and rows >= 0
-              and isinstance(header.get("crc32"), int)
+              and header.get("columns") == COLUMNS and type(rows) is int and rows >= 0
+              and type(header.get("crc32")) is int
               and isinstance(header.get("fingerprint"), str))
     except (ValueError, UnicodeDecodeError, KeyError, TypeError):
         ok = False
@@ -178,26 +175,24 @@ def read_header(path: str) -> dict:
     return header
 
 
-def _chunks(path: str, rows: int):
-    """The data of a checked file, CHUNK_ROWS rows at a time, as (n, 7) int64 arrays."""
-    with open(path, "rb") as f:
-        f.seek(len(MAGIC) + HEADER_BYTES)
-        left = rows
-        while left:
-            n = min(left, CHUNK_ROWS)
-            a = np.fromfile(f, dtype="<i8", count=n * COLUMNS)
-            if a.size != n * COLUMNS:
-                raise MemoFileError(f"memo: {path} changed while it was being read")
-            yield a.astype(np.int64, copy=False).reshape(n, COLUMNS)
-            left -= n
+def _chunks(f, path: str, rows: int):
+    """The data of an open, checked file, CHUNK_ROWS rows at a time, as (n, 7) int64
+    arrays."""
+    f.seek(len(MAGIC) + HEADER_BYTES)
+    left = rows
+    while left:
+        n = min(left, CHUNK_ROWS)
+        a = np.fromfile(f, dtype="<i8", count=n * COLUMNS)
+        if a.size != n * COLUMNS:
+            raise MemoFileError(f"memo: {path} changed while it was being read")
+        yield a.astype(np.int64, copy=False).reshape(n, COLUMNS)
+        left -= n
 
 
-def verify(path: str) -> dict:
-    """Check the whole file: header, size, CRC, and every row (key words >= 0, work >= 0,
-    0 <= lo <= hi <= 1 up to rounding).  Returns the header; raises MemoFileError."""
-    header = read_header(path)
+def _verify(f, path: str) -> dict:
+    header = _read_header(f, path)
     crc = 0
-    for a in _chunks(path, header["rows"]):
+    for a in _chunks(f, path, header["rows"]):
         crc = zlib.crc32(memoryview(_le(np.ascontiguousarray(a))).cast("B"), crc)
         v = a[:, 5:7].view(np.float64)
         bad = ((a[:, :5] < 0).any() or not np.isfinite(v).all()
@@ -207,6 +202,36 @@ def verify(path: str) -> dict:
             raise MemoFileError(f"memo: {path} holds an impossible entry (damaged file)")
     if crc != header["crc32"]:
         raise MemoFileError(f"memo: {path} is damaged (CRC-32 mismatch)")
+    return header
+
+
+def _open(path: str):
+    try:
+        return open(path, "rb")
+    except OSError as e:
+        raise MemoFileError(f"memo: cannot read {path}: {e.strerror or e}") from None
+
+
+def verify(path: str) -> dict:
+    """Check the whole file: header, size, CRC, and every row (key words >= 0, work >= 0,
+    0 <= lo <= hi <= 1 up to rounding).  Returns the header; raises MemoFileError."""
+    with _open(path) as f:
+        return _verify(f, path)
+
+
+def load(path: str, prepare, insert) -> dict:
+    """Check the whole file, then call ``prepare(header)`` and feed its rows to
+    ``insert(rows)`` chunk by chunk.  The file is opened once for both passes, so a save
+    that replaces it meanwhile (by renaming, as ``save`` does) cannot slip unchecked rows
+    in.  Returns the header; raises MemoFileError before ``prepare`` if the file is bad."""
+    with _open(path) as f:
+        try:
+            header = _verify(f, path)
+            prepare(header)
+            for rows in _chunks(f, path, header["rows"]):
+                insert(rows)
+        except OSError as e:
+            raise MemoFileError(f"memo: cannot read {path}: {e.strerror or e}") from None
     return header
 
 

@@ -173,6 +173,23 @@ def test_a_bad_file_is_refused_and_changes_nothing(tmp_path, case):
         assert f.read() == content
 
 
+def test_a_file_replaced_during_a_load_cannot_slip_in_unchecked_rows(tmp_path):
+    """The load checks the file, then reads it again to insert the rows: both passes read
+    the same open file, so a save that replaces it in between (by renaming, as saves do)
+    changes nothing in what is inserted."""
+    path = str(tmp_path / "a.memo")
+    a = partial()
+    a.save_memo(path)
+    other = str(tmp_path / "other.memo")
+    with open(other, "wb") as f:
+        f.write(b"not checked\n" * 100)
+    got = []
+    memo_file.load(path, lambda header: os.replace(other, path), got.append)
+    inserted = np.concatenate(got)
+    k = a.keys[a.keys[:, 0] != -1, :7]
+    assert sorted(map(bytes, inserted)) == sorted(map(bytes, k))
+
+
 def test_missing_and_unwritable_paths(tmp_path):
     s = partial(nodes=500)
     with pytest.raises(MemoFileError, match="cannot read"):
