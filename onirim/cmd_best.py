@@ -75,7 +75,7 @@ def run(args) -> int:
     budget_nodes, budget_s = _budgets(args)
     state = parse_position(args.position)
     _check_tree_path(args.tree)
-    memo = cert = solver = None
+    memo = cert = None
     if args.mode == "clairvoyant":
         ranking, graph = _clairvoyant(state, budget_nodes, budget_s, bool(args.tree))
     else:

@@ -347,9 +347,11 @@ class Expectimax:
         fixed table keeps the entries that cost the most work where they do not all fit.
         Returns the entries the memo holds afterwards."""
         from . import memo_file
+        held = int(np.count_nonzero(self.keys[:, 0] != -1))    # entries in the memo
 
         def prepare(header):            # the file passed every check: make room
-            need = header["rows"] + int(np.count_nonzero(self.keys[:, 0] != -1))
+            nonlocal held
+            need = header["rows"] + held
             bits = self.table_bits
             if self.growable:
                 cap = min(self.max_table_bits, max(self.table_bits,
@@ -358,12 +360,15 @@ class Expectimax:
                     bits += 1
             if bits > self.table_bits:
                 keys, vals, _ = K.new_tables(bits)
-                K.rehash(self.keys, keys)
+                held = K.rehash(self.keys, keys)
                 self.keys, self.vals, self.table_bits = keys, vals, bits
                 self.grown += 1
 
-        memo_file.load(path, prepare, lambda rows: memo_file.merge(rows, self.keys, self.vals))
-        held = int(np.count_nonzero(self.keys[:, 0] != -1))
+        def insert(rows):
+            nonlocal held
+            held += memo_file.merge(rows, self.keys, self.vals)[0]      # the new keys
+
+        memo_file.load(path, prepare, insert)
         for st in self.helper_stats:
             st[K.ST_STORED] = 0
         self.stats[K.ST_STORED] = held
@@ -389,6 +394,10 @@ class Expectimax:
         results: list = [None] * len(all_st)
         errors: list = []
 
+        def stop():
+            for st in all_st:
+                st[K.ST_LIMIT] = 0
+
         def work(i):
             try:
                 results[i] = K.solve_words(w[0], w[1], w[2], w[3], float(alpha), float(beta),
@@ -396,8 +405,7 @@ class Expectimax:
             except BaseException as e:     # re-raised in the calling thread
                 errors.append(e)
             finally:
-                for st in all_st:          # the first to finish stops the others
-                    st[K.ST_LIMIT] = 0
+                stop()                     # the first to finish stops the others
                 done[i].set()              # last: nothing of this search runs after it
         # Every search runs in a thread of its own, and this (main) thread waits.  A signal
         # handler runs in the main thread only: had the main thread been searching, a
@@ -415,10 +423,6 @@ class Expectimax:
                    for i in range(len(all_st))]
         interrupted = False
         start_error = None
-
-        def stop():
-            for st in all_st:
-                st[K.ST_LIMIT] = 0
         masked = _block_signals()
         try:
             for i, t in enumerate(workers):

@@ -92,10 +92,11 @@ def save(keys: np.ndarray, path: str, table_bits: int, nodes: int) -> int:
     """Write every entry of the memo table ``keys`` (no search may be running) to ``path``,
     atomically.  Returns the number of entries written."""
     check_writable(path)
-    rows = int(np.count_nonzero(keys[:, 0] != -1))
     folder = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    header = {"format": FORMAT, "fingerprint": fingerprint(), "rows": rows,
+    # the header is written again at the end, with the rows and the CRC (its length is
+    # fixed), so the table is read once
+    header = {"format": FORMAT, "fingerprint": fingerprint(), "rows": 0,
               "columns": COLUMNS, "crc32": 0, "table_bits": int(table_bits),
               "nodes": int(nodes),
               "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -111,8 +112,7 @@ def save(keys: np.ndarray, path: str, table_bits: int, nodes: int) -> int:
                 crc = zlib.crc32(buf, crc)
                 f.write(buf)
                 written += sel.shape[0]
-            if written != rows:      # pragma: no cover - the table changed under us
-                raise MemoFileError("memo: the table changed while it was being saved")
+            header["rows"] = written
             header["crc32"] = crc
             f.seek(len(MAGIC))
             f.write(_header_line(header))
@@ -125,7 +125,7 @@ def save(keys: np.ndarray, path: str, table_bits: int, nodes: int) -> int:
     except BaseException:
         _remove(tmp)
         raise
-    return rows
+    return written
 
 
 def _remove(path: str) -> None:
