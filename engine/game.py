@@ -138,6 +138,12 @@ class State:
         self.turn = 0                         # active player (two-player)
         self.seed: int | None = None
         self.shuffles = 0
+        # Deal mode only: how many cards at the top of ``deck`` the player has seen and may
+        # remember (the cards a prophecy put back).  Draws from the top use them up, and a
+        # shuffle forgets them.  ``engine.view.player_view`` hides the rest of the deck.  Not
+        # part of the position (``__eq__``, notation): in chance mode ``deck`` is exactly
+        # the known part.
+        self.known_top = 0
         self._history: list[int] = []
 
     # ------------------------------------------------------------------ basic queries
@@ -162,6 +168,7 @@ class State:
         s.turn = self.turn
         s.seed = self.seed
         s.shuffles = self.shuffles
+        s.known_top = self.known_top
         s._history = list(self._history)
         return s
 
@@ -239,6 +246,8 @@ class State:
         return bool(self.deck)
 
     def _pop_top(self) -> int:
+        if self.known_top:
+            self.known_top -= 1
         return self.deck.pop(0)
 
     def _all_deck_counts(self) -> list[int]:
@@ -253,6 +262,7 @@ class State:
             for c in self.limbo:
                 counts[c] += 1
             self.limbo = []
+        self.known_top = 0
         if self.seed is not None:
             self.deck = shuffle_counts(counts, self.seed, self.shuffles)
             self.unknown = [0] * C.NUM_TYPES
@@ -264,6 +274,8 @@ class State:
     def _take_door_from_deck(self, col: int) -> bool:
         d = C.door_of(col)
         if d in self.deck:
+            if self.deck.index(d) < self.known_top:
+                self.known_top -= 1
             self.deck.remove(d)
             return True
         if self.unknown[d] > 0:
@@ -580,6 +592,7 @@ class State:
             keep = [revealed[rest[q]] for q in _PERMS[k - 1][p]]
             self._insert(self.discard, revealed[i])
             self.deck[:k] = keep
+            self.known_top = max(self.known_top, k) - 1   # the kept cards stay known
             self.phase = "refill"
         elif ph == "door":
             door, self.drawn = self.drawn, None
