@@ -648,9 +648,20 @@ class State:
                 self._shuffle_deck()
 
     # ------------------------------------------------------------------ conveniences
-    def observation_string(self) -> str:
-        from .notation import format_position
-        return format_position(self)
+    def observation_string(self, player: int | None = None) -> str:
+        """What ``player`` (default: the one to move) may know now, in the one-line notation
+        of ``docs/NOTATION.md``: no hidden deck order, no ``seed`` or ``shuffles``, and in a
+        two-player game the partner's own cards as ``?``.  The full position, with the deal,
+        is ``str(state)`` or ``format_position(state, view="full")``."""
+        from .view import observation_text
+        return observation_text(self, player)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """:meth:`observation_string`, then ``history=`` and every decision taken so far
+        (action integers, oldest first): what ``player`` knows and recalls
+        (:func:`engine.view.information_state_text`)."""
+        from .view import information_state_text
+        return information_state_text(self, player)
 
     def __str__(self) -> str:
         from .notation import format_position

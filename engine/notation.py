@@ -74,13 +74,35 @@ def _fields(state: State) -> dict:
     return f
 
 
-def format_position(state: State) -> str:
+def join_fields(fields: dict) -> str:
+    """Ordered fields (``_fields``) as the one-line notation."""
     parts = []
-    for k, v in _fields(state).items():
+    for k, v in fields.items():
         if isinstance(v, list):
             v = ",".join(v) or "-"
         parts.append(f"{k}={v}")
     return " ".join(parts)
+
+
+VIEWS = ("full", "player")
+
+
+def format_position(state: State, view: str = "full", player: int | None = None) -> str:
+    """The position in the one-line notation (``docs/NOTATION.md``).
+
+    ``view="full"`` (the default) prints the position itself: for a seeded (deal-mode) state
+    that is the whole deal, with the deck order, ``seed`` and ``shuffles``, which the player
+    does not know.  ``view="player"`` prints only what ``player`` (default: the one to move)
+    may know (:func:`engine.view.observation_fields`); a solo one is ready to paste into
+    ``onirim best``.  ``State.observation_string()`` defaults to the player's view."""
+    if view == "full":
+        if player is not None:
+            raise ValueError("format_position: player= is for view='player'")
+        return join_fields(_fields(state))
+    if view == "player":
+        from .view import observation_text
+        return observation_text(state, player)
+    raise ValueError(f"format_position: view must be one of {VIEWS}, not {view!r}")
 
 
 def to_json(state: State) -> dict:

@@ -12,8 +12,11 @@ only), and ``seed`` is dropped.  A policy that decides from the view cannot read
 order, whatever it does; ``tests/test_view.py`` checks that permuting the unknown part of the
 deck leaves the view, and every registered policy's decision, unchanged.
 
-Two-player views (a partner's hand is hidden too) are not written yet: they raise
-:class:`~engine.errors.GameConfigError`.
+Two-player views as ``State`` objects (a partner's hand is hidden too) are not written yet:
+:func:`player_view` raises :class:`~engine.errors.GameConfigError` for them.  The *strings* of
+a two-player view are written: :func:`observation_fields` hides the partner's own cards as
+``?`` (see ``docs/NOTATION.md``, "The player's view"), and ``State.observation_string`` /
+``State.information_state_string`` print them.
 """
 from __future__ import annotations
 
@@ -42,6 +45,12 @@ def player_view(state, player: int | None = None):
         raise GameConfigError("player_view: two-player views are not implemented yet")
     if player not in (None, 0):
         raise GameConfigError(f"player_view: no player {player!r} in a solo game")
+    return _hide_deck(state)
+
+
+def _hide_deck(state):
+    """A copy of ``state`` (solo or two-player) whose deck holds only the known top cards,
+    in chance mode (no seed): the deck part of the player's view."""
     v = state.clone()
     if state.seed is None:
         return v
@@ -60,3 +69,52 @@ def player_view(state, player: int | None = None):
 def information_key(state, player: int | None = None) -> tuple:
     """A hashable key of what ``player`` may know (equal keys: the same information)."""
     return player_view(state, player)._key()
+
+
+def _check_player(state, player) -> int:
+    """The seat whose view is asked for: ``player``, or by default the one to move (at a
+    chance node or the end of the game: ``state.turn``)."""
+    if player is None:
+        return state.turn if state.players == 2 else 0
+    if isinstance(player, bool) or not isinstance(player, int) \
+            or not 0 <= player < state.players:
+        raise GameConfigError(f"player: no player {player!r} in a "
+                              f"{'two-player' if state.players == 2 else 'solo'} game")
+    return player
+
+
+HIDDEN = "?"      # a card the viewer cannot see (two-player: the partner's own cards)
+
+
+def observation_fields(state, player: int | None = None) -> dict:
+    """The position as the notation's ordered fields (``engine.notation``), holding only what
+    ``player`` may know: no hidden deck order, no ``seed``/``shuffles``, and in a two-player
+    game the partner's own cards as ``?`` (one per card).
+
+    Two-player ruling: both players know the deck cards a prophecy put back (the rule texts
+    let players keep their hands secret, not what they see of the deck).  Solo: the fields
+    are those of :func:`player_view`, so they parse back into it."""
+    from .notation import _fields
+    p = _check_player(state, player)
+    f = _fields(_hide_deck(state))
+    if state.players == 2:
+        other = f"hand{1 - p}"
+        f[other] = [HIDDEN] * len(f[other])
+    return f
+
+
+def observation_text(state, player: int | None = None) -> str:
+    """:func:`observation_fields` in the one-line notation (``docs/NOTATION.md``)."""
+    from .notation import join_fields
+    return join_fields(observation_fields(state, player))
+
+
+def information_state_text(state, player: int | None = None) -> str:
+    """What ``player`` may know and recall: :func:`observation_text`, then ``history=`` with
+    every decision taken so far as action integers, oldest first (``-`` if none).  Decisions
+    are public (cards played, discarded, exchanged, drafted); the chance outcomes (the cards
+    drawn) are left out, because in a two-player game a partner's draws are private, and what
+    a player drew is in the observation while it is held."""
+    from .game import DRAW
+    acts = [a for a in state.history() if a < DRAW]
+    return observation_text(state, player) + " history=" + (",".join(map(str, acts)) or "-")
