@@ -4,16 +4,24 @@ Each sub-command lives in its own module ``onirim.cmd_<name>`` that defines
 ``add_arguments(parser)`` and ``run(args) -> int``.  Modules are imported lazily, so ``onirim
 show`` never pays for compiling numba kernels.
 
-Every bad input ends with exactly one line on stderr, ``onirim: error: ...``, and exit status 2;
-no traceback is ever printed for input the user gave.
+Every bad input ends with exactly one line on stderr, ``onirim: error: <field>: <problem>``,
+and exit status 2; no traceback is ever printed for input the user gave.  argparse's own
+messages are rewritten to that form (:func:`usage_message`), and whatever the user typed is
+echoed cut short (:func:`one_line`): a 100 KB position does not come back in full.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import platform
+import re
 import sys
+from importlib import metadata
 
 from engine.errors import OnirimError
+
+from . import __version__
+from .paths import clip
 
 COMMANDS = {
     "play": "play a game in the terminal",
@@ -30,9 +38,67 @@ class UsageError(Exception):
     """Bad command-line usage: printed as one line, exit status 2."""
 
 
+def _option_name(name: str) -> str:
+    """argparse's name of an argument (``--seed``, ``-s/--seed``, ``COMMAND``) as a field."""
+    parts = name.split("/")
+    longs = [p for p in parts if p.startswith("--")]
+    name = longs[0] if longs else parts[0]
+    return "command" if name == "COMMAND" else name
+
+
+def usage_message(message: str) -> str:
+    """argparse's error message as ``<field>: <problem>``."""
+    m = re.match(r"argument (\S+): (.*)", message, re.S)
+    if m:
+        return f"{_option_name(m.group(1))}: {m.group(2)}"
+    m = re.match(r"the following arguments are required: (.*)", message, re.S)
+    if m:
+        names = [_option_name(x.strip()) for x in m.group(1).split(",")]
+        more = f" (also missing: {', '.join(names[1:])})" if names[1:] else ""
+        return f"{names[0]}: missing; this argument is required{more}"
+    m = re.match(r"unrecognized arguments: (.*)", message, re.S)
+    if m:
+        extra = m.group(1).split()
+        first = extra[0] if extra else "arguments"
+        kind = "option" if first.startswith("-") else "argument"
+        more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
+        return f"{first}: unknown {kind}{more}"
+    m = re.match(r"ambiguous option: (\S+) could match (.*)", message, re.S)
+    if m:
+        return f"{m.group(1)}: ambiguous option, could be {m.group(2)}"
+    m = re.match(r"one of the arguments (.*) is required", message, re.S)
+    if m:
+        return f"{_option_name(m.group(1).split()[0])}: one of {m.group(1)} is required"
+    return f"arguments: {message}"
+
+
+def one_line(message: str, word_limit: int = 80, limit: int = 400) -> str:
+    """``message`` on one line, every over-long word (echoed input) cut short, and the whole
+    cut to about ``limit`` characters."""
+    words = []
+    for w in str(message).split():
+        tail = w[-1] if len(w) > word_limit and w[-1] in ":,;)" else ""
+        words.append(clip(w[:len(w) - len(tail)], word_limit) + tail)
+    text = " ".join(words)
+    if len(text) > limit:
+        text = text[:limit] + f"... ({len(text) - limit} more characters)"
+    return text
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage dump
-        raise UsageError(f"{self.prog}: {message}")
+        raise UsageError(usage_message(message))
+
+
+def version_text() -> str:
+    """``onirim --version``: the package, Python and the numeric libraries (no import)."""
+    libs = []
+    for name in ("numba", "numpy"):
+        try:
+            libs.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            libs.append(f"{name} not installed")
+    return f"onirim {__version__} (Python {platform.python_version()}, {', '.join(libs)})"
 
 
 def _module(name):
@@ -48,6 +114,8 @@ def build_parser(only: str | None = None):
     """The argument parser.  With ``only``, just that sub-command's module is imported (so
     ``onirim show`` never imports numba); the others are listed by name."""
     parser = _Parser(prog="onirim", description="Onirim engine and solver")
+    parser.add_argument("--version", action="version", version=version_text(),
+                        help="print the version (and those of Python, numba, numpy) and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, help_text in COMMANDS.items():
         if only is not None and name != only:
@@ -63,7 +131,7 @@ def build_parser(only: str | None = None):
 
 
 def fail(message: str) -> int:
-    print(f"onirim: error: {message}", file=sys.stderr)
+    print(f"onirim: error: {one_line(message)}", file=sys.stderr)
     return 2
 
 
@@ -74,7 +142,9 @@ def main(argv=None) -> int:
     try:
         args = parser.parse_args(argv)
     except UsageError as e:
-        return fail(str(e).removeprefix("onirim: "))
+        return fail(str(e))
+    except SystemExit as e:       # --help, --version: printed, then argparse exits
+        return e.code if isinstance(e.code, int) else 0
     if not getattr(args, "command", None):
         parser.print_help()
         return 2

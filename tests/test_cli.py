@@ -376,3 +376,68 @@ def test_play_md_transcript_is_real(capsys, monkeypatch):
     lines = m.group(1).split("\\n")
     out = play(capsys, monkeypatch, [x for x in lines if x], seed=int(m.group(2)))
     assert out == m.group(3)
+
+
+# --------------------------------------------------------------------------------- argparse
+@pytest.mark.parametrize("argv,want", [
+    (["play", "--players", "3"], "--players: invalid choice: 3 (choose from 1, 2)"),
+    (["play", "--seed", "-1"], "--seed: seed -1 is out of range 0 .. 2**64-1"),
+    (["play", "--seed"], "--seed: expected one argument"),
+    (["play", "--bogus"], "--bogus: unknown option"),
+    (["show"], "position: missing; this argument is required"),
+    (["show", EXAMPLE, "extra", "more"], "extra: unknown argument (and 1 more)"),
+    (["frobnicate"], "command: invalid choice: 'frobnicate'"),
+])
+def test_argparse_errors_name_the_field(capsys, monkeypatch, argv, want):
+    """Not `onirim: error: onirim play: argument --players: ...` (issue 16, item 9)."""
+    rc, out, err = run_cli(capsys, monkeypatch, argv)
+    assert rc == 2 and out == ""
+    assert err.startswith(f"onirim: error: {want}")
+    assert err.count("\n") == 1
+    assert "onirim play:" not in err and "argument --" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["show", "x" * 100_000],
+    ["show", f"mode=solo phase=play hand={'Q' * 100_000} row=- doors=- deck=* discard=- "
+             "limbo=-"],
+    ["show", "{\"" + "k" * 100_000 + "\": 1, \"mode\": \"solo\"}"],
+    ["x" * 100_000],
+    ["play", "--seed", "9" * 100_000],
+    ["play", "--players", "2" * 100_000],
+])
+def test_long_bad_input_is_not_echoed_in_full(capsys, monkeypatch, argv):
+    rc, out, err = run_cli(capsys, monkeypatch, argv)
+    assert rc == 2 and out == ""
+    assert err.startswith("onirim: error: ") and err.count("\n") == 1
+    assert len(err) < 600
+    assert "characters)" in err or "chars)" in err      # it says the echo was cut
+
+
+def test_version(capsys, monkeypatch):
+    import onirim
+    rc, out, err = run_cli(capsys, monkeypatch, ["--version"])
+    assert rc == 0 and err == ""
+    assert out.startswith(f"onirim {onirim.__version__} (Python ")
+    assert "numba" in out and out.count("\n") == 1
+    r = run_sub(["--version"])
+    assert r.returncode == 0 and r.stdout == out
+
+
+def test_version_matches_pyproject():
+    import tomllib
+
+    import onirim
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as fh:
+        assert tomllib.load(fh)["project"]["version"] == onirim.__version__
+
+
+def test_help_exits_0(capsys, monkeypatch):
+    rc, out, _ = run_cli(capsys, monkeypatch, ["play", "--help"])
+    assert rc == 0 and "--seed" in out
+
+
+def test_gitignore_covers_sqlite_side_files():
+    lines = open(os.path.join(ROOT, ".gitignore"), encoding="utf-8").read().split()
+    for pattern in ("*.sqlite-wal", "*.sqlite-shm", ".bench-results/"):
+        assert pattern in lines
