@@ -647,6 +647,33 @@ class State:
                     return
                 self._shuffle_deck()
 
+    def apply_action_logged(self, action) -> list[tuple[str, int]]:
+        """:meth:`apply_action`, returning what its automatic part did, in order, as
+        ``(event, card)`` pairs (``card`` is a card type; for ``shuffle`` it is the number of
+        limbo cards shuffled back in):
+
+        * ``draw``: a Location drawn into a hand (refill, nightmare redraw, setup);
+        * ``limbo``: a Door or Nightmare drawn and set aside in limbo (a Door with no usable
+          Key while refilling; any Door or Nightmare during a redraw or the setup);
+        * ``door``: a Door drawn whose Key is in hand (the next decision is phase door);
+        * ``nightmare``: a Nightmare drawn while refilling (the next decision);
+        * ``reveal-discard`` / ``reveal-limbo``: a card revealed by ``nightmare reveal``;
+        * ``series-door``: the Door a completed series took from the deck;
+        * ``shuffle``: the deck was shuffled.
+
+        The rules are those of :meth:`apply_action` (this only listens to its steps); the
+        state ends the same, and an illegal action raises with the state unchanged."""
+        log: list[tuple[str, int]] = []
+        cls = self.__class__
+        self.__class__ = _LoggedState
+        self._log = log
+        try:
+            self.apply_action(action)
+        finally:
+            self.__class__ = cls
+            del self._log
+        return log
+
     # ------------------------------------------------------------------ conveniences
     def observation_string(self, player: int | None = None) -> str:
         """What ``player`` (default: the one to move) may know now, in the one-line notation
@@ -669,6 +696,41 @@ class State:
 
     def __repr__(self) -> str:
         return f"State({self})"
+
+
+class _LoggedState(State):
+    """A State that records the steps of its automatic part (``apply_action_logged``)."""
+
+    _log: list
+
+    def _place_redrawn(self, c: int) -> None:
+        super()._place_redrawn(c)
+        self._log.append(("draw" if C.is_location(c) else "limbo", c))
+
+    def _refill_with(self, c: int) -> None:
+        super()._refill_with(c)
+        if C.is_location(c):
+            ev = "draw"
+        elif C.is_door(c):
+            ev = "door" if self.phase == "door" else "limbo"
+        else:
+            ev = "nightmare"
+        self._log.append((ev, c))
+
+    def _revealed(self, c: int) -> None:
+        super()._revealed(c)
+        self._log.append(("reveal-discard" if C.is_location(c) else "reveal-limbo", c))
+
+    def _take_door_from_deck(self, col: int) -> bool:
+        took = super()._take_door_from_deck(col)
+        if took:
+            self._log.append(("series-door", C.door_of(col)))
+        return took
+
+    def _shuffle_deck(self, with_limbo: bool = False) -> None:
+        n = len(self.limbo) if with_limbo else 0
+        super()._shuffle_deck(with_limbo)
+        self._log.append(("shuffle", n))
 
 
 def series_length(row: list[int]) -> int:

@@ -2,42 +2,87 @@
 
 The game is a seeded deal (deal mode), so the same seed always gives the same game; without
 ``--seed`` a random seed is chosen and printed.  At each decision the board is drawn and the
-legal moves are listed, numbered.  Input, one per line:
+legal moves are listed, numbered, fitted to the terminal's width.  Input, one per line:
 
 * a move number, or a move as its action string (``play Os``, ``discard Ak``, ``door key``,
-  ``nightmare reveal``, ``prophecy discard=N keep=Os,Am,Gk,Lk``; case does not matter);
-* ``undo`` (back to the previous decision), ``hint`` (the greedy policy's choice), ``board``
-  (draw the board again), ``help``, ``quit``.
+  ``nightmare reveal``, ``prophecy discard=N keep=Os,Am,Gk,Lk``; case does not matter; in a
+  prophecy ``discard=N keep=...`` is enough);
+* ``undo`` (back to the previous decision), ``hint`` (the exact search near the end of a
+  game, otherwise the strongest registered policy, said to be a heuristic), ``position`` (the
+  player's view in the notation of ``docs/NOTATION.md``, ready for ``onirim best``),
+  ``board`` (draw the board again), ``help`` (commands, card legend, Nightmare options),
+  ``quit``.
 
-End of input quits cleanly.  A bad line gets a one-line message and the prompt again.
+After each move, indented lines tell what the automatic part of the turn did, from the
+engine's own steps (``State.apply_action_logged``): the cards actually drawn, the Doors and
+Nightmares set aside in limbo, what a reveal discarded, the Doors gained or lost, and the
+shuffles.  End of input quits cleanly.  A bad line gets a one-line message and the prompt
+again.  See ``docs/PLAY.md``.
 """
 from __future__ import annotations
 
 import argparse
 import secrets
+import shutil
 import sys
+import time
 from collections import Counter
 
-from engine.errors import IllegalActionError
+from engine import cards as C
+from engine.errors import IllegalActionError, OnirimError
 from engine.game import Game
 from engine.policy import greedy_action
 from engine.rng import MAX_SEED
+from engine.view import known_top, player_view
 
-from .render import WIDTH, codes, render
+from .render import codes, render, wrap
 
-HELP = """\
+# The hint tries the exact search when the deck holds at most this many cards, and uses its
+# answer when it proves a best move within EXACT_HINT_S seconds (compile time excluded).
+EXACT_HINT_DECK = 15
+EXACT_HINT_S = 2.0
+MIN_WIDTH, DEFAULT_WIDTH = 40, 80
+
+LEGEND = """\
+Cards (docs/NOTATION.md):
+  Locations: colour letter, then symbol.  O = Observatory (red),
+    A = Aquarium (blue), G = Garden (green), L = Library (brown);
+    s = Sun, m = Moon, k = Key.  Example: Os = red Sun, Lk = brown Key.
+  Doors: D + colour letter: DO DA DG DL (two of each; all 8 must be in play).
+  N = Nightmare (10 of them)."""
+
+NIGHTMARE_HELP = """\
+When a Nightmare is drawn, choose one penalty:
+  nightmare key Ak    discard a Key from your hand (no prophecy)
+  nightmare door DO   move one of your Doors in play to limbo (it is shuffled
+                      back into the deck at the end of the turn)
+  nightmare reveal    reveal the top 5 cards: Locations are discarded, Doors
+                      and Nightmares go to limbo
+  nightmare redraw    discard your whole hand and draw 5 new Locations; Doors
+                      and Nightmares met go to limbo (no Key may be used)"""
+
+HELP = f"""\
 Commands:
-  <number>          make the move with that number
-  <move>            make a move by its action string, e.g. play Os, discard Ak, door key,
-                    nightmare reveal, prophecy discard=N keep=Os,Am,Gk,Lk
-  undo              take back the last move (repeatable)
-  hint              show what the built-in greedy policy would do
-  board             draw the board again
-  help              this text
-  quit              stop the game
-Goal: get all 8 Doors in play before the deck runs out.  A card played to the row must not
-share its symbol (Sun, Moon, Key) with the last card of the row; three cards of one colour in
-a row find a Door of that colour.  Discarding a Key triggers a prophecy."""
+  <number>   make the move with that number
+  <move>     make a move by its action string: play Os, discard Ak, door key,
+             door limbo, nightmare reveal, prophecy discard=N keep=Os,Am,Gk,Lk
+             (keep= lists the new top of the deck first; in a prophecy,
+             discard=N keep=... is enough)
+  undo       take back the last move (repeatable)
+  hint       a suggested move: with {EXACT_HINT_DECK} cards or fewer in the deck, the
+             exact search if it proves a best move within {EXACT_HINT_S:g} s; otherwise
+             a heuristic policy (the hint says which)
+  position   your view of the position, to paste into: onirim best "..."
+  board      draw the board again
+  help       this text
+  quit       stop the game
+Goal: get all 8 Doors in play before the deck runs out.  A card played to the
+row must not share its symbol with the last card of the row; three cards of
+one colour in a row find a Door of that colour.  Discarding a Key triggers a
+prophecy: look at the top 5 cards, discard one, put the others back in the
+order you choose.
+{LEGEND}
+{NIGHTMARE_HELP}"""
 
 
 def seed_arg(text: str) -> int:
@@ -59,33 +104,188 @@ def add_arguments(parser):
                         help="1 (solo, default) or 2 (two-player cooperative)")
 
 
-def moves_table(labels: list[str]) -> list[str]:
-    """Numbered moves, in columns when there are many."""
-    items = [f"{i:>3}) {s}" for i, s in enumerate(labels, 1)]
-    if len(items) <= 12:
-        return items
-    width = max(len(x) for x in items) + 2
-    cols = max(1, WIDTH // width)
+def terminal_width() -> int:
+    """The terminal's width (COLUMNS, else the terminal, else 80), at least MIN_WIDTH."""
+    return max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
+
+
+def columns(items: list[str], width: int, indent: int = 0) -> list[str]:
+    """``items`` in as many columns (filled top to bottom) as fit in ``width``."""
+    if not items:
+        return []
+    cell = max(len(x) for x in items) + 2
+    cols = max(1, (width - indent + 2) // cell)
     rows = -(-len(items) // cols)
     out = []
     for r in range(rows):
-        out.append("".join(items[r + c * rows].ljust(width)
-                           for c in range(cols) if r + c * rows < len(items)).rstrip())
+        out.append(" " * indent + "".join(items[r + c * rows].ljust(cell)
+                                          for c in range(cols)
+                                          if r + c * rows < len(items)).rstrip())
     return out
 
 
-class Session:
-    """One interactive game: the state, the undo stack and what the players know of the deck."""
+def moves_table(labels: list[str], width: int = DEFAULT_WIDTH) -> list[str]:
+    """Numbered moves; one a line when they are few, in columns when there are many.  The
+    orderings of a prophecy are grouped by the card discarded (``keep=`` is top first)."""
+    items = [f"{i:>3}) {s}" for i, s in enumerate(labels, 1)]
+    if labels and labels[0].startswith("prophecy discard="):
+        groups: dict[str, list[str]] = {}
+        for i, s in enumerate(labels, 1):
+            disc, keep = s.removeprefix("prophecy discard=").split(" keep=")
+            groups.setdefault(disc, []).append(f"{i:>3}) {keep.replace(',', ' ')}")
+        out = wrap("(prophecy discard=X keep=...; keep lists the new top of the deck first)",
+                   width)
+        for disc, keeps in groups.items():
+            out.append(f"  discard {disc}, keep (top first):")
+            out.extend(columns(keeps, width, indent=2))
+        return out
+    if len(items) <= 12:
+        return items
+    return columns(items, width)
 
-    def __init__(self, players: int, seed: int, inp=None, out=None):
+
+def describe(before, after, log, action_name: str) -> list[str]:
+    """What a move did, told from the engine's steps (``log``) and the piles' changes."""
+    out = []
+    revealed_discard = Counter(c for ev, c in log if ev == "reveal-discard")
+    to_discard = Counter(after.discard) - Counter(before.discard) - revealed_discard
+    if to_discard:
+        out.append("to the discard pile: " + codes(sorted(to_discard.elements())))
+    gained = Counter(after.all_doors()) - Counter(before.all_doors())
+    lost = Counter(before.all_doors()) - Counter(after.all_doors())
+    series = [c for ev, c in log if ev == "series-door"]
+    for d in sorted(gained.elements()):
+        how = "the series found it in the deck" if d in series else "with its Key"
+        out.append(f"Door gained: {C.CODES[d]} ({how})")
+    if lost:
+        out.append("Door sent to limbo: " + codes(sorted(lost.elements())))
+    # the draws, in order; consecutive Locations drawn go on one line
+    run: list[int] = []
+    reveal: list[tuple[str, int]] = []
+
+    def flush():
+        if run:
+            out.append("drew " + codes(run))
+            run.clear()
+        if reveal:
+            gone = [c for ev, c in reveal if ev == "reveal-discard"]
+            aside = [c for ev, c in reveal if ev == "reveal-limbo"]
+            text = "revealed " + codes(c for _, c in reveal)
+            parts = []
+            if gone:
+                parts.append(f"{codes(gone)} to the discard pile")
+            if aside:
+                parts.append(f"{codes(aside)} to limbo")
+            out.append(text + ": " + ", ".join(parts))
+            reveal.clear()
+
+    for ev, c in log:
+        if ev == "draw":
+            if reveal:
+                flush()
+            run.append(c)
+            continue
+        if ev.startswith("reveal-"):
+            if run:
+                flush()
+            reveal.append((ev, c))
+            continue
+        flush()
+        if ev == "limbo":
+            what = "a Door" if C.is_door(c) else "a Nightmare"
+            why = (" (set aside: the hand is being redrawn)"
+                   if action_name == "nightmare redraw"
+                   else " (no usable Key of its colour in hand)" if C.is_door(c) else "")
+            out.append(f"drew {what}, {C.CODES[c]}: to limbo{why}")
+        elif ev == "door":
+            out.append(f"drew a Door, {C.CODES[c]}: you hold its Key (decide below)")
+        elif ev == "nightmare":
+            out.append("drew a Nightmare, N (choose its penalty below)")
+        elif ev == "shuffle":
+            out.append(f"limbo ({c} card{'s' if c != 1 else ''}) shuffled back into the deck"
+                       if c else "the deck was shuffled")
+    flush()
+    if after.players == 2 and not after.is_terminal() and after.turn != before.turn:
+        out.append(f"player {after.turn}'s turn")
+    return out
+
+
+class Hinter:
+    """The ``hint`` command: the exact search (``solver.expectimax``) near the end of a solo
+    game, when it proves a best move within ``limit_s`` seconds; otherwise the strongest
+    registered policy (``rollout`` if registered, else ``greedy``), said to be a heuristic.
+    Both see only the player's view.  Compiling the search (once per install) happens
+    before its clock starts."""
+
+    def __init__(self, say, deck_max: int = EXACT_HINT_DECK, limit_s: float = EXACT_HINT_S):
+        self.say = say
+        self.deck_max = deck_max
+        self.limit_s = limit_s
+        self._solver = None
+        self._policy = None
+
+    def _exact(self, view):
+        if self._solver is None:
+            from solver.expectimax import Expectimax
+            self.say("(loading the exact search; the first time, it compiles for a minute "
+                     "or two)")
+            self._solver = Expectimax(table_bits=20)
+            self._solver.value(view, node_budget=1)            # compile / load, untimed
+        t0 = time.perf_counter()
+        ranking = self._solver.rank(view, budget_s=self.limit_s)
+        seconds = time.perf_counter() - t0
+        acts = ranking.actions
+        top = max(acts, key=lambda a: a.lo)
+        if all(top.lo >= a.hi - 1e-15 for a in acts if a is not top):
+            return top, seconds
+        return None, seconds
+
+    def policy(self):
+        if self._policy is None:
+            from solver.api import make_policy, policy_entries
+            name = "rollout" if "rollout" in policy_entries() else "greedy"
+            self._policy = make_policy(name)
+        return self._policy
+
+    def hint(self, state, stream: int) -> tuple[int, str]:
+        """(action, the words that say where it comes from)."""
+        if state.players == 2:
+            return (greedy_action(state), "heuristic: the greedy policy (no exact search "
+                                          "for two players); not proven best")
+        view = player_view(state)
+        note = ""
+        if state.deck_size() <= self.deck_max:
+            try:
+                top, seconds = self._exact(view)
+            except (OnirimError, ValueError) as e:
+                top, seconds, note = None, 0.0, f"; the exact search refused it: {e}"
+            if top is not None and top.hi == 0.0:
+                return (state.string_to_action(top.action),
+                        f"exact: no move can win any more ({seconds:.1f} s)")
+            if top is not None:
+                value = (f"wins with probability {top.lo:.4f}" if top.hi - top.lo <= 1e-15
+                         else f"wins with probability {top.lo:.4f} to {top.hi:.4f}")
+                return (state.string_to_action(top.action), f"exact: proven best, {value} "
+                                       f"({seconds:.1f} s)")
+            if not note:
+                note = f"; the exact search did not settle it in {self.limit_s:g} s"
+        p = self.policy()
+        return (p.act(view, stream), f"heuristic: {p.name} policy, not proven best{note}")
+
+
+class Session:
+    """One interactive game: the state and the undo stack."""
+
+    def __init__(self, players: int, seed: int, inp=None, out=None, width: int | None = None):
         self.game = Game(players)
         self.seed = seed
         self.state = self.game.new_initial_state(seed)
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
-        self.known = 0            # cards on top of the deck known from a prophecy
-        self.undo_stack: list[tuple] = []
+        self.width = max(MIN_WIDTH, width) if width else terminal_width()
+        self.undo_stack: list = []
         self.echo = not _isatty(self.inp)
+        self.hinter = Hinter(self.say)
 
     # -------------------------------------------------------------- output helpers
     def say(self, text: str = "") -> None:
@@ -94,15 +294,11 @@ class Session:
         except UnicodeEncodeError:        # a terminal that cannot show what the user typed
             enc = getattr(self.out, "encoding", None) or "ascii"
             print(text.encode(enc, "replace").decode(enc), file=self.out)
-
-    def shown_top(self) -> int:
-        if self.state.phase == "prophecy":
-            return min(5, self.state.deck_size())
-        return self.known
+        self.out.flush()
 
     def draw_board(self) -> None:
         self.say()
-        for line in render(self.state, deck_shown=self.shown_top()):
+        for line in render(self.state, deck_shown=known_top(self.state), width=self.width):
             self.say(line)
 
     def labels(self) -> list[str]:
@@ -111,7 +307,7 @@ class Session:
 
     def list_moves(self) -> None:
         self.say("Moves:")
-        for line in moves_table(self.labels()):
+        for line in moves_table(self.labels(), self.width):
             self.say(line)
 
     def prompt(self) -> str | None:
@@ -145,6 +341,8 @@ class Session:
                 return legal[n - 1]
             raise IllegalActionError(f"no move number {n}: choose 1 to {len(legal)}")
         want = " ".join(text.split()).lower()
+        if self.state.phase == "prophecy" and want.startswith("discard="):
+            want = "prophecy " + want
         for a in legal:
             if self.state.action_to_string(a).lower() == want:
                 return a
@@ -154,52 +352,40 @@ class Session:
     def apply(self, action: int) -> None:
         s = self.state
         before = s.clone()
-        self.undo_stack.append((before, self.known))
+        self.undo_stack.append(before)
         name = s.action_to_string(action)
-        if s.phase == "prophecy":
-            kn, size = min(5, s.deck_size()) - 1, s.deck_size() - 1
-        else:
-            kn, size = self.known, s.deck_size()
-        s.apply_action(action)
-        if s.shuffles != before.shuffles:
-            self.known = 0
-        else:
-            self.known = max(0, kn - (size - s.deck_size()))
+        log = s.apply_action_logged(action)
         who = f"player {before.turn}: " if s.players == 2 else ""
         self.say(f"-> {who}{name}")
-        for line in self.events(before, s):
-            self.say(f"   {line}")
-
-    def events(self, before, after) -> list[str]:
-        """What the automatic part of the turn did, told from the piles' changes."""
-        out = []
-        p = before.turn
-        held_before = Counter(before.hands[p] + before.shared)
-        held_after = Counter(after.hands[p] + after.shared)
-        drawn = held_after - held_before
-        if drawn:
-            out.append("drew " + codes(sorted(drawn.elements())))
-        found = Counter(after.all_doors()) - Counter(before.all_doors())
-        lost = Counter(before.all_doors()) - Counter(after.all_doors())
-        if found:
-            out.append("Door gained: " + codes(sorted(found.elements())))
-        if lost:
-            out.append("Door sent to limbo: " + codes(sorted(lost.elements())))
-        gone = Counter(after.discard) - Counter(before.discard)
-        if gone:
-            out.append("to the discard pile: " + codes(sorted(gone.elements())))
-        n = after.shuffles - before.shuffles
-        if n:
-            out.append("the deck was shuffled" + (f" ({n} times)" if n > 1 else ""))
-        if after.players == 2 and not after.is_terminal() and after.turn != before.turn:
-            out.append(f"player {after.turn}'s turn")
-        return out
+        for line in describe(before, s, log, name):
+            for part in wrap(line, self.width - 3):
+                self.say(f"   {part}")
 
     def undo(self) -> bool:
         if not self.undo_stack:
             return False
-        self.state, self.known = self.undo_stack.pop()
+        self.state = self.undo_stack.pop()
         return True
+
+    def show_hint(self) -> None:
+        s = self.state
+        action, why = self.hinter.hint(s, _stream(self.seed, len(s.history())))
+        n = s.legal_actions().index(action) + 1
+        for part in wrap(f"hint: {n}) {s.action_to_string(action)}  [{why}]", self.width):
+            self.say(part)
+
+    def show_position(self) -> None:
+        s = self.state
+        text = s.observation_string()
+        if s.players == 2:
+            self.say(f"Your view (player {s.turn}; ? = your partner's cards), in the notation "
+                     "of docs/NOTATION.md:")
+            self.say(text)
+            self.say("(onirim best takes solo positions only)")
+            return
+        self.say("Your view of the position (the unknown deck order is *), to paste into "
+                 "onirim best:")
+        self.say(f'onirim best "{text}"')
 
     # -------------------------------------------------------------- main loop
     def run(self) -> int:
@@ -227,9 +413,10 @@ class Session:
                     self.say(HELP)
                     continue
                 if low == "hint":
-                    a = greedy_action(self.state)
-                    n = self.state.legal_actions().index(a) + 1
-                    self.say(f"hint: {n}) {self.state.action_to_string(a)}")
+                    self.show_hint()
+                    continue
+                if low in ("position", "pos"):
+                    self.show_position()
                     continue
                 if low in ("board", "b"):
                     break
@@ -245,8 +432,8 @@ class Session:
                     self.say(str(e))
                     continue
                 if action is None:
-                    self.say(f"Not a legal move or command: {cmd!r} (type a number from 1 to "
-                             f"{len(self.state.legal_actions())}, a move, or help)")
+                    self.say(f"Not a legal move or command: {_clip(cmd)!r} (type a number from "
+                             f"1 to {len(self.state.legal_actions())}, a move, or help)")
                     continue
                 self.apply(action)
                 break
@@ -261,6 +448,15 @@ class Session:
             self.say(f"You lost: the deck ran out with {doors} of 8 Doors in play "
                      f"after {moves} decisions.")
         return 0
+
+
+def _stream(seed: int, i: int) -> int:
+    from solver.honest import decision_stream
+    return decision_stream(seed, i)
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _isatty(stream) -> bool:

@@ -1,9 +1,10 @@
 """Plain-text drawing of a position, shared by ``onirim play`` and ``onirim show``.
 
-``render(state, deck_shown=...)`` returns the board as a list of lines.  ``deck_shown`` is how
-many cards at the top of the deck the viewer may see: ``None`` shows every listed card (``onirim
-show``: the position itself lists them), a number shows that many (``onirim play``: the cards a
-prophecy revealed, or none).
+``render(state, deck_shown=..., width=...)`` returns the board as a list of lines, none
+longer than ``width`` (default 80).  ``deck_shown`` is how many cards at the top of the deck
+the viewer may see: ``None`` shows every listed card (``onirim show``: the position itself
+lists them), a number shows that many (``onirim play``: the cards a prophecy revealed, or
+none).  Card codes: ``docs/NOTATION.md``.
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import textwrap
 from engine import cards as C
 from engine.game import series_length
 
-WIDTH = 96             # wrap long lines (the deck) at this width
-ROW_TAIL = 18          # row cards drawn in full; older ones are summarised
+WIDTH = 80             # default width of the board
+ROW_TAIL = 18          # row cards drawn in full (at most); older ones are summarised
+LABEL = 10             # width of the "Phase:    " labels
 
 
 def codes(cards) -> str:
@@ -32,17 +34,29 @@ def _series_groups(row):
     return groups
 
 
-def row_line(row) -> str:
-    """The row, series separated by ``|``; long rows keep their last cards."""
+def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> list[str]:
+    """``text`` wrapped to ``width`` columns (at least 20), ``first`` before the first line
+    and ``rest`` (default: as many spaces) before the others; long words are not split."""
+    rest = " " * len(first) if rest is None else rest
+    return textwrap.wrap(text, width=max(20, width), initial_indent=first,
+                         subsequent_indent=rest, break_long_words=False,
+                         break_on_hyphens=False) or [first.rstrip()]
+
+
+def row_line(row, room: int = 2 * ROW_TAIL * 3) -> str:
+    """The row, series separated by ``|``; long rows keep their last cards (as many as fit
+    in about ``room`` columns, at most ROW_TAIL)."""
     if not row:
         return "-"
     groups = _series_groups(row)
-    shown, count = [], 0
+    shown, count, used = [], 0, 0
     for g in reversed(groups):
-        if count + len(g) > ROW_TAIL and shown:
+        cost = 3 * len(g) + 2
+        if (count + len(g) > ROW_TAIL or used + cost > room) and shown:
             break
         shown.append(g)
         count += len(g)
+        used += cost
     shown.reverse()
     text = " | ".join(" ".join(C.CODES[c] for c in g) for g in shown)
     hidden = len(row) - count
@@ -52,8 +66,7 @@ def row_line(row) -> str:
     n = series_length(row)
     name = C.COLOUR_NAMES[C.colour(last)].split()[0]
     status = "complete" if n == 3 else f"{n}/3"
-    tail = (f"{name} series {status}; next: any card without a "
-            f"{C.SYMBOL_NAMES[C.symbol(last)]}")
+    tail = f"{name} series {status}; next: no {C.SYMBOL_NAMES[C.symbol(last)]}"
     return f"{text}   [{tail}]"
 
 
@@ -120,8 +133,9 @@ def phase_line(state) -> str:
     return f"{ph} (waiting for a card from the unknown deck)"
 
 
-def render(state, deck_shown=None) -> list[str]:
-    """The board as lines of text."""
+def render(state, deck_shown=None, width: int = WIDTH) -> list[str]:
+    """The board as lines of text, none longer than ``width`` (unless a single card list
+    cannot be broken)."""
     lines = []
     duo = state.players == 2
     title = "Onirim, two-player" if duo else "Onirim, solo"
@@ -135,18 +149,31 @@ def render(state, deck_shown=None) -> list[str]:
         for p in (0, 1):
             mark = "*" if p == state.turn and not state.is_terminal() else " "
             lines.append(f" {mark}player {p}: doors {doors_line(state.doors[p])}")
-            lines.append(f"    row:   {row_line(state.rows[p])}")
+            lines.extend(_row_lines("    row:   ", state.rows[p], width))
             lines.append(f"    own:   {codes(state.hands[p])}")
         label = "centre" if state.phase == "draft" else "shared"
         lines.append(f"{label.capitalize()}:   {codes(state.shared)}")
     else:
         lines.append(f"Doors:    {doors_line(state.doors[0], 8)}")
-        lines.append(f"Row:      {row_line(state.rows[0])}")
+        lines.extend(_row_lines("Row:      ", state.rows[0], width))
         lines.append(f"Hand:     {codes(state.hands[0])}")
     if state.drawn is not None:
         lines.append(f"Drawn:    {C.CODES[state.drawn]}")
-    lines.extend(textwrap.wrap(deck_line(state, deck_shown), width=WIDTH,
-                               initial_indent="Deck:     ", subsequent_indent=" " * 10))
+    lines.extend(wrap(deck_line(state, deck_shown), width, "Deck:     "))
     lines.append(f"Limbo:    {codes(state.limbo)}")
-    lines.append(f"Discard:  {discard_line(state.discard)}")
-    return lines
+    lines.extend(wrap(discard_line(state.discard), width, "Discard:  "))
+    out = []
+    for line in lines:      # the phase line and any other long one
+        out.extend(wrap(line, width, "", " " * LABEL) if len(line) > width else [line])
+    return out
+
+
+def _row_lines(label: str, row, width: int) -> list[str]:
+    """A row line fitted to ``width``: the cards, then the series note on the next line if
+    both do not fit on one."""
+    room = max(3 * 3, width - len(label))
+    text = row_line(row, room)
+    if len(label) + len(text) <= width:
+        return [label + text]
+    cards, _, note = text.rpartition("   [")
+    return [label + cards, " " * len(label) + "[" + note]

@@ -39,6 +39,7 @@ def run_sub(argv, stdin=""):
 
 
 def play(capsys, monkeypatch, lines, seed=7, players=1):
+    monkeypatch.setenv("COLUMNS", "80")          # the board fits the terminal's width
     argv = ["play", "--seed", str(seed)] + (["--players", str(players)] if players != 1 else [])
     rc, out, err = run_cli(capsys, monkeypatch, argv, "".join(f"{x}\n" for x in lines))
     assert rc == 0
