@@ -136,7 +136,9 @@ def moves_table(labels: list[str], width: int = DEFAULT_WIDTH) -> list[str]:
         out = wrap("(prophecy discard=X keep=...; keep lists the new top of the deck first)",
                    width)
         for disc, keeps in groups.items():
-            out.append(f"  discard {disc}, keep (top first):")
+            lost = ("  (a discarded Door never comes back: the game can no longer be won)"
+                    if C.is_door(C.INDEX[disc]) else "")
+            out.extend(wrap(f"discard {disc}, keep (top first):{lost}", width, "  "))
             out.extend(columns(keeps, width, indent=2))
         return out
     if len(items) <= 12:
@@ -159,52 +161,41 @@ def describe(before, after, log, action_name: str) -> list[str]:
         out.append(f"Door gained: {C.CODES[d]} ({how})")
     if lost:
         out.append("Door sent to limbo: " + codes(sorted(lost.elements())))
-    # the draws, in order; consecutive Locations drawn go on one line
-    run: list[int] = []
-    reveal: list[tuple[str, int]] = []
-
-    def flush():
-        if run:
-            out.append("drew " + codes(run))
-            run.clear()
-        if reveal:
-            gone = [c for ev, c in reveal if ev == "reveal-discard"]
-            aside = [c for ev, c in reveal if ev == "reveal-limbo"]
-            text = "revealed " + codes(c for _, c in reveal)
+    # the draws, in order; a run of one kind of event goes on one line
+    redraw = action_name == "nightmare redraw"
+    runs: list[tuple[str, list[int]]] = []
+    for ev, c in log:
+        kind = "reveal" if ev.startswith("reveal-") else ev
+        if runs and runs[-1][0] == kind and kind in ("draw", "limbo", "reveal"):
+            runs[-1][1].append(c)
+        else:
+            runs.append((kind, [c]))
+    reveal_events = iter([(ev, c) for ev, c in log if ev.startswith("reveal-")])
+    for kind, cards in runs:
+        if kind == "draw":
+            out.append("drew " + codes(cards))
+        elif kind == "limbo":
+            why = ("set aside: the hand is being redrawn" if redraw
+                   else "no usable Key of its colour in hand")
+            out.append(f"drew {codes(cards)}: to limbo ({why})")
+        elif kind == "reveal":
+            evs = [next(reveal_events) for _ in cards]
+            gone = [c for ev, c in evs if ev == "reveal-discard"]
+            aside = [c for ev, c in evs if ev == "reveal-limbo"]
             parts = []
             if gone:
                 parts.append(f"{codes(gone)} to the discard pile")
             if aside:
                 parts.append(f"{codes(aside)} to limbo")
-            out.append(text + ": " + ", ".join(parts))
-            reveal.clear()
-
-    for ev, c in log:
-        if ev == "draw":
-            if reveal:
-                flush()
-            run.append(c)
-            continue
-        if ev.startswith("reveal-"):
-            if run:
-                flush()
-            reveal.append((ev, c))
-            continue
-        flush()
-        if ev == "limbo":
-            what = "a Door" if C.is_door(c) else "a Nightmare"
-            why = (" (set aside: the hand is being redrawn)"
-                   if action_name == "nightmare redraw"
-                   else " (no usable Key of its colour in hand)" if C.is_door(c) else "")
-            out.append(f"drew {what}, {C.CODES[c]}: to limbo{why}")
-        elif ev == "door":
-            out.append(f"drew a Door, {C.CODES[c]}: you hold its Key (decide below)")
-        elif ev == "nightmare":
+            out.append(f"revealed {codes(cards)}: " + ", ".join(parts))
+        elif kind == "door":
+            out.append(f"drew a Door, {codes(cards)}: you hold its Key (decide below)")
+        elif kind == "nightmare":
             out.append("drew a Nightmare, N (choose its penalty below)")
-        elif ev == "shuffle":
-            out.append(f"limbo ({c} card{'s' if c != 1 else ''}) shuffled back into the deck"
-                       if c else "the deck was shuffled")
-    flush()
+        elif kind == "shuffle":
+            n = cards[0]
+            out.append(f"limbo ({n} card{'s' if n != 1 else ''}) shuffled back into the deck"
+                       if n else "the deck was shuffled")
     if after.players == 2 and not after.is_terminal() and after.turn != before.turn:
         out.append(f"player {after.turn}'s turn")
     return out
@@ -306,7 +297,11 @@ class Session:
         return [s.action_to_string(a) for a in s.legal_actions()]
 
     def list_moves(self) -> None:
-        self.say("Moves:")
+        s = self.state
+        if s.phase == "prophecy":
+            self.say(f"Moves (revealed, top first: {codes(s.deck[:min(5, s.deck_size())])}):")
+        else:
+            self.say("Moves:")
         for line in moves_table(self.labels(), self.width):
             self.say(line)
 
@@ -383,8 +378,7 @@ class Session:
             self.say(text)
             self.say("(onirim best takes solo positions only)")
             return
-        self.say("Your view of the position (the unknown deck order is *), to paste into "
-                 "onirim best:")
+        self.say("Your view (* = the cards of unknown order); to ask the solver:")
         self.say(f'onirim best "{text}"')
 
     # -------------------------------------------------------------- main loop
