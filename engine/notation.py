@@ -1,4 +1,7 @@
-"""Position notation (SPEC section 3), both directions, and the equivalent JSON form.
+"""Position notation, both directions, and the equivalent JSON form.
+
+The notation, the card codes and the two-player fields are documented for users in
+``docs/NOTATION.md`` (section 2); this module is its reference implementation.
 
 Solo fields, in output order::
 

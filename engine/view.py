@@ -1,4 +1,5 @@
-"""What a player may know: the information state of a position.
+"""What a player may know: the information state of a position (``docs/NOTATION.md``,
+section 3, "The player's view").
 
 A solo player sees its hand, the row, the Doors in play, the discard pile, the limbo, the
 number of cards in the deck, and any deck cards it has seen and that have not been shuffled
