@@ -113,12 +113,21 @@ def format_position(state: State, view: str = "full", player: int | None = None)
     raise ValueError(f"format_position: view must be one of {VIEWS}, not {view!r}")
 
 
-def to_json(state: State) -> dict:
-    return _fields(state)
+def to_json(state: State, view: str = "full", player: int | None = None) -> dict:
+    """The JSON form (``docs/NOTATION.md`` section 2.5); ``view`` and ``player`` as in
+    :func:`format_position`."""
+    if view == "full":
+        if player is not None:
+            raise ValueError("to_json: player= is for view='player'")
+        return _fields(state)
+    if view == "player":
+        from .view import observation_fields
+        return observation_fields(state, player)
+    raise ValueError(f"to_json: view must be one of {VIEWS}, not {view!r}")
 
 
-def to_json_string(state: State) -> str:
-    return json.dumps(to_json(state))
+def to_json_string(state: State, view: str = "full", player: int | None = None) -> str:
+    return json.dumps(to_json(state, view, player))
 
 
 # ------------------------------------------------------------------------------- parsing

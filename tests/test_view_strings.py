@@ -154,3 +154,16 @@ def test_format_position_view_argument():
     with pytest.raises(ValueError):
         format_position(s, player=0)          # player= belongs to the player's view
     assert format_position(s, view="player") == s.observation_string()
+
+
+def test_json_view():
+    from engine import from_json, to_json
+    s = Game(1).new_initial_state(4)
+    obj = to_json(s, view="player")
+    assert "seed" not in obj and obj["deck"] == ["*"]
+    assert from_json(obj) == player_view(s)
+    assert to_json(s) == to_json(s, view="full") and to_json(s)["seed"] == 4
+    duo = to_json(Game(2).new_initial_state(4), view="player", player=1)
+    assert set(duo["hand0"]) <= {"?"}
+    with pytest.raises(ValueError):
+        to_json(s, view="nope")
