@@ -373,8 +373,8 @@ class Session:
         s = self.state
         text = s.observation_string()
         if s.players == 2:
-            self.say(f"Your view (player {s.turn}; ? = your partner's cards), in the notation "
-                     "of docs/NOTATION.md:")
+            self.say(f"Your view (player {s.turn}; ? = your partner's cards, * = the cards "
+                     "of unknown order):")
             self.say(text)
             self.say("(onirim best takes solo positions only)")
             return
