@@ -175,8 +175,12 @@ def describe(before, after, log, action_name: str) -> list[str]:
         if kind == "draw":
             out.append("drew " + codes(cards))
         elif kind == "limbo":
-            why = ("set aside: the hand is being redrawn" if redraw
-                   else "no usable Key of its colour in hand")
+            if redraw:
+                why = "set aside: the hand is being redrawn"
+            elif after.players == 2 and all(c in after.doors[before.turn] for c in cards):
+                why = "you already have a Door of that colour"
+            else:
+                why = "no usable Key of its colour in hand"
             out.append(f"drew {codes(cards)}: to limbo ({why})")
         elif kind == "reveal":
             evs = [next(reveal_events) for _ in cards]
@@ -196,6 +200,8 @@ def describe(before, after, log, action_name: str) -> list[str]:
             n = cards[0]
             out.append(f"limbo ({n} card{'s' if n != 1 else ''}) shuffled back into the deck"
                        if n else "the deck was shuffled")
+    if after.phase == "lost":
+        out.append("a card must be drawn and the deck is empty: the game is lost")
     if after.players == 2 and not after.is_terminal() and after.turn != before.turn:
         out.append(f"player {after.turn}'s turn")
     return out
