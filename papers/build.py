@@ -510,6 +510,8 @@ def numbers_spec() -> list[Num]:
         lambda r: max(ladder_rows(r), key=lambda x: x["rate"])["policy"], fstr)
     der("ladder_best_rate", "honest-ladder", "highest wins / deals over the rows",
         lambda r: max(ladder_rows(r), key=lambda x: x["rate"])["rate"], fpct(1))
+    der("ladder_best_lo", "honest-ladder", "Wilson lower bound of the best row",
+        lambda r: max(ladder_rows(r), key=lambda x: x["rate"])["lo"], fpct(1))
     der("ladder_best_hi", "honest-ladder", "Wilson upper bound of the best row",
         lambda r: max(ladder_rows(r), key=lambda x: x["rate"])["hi"], fpct(1))
     der("ladder_seed_first", "honest-ladder", "seed_first of every row (must agree)",
@@ -763,6 +765,11 @@ def table_experiments(recs) -> str:
         out.append(f"#exprecord({typ_str(name)}, (\n")
         for k, v in fields:
             out.append(f"  ({typ_str(k)}, {typ_str(str(v))}),\n")
+        for row in r.get("rows", []):
+            rsrc = row["source"]
+            rcommit = row.get("commit") or "not recorded"
+            out.append(f"  ({typ_str('row ' + row['policy'])}, "
+                       f"{typ_str(f'source {rsrc}, commit {rcommit}, date ' + str(row.get('date') or 'not recorded') + ', machine ' + _machine_str(row.get('machine')) + '; command: ' + row['command'])}),\n")
         out.append(f"), {typ_str(r['command'] or 'none: figures taken from the source')})\n")
     return "".join(out)
 
@@ -847,10 +854,12 @@ def figure_solve_time(recs, plt):
     sc = a2.scatter(range(1, len(xs) + 1), [p["seconds"] for p in xs],
                     c=[p["lo"] for p in xs], cmap="viridis", vmin=0, vmax=1, s=14)
     a2.set_yscale("log")
-    a2.axhline(10, color="grey", ls="--", lw=0.8)
+    eg = endgame(recs)
+    cards = _one({p["unknown"] for p in ps})
+    a2.axhline(eg["target_s"], color="grey", ls="--", lw=0.8)
     a2.set_xlabel("position (sorted by time)")
     a2.set_ylabel("wall time, two threads (s)")
-    a2.set_title(f"exact end game, {len(ps)} positions of 15 unknown cards", fontsize=9)
+    a2.set_title(f"exact end game, {len(ps)} positions, {cards} unknown cards", fontsize=9)
     fig.colorbar(sc, ax=a2, label="exact value")
     fig.tight_layout()
     _save(fig, "solve_time.svg")
@@ -860,7 +869,7 @@ def figure_solve_time(recs, plt):
 def figure_value_unknown(recs, plt):
     es = recs["expectimax-sizes"]["numbers"]
     ef = recs["expectimax-fifteen"]["numbers"]["positions"]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(6.4, 2.6))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(6.4, 2.8), gridspec_kw={"wspace": 0.35})
     for p in ef:
         a1.plot(p["unknown"] + 0.25, p["lo"], "o", ms=3, color="C1", alpha=0.6)
     for p in es["positions"]:
@@ -868,13 +877,17 @@ def figure_value_unknown(recs, plt):
             a1.plot(p["unknown"], p["lo"], "o", ms=4, color="C0")
         else:
             a1.vlines(p["unknown"], p["lo"], p["hi"], color="C3", lw=2)
-    a1.plot([], [], "o", color="C0", label="3 per size, exact")
-    a1.plot([], [], "o", color="C1", label="30 more at 15 cards")
+    per = max(sum(p["unknown"] == u for p in es["positions"])
+              for u in {p["unknown"] for p in es["positions"]})
+    cards = _one({p["unknown"] for p in ef})
+    a1.plot([], [], "o", color="C0", label=f"{per} per size, exact")
+    a1.plot([], [], "o", color="C1", label=f"{len(ef)} more at {cards} cards")
     a1.plot([], [], "-", color="C3", lw=2, label=f"open after {es['limit_s']:.0f} s: [lo, hi]")
     a1.set_xlabel("unknown cards")
     a1.set_ylabel("value (probability of winning)")
     a1.set_ylim(-0.03, 1.03)
-    a1.legend(fontsize=6.5, loc="upper left", frameon=False)
+    a1.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False,
+              ncol=1)
     for p in es["positions"]:
         a2.plot(p["unknown"], p["seconds"], "o" if p["exact"] else "x", ms=4,
                 color="C0" if p["exact"] else "C3")
@@ -882,7 +895,6 @@ def figure_value_unknown(recs, plt):
     a2.set_yscale("log")
     a2.set_xlabel("unknown cards")
     a2.set_ylabel("wall time, two threads (s)")
-    fig.tight_layout()
     _save(fig, "value_unknown.svg")
     plt.close(fig)
 
@@ -893,7 +905,7 @@ def figure_example(recs, plt):
     for key, colour, label in (("clairvoyant", "C0", "clairvoyant line (won)"),
                                ("greedy", "C3", "greedy policy ({})".format(
                                    "won" if ex["greedy_won"] else "lost"))):
-        pts = ex[key]
+        pts = ex[key] + [(ex[key][-1][0] + 1,) + tuple(ex[key][-1][1:])]  # draw the last step
         xs = [p[0] for p in pts]
         a1.step(xs, [p[1] for p in pts], where="post", color=colour, label=label)
         a2.step(xs, [p[2] for p in pts], where="post", color=colour)

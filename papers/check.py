@@ -62,6 +62,9 @@ def hand_typed_numbers(text: str) -> list[str]:
         line = EXP_USE.sub("", line)
         for pat, _why in ALLOWED:
             line = pat.sub("", line)
+        if re.search(r'(#num\.\w+|#exp\("[^"]*"\));', raw):
+            problems.append(f"onirim.typ:{no}: a ';' right after a named value is eaten by "
+                            f"typst (write \\;): {raw.strip()!r}")
         for m in re.finditer(r"[0-9]+(?:[.,][0-9]+)*%?", line):
             problems.append(f"onirim.typ:{no}: number typed by hand: {m.group(0)!r} in "
                             f"{raw.strip()!r}")
