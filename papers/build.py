@@ -726,8 +726,8 @@ def table_performance(recs) -> str:
          fsi(p["kernel_random"]["steps_per_s"]), "bench-full"],
         ["numba kernel, greedy", fsi(p["kernel_greedy"]["playouts_per_s"]),
          fsi(p["kernel_greedy"]["steps_per_s"]), "bench-full"],
-        ["numba kernel, greedy (interleaved with the C++ bot)", fint(a["kernel_greedy_games_per_s"]),
-         "", "anchors"],
+        ["numba kernel, greedy (interleaved with the C++ bot)",
+         fint(a["kernel_greedy_games_per_s"]), "", "anchors"],
         ["C++ bot, as published", fint(a["cpp_published_games_per_s"]), "", "anchors"],
         ["C++ bot, door count fixed, -O2", fint(a["cpp_fixed_games_per_s_o2"]), "", "anchors"],
         ["C++ bot, door count fixed, -O3 native LTO", fint(a["cpp_fixed_games_per_s_o3"]), "",
@@ -768,8 +768,10 @@ def table_experiments(recs) -> str:
         for row in r.get("rows", []):
             rsrc = row["source"]
             rcommit = row.get("commit") or "not recorded"
-            out.append(f"  ({typ_str('row ' + row['policy'])}, "
-                       f"{typ_str(f'source {rsrc}, commit {rcommit}, date ' + str(row.get('date') or 'not recorded') + ', machine ' + _machine_str(row.get('machine')) + '; command: ' + row['command'])}),\n")
+            rdate = row.get("date") or "not recorded"
+            desc = (f"source {rsrc}, commit {rcommit}, date {rdate}, "
+                    f"machine {_machine_str(row.get('machine'))}; command: {row['command']}")
+            out.append(f"  ({typ_str('row ' + row['policy'])}, {typ_str(desc)}),\n")
         out.append(f"), {typ_str(r['command'] or 'none: figures taken from the source')})\n")
     return "".join(out)
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 from papers import build
 
