@@ -966,19 +966,21 @@ def build_figures(recs):
 # --------------------------------------------------------------------------- PDF
 def build_pdf() -> Path:
     import typst
-    typst.compile(str(SOURCE), output=str(PDF), root=str(PAPER))
+    typst.compile(str(SOURCE), output=str(PDF), root=str(PAPER), ignore_system_fonts=True)
     return PDF
 
 
 def page_count() -> int:
     import typst
-    pages = typst.compile(str(SOURCE), root=str(PAPER), format="png", ppi=10)
+    pages = typst.compile(str(SOURCE), root=str(PAPER), format="png", ppi=10,
+                          ignore_system_fonts=True)
     return len(pages) if isinstance(pages, list) else 1
 
 
 def render_pages(pages: list[int], out_dir: Path, ppi: int = 110) -> list[Path]:
     import typst
-    imgs = typst.compile(str(SOURCE), root=str(PAPER), format="png", ppi=ppi)
+    imgs = typst.compile(str(SOURCE), root=str(PAPER), format="png", ppi=ppi,
+                         ignore_system_fonts=True)
     imgs = imgs if isinstance(imgs, list) else [imgs]
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
