@@ -57,3 +57,12 @@ coverage-kernel: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .bench-smoke .coverage .coverage-kernel
+
+# The paper: regenerate the records, numbers, tables and figures from the stored results,
+# typeset papers/onirim/onirim.pdf (typst, no TeX), then check that every number of the
+# text traces to a record.  Installs the optional extra 'paper' (typst, matplotlib).
+.PHONY: paper
+paper: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,paper]'
+	$(BIN)/python -m papers.build
+	$(BIN)/python -m papers.check
