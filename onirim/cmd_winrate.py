@@ -32,7 +32,7 @@ MAX_JOBS = 256
 MAX_TT_MB = 65536
 MEMORY_SHARE = 0.8         # the tables of all workers may take this share of the free memory
 COMPILE_NOTICE_S = 2.0     # say "compiling" when warming the kernels takes longer than this
-COMPILE_ESTIMATE = "about 1-3 minutes on a 2-core machine"
+COMPILE_ESTIMATE = "about 75 s of CPU time, longer on a busy machine"
 
 
 def add_arguments(p) -> None:

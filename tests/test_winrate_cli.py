@@ -387,3 +387,25 @@ def test_ctrl_c_with_two_jobs_clairvoyant(tmp_path):
     assert 5 <= len(stored) < 50000
     assert f"interrupted: {len(stored)} of 50000 deals are stored in c.sqlite" in lines[0]
     assert lines[0].endswith("resume with: onirim " + " ".join(cmd))
+
+
+def test_demo_says_it_is_compiling(tmp_path, monkeypatch, capsys):
+    """`onirim demo` sat at 0% for two minutes on a cold cache; it now says it is compiling
+    (and how long that takes) before its progress bar."""
+    from onirim import cmd_winrate
+    from solver import runner
+    real_warm = runner.warm_clairvoyant
+
+    def slow_warm(solver):
+        time.sleep(0.3)
+        return real_warm(solver)
+
+    monkeypatch.setattr(runner, "warm_clairvoyant", slow_warm)
+    monkeypatch.setattr(cmd_winrate, "COMPILE_NOTICE_S", 0.05)
+    monkeypatch.setattr(runner, "_WORKERS", {})
+    rc = cli.main(["demo", "--deals", "2", "--db", str(tmp_path / "d.sqlite")])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert "compiling the numba kernels, once per install" in out.err
+    assert cmd_winrate.COMPILE_ESTIMATE in out.err
+    assert "Certified winning line of deal 0" in out.out
