@@ -54,6 +54,11 @@ def add_arguments(p) -> None:
                         "(not reproducible)")
     p.add_argument("--tt-mb", type=float, default=None,
                    help="clairvoyant: transposition table size per worker, MB")
+    p.add_argument("--cluster", default=None, metavar="local:N|ADDRESS",
+                   help="play on a Dask cluster: local:N starts N local worker processes, "
+                        "ADDRESS connects to a scheduler (needs the [cluster] extra)")
+    p.add_argument("--chunk", type=int, default=None,
+                   help="with --cluster: seeds per task (default: about 2 s of work)")
     p.add_argument("--json", action="store_true", help="print the SPEC JSON summary")
 
 
@@ -81,6 +86,18 @@ def check_args(args):
         raise UsageError(f"--jobs must be from 1 to {MAX_JOBS}, not {args.jobs}")
     if not str(args.db).strip():
         raise UsageError("--db: needs a file name (an empty path is not a database)")
+    cluster = getattr(args, "cluster", None)
+    if cluster is not None:
+        from solver.cluster import parse_cluster, require_dask
+        if args.jobs != 1:
+            raise UsageError("--jobs: give either --jobs or --cluster, not both")
+        parse_cluster(cluster)
+        require_dask()
+    if getattr(args, "chunk", None) is not None:
+        if cluster is None:
+            raise UsageError("--chunk: applies to --cluster only")
+        if not 1 <= args.chunk <= 100_000:
+            raise UsageError(f"--chunk must be from 1 to 100,000, not {args.chunk}")
     if args.mode == "honest":
         if not args.policy:
             raise UsageError("--policy: --mode honest needs a policy (for example "
@@ -140,6 +157,10 @@ def resume_command(args) -> str:
     parts += ["--deals", str(args.deals), "--seed", str(args.seed)]
     if args.jobs != 1:
         parts += ["--jobs", str(args.jobs)]
+    if getattr(args, "cluster", None) is not None:
+        parts += ["--cluster", args.cluster]
+        if args.chunk is not None:
+            parts += ["--chunk", str(args.chunk)]
     parts += ["--db", args.db]
     for flag, value in (("--budget-nodes", args.budget_nodes), ("--budget-s", args.budget_s),
                         ("--tt-mb", args.tt_mb)):
@@ -192,12 +213,18 @@ def run(args) -> int:
 
     seeds = range(args.seed, args.seed + args.deals)
     policy = None
+    cluster = getattr(args, "cluster", None)
+    ckind, ctarget = (None, None)
+    if cluster is not None:
+        from solver.cluster import parse_cluster
+        ckind, ctarget = parse_cluster(cluster)
     if args.mode == "clairvoyant":
         from solver import clairvoyant as CV
         from solver.db import unknown_key
         budget = CV.DEFAULT_NODE_BUDGET if args.budget_nodes is None else args.budget_nodes
         tt_mb = CV.DEFAULT_TT_MB if args.tt_mb is None else args.tt_mb
-        check_memory(tt_mb, args.jobs)
+        if ckind != "address":
+            check_memory(tt_mb, ctarget if ckind == "local" else args.jobs)
         job = runner.clairvoyant_job(budget, args.budget_s, tt_mb)
         settings = {"budget_nodes": budget, "budget_s": args.budget_s, "tt_mb": tt_mb,
                     "solver": CV.SOLVER_VERSION}
@@ -231,11 +258,13 @@ def run(args) -> int:
     try:
         if todo:
             # compile or load the kernels before any deal is timed; forked workers inherit them
-            with _CompileNotice() as notice:
+            with _CompileNotice(quiet=ckind == "address") as notice:
                 try:
-                    if args.jobs == 1:
+                    if ckind == "address":
+                        pass    # remote workers warm up on their first task
+                    elif args.jobs == 1 and ckind is None:
                         runner.get_worker(job)
-                    else:
+                    else:       # forked workers inherit the code, local ones load the cache
                         runner.warm_kernels(job)
                 except MemoryError:
                     raise UsageError(f"--tt-mb: no memory for a {job.get('tt_mb')} MB table")
@@ -263,7 +292,12 @@ def run(args) -> int:
                                                            else ""), refresh=False)
                 bar.update(len(rows))
 
-        runner.run_local(job, todo, args.jobs, on_rows)
+        if cluster is None:
+            runner.run_local(job, todo, args.jobs, on_rows)
+        elif todo:
+            from solver.cluster import ClusterRun
+            with ClusterRun(cluster) as cl:
+                cl.run(job, todo, on_rows, chunk=args.chunk)
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()

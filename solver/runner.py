@@ -31,6 +31,7 @@ WARM_NODES = 200_000     # its node budget (deal 0 needs about 10,000)
 WARM_TAIL = 6            # ... then the position this many decisions before the end of its line
 
 _WORKERS: dict = {}      # job key -> worker, per process
+WARM_UPS = 0             # workers built and warmed up in this process (a cluster reports it)
 
 
 def job_key(job: dict) -> str:
@@ -126,12 +127,14 @@ def make_worker(job: dict):
 
 def get_worker(job: dict):
     """This process's worker for ``job``, made and warmed up on first use."""
+    global WARM_UPS
     k = job_key(job)
     w = _WORKERS.get(k)
     if w is None:
         w = make_worker(job)
         w.warm_up()
         _WORKERS[k] = w
+        WARM_UPS += 1
     return w
 
 
