@@ -302,7 +302,12 @@ def run(args) -> int:
         if bar is not None:
             bar.close()
             bar = None
-        n = len(results)    # rows of these seeds: stored before the run or during it
+        # count what the file holds (a chunk may be committed but not yet in ``results``)
+        try:
+            n = len(db.done(args.mode, ukey, seeds) if args.mode == "clairvoyant"
+                    else db.honest_done(phash, seeds))
+        except Exception:
+            n = len(results)
         print(f"onirim: interrupted: {n} of {args.deals} deals are stored in {args.db}; "
               f"resume with: {resume_command(args)}", file=sys.stderr, flush=True)
         return 130

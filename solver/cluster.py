@@ -67,6 +67,16 @@ def chunk_size(mode: str, deals: int, workers: int, chunk: int | None = None) ->
     return min(size, MAX_CHUNK)
 
 
+def dask_setup(worker=None):
+    """Worker preload of local clusters: Ctrl-C in the terminal reaches every process of the
+    group, and only the client should react to it (it stops, says what is stored and how to
+    resume); a worker that took it would print a traceback."""
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunk_task(job, seeds):
     from solver import runner
     return runner.play_chunk(job, seeds)
@@ -94,7 +104,8 @@ class ClusterRun:
             if self.kind == "local":
                 self.cluster = LocalCluster(n_workers=self.target, threads_per_worker=1,
                                             processes=True, dashboard_address=None,
-                                            silence_logs=logging.ERROR)
+                                            silence_logs=logging.CRITICAL,
+                                            preload=["solver.cluster"])
                 self.client = Client(self.cluster, timeout=CONNECT_TIMEOUT_S)
             else:
                 self.client = Client(self.target, timeout=CONNECT_TIMEOUT_S)
