@@ -15,7 +15,6 @@ the same for any ``--jobs`` (with a node budget; ``--budget-s`` is not reproduci
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import signal
 import sys

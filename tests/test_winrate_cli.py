@@ -409,3 +409,28 @@ def test_demo_says_it_is_compiling(tmp_path, monkeypatch, capsys):
     assert "compiling the numba kernels, once per install" in out.err
     assert cmd_winrate.COMPILE_ESTIMATE in out.err
     assert "Certified winning line of deal 0" in out.out
+
+
+def test_a_loss_is_stored_with_its_recipe(tmp_path, monkeypatch, capsys):
+    """No real deal has been lost yet; a solver that answers LOSS shows that winrate stores
+    the recipe verify needs (and verify then catches this false LOSS by re-solving)."""
+    from solver import runner
+    from solver.clairvoyant import SOLVER_VERSION, ClairvoyantSolver, SolveResult
+    real = ClairvoyantSolver.solve_deal
+
+    def fake(self, seed, **kw):
+        return SolveResult("LOSS", nodes=42, seconds=0.01) if seed == 8 else real(self, seed, **kw)
+
+    monkeypatch.setattr(ClairvoyantSolver, "solve_deal", fake)
+    monkeypatch.setattr(runner, "_WORKERS", {})
+    r = run_main(capsys, "winrate", "--deals", "2", "--seed", "7", "--budget-nodes", "300000",
+                 "--tt-mb", "4", "--db", "l.sqlite", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["losses"] == 1
+    cert = json.loads(rows(tmp_path / "l.sqlite")[8][2])
+    assert cert == {"proof": "re-solve", "solver": SOLVER_VERSION, "budget_nodes": 300000,
+                    "budget_s": None, "tt_mb": 4.0, "nodes": 42}
+    monkeypatch.setattr(ClairvoyantSolver, "solve_deal", real)
+    v = run_main(capsys, "verify", "--db", "l.sqlite", "--json", cwd=tmp_path)
+    vj = json.loads(v.stdout)
+    assert v.returncode == 1 and vj["failed"] == 1 and "re-solved: WIN" in vj["failures"][0]
