@@ -199,12 +199,12 @@ def test_verify_missing_db(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith("onirim: error:")
 
 
-def test_table_too_big_for_memory_is_one_line(tmp_path):
+def test_table_too_big_for_memory_is_one_line(tmp_path, capsys):
     """`--tt-mb 65536` is inside the accepted range, but did not fit in memory: it ended in
     a numpy allocation traceback, exit 1."""
     for extra in ([], ["--jobs", "256"]):
-        r = onirim("winrate", "--deals", "2", "--tt-mb", "65536", *extra, "--db", "m.sqlite",
-                   cwd=tmp_path)
+        r = run_main(capsys, "winrate", "--deals", "2", "--tt-mb", "65536", *extra, "--db",
+                     "m.sqlite", cwd=tmp_path)
         if not extra and r.returncode == 0:
             continue            # a machine with more than 80 GB free: the table fits
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
@@ -222,8 +222,8 @@ def test_check_memory_unit():
 
 
 @pytest.mark.parametrize("cmd", [["winrate", "--deals", "1"], ["verify"]])
-def test_empty_db_path_is_refused(tmp_path, cmd):
-    r = onirim(*cmd, "--db", "", cwd=tmp_path)
+def test_empty_db_path_is_refused(tmp_path, capsys, cmd):
+    r = run_main(capsys, *cmd, "--db", "", cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("onirim: error: --db:"), lines
