@@ -11,7 +11,7 @@ import time
 import pytest
 
 from onirim import cli
-from solver.api import register_policy
+from solver.api import Param, register_policy
 from solver.honest import play_honest
 from solver.api import make_policy
 
@@ -216,3 +216,37 @@ def test_ctrl_c_with_two_jobs_says_what_is_stored(tmp_path):
     assert resume.split()[:2] == ["onirim", "winrate"]
     assert resume.split()[2:] == cmd[1:]
     assert 5 <= stored < 20000
+
+
+@register_policy("test-param", params=[Param("n", int, 2, "any number"),
+                                       Param("mix", float, 0.5, "any fraction")],
+                 doc="greedy with unused parameters (tests only)")
+class _WithParams:
+    def __init__(self, n=2, mix=0.5):
+        self.n, self.mix = n, mix
+
+    def act(self, view, stream):
+        from engine.policy import greedy_action
+        return greedy_action(view)
+
+
+def test_policy_args_are_part_of_the_key(tmp_path, capsys):
+    db = str(tmp_path / "p.sqlite")
+    base = ["winrate", "--mode", "honest", "--policy", "test-param", "--deals", "4", "--seed",
+            "3", "--db", db, "--json"]
+    rc, out, err = run_main(capsys, *base, "--policy-arg", "n=5", "--jobs", "2")
+    assert rc == 0, err
+    j5 = json.loads(out)
+    assert j5["policy_config"] == {"n": 5, "mix": 0.5}
+    rc, out, err = run_main(capsys, *base, "--policy-arg", "n=5", "--policy-arg", "mix=0.50")
+    assert rc == 0 and json.loads(out)["policy_hash"] == j5["policy_hash"]   # same config
+    rc, out, err = run_main(capsys, *base, "--policy-arg", "n=6")
+    j6 = json.loads(out)
+    assert rc == 0 and j6["policy_hash"] != j5["policy_hash"]
+    con = sqlite3.connect(db)
+    assert dict(con.execute("SELECT hash, config FROM policies")) == {
+        j5["policy_hash"]: '{"mix":0.5,"n":5}', j6["policy_hash"]: '{"mix":0.5,"n":6}'}
+    assert con.execute("SELECT COUNT(*) FROM honest").fetchone()[0] == 8
+    con.close()
+    rc, out, err = run_main(capsys, *base, "--policy-arg", "n=five")
+    assert rc == 2 and "is not int" in err and len(err.strip().splitlines()) == 1
