@@ -11,6 +11,7 @@ for comparison, how the built-in greedy policy does on the same deals.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from engine.game import Game
@@ -75,11 +76,14 @@ def run(args) -> int:
 
     ns = argparse.Namespace(mode="clairvoyant", deals=args.deals, seed=seed, jobs=1,
                             db=args.db, budget_nodes=None, budget_s=None, tt_mb=None,
-                            json=False)
+                            json=False, policy=None, policy_arg=[])
     cmd_winrate.check_args(ns)      # bad --deals or --seed: one line, before any output
     print(f"Onirim demo: clairvoyant win rate of solo deals {seed}..{seed + args.deals - 1}")
     print(f"  (the same as: onirim winrate --mode clairvoyant --deals {args.deals} "
           f"--seed {seed} --db {args.db})")
+    # winrate compiles or loads the kernels before its progress bar starts, and says on
+    # stderr when that takes long (the first run after an install compiles them)
+    sys.stdout.flush()
     rc = cmd_winrate.run(ns)
     if rc:
         return rc

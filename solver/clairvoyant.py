@@ -233,3 +233,45 @@ def solve_deal(seed: int, node_budget: int = DEFAULT_NODE_BUDGET,
                time_budget_s: float | None = None) -> SolveResult:
     return solve_state(Game(1).new_initial_state(seed), node_budget=node_budget,
                        time_budget_s=time_budget_s)
+
+
+# ----------------------------------------------------------------------------- LOSS checks
+LOSS_PROOF = "re-solve"
+
+
+def loss_recipe(budget_nodes, budget_s, tt_mb, nodes) -> dict:
+    """What makes a stored LOSS checkable: the settings to solve the deal again with.  A LOSS
+    found within a node budget is found again by the same search with the same node budget and
+    table size (the search is deterministic; ``budget_s`` only ever stops a search earlier)."""
+    return {"proof": LOSS_PROOF, "solver": SOLVER_VERSION,
+            "budget_nodes": DEFAULT_NODE_BUDGET if budget_nodes is None else int(budget_nodes),
+            "budget_s": budget_s, "tt_mb": DEFAULT_TT_MB if tt_mb is None else tt_mb,
+            "nodes": int(nodes)}
+
+
+def check_loss(state, recipe) -> tuple[str, str]:
+    """Check a stored LOSS of ``state`` by solving it again with the recipe's node budget and
+    table size (no time budget).  Returns ``(status, message)`` with status ``"verified"`` (the
+    re-solve proves the loss again), ``"failed"`` (the re-solve finds a win, whose line is
+    certified in the engine: the stored LOSS is wrong) or ``"unverified"`` (no usable recipe,
+    or the re-solve cannot decide within the budget)."""
+    if not isinstance(recipe, dict) or recipe.get("proof") != LOSS_PROOF:
+        return "unverified", "the LOSS carries no re-solve recipe"
+    try:
+        budget = check_nodes(recipe.get("budget_nodes"), "budget_nodes")
+        tt_mb = float(recipe.get("tt_mb"))
+        if not 0.01 <= tt_mb <= 65536:
+            raise ValueError(tt_mb)
+    except (OnirimError, TypeError, ValueError):
+        return "unverified", "the LOSS recipe has no valid budget_nodes/tt_mb"
+    if budget is None:
+        return "unverified", "the LOSS recipe has no node budget"
+    try:
+        r = ClairvoyantSolver(tt_mb=tt_mb).solve_state(state, node_budget=budget)
+    except MemoryError:
+        return "unverified", f"no memory for the recipe's {tt_mb:g} MB table"
+    if r.result == "LOSS":
+        return "verified", f"re-solved: LOSS in {r.nodes} nodes"
+    if r.result == "WIN":
+        return "failed", f"re-solved: WIN (certified line of {len(r.line)} actions)"
+    return "unverified", f"re-solve undecided after {r.nodes} nodes"

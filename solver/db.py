@@ -1,9 +1,25 @@
-"""SQLite store of solved deals: one row per (mode, settings, seed), committed as it finishes.
+"""SQLite store of ``onirim winrate`` results: one row per deal, committed as it finishes.
 
-``settings`` is a canonical JSON string of everything that can change a deal's outcome or
-node count (mode, node budget, time budget, table size, solver version), so that runs with
-different settings never mix; a rerun with the same settings finds its rows and skips them.
-Seeds are stored as decimal text (SQLite integers stop at 2**63 - 1, seeds go to 2**64 - 1).
+Schema version 2 (``docs/WINRATE.md`` describes every column):
+
+* ``results``: clairvoyant solves.  The primary key is ``(mode, key, seed)``.  A *decided* deal
+  (WIN or LOSS) is stored under ``key = ''``: the result of a deal does not depend on the table
+  size, the number of workers or the budget that decided it, so every run finds it whatever its
+  settings.  An UNKNOWN deal is stored under ``key`` = the budget that failed to decide it
+  (:func:`unknown_key`: node budget, time budget, solver version): only a run with that same
+  budget reuses it, a run with another budget solves the deal again.  When a deal is decided,
+  its UNKNOWN rows are deleted in the same transaction.  ``settings`` holds the full settings
+  the row was solved with (budget, table size, solver version), for the record.
+  ``certificate`` is the winning line (JSON list of action strings) of a WIN, the re-solve
+  recipe (JSON object) of a LOSS, and ``[]`` for UNKNOWN.
+* ``honest``: games played by a policy under honest information, primary key
+  ``(policy_hash, seed)``; ``policies`` maps each hash to the policy's name and configuration.
+* ``meta``: ``schema_version``.
+
+A version 1 file (``results`` keyed by ``(mode, settings, seed)`` with the table size inside
+``settings``) is migrated in place, in one transaction, the first time it is opened for
+writing; opened read-only (``onirim verify``) it is read as it is.  Seeds are stored as decimal
+text (SQLite integers stop at 2**63 - 1, seeds go to 2**64 - 1).
 """
 from __future__ import annotations
 
@@ -13,30 +29,74 @@ import sqlite3
 import time
 import urllib.parse
 
+from engine.errors import OnirimError
+
+SCHEMA_VERSION = 2
+DECIDED_KEY = ""
+
+COLUMNS_V1 = ["mode", "settings", "seed", "result", "nodes", "seconds", "certificate", "created"]
+COLUMNS = ["mode", "key", "seed", "result", "nodes", "seconds", "certificate", "created",
+           "settings"]
+HONEST_COLUMNS = ["policy_hash", "seed", "won", "doors", "decisions", "seconds", "actions",
+                  "created"]
+POLICY_COLUMNS = ["hash", "name", "config", "created"]
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     mode        TEXT NOT NULL,
-    settings    TEXT NOT NULL,
+    key         TEXT NOT NULL,
     seed        TEXT NOT NULL,
     result      TEXT NOT NULL CHECK (result IN ('WIN', 'LOSS', 'UNKNOWN')),
     nodes       INTEGER NOT NULL,
     seconds     REAL NOT NULL,
     certificate TEXT NOT NULL,
     created     REAL NOT NULL,
-    PRIMARY KEY (mode, settings, seed)
+    settings    TEXT NOT NULL,
+    PRIMARY KEY (mode, key, seed)
+);
+CREATE TABLE IF NOT EXISTS policies (
+    hash    TEXT PRIMARY KEY,
+    name    TEXT NOT NULL,
+    config  TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS honest (
+    policy_hash TEXT NOT NULL,
+    seed        TEXT NOT NULL,
+    won         INTEGER NOT NULL CHECK (won IN (0, 1)),
+    doors       INTEGER NOT NULL,
+    decisions   INTEGER NOT NULL,
+    seconds     REAL NOT NULL,
+    actions     TEXT NOT NULL,
+    created     REAL NOT NULL,
+    PRIMARY KEY (policy_hash, seed)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );
 """
 
 
-COLUMNS = ["mode", "settings", "seed", "result", "nodes", "seconds", "certificate", "created"]
-
-
-class DBError(Exception):
-    """The database cannot be opened or written."""
+class DBError(OnirimError):
+    """The database cannot be opened or written, or is not an onirim results file."""
 
 
 def settings_key(settings: dict) -> str:
+    """Canonical JSON of a settings dict."""
     return json.dumps(settings, sort_keys=True, separators=(",", ":"))
+
+
+def unknown_key(settings: dict) -> str:
+    """The part of the settings that may change an UNKNOWN outcome: the budgets and the
+    solver version (never the table size or the number of workers)."""
+    return settings_key({"budget_nodes": settings.get("budget_nodes"),
+                         "budget_s": settings.get("budget_s"),
+                         "solver": settings.get("solver")})
+
+
+def _columns(con, table):
+    return [r[1] for r in con.execute(f"PRAGMA table_info({table})")]
 
 
 class ResultsDB:
@@ -45,6 +105,8 @@ class ResultsDB:
 
     def __init__(self, path: str, readonly: bool = False):
         self.path = path
+        if not str(path).strip():
+            raise DBError("database path is empty")
         d = os.path.dirname(os.path.abspath(path)) or "."
         if not os.path.isdir(d):
             raise DBError(f"cannot open database {path!r}: folder {d!r} does not exist")
@@ -56,50 +118,199 @@ class ResultsDB:
                 self.con = sqlite3.connect(path, timeout=30)
             # check before changing anything: a SQLite file of some other program may
             # have a table called "results" of its own
-            cols = [r[1] for r in self.con.execute("PRAGMA table_info(results)")]
-            if (cols and cols != COLUMNS) or (readonly and not cols):
+            cols = _columns(self.con, "results")
+            self.version = 1 if cols == COLUMNS_V1 else 2
+            problem = None
+            if cols and cols not in (COLUMNS, COLUMNS_V1):
+                problem = f"its table 'results' has the columns {', '.join(cols)}"
+            elif readonly and not cols:
+                problem = "it has no table 'results'"
+            for table, want in (("honest", HONEST_COLUMNS), ("policies", POLICY_COLUMNS)):
+                have = _columns(self.con, table)
+                if have and have != want and problem is None:
+                    problem = f"its table {table!r} has the columns {', '.join(have)}"
+            if problem is None and _columns(self.con, "meta"):
+                row = self.con.execute(
+                    "SELECT value FROM meta WHERE name='schema_version'").fetchone()
+                if row is not None and str(row[0]) != str(SCHEMA_VERSION):
+                    problem = (f"it has schema version {row[0]}, this onirim reads version "
+                               f"{SCHEMA_VERSION}")
+            if problem is not None:
                 self.con.close()
-                what = (f"its table 'results' has the columns {', '.join(cols)}" if cols
-                        else "it has no table 'results'")
-                raise DBError(f"database {path!r} is not an onirim results file: {what}")
+                raise DBError(f"database {path!r} is not an onirim results file: {problem}")
             if not readonly:
                 self.con.execute("PRAGMA journal_mode=WAL")
                 self.con.execute("PRAGMA synchronous=NORMAL")
+                if self.version == 1:
+                    self._migrate_v1()
                 self.con.executescript(SCHEMA)
-                self.con.commit()
+                with self.con:
+                    self.con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                                     (str(SCHEMA_VERSION),))
+                self.version = SCHEMA_VERSION
         except sqlite3.Error as e:
             raise DBError(f"cannot open database {path!r}: {e}") from None
+
+    # ------------------------------------------------------------------ migration
+    def _migrate_v1(self) -> None:
+        """Version 1 -> 2 in one transaction.  Decided rows go under the decided key; a
+        second decided row of the same deal (the same deal solved with another table size)
+        keeps its old settings string as its key, so no certificate is lost and ``verify``
+        still sees any contradiction.  UNKNOWN rows go under their budget's key."""
+        con = self.con
+        con.commit()
+        con.isolation_level = None          # transactions by hand: DDL and DML in one
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            if _columns(con, "results") != COLUMNS_V1:    # another process migrated it
+                con.execute("COMMIT")
+                return
+            old = con.execute("SELECT mode, settings, seed, result, nodes, seconds, "
+                              "certificate, created FROM results ORDER BY created").fetchall()
+            con.execute("ALTER TABLE results RENAME TO results_v1")
+            con.execute(SCHEMA.split(";")[0])
+            seen = set()
+            for mode, settings, seed, result, nodes, seconds, cert, created in old:
+                try:
+                    sdict = json.loads(settings)
+                except ValueError:
+                    sdict = {}
+                if not isinstance(sdict, dict):
+                    sdict = {}
+                if result in ("WIN", "LOSS"):
+                    key = DECIDED_KEY if (mode, seed) not in seen else settings
+                    seen.add((mode, seed))
+                else:
+                    key = unknown_key(sdict)
+                con.execute("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (mode, key, seed, result, nodes, seconds, cert, created, settings))
+            # an UNKNOWN row of a deal decided by another run is superseded (version 2 drops
+            # it when the deal is decided)
+            con.execute("DELETE FROM results WHERE result='UNKNOWN' AND EXISTS (SELECT 1 FROM "
+                        "results AS d WHERE d.mode=results.mode AND d.seed=results.seed AND "
+                        "d.key=?)", (DECIDED_KEY,))
+            con.execute("DROP TABLE results_v1")
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        finally:
+            con.isolation_level = ""
 
     def close(self) -> None:
         self.con.close()
 
-    def done(self, mode: str, settings: str, seeds) -> dict:
-        """Stored rows among ``seeds``: seed -> (result, nodes, seconds)."""
+    # ------------------------------------------------------------------ clairvoyant rows
+    def done(self, mode: str, ukey: str, seeds) -> dict:
+        """Stored rows among ``seeds`` usable by a run whose UNKNOWN key is ``ukey``:
+        seed -> (result, nodes, seconds).  A decided row wins over an UNKNOWN one."""
         want = {str(s) for s in seeds}
         out = {}
         cur = self.con.execute(
-            "SELECT seed, result, nodes, seconds FROM results WHERE mode=? AND settings=?",
-            (mode, settings))
-        for seed, result, nodes, seconds in cur:
-            if seed in want:
+            "SELECT seed, key, result, nodes, seconds FROM results WHERE mode=? AND key IN (?, ?)",
+            (mode, DECIDED_KEY, ukey))
+        for seed, key, result, nodes, seconds in cur:
+            if seed in want and (key == DECIDED_KEY or int(seed) not in out):
                 out[int(seed)] = (result, nodes, seconds)
         return out
 
-    def add(self, mode: str, settings: str, seed: int, result: str, nodes: int,
-            seconds: float, line) -> None:
+    def add(self, mode: str, settings: dict, seed: int, result: str, nodes: int,
+            seconds: float, certificate) -> None:
+        """Store one solve (committed at once)."""
+        self.add_many(mode, settings, [(seed, result, nodes, seconds, certificate)])
+
+    def add_many(self, mode: str, settings: dict, rows) -> None:
+        """Store solves ``(seed, result, nodes, seconds, certificate)`` in one transaction.
+
+        A decided deal that already has a decided row keeps it (a run never solves a stored
+        decided deal again; if it did and disagreed, the new row is kept under its settings
+        so that ``verify`` reports the contradiction)."""
+        skey = settings_key(settings)
+        ukey = unknown_key(settings)
         try:
             with self.con:
-                self.con.execute(
-                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (mode, settings, str(seed), result, int(nodes), float(seconds),
-                     json.dumps(list(line)), time.time()))
+                for seed, result, nodes, seconds, cert in rows:
+                    cert_text = cert if isinstance(cert, str) else json.dumps(cert)
+                    vals = (str(seed), result, int(nodes), float(seconds), cert_text,
+                            time.time(), skey)
+                    if result in ("WIN", "LOSS"):
+                        prev = self.con.execute(
+                            "SELECT result FROM results WHERE mode=? AND key=? AND seed=?",
+                            (mode, DECIDED_KEY, str(seed))).fetchone()
+                        key = DECIDED_KEY if prev is None else skey
+                        if prev is None or prev[0] != result:
+                            self.con.execute(
+                                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (mode, key) + vals)
+                        self.con.execute("DELETE FROM results WHERE mode=? AND seed=? AND "
+                                         "result='UNKNOWN'", (mode, str(seed)))
+                    else:
+                        self.con.execute(
+                            "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (mode, ukey) + vals)
         except sqlite3.Error as e:
             raise DBError(f"cannot write database {self.path!r}: {e}") from None
 
     def rows(self):
+        """Every clairvoyant row (either schema version)."""
+        kcol = "settings" if self.version == 1 else "key"
+        scol = "settings"
         cur = self.con.execute(
-            "SELECT mode, settings, seed, result, nodes, seconds, certificate FROM results "
-            "ORDER BY mode, settings, CAST(seed AS INTEGER)")
-        for mode, settings, seed, result, nodes, seconds, cert in cur:
-            yield {"mode": mode, "settings": settings, "seed": int(seed), "result": result,
-                   "nodes": nodes, "seconds": seconds, "certificate": cert}
+            f"SELECT mode, {kcol}, seed, result, nodes, seconds, certificate, {scol} "
+            "FROM results ORDER BY mode, CAST(seed AS INTEGER), 2")
+        for mode, key, seed, result, nodes, seconds, cert, settings in cur:
+            yield {"mode": mode, "key": key, "seed": int(seed), "result": result,
+                   "nodes": nodes, "seconds": seconds, "certificate": cert,
+                   "settings": settings}
+
+    # ------------------------------------------------------------------ honest rows
+    def add_policy(self, phash: str, name: str, config: dict) -> None:
+        try:
+            with self.con:
+                self.con.execute("INSERT OR IGNORE INTO policies VALUES (?, ?, ?, ?)",
+                                 (phash, name, settings_key(config), time.time()))
+        except sqlite3.Error as e:
+            raise DBError(f"cannot write database {self.path!r}: {e}") from None
+
+    def honest_done(self, phash: str, seeds) -> dict:
+        """Stored games of policy ``phash`` among ``seeds``: seed -> dict."""
+        want = {str(s) for s in seeds}
+        out = {}
+        cur = self.con.execute("SELECT seed, won, doors, decisions, seconds FROM honest "
+                               "WHERE policy_hash=?", (phash,))
+        for seed, won, doors, decisions, seconds in cur:
+            if seed in want:
+                out[int(seed)] = {"won": bool(won), "doors": doors, "decisions": decisions,
+                                  "seconds": seconds}
+        return out
+
+    def add_honest(self, phash: str, rows) -> None:
+        """Store games (dicts with seed, won, doors, decisions, seconds, actions) in one
+        transaction.  A game already stored is kept (the same policy hash and seed give the
+        same game)."""
+        try:
+            with self.con:
+                for r in rows:
+                    self.con.execute(
+                        "INSERT OR IGNORE INTO honest VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (phash, str(r["seed"]), int(bool(r["won"])), int(r["doors"]),
+                         int(r["decisions"]), float(r["seconds"]), json.dumps(r["actions"]),
+                         time.time()))
+        except sqlite3.Error as e:
+            raise DBError(f"cannot write database {self.path!r}: {e}") from None
+
+    def policies(self) -> dict:
+        if not _columns(self.con, "policies"):
+            return {}
+        return {h: {"name": n, "config": json.loads(c)}
+                for h, n, c in self.con.execute("SELECT hash, name, config FROM policies")}
+
+    def honest_rows(self):
+        if not _columns(self.con, "honest"):
+            return
+        cur = self.con.execute("SELECT policy_hash, seed, won, doors, decisions, seconds, "
+                               "actions FROM honest ORDER BY policy_hash, CAST(seed AS INTEGER)")
+        for phash, seed, won, doors, decisions, seconds, actions in cur:
+            yield {"policy_hash": phash, "seed": int(seed), "won": bool(won), "doors": doors,
+                   "decisions": decisions, "seconds": seconds, "actions": actions}

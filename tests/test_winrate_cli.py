@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from onirim import cli
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -16,6 +18,19 @@ def onirim(*args, cwd, timeout=240):
     env = dict(os.environ, PYTHONPATH=ROOT)
     return subprocess.run([sys.executable, "-m", "onirim", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def run_main(capsys, *args, cwd):
+    """``onirim ARGS`` in this process, from folder ``cwd``: (exit status, stdout, stderr)."""
+    capsys.readouterr()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        rc = cli.main(list(args))
+    finally:
+        os.chdir(here)
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(args, rc, out.out, out.err)
 
 
 def rows(db):
@@ -28,6 +43,7 @@ def rows(db):
     return out
 
 
+@pytest.mark.slow
 def test_json_output_resume_and_jobs(tmp_path):
     a = onirim("winrate", "--mode", "clairvoyant", "--deals", "12", "--seed", "100", "--jobs",
                "2", "--db", "a.sqlite", "--json", cwd=tmp_path)
@@ -58,13 +74,14 @@ def test_json_output_resume_and_jobs(tmp_path):
     rc = rows(tmp_path / "a.sqlite")
     assert sorted(rc) == list(range(100, 115))
     assert all(rc[k] == ra[k] for k in ra)
-    # other settings are stored apart, never mixed
+    # settings that cannot change a decided result (table size, budget, jobs) reuse the
+    # stored deals: nothing is solved again, no row is added
     d = onirim("winrate", "--deals", "3", "--seed", "100", "--db", "a.sqlite", "--json",
-               "--budget-nodes", "5000", cwd=tmp_path)
+               "--budget-nodes", "5000", "--tt-mb", "8", "--jobs", "2", cwd=tmp_path)
     assert d.returncode == 0, d.stderr
-    con = sqlite3.connect(tmp_path / "a.sqlite")
-    assert con.execute("SELECT COUNT(DISTINCT settings) FROM results").fetchone()[0] == 2
-    con.close()
+    assert rows(tmp_path / "a.sqlite") == rc
+    dj = json.loads(d.stdout)
+    assert dj["wins"] == sum(1 for k in range(100, 103) if rc[k][0] == "WIN")
     # human-readable summary
     e = onirim("winrate", "--deals", "3", "--seed", "100", "--db", "a.sqlite", cwd=tmp_path)
     assert e.returncode == 0 and "win rate" in e.stdout
@@ -75,8 +92,8 @@ def test_json_output_resume_and_jobs(tmp_path):
     assert vj["ok"] and vj["wins_verified"] == vj["wins"] > 0
 
 
-def test_verify_catches_a_bad_certificate(tmp_path):
-    r = onirim("winrate", "--deals", "2", "--seed", "5", "--db", "x.sqlite", "--json",
+def test_verify_catches_a_bad_certificate(tmp_path, capsys):
+    r = run_main(capsys, "winrate", "--deals", "2", "--seed", "5", "--db", "x.sqlite", "--json",
                cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     con = sqlite3.connect(tmp_path / "x.sqlite")
@@ -85,11 +102,12 @@ def test_verify_catches_a_bad_certificate(tmp_path):
     con.execute("UPDATE results SET certificate=? WHERE seed=?", (json.dumps(line[:-2]), seed))
     con.commit()
     con.close()
-    v = onirim("verify", "--db", "x.sqlite", cwd=tmp_path)
+    v = run_main(capsys, "verify", "--db", "x.sqlite", cwd=tmp_path)
     assert v.returncode == 1
     assert "FAILED" in v.stdout
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume(tmp_path):
     env = dict(os.environ, PYTHONPATH=ROOT)
     n = 600
@@ -127,7 +145,7 @@ def test_kill_9_then_resume(tmp_path):
     (["--deals", "-3"], "--deals"),
     (["--deals", "3", "--mode", "expectimax"], "mode"),
     (["--deals", "3", "--jobs", "0"], "--jobs"),
-    (["--deals", "3", "--db", "/nonexistent-dir/x.sqlite"], "database"),
+    (["--deals", "3", "--db", "/nonexistent-dir/x.sqlite"], "does not exist"),
     (["--deals", "3", "--db", "."], "folder"),
     (["--deals", "3", "--budget-nodes", "-1"], "--budget-nodes"),
     (["--deals", "x"], "deals"),
@@ -179,3 +197,240 @@ def test_a_foreign_sqlite_file_is_refused(tmp_path):
 def test_verify_missing_db(tmp_path):
     r = onirim("verify", "--db", "nope.sqlite", cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.startswith("onirim: error:")
+
+
+def test_table_too_big_for_memory_is_one_line(tmp_path, capsys):
+    """`--tt-mb 65536` is inside the accepted range, but did not fit in memory: it ended in
+    a numpy allocation traceback, exit 1."""
+    for extra in ([], ["--jobs", "256"]):
+        r = run_main(capsys, "winrate", "--deals", "2", "--tt-mb", "65536", *extra, "--db",
+                     "m.sqlite", cwd=tmp_path)
+        if not extra and r.returncode == 0:
+            continue            # a machine with more than 80 GB free: the table fits
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("onirim: error: --tt-mb:"), lines
+        assert "memory" in lines[0]
+
+
+def test_check_memory_unit():
+    from onirim.cli import UsageError
+    from onirim.cmd_winrate import check_memory
+    check_memory(64, 2, avail=1 << 30)
+    with pytest.raises(UsageError, match="does not fit"):
+        check_memory(512, 2, avail=1 << 30)
+
+
+@pytest.mark.parametrize("cmd", [["winrate", "--deals", "1"], ["verify"]])
+def test_empty_db_path_is_refused(tmp_path, capsys, cmd):
+    r = run_main(capsys, *cmd, "--db", "", cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("onirim: error: --db:"), lines
+    assert os.listdir(tmp_path) == []
+
+
+def test_no_decided_deal_has_no_win_rate(tmp_path, capsys):
+    """With every deal UNKNOWN the win rate is null, not 0.0, and the text says so."""
+    a = run_main(capsys, "winrate", "--deals", "3", "--seed", "0", "--budget-nodes", "1", "--db",
+               "u.sqlite", "--json", cwd=tmp_path)
+    assert a.returncode == 0, a.stderr
+    out = json.loads(a.stdout)
+    assert out["unknown"] == 3 and out["win_rate"] is None
+    assert out["ci95"] == [0.0, 1.0] and out["ci95_with_unknown"] == [0.0, 1.0]
+    b = run_main(capsys, "winrate", "--deals", "3", "--seed", "0", "--budget-nodes", "1", "--db",
+               "u.sqlite", cwd=tmp_path)
+    assert b.returncode == 0 and "no deal decided" in b.stdout, b.stdout
+    # the UNKNOWN rows are kept for this budget only: the default budget decides them, and
+    # the UNKNOWN rows are then gone
+    c = run_main(capsys, "winrate", "--deals", "3", "--seed", "0", "--db", "u.sqlite", "--json",
+               cwd=tmp_path)
+    assert json.loads(c.stdout)["unknown"] == 0
+    assert {v[0] for v in rows(tmp_path / "u.sqlite").values()} == {"WIN"}
+
+
+def _set_result(db, seed, result, cert):
+    con = sqlite3.connect(db)
+    con.execute("UPDATE results SET result=?, certificate=? WHERE seed=?",
+                (result, json.dumps(cert), str(seed)))
+    con.commit()
+    con.close()
+
+
+def test_verify_does_not_pass_a_forged_loss(tmp_path, capsys):
+    r = run_main(capsys, "winrate", "--deals", "2", "--seed", "5", "--db", "x.sqlite", "--json",
+               cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    # a LOSS with an empty certificate used to pass: it is unverified now
+    _set_result(tmp_path / "x.sqlite", 5, "LOSS", [])
+    v = run_main(capsys, "verify", "--db", "x.sqlite", "--json", cwd=tmp_path)
+    vj = json.loads(v.stdout)
+    assert v.returncode == 1 and not vj["ok"]
+    assert vj["losses"] == 1 and vj["losses_unverified"] == 1 and vj["losses_verified"] == 0
+    assert "seed 5: LOSS unverified" in vj["unverified"][0]
+    # a LOSS with a re-solve recipe on a deal that is won: the re-solve finds the win
+    from solver.clairvoyant import loss_recipe
+    _set_result(tmp_path / "x.sqlite", 5, "LOSS", loss_recipe(20_000_000, None, 8, 123))
+    v = run_main(capsys, "verify", "--db", "x.sqlite", cwd=tmp_path)
+    assert v.returncode == 1 and "FAILED seed 5: stored LOSS, but re-solved: WIN" in v.stdout
+
+
+def test_check_loss_on_real_losses():
+    """A LOSS found by the solver carries a recipe that re-proves it; the same recipe on a
+    won position fails; no recipe is unverified."""
+    from engine.notation import parse_position
+    from solver.clairvoyant import check_loss, loss_recipe, solve_state
+    fixture = os.path.join(ROOT, "tests", "fixtures", "solver_near_end.tsv")
+    lost, won = [], []
+    with open(fixture) as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            pos, res = line.rstrip("\n").split("\t")[:2]
+            (lost if res == "LOSS" else won).append(pos)
+    assert lost and won
+    for pos in lost[:3]:
+        st = parse_position(pos)
+        r = solve_state(st, node_budget=100_000)
+        assert r.result == "LOSS"
+        assert check_loss(st, loss_recipe(100_000, None, 8, r.nodes))[0] == "verified"
+        assert check_loss(st, [])[0] == "unverified"
+        assert check_loss(st, {"proof": "re-solve"})[0] == "unverified"
+    st = parse_position(won[0])
+    assert check_loss(st, loss_recipe(100_000, None, 8, 1))[0] == "failed"
+
+
+def test_an_old_database_still_opens_and_is_reused(tmp_path, capsys):
+    """A version 1 file (settings with the table size in the key) opens; its decided deals
+    are reused by a run with another table size; verify reads it before and after."""
+    path = tmp_path / "old.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("""CREATE TABLE results (mode TEXT NOT NULL, settings TEXT NOT NULL,
+        seed TEXT NOT NULL, result TEXT NOT NULL, nodes INTEGER NOT NULL,
+        seconds REAL NOT NULL, certificate TEXT NOT NULL, created REAL NOT NULL,
+        PRIMARY KEY (mode, settings, seed))""")
+    from solver.clairvoyant import solve_deal
+    r = solve_deal(11)
+    assert r.result == "WIN"
+    old = json.dumps({"budget_nodes": 20000000, "budget_s": None, "solver": "cv2",
+                      "tt_mb": 64}, sort_keys=True, separators=(",", ":"))
+    con.execute("INSERT INTO results VALUES ('clairvoyant', ?, '11', 'WIN', 77, 0.5, ?, 1.0)",
+                (old, json.dumps(r.line)))
+    con.commit()
+    con.close()
+    v = run_main(capsys, "verify", "--db", "old.sqlite", "--json", cwd=tmp_path)
+    assert v.returncode == 0 and json.loads(v.stdout)["wins_verified"] == 1, v.stdout + v.stderr
+    a = run_main(capsys, "winrate", "--deals", "2", "--seed", "11", "--tt-mb", "8", "--db", "old.sqlite",
+               "--json", cwd=tmp_path)
+    assert a.returncode == 0, a.stderr
+    got = rows(path)
+    assert sorted(got) == [11, 12] and got[11][1] == 77       # deal 11 was not solved again
+    v = run_main(capsys, "verify", "--db", "old.sqlite", "--json", cwd=tmp_path)
+    assert v.returncode == 0 and json.loads(v.stdout)["wins_verified"] == 2
+
+
+def test_kernels_warm_up_before_the_first_deal(tmp_path, monkeypatch, capsys):
+    """The kernels are compiled/loaded before any deal is timed (deal 0 used to store 126 s
+    of compile time), and a slow warm-up (a cold numba cache) is announced on stderr."""
+    from onirim import cli, cmd_winrate
+    from solver import runner
+    events = []
+    real_warm, real_play = runner.warm_clairvoyant, runner.ClairvoyantWorker.play
+
+    def slow_warm(solver):
+        events.append("warm")
+        time.sleep(0.3)
+        return real_warm(solver)
+
+    def play(self, seed):
+        events.append("play")
+        return real_play(self, seed)
+
+    monkeypatch.setattr(runner, "warm_clairvoyant", slow_warm)
+    monkeypatch.setattr(runner.ClairvoyantWorker, "play", play)
+    monkeypatch.setattr(cmd_winrate, "COMPILE_NOTICE_S", 0.05)
+    monkeypatch.setattr(runner, "_WORKERS", {})
+    rc = cli.main(["winrate", "--deals", "2", "--seed", "3", "--db",
+                   str(tmp_path / "w.sqlite"), "--json"])
+    err = capsys.readouterr().err
+    assert rc == 0, err
+    assert events == ["warm", "play", "play"]
+    assert "compiling the numba kernels, once per install" in err and "kernels ready" in err
+
+
+def test_ctrl_c_with_two_jobs_clairvoyant(tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    cmd = ["winrate", "--mode", "clairvoyant", "--deals", "50000", "--seed", "0", "--jobs",
+           "2", "--db", "c.sqlite", "--json"]
+    p = subprocess.Popen([sys.executable, "-m", "onirim", *cmd], cwd=tmp_path, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    db = tmp_path / "c.sqlite"
+    t0 = time.time()
+    while time.time() - t0 < 120:
+        time.sleep(0.05)
+        try:
+            con = sqlite3.connect(db, timeout=1)
+            n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            con.close()
+        except sqlite3.Error:
+            n = 0
+        if n >= 5:
+            break
+    os.killpg(p.pid, signal.SIGINT)          # Ctrl-C reaches every process of the group
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and out == "", err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, lines
+    stored = rows(db)
+    assert 5 <= len(stored) < 50000
+    assert f"interrupted: {len(stored)} of 50000 deals are stored in c.sqlite" in lines[0]
+    assert lines[0].endswith("resume with: onirim " + " ".join(cmd))
+
+
+def test_demo_says_it_is_compiling(tmp_path, monkeypatch, capsys):
+    """`onirim demo` sat at 0% for two minutes on a cold cache; it now says it is compiling
+    (and how long that takes) before its progress bar."""
+    from onirim import cmd_winrate
+    from solver import runner
+    real_warm = runner.warm_clairvoyant
+
+    def slow_warm(solver):
+        time.sleep(0.3)
+        return real_warm(solver)
+
+    monkeypatch.setattr(runner, "warm_clairvoyant", slow_warm)
+    monkeypatch.setattr(cmd_winrate, "COMPILE_NOTICE_S", 0.05)
+    monkeypatch.setattr(runner, "_WORKERS", {})
+    rc = cli.main(["demo", "--deals", "2", "--db", str(tmp_path / "d.sqlite")])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert "compiling the numba kernels, once per install" in out.err
+    assert cmd_winrate.COMPILE_ESTIMATE in out.err
+    assert "Certified winning line of deal 0" in out.out
+
+
+def test_a_loss_is_stored_with_its_recipe(tmp_path, monkeypatch, capsys):
+    """No real deal has been lost yet; a solver that answers LOSS shows that winrate stores
+    the recipe verify needs (and verify then catches this false LOSS by re-solving)."""
+    from solver import runner
+    from solver.clairvoyant import SOLVER_VERSION, ClairvoyantSolver, SolveResult
+    real = ClairvoyantSolver.solve_deal
+
+    def fake(self, seed, **kw):
+        return SolveResult("LOSS", nodes=42, seconds=0.01) if seed == 8 else real(self, seed, **kw)
+
+    monkeypatch.setattr(ClairvoyantSolver, "solve_deal", fake)
+    monkeypatch.setattr(runner, "_WORKERS", {})
+    r = run_main(capsys, "winrate", "--deals", "2", "--seed", "7", "--budget-nodes", "300000",
+                 "--tt-mb", "4", "--db", "l.sqlite", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["losses"] == 1
+    cert = json.loads(rows(tmp_path / "l.sqlite")[8][2])
+    assert cert == {"proof": "re-solve", "solver": SOLVER_VERSION, "budget_nodes": 300000,
+                    "budget_s": None, "tt_mb": 4.0, "nodes": 42}
+    monkeypatch.setattr(ClairvoyantSolver, "solve_deal", real)
+    v = run_main(capsys, "verify", "--db", "l.sqlite", "--json", cwd=tmp_path)
+    vj = json.loads(v.stdout)
+    assert v.returncode == 1 and vj["failed"] == 1 and "re-solved: WIN" in vj["failures"][0]

@@ -1,0 +1,252 @@
+"""`onirim winrate --mode honest`: results, --jobs 1 vs 2, resume after kill -9, errors, the
+warm-up kept out of per-deal seconds, and `onirim verify` on honest games."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from onirim import cli
+from solver.api import Param, register_policy
+from solver.honest import play_honest
+from solver.api import make_policy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUMMARY = {"mode", "deals", "wins", "losses", "unknown", "win_rate", "ci95",
+           "ci95_with_unknown", "seconds", "nodes", "policy", "policy_config", "policy_hash",
+           "decisions", "seconds_per_decision", "mean_doors"}
+
+
+def run_main(capsys, *args):
+    """``onirim ARGS`` in this process: (exit status, stdout, stderr)."""
+    capsys.readouterr()
+    rc = cli.main(list(args))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def onirim(*args, cwd, timeout=240):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.run([sys.executable, "-m", "onirim", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def games(db):
+    con = sqlite3.connect(db)
+    out = {int(r[0]): r[1:] for r in con.execute(
+        "SELECT seed, won, doors, decisions, actions, policy_hash FROM honest")}
+    con.close()
+    return out
+
+
+def test_json_jobs_and_the_same_deals(tmp_path, capsys):
+    db_a, db_b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy", "greedy",
+                               "--deals", "30", "--seed", "40", "--db", db_a, "--json")
+    assert rc == 0, err
+    out = json.loads(stdout)
+    assert set(out) == SUMMARY
+    assert out["mode"] == "honest" and out["policy"] == "greedy" and out["policy_config"] == {}
+    assert out["wins"] + out["losses"] == 30 and out["unknown"] == 0
+    assert out["win_rate"] == out["wins"] / 30
+    ga = games(db_a)
+    assert sorted(ga) == list(range(40, 70))
+    assert out["decisions"] == sum(g[2] for g in ga.values())
+    assert out["mean_doors"] == sum(g[1] for g in ga.values()) / 30
+    # the stored games are those play_honest plays (deal S is the clairvoyant deal S)
+    pol = make_policy("greedy")
+    for seed in (40, 55):
+        g = play_honest(pol, seed)
+        assert (bool(ga[seed][0]), ga[seed][1], ga[seed][2]) == (g.won, g.doors, g.decisions)
+    # two jobs: the same games
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy", "greedy",
+                               "--deals", "30", "--seed", "40", "--jobs", "2", "--db", db_b,
+                               "--json")
+    assert rc == 0, err
+    assert games(db_b) == ga
+    ob = json.loads(stdout)
+    assert {k: ob[k] for k in ("wins", "losses", "decisions", "mean_doors")} == \
+        {k: out[k] for k in ("wins", "losses", "decisions", "mean_doors")}
+    # a rerun plays nothing and reports the same
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy", "greedy",
+                               "--deals", "30", "--seed", "40", "--db", db_a)
+    assert rc == 0 and "30 already stored" in stdout and "wins " + str(out["wins"]) in stdout
+    # another policy is stored apart; the policy table names both
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy", "random",
+                               "--deals", "5", "--seed", "40", "--db", db_a, "--json")
+    assert rc == 0, err
+    con = sqlite3.connect(db_a)
+    assert sorted(n for (n,) in con.execute("SELECT name FROM policies")) == ["greedy", "random"]
+    assert con.execute("SELECT COUNT(*) FROM honest").fetchone()[0] == 35
+    con.close()
+    # verify replays every honest game, and catches a forged one
+    rc, stdout, err = run_main(capsys, "verify", "--db", db_a, "--json")
+    assert rc == 0, stdout + err
+    vj = json.loads(stdout)
+    assert vj["ok"] and vj["honest_games"] == vj["honest_verified"] == 35
+    con = sqlite3.connect(db_a)
+    con.execute("UPDATE honest SET won = 1 - won WHERE seed='41'")
+    con.commit()
+    con.close()
+    rc, stdout, err = run_main(capsys, "verify", "--db", db_a)
+    assert rc == 1 and "FAILED honest seed 41" in stdout
+
+
+def test_kill_9_then_resume(tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    n = 300
+    cmd = ["winrate", "--mode", "honest", "--policy", "greedy", "--deals", str(n), "--seed",
+           "7", "--db", "k.sqlite", "--json"]
+    p = subprocess.Popen([sys.executable, "-m", "onirim", *cmd], cwd=tmp_path, env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    db = tmp_path / "k.sqlite"
+    t0 = time.time()
+    stored = 0
+    while time.time() - t0 < 120:
+        time.sleep(0.02)
+        if db.exists():
+            try:
+                con = sqlite3.connect(db, timeout=1)
+                stored = con.execute("SELECT COUNT(*) FROM honest").fetchone()[0]
+                con.close()
+            except sqlite3.Error:
+                stored = 0
+            if stored >= 3:
+                break
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    before = games(db)
+    assert 3 <= len(before) < n
+    r = onirim(*cmd, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    after = games(db)
+    assert sorted(after) == list(range(7, 7 + n))
+    assert all(after[k] == before[k] for k in before)
+    assert json.loads(r.stdout)["deals"] == n
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--policy", "no-such-policy"], "unknown"),
+    (["--policy", "greedy", "--policy-arg", "depth=3"], "no argument 'depth'"),
+    (["--policy", "greedy", "--policy-arg", "depth"], "key=value"),
+    ([], "--policy"),
+    (["--policy", "greedy", "--budget-nodes", "100"], "--budget-nodes"),
+    (["--policy", "greedy", "--tt-mb", "8"], "--tt-mb"),
+])
+def test_bad_input(tmp_path, capsys, args, words):
+    rc, out, err = run_main(capsys, "winrate", "--mode", "honest", "--deals", "2", *args,
+                            "--db", str(tmp_path / "e.sqlite"))
+    assert rc == 2 and out == "", err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("onirim: error:") and words in lines[0], lines
+
+
+# A policy that is slow until it is warmed up, like a numba policy before its compile.
+_EVENTS = []
+
+
+@register_policy("test-warm-up", doc="greedy, slow until warm_up() ran (tests only)")
+class _SlowUntilWarm:
+    COLD_S = 0.6
+
+    def __init__(self):
+        self.warm = False
+
+    def warm_up(self):
+        _EVENTS.append(("warm_up", os.getpid()))
+        time.sleep(self.COLD_S)
+        self.warm = True
+
+    def act(self, view, stream):
+        from engine.policy import greedy_action
+        if not self.warm:
+            time.sleep(self.COLD_S)
+        return greedy_action(view)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_warm_up_is_not_timed(tmp_path, capsys, jobs):
+    _EVENTS.clear()
+    db = str(tmp_path / "w.sqlite")
+    rc = cli.main(["winrate", "--mode", "honest", "--policy", "test-warm-up", "--deals", "3",
+                   "--db", db, "--jobs", jobs, "--json"])
+    assert rc == 0, capsys.readouterr().err
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 3 and out["policy"] == "test-warm-up"
+    assert _EVENTS and _EVENTS[0][0] == "warm_up"     # in this process, before any deal
+    con = sqlite3.connect(db)
+    secs = [s for (s,) in con.execute("SELECT seconds FROM honest")]
+    con.close()
+    # an unwarmed policy would sleep COLD_S at every decision of the first deal
+    assert len(secs) == 3 and max(secs) < _SlowUntilWarm.COLD_S
+
+
+def test_ctrl_c_with_two_jobs_says_what_is_stored(tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    cmd = ["winrate", "--mode", "honest", "--policy", "greedy", "--deals", "20000", "--seed",
+           "0", "--jobs", "2", "--db", "c.sqlite"]
+    p = subprocess.Popen([sys.executable, "-m", "onirim", *cmd], cwd=tmp_path, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    db = tmp_path / "c.sqlite"
+    t0 = time.time()
+    while time.time() - t0 < 120:
+        time.sleep(0.05)
+        try:
+            con = sqlite3.connect(db, timeout=1)
+            n = con.execute("SELECT COUNT(*) FROM honest").fetchone()[0]
+            con.close()
+        except sqlite3.Error:
+            n = 0
+        if n >= 5:
+            break
+    os.killpg(p.pid, signal.SIGINT)          # Ctrl-C: the whole foreground process group
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, lines
+    stored = len(games(db))
+    assert f"interrupted: {stored} of 20000 deals are stored in c.sqlite" in lines[0]
+    resume = lines[0].split("resume with: ", 1)[1]
+    assert resume.split()[:2] == ["onirim", "winrate"]
+    assert resume.split()[2:] == cmd[1:]
+    assert 5 <= stored < 20000
+
+
+@register_policy("test-param", params=[Param("n", int, 2, "any number"),
+                                       Param("mix", float, 0.5, "any fraction")],
+                 doc="greedy with unused parameters (tests only)")
+class _WithParams:
+    def __init__(self, n=2, mix=0.5):
+        self.n, self.mix = n, mix
+
+    def act(self, view, stream):
+        from engine.policy import greedy_action
+        return greedy_action(view)
+
+
+def test_policy_args_are_part_of_the_key(tmp_path, capsys):
+    db = str(tmp_path / "p.sqlite")
+    base = ["winrate", "--mode", "honest", "--policy", "test-param", "--deals", "4", "--seed",
+            "3", "--db", db, "--json"]
+    rc, out, err = run_main(capsys, *base, "--policy-arg", "n=5", "--jobs", "2")
+    assert rc == 0, err
+    j5 = json.loads(out)
+    assert j5["policy_config"] == {"n": 5, "mix": 0.5}
+    rc, out, err = run_main(capsys, *base, "--policy-arg", "n=5", "--policy-arg", "mix=0.50")
+    assert rc == 0 and json.loads(out)["policy_hash"] == j5["policy_hash"]   # same config
+    rc, out, err = run_main(capsys, *base, "--policy-arg", "n=6")
+    j6 = json.loads(out)
+    assert rc == 0 and j6["policy_hash"] != j5["policy_hash"]
+    con = sqlite3.connect(db)
+    assert dict(con.execute("SELECT hash, config FROM policies")) == {
+        j5["policy_hash"]: '{"mix":0.5,"n":5}', j6["policy_hash"]: '{"mix":0.5,"n":6}'}
+    assert con.execute("SELECT COUNT(*) FROM honest").fetchone()[0] == 8
+    con.close()
+    rc, out, err = run_main(capsys, *base, "--policy-arg", "n=five")
+    assert rc == 2 and "is not int" in err and len(err.strip().splitlines()) == 1
