@@ -95,7 +95,7 @@ def word(key, i):
     return mix64(key + (np.uint64(i) + np.uint64(1)) * GAMMA)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sample_type(S, key, i):
     """The card type of draw ``i`` of stream ``key`` from the unknown counts of ``S``."""
     r = word(key, i)
@@ -126,7 +126,7 @@ def deck_size(S):
     return S[NTOP] + S[UTOT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop_top(S):
     c = S[TOP]
     n = S[NTOP]
@@ -136,7 +136,7 @@ def _pop_top(S):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shuffle(S, with_limbo):
     """The deck (and the limbo) becomes unknown: counts only."""
     for i in range(S[NTOP]):
@@ -152,7 +152,7 @@ def _shuffle(S, with_limbo):
         S[LTOT] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gain_door(S, col):
     """A Door of colour ``col`` goes into play; True if that wins."""
     S[DR + col] += 1
@@ -163,13 +163,13 @@ def _gain_door(S, col):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _to_limbo(S, c):
     S[L + c] += 1
     S[LTOT] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refill_with(S, c):
     if c < 12:
         S[H + c] += 1
@@ -186,7 +186,7 @@ def _refill_with(S, c):
         S[DRAWN] = c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place_redrawn(S, c):
     if c < 12:
         S[H + c] += 1
@@ -195,7 +195,7 @@ def _place_redrawn(S, c):
         _to_limbo(S, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _revealed(S, c):
     S[LEFT] -= 1
     if c < 12:
@@ -204,7 +204,7 @@ def _revealed(S, c):
         _to_limbo(S, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance(S):
     """engine State._advance: every automatic step until a decision, a chance node or the end."""
     while True:
@@ -265,7 +265,7 @@ def is_chance(S):
     return S[PH] >= P_SETUP and S[PH] <= P_FORESEE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_chance(S, t):
     """engine State._apply_chance: the next unknown card is of type ``t`` (no advance)."""
     S[U + t] -= 1
@@ -282,7 +282,7 @@ def apply_chance(S, t):
         S[NTOP] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_door_from_deck(S, col):
     d = 12 + col
     n = S[NTOP]
@@ -299,7 +299,7 @@ def _take_door_from_deck(S, col):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(S, a):
     """engine State._apply_decision (solo) for a legal action ``a`` (no advance)."""
     ph = S[PH]
@@ -464,7 +464,7 @@ def _cnt(S, col):
     return S[H + col * 3] + S[H + col * 3 + 1] + S[H + col * 3 + 2]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard_rank(S, s_col, s_len, c, extra):
     """engine.policy._discard_rank as one integer (lower = discarded first); ``extra`` cards of
     colour ``c`` are counted as in hand too (the prophecy ranks c within hand + [c])."""
@@ -476,7 +476,7 @@ def _discard_rank(S, s_col, s_len, c, extra):
     return ((((key * 2 + needed) * 2 + ins) * 8 + _cnt(S, col) + extra) * 2 + sym) * 16 + c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_rank(S, c):
     """engine.policy._play_choice's key: a follow-up in hand, non-Key, Moon > Sun > Key."""
     col = c // 3
@@ -505,7 +505,7 @@ def _prophecy_value(S, s_col, s_len, c):
     return (bonus + min(_cnt(S, col), 3)) * 16 - c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_play(S):
     last = S[LAST]
     if last < 0:
@@ -659,7 +659,7 @@ def _greedy_prophecy(S):
     return -1                                 # unreachable for a legal state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_nightmare(S):
     last = S[LAST]
     if last < 0:
@@ -695,7 +695,7 @@ def _greedy_nightmare(S):
     return A_NM_REVEAL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy(S):
     """engine.policy.greedy_action (solo) at the decision state ``S``."""
     ph = S[PH]
