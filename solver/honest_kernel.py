@@ -51,7 +51,8 @@ HSIZE = 75       # cards in hand
 NDOORS = 76      # Doors in play
 LTOT = 77        # cards in limbo
 TOP = 80         # known top cards, top first (up to 76)
-NS = 160         # array length
+ARR = 160        # the unknown cards as a list of types (UTOT of them, any order)
+NS = 240         # array length
 
 P_PLAY, P_PROPHECY, P_DOOR, P_NIGHTMARE = 0, 1, 2, 3
 P_SETUP, P_REFILL, P_REDRAW, P_REVEAL, P_FORESEE = 4, 5, 6, 7, 8
@@ -96,15 +97,36 @@ def word(key, i):
 
 
 @njit(cache=True, inline="always")
-def sample_type(S, key, i):
-    """The card type of draw ``i`` of stream ``key`` from the unknown counts of ``S``."""
+def draw_unknown(S, key, i):
+    """Draw ``i`` of stream ``key``: take a uniformly chosen unknown card out of the deck's
+    unknown part and return its type (type t comes with probability unknown[t] / total)."""
     r = word(key, i)
-    x = np.int64(((r >> np.uint64(32)) * np.uint64(S[UTOT])) >> np.uint64(32))
-    for t in range(17):
-        x -= S[U + t]
-        if x < 0:
-            return t
-    return 16   # unreachable while UTOT is the sum of the counts
+    n = S[UTOT]
+    x = np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    t = S[ARR + x]
+    S[ARR + x] = S[ARR + n - 1]
+    S[UTOT] = n - 1
+    S[U + t] -= 1
+    return t
+
+
+@njit(cache=True, inline="always")
+def _remove_unknown(S, t):
+    """Take one card of type ``t`` out of the unknown part (its count must be positive)."""
+    n = S[UTOT]
+    for x in range(n):
+        if S[ARR + x] == t:
+            S[ARR + x] = S[ARR + n - 1]
+            break
+    S[UTOT] = n - 1
+    S[U + t] -= 1
+
+
+@njit(cache=True, inline="always")
+def _add_unknown(S, t):
+    S[ARR + S[UTOT]] = t
+    S[UTOT] += 1
+    S[U + t] += 1
 
 
 # ----------------------------------------------------------------------------- state
@@ -113,8 +135,12 @@ def new_game(S):
     """``S`` = a fresh chance-mode game before the setup draws (engine new_initial_state())."""
     for i in range(NS):
         S[i] = 0
+    n = 0
     for t in range(17):
         S[U + t] = COUNTS[t]
+        for _ in range(COUNTS[t]):
+            S[ARR + n] = t
+            n += 1
     S[UTOT] = 76
     S[LAST] = -1
     S[DRAWN] = -1
@@ -140,15 +166,13 @@ def _pop_top(S):
 def _shuffle(S, with_limbo):
     """The deck (and the limbo) becomes unknown: counts only."""
     for i in range(S[NTOP]):
-        c = S[TOP + i]
-        S[U + c] += 1
-    S[UTOT] += S[NTOP]
+        _add_unknown(S, S[TOP + i])
     S[NTOP] = 0
     if with_limbo:
         for t in range(12, 17):
-            S[U + t] += S[L + t]
+            for _ in range(S[L + t]):
+                _add_unknown(S, t)
             S[L + t] = 0
-        S[UTOT] += S[LTOT]
         S[LTOT] = 0
 
 
@@ -268,8 +292,13 @@ def is_chance(S):
 @njit(cache=True, inline="always")
 def apply_chance(S, t):
     """engine State._apply_chance: the next unknown card is of type ``t`` (no advance)."""
-    S[U + t] -= 1
-    S[UTOT] -= 1
+    _remove_unknown(S, t)
+    _drawn(S, t)
+
+
+@njit(cache=True, inline="always")
+def _drawn(S, t):
+    """What happens to a card of type ``t`` just taken from the unknown part."""
     ph = S[PH]
     if ph == P_SETUP or ph == P_REDRAW:
         _place_redrawn(S, t)
@@ -293,8 +322,7 @@ def _take_door_from_deck(S, col):
             S[NTOP] = n - 1
             return True
     if S[U + d] > 0:
-        S[U + d] -= 1
-        S[UTOT] -= 1
+        _remove_unknown(S, d)
         return True
     return False
 
@@ -511,16 +539,20 @@ def _greedy_play(S):
     if last < 0:
         s_col = -1
         s_len = 0
+        lsym = -1
     else:
         s_col = last // 3
         s_len = S[SER]
-    active_needed = s_col >= 0 and S[DR + s_col] < 2
+        lsym = last % 3
+    cnt = (_cnt(S, 0), _cnt(S, 1), _cnt(S, 2), _cnt(S, 3))
+    need = (S[DR] < 2, S[DR + 1] < 2, S[DR + 2] < 2, S[DR + 3] < 2)
+    active_needed = s_col >= 0 and need[s_col]
     # rule 1: continue the open series of a needed colour
     if active_needed and (s_len == 1 or s_len == 2):
         best = -1
         best_r = 1 << 40
         for c in range(s_col * 3, s_col * 3 + 3):
-            if S[H + c] > 0 and c % 3 != last % 3:
+            if S[H + c] > 0 and c % 3 != lsym:
                 r = _play_rank(S, c)
                 if r < best_r:
                     best_r = r
@@ -531,31 +563,35 @@ def _greedy_play(S):
     if not (active_needed and s_len == 2):
         top = 0
         for col in range(4):
-            if S[DR + col] < 2:
-                n = _cnt(S, col)
-                if n >= 2 and n > top:
-                    for c in range(col * 3, col * 3 + 3):
-                        if S[H + c] > 0 and (last < 0 or c % 3 != last % 3):
-                            top = n
-                            break
+            n = cnt[col]
+            if need[col] and n >= 2 and n > top:
+                for c in range(col * 3, col * 3 + 3):
+                    if S[H + c] > 0 and c % 3 != lsym:
+                        top = n
+                        break
         if top > 0:
             best = -1
             best_r = 1 << 40
-            for c in range(12):
-                col = c // 3
-                if S[H + c] > 0 and (last < 0 or c % 3 != last % 3) and S[DR + col] < 2 \
-                        and _cnt(S, col) == top:
-                    r = _play_rank(S, c)
-                    if r < best_r:
-                        best_r = r
-                        best = c
+            for col in range(4):
+                if need[col] and cnt[col] == top:
+                    for c in range(col * 3, col * 3 + 3):
+                        if S[H + c] > 0 and c % 3 != lsym:
+                            r = _play_rank(S, c)
+                            if r < best_r:
+                                best_r = r
+                                best = c
             return A_PLAY + best
-    # rules 2 and 4: discard the least useful card
+    # rules 2 and 4: discard the least useful card (engine.policy._discard_rank)
     best = -1
     best_r = 1 << 40
     for c in range(12):
         if S[H + c] > 0:
-            r = _discard_rank(S, s_col, s_len, c, 0)
+            col = c // 3
+            nd = 1 if need[col] else 0
+            key = 1 if c % 3 == 2 else 0
+            ins = 1 if (col == s_col and 0 < s_len < 3 and nd == 1) else 0
+            sym = 0 if c % 3 == 0 else 1
+            r = ((((key * 2 + nd) * 2 + ins) * 8 + cnt[col]) * 2 + sym) * 16 + c
             if r < best_r:
                 best_r = r
                 best = c
@@ -729,9 +765,9 @@ def playout(S, key):
         if ph == P_LOST:
             return 0
         if ph >= P_SETUP:
-            t = sample_type(S, key, ctr)
+            t = draw_unknown(S, key, ctr)
             ctr += 1
-            apply_chance(S, t)
+            _drawn(S, t)
             continue
         apply_action(S, greedy(S))
         steps += 1
@@ -777,8 +813,12 @@ def encode(state) -> np.ndarray:
     S = np.zeros(NS, dtype=np.int64)
     for c in state.hands[0]:
         S[H + c] += 1
+    n = 0
     for t in range(17):
         S[U + t] = state.unknown[t]
+        for _ in range(state.unknown[t]):
+            S[ARR + n] = t
+            n += 1
     for c in state.discard:
         S[D + c] += 1
     for c in state.limbo:
@@ -816,6 +856,7 @@ def decode(S) -> dict:
         "phase": PHASE_NAMES[S[PH]],
         "hand": S[H:H + 12],
         "unknown": S[U:U + 17],
+        "unknown_list": _counts(S[ARR:ARR + S[UTOT]]),
         "discard": S[D:D + 17],
         "limbo": S[L:L + 17],
         "doors": S[DR:DR + 4],
@@ -833,6 +874,7 @@ def engine_fields(state) -> dict:
         "phase": state.phase,
         "hand": _counts(state.hands[0], 12),
         "unknown": list(state.unknown),
+        "unknown_list": list(state.unknown),
         "discard": _counts(state.discard),
         "limbo": _counts(state.limbo),
         "doors": [state.doors[0].count(12 + col) for col in range(4)],
