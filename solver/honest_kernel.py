@@ -801,6 +801,211 @@ def playout_batch(n: int, key: int = 0) -> dict:
     return {"games": int(out[0]), "wins": int(out[1]), "failed": int(out[2])}
 
 
+# ----------------------------------------------------------------------------- rollouts
+# One-step rollout policy improvement over the greedy base policy, and a level-2 version whose
+# playouts are played by the level-1 policy.  Playout j of every candidate action uses the
+# chance stream word(key, j): common random numbers across the actions.
+SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
+
+
+@njit(cache=True, inline="always")
+def _copy(dst, src):
+    for i in range(NS):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def _eval1(S0, a, j0, j1, key, S, row):
+    """row[j] = 1 if greedy play after action ``a`` from ``S0`` wins with stream j, for j in
+    [j0, j1)."""
+    for j in range(j0, j1):
+        _copy(S, S0)
+        apply_action(S, a)
+        row[j] = 1 if playout(S, word(key, j)) > 0 else 0
+
+
+@njit(cache=True)
+def _select(res, cand, m, base, n, z):
+    """The row of ``res[:, :n]`` to play: the base row unless a candidate's paired mean
+    difference to it exceeds ``z`` standard errors (the largest such difference wins)."""
+    best = base
+    best_d = 0.0
+    for q in range(m):
+        i = cand[q]
+        if i == base:
+            continue
+        s = 0
+        s2 = 0
+        for j in range(n):
+            d = np.int64(res[i, j]) - np.int64(res[base, j])
+            s += d
+            s2 += d * d
+        mean = s / n
+        var = 0.0
+        if n > 1:
+            var = (s2 - s * s / n) / (n - 1)
+            if var < 0.0:
+                var = 0.0
+        se = np.sqrt(var / n)
+        if mean > z * se and mean > best_d:
+            best = i
+            best_d = mean
+    return best
+
+
+@njit(cache=True)
+def _screen(res, nact, base, n_s, keep, cand):
+    """Candidates after the screen: the ``keep`` rows with the most wins in the first ``n_s``
+    playouts (ties: lower row), plus the base row.  Returns how many (into ``cand``)."""
+    m = 0
+    taken = np.zeros(nact, dtype=np.bool_)
+    for _ in range(min(keep, nact)):
+        bi = -1
+        bs = -1
+        for i in range(nact):
+            if taken[i]:
+                continue
+            s = 0
+            for j in range(n_s):
+                s += res[i, j]
+            if s > bs:
+                bs = s
+                bi = i
+        taken[bi] = True
+        cand[m] = bi
+        m += 1
+    if not taken[base]:
+        cand[m] = base
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def decide1(S0, n, z, key, screen, keep):
+    """The level-1 rollout action at decision state ``S0`` (see solver.rollout)."""
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
+    nact = legal(S0, acts)
+    if nact == 1:
+        return acts[0]
+    g = greedy(S0)
+    base = 0
+    for i in range(nact):
+        if acts[i] == g:
+            base = i
+    res = np.zeros((nact, n), dtype=np.int8)
+    S = np.empty(NS, dtype=np.int64)
+    cand = np.empty(nact + 1, dtype=np.int64)
+    if screen > 0 and screen < n and nact > keep + 1:
+        for i in range(nact):
+            _eval1(S0, acts[i], 0, screen, key, S, res[i])
+        m = _screen(res, nact, base, screen, keep, cand)
+        for q in range(m):
+            _eval1(S0, acts[cand[q]], screen, n, key, S, res[cand[q]])
+    else:
+        m = nact
+        for i in range(nact):
+            cand[i] = i
+            _eval1(S0, acts[i], 0, n, key, S, res[i])
+    return acts[_select(res, cand, m, base, n, z)]
+
+
+@njit(cache=True)
+def playout_l1(S, key, n1, z1, screen1, keep1):
+    """Play ``S`` to the end with the level-1 rollout policy; draws from stream ``key``, the
+    decision i's own stream is word(key ^ SALT_DECISION, i).  Returns 1 (won) or 0."""
+    ctr = 0
+    steps = 0
+    dkey = mix64(key ^ SALT_DECISION)
+    while True:
+        advance(S)
+        ph = S[PH]
+        if ph == P_WON:
+            return 1
+        if ph == P_LOST:
+            return 0
+        if ph >= P_SETUP:
+            t = draw_unknown(S, key, ctr)
+            ctr += 1
+            _drawn(S, t)
+            continue
+        a = decide1(S, n1, z1, word(dkey, steps), screen1, keep1)
+        apply_action(S, a)
+        steps += 1
+        if steps > MAX_DECISIONS:
+            return 0
+
+
+@njit(cache=True)
+def _eval2(S0, a, j0, j1, key, S, row, n1, z1, screen1, keep1):
+    for j in range(j0, j1):
+        _copy(S, S0)
+        apply_action(S, a)
+        row[j] = playout_l1(S, word(key, j), n1, z1, screen1, keep1)
+
+
+@njit(cache=True)
+def decide2(S0, n, z, key, screen, keep, n1, z1, screen1, keep1):
+    """The level-2 rollout action: as decide1, with level-1 rollout playouts."""
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
+    nact = legal(S0, acts)
+    if nact == 1:
+        return acts[0]
+    g = decide1(S0, n1, z1, mix64(key ^ SALT_DECISION), screen1, keep1)
+    base = 0
+    for i in range(nact):
+        if acts[i] == g:
+            base = i
+    res = np.zeros((nact, n), dtype=np.int8)
+    S = np.empty(NS, dtype=np.int64)
+    cand = np.empty(nact + 1, dtype=np.int64)
+    if screen > 0 and screen < n and nact > keep + 1:
+        for i in range(nact):
+            _eval2(S0, acts[i], 0, screen, key, S, res[i], n1, z1, screen1, keep1)
+        m = _screen(res, nact, base, screen, keep, cand)
+        for q in range(m):
+            _eval2(S0, acts[cand[q]], screen, n, key, S, res[cand[q]], n1, z1, screen1, keep1)
+    else:
+        m = nact
+        for i in range(nact):
+            cand[i] = i
+            _eval2(S0, acts[i], 0, n, key, S, res[i], n1, z1, screen1, keep1)
+    return acts[_select(res, cand, m, base, n, z)]
+
+
+@njit(cache=True)
+def estimate_all(S0, n, key, acts, res):
+    """res[i, j] = greedy playout j after action acts[i] (wins 1 / losses 0); returns the
+    number of legal actions (written to ``acts``)."""
+    nact = legal(S0, acts)
+    S = np.empty(NS, dtype=np.int64)
+    for i in range(nact):
+        _eval1(S0, acts[i], 0, n, key, S, res[i])
+    return nact
+
+
+@njit(cache=True)
+def _policy_games(n_games, key0, n1, z1, screen1, keep1, out):
+    """Whole games from the setup played by the level-1 rollout policy (n1 = 0: greedy),
+    game g with stream word(key0, g).  out[g] = 1 if won."""
+    S = np.empty(NS, dtype=np.int64)
+    for g in range(n_games):
+        new_game(S)
+        if n1 == 0:
+            out[g] = 1 if playout(S, word(key0, g)) > 0 else 0
+        else:
+            out[g] = playout_l1(S, word(key0, g), n1, z1, screen1, keep1)
+
+
+def policy_games(n_games: int, key: int = 0, n: int = 0, z: float = 1.0, screen: int = 16,
+                 keep: int = 6) -> np.ndarray:
+    """Win (1) / loss (0) of ``n_games`` chance-mode games from the setup played inside the
+    kernel by the level-1 rollout policy with ``n`` playouts per action (0: greedy)."""
+    out = np.zeros(n_games, dtype=np.int64)
+    _policy_games(np.int64(n_games), np.uint64(key), np.int64(n), np.float64(z),
+                  np.int64(screen), np.int64(keep), out)
+    return out
+
+
 # ----------------------------------------------------------------------------- Python side
 def encode(state) -> np.ndarray:
     """The kernel array of a solo chance-mode engine ``State`` (e.g. a player_view)."""
