@@ -66,6 +66,7 @@ COUNTS = np.array(C.COUNTS, dtype=np.int64)
 A_PLAY, A_DISCARD, A_PROPHECY = G.PLAY, G.DISCARD, G.PROPHECY
 A_DOOR_KEY, A_DOOR_LIMBO = G.DOOR_KEY, G.DOOR_LIMBO
 A_NM_KEY, A_NM_DOOR, A_NM_REVEAL, A_NM_REDRAW = G.NM_KEY, G.NM_DOOR, G.NM_REVEAL, G.NM_REDRAW
+A_DRAW = G.DRAW
 MAX_LEGAL = 128
 
 # PERMS[m, p, q]: the q-th entry of the p-th permutation (lexicographic) of range(m), m <= 4
@@ -751,12 +752,15 @@ MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
 
 
 @njit(cache=True)
-def playout(S, key):
+def playout(S, key, trace):
     """Play ``S`` to the end with greedy decisions and draws from stream ``key``.
 
-    Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game)."""
+    Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game).  If ``trace`` is
+    not empty, trace[0] = how many steps follow in trace[1:]: decisions as engine action
+    integers, draws as DRAW + type (as far as the trace reaches)."""
     ctr = 0
     steps = 0
+    nt = trace.shape[0]
     while True:
         advance(S)
         ph = S[PH]
@@ -768,8 +772,15 @@ def playout(S, key):
             t = draw_unknown(S, key, ctr)
             ctr += 1
             _drawn(S, t)
+            if nt > 0 and trace[0] + 1 < nt:
+                trace[0] += 1
+                trace[trace[0]] = A_DRAW + t
             continue
-        apply_action(S, greedy(S))
+        a = greedy(S)
+        if nt > 0 and trace[0] + 1 < nt:
+            trace[0] += 1
+            trace[trace[0]] = a
+        apply_action(S, a)
         steps += 1
         if steps > MAX_DECISIONS:
             return -1
@@ -781,9 +792,10 @@ def _playout_batch(n, key0, S, out):
     out = (games, wins, decisions-free count of failures)."""
     wins = 0
     bad = 0
+    notrace = np.empty(0, dtype=np.int64)
     for g in range(n):
         new_game(S)
-        r = playout(S, word(key0, g))
+        r = playout(S, word(key0, g), notrace)
         if r < 0:
             bad += 1
         else:
@@ -818,10 +830,11 @@ def _copy(dst, src):
 def _eval1(S0, a, j0, j1, key, S, row):
     """row[j] = 1 if greedy play after action ``a`` from ``S0`` wins with stream j, for j in
     [j0, j1)."""
+    notrace = np.empty(0, dtype=np.int64)
     for j in range(j0, j1):
         _copy(S, S0)
         apply_action(S, a)
-        row[j] = 1 if playout(S, word(key, j)) > 0 else 0
+        row[j] = 1 if playout(S, word(key, j), notrace) > 0 else 0
 
 
 @njit(cache=True)
@@ -988,10 +1001,11 @@ def _policy_games(n_games, key0, n1, z1, screen1, keep1, out):
     """Whole games from the setup played by the level-1 rollout policy (n1 = 0: greedy),
     game g with stream word(key0, g).  out[g] = 1 if won."""
     S = np.empty(NS, dtype=np.int64)
+    notrace = np.empty(0, dtype=np.int64)
     for g in range(n_games):
         new_game(S)
         if n1 == 0:
-            out[g] = 1 if playout(S, word(key0, g)) > 0 else 0
+            out[g] = 1 if playout(S, word(key0, g), notrace) > 0 else 0
         else:
             out[g] = playout_l1(S, word(key0, g), n1, z1, screen1, keep1)
 
@@ -1096,6 +1110,15 @@ def diff(S, state) -> dict:
     a = decode(S)
     b = engine_fields(state)
     return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+
+
+def traced_playout(S, key: int, max_steps: int = 4096):
+    """Play a copy of ``S`` to the end (greedy, stream ``key``): (result, steps) where the
+    steps are engine action integers (draws as DRAW + type)."""
+    S = np.array(S, dtype=np.int64)
+    trace = np.zeros(max_steps + 1, dtype=np.int64)
+    r = playout(S, np.uint64(key), trace)
+    return int(r), [int(x) for x in trace[1:1 + trace[0]]], S
 
 
 def legal_list(S) -> list[int]:
