@@ -258,11 +258,12 @@ def cmd_kernel(args) -> int:
             print(f"onirim: error: config: {cfg!r} is not n,z", file=sys.stderr)
             return 2
         r, cpu, wall = _timed(lambda: HK.policy_games(args.games, args.key, n, z,
-                                                      args.screen, args.keep))
+                                                      args.screen, args.keep, args.base))
         k = int(r.sum())
         lo, hi = _wilson(k, args.games)
-        rows.append({"n": n, "z": z, "games": args.games, "wins": k, "win_rate": k / args.games,
-                     "ci95": [lo, hi], "cpu_s_per_game": cpu / args.games, "key": args.key})
+        rows.append({"n": n, "z": z, "base": args.base, "games": args.games, "wins": k,
+                     "win_rate": k / args.games, "ci95": [lo, hi],
+                     "cpu_s_per_game": cpu / args.games, "key": args.key})
         print(json.dumps(rows[-1]), flush=True)
     if args.json_out:
         write_json(args.json_out, {"benchmark": "honest-kernel-ladder", "rows": rows,
@@ -301,6 +302,7 @@ def main(argv=None) -> int:
     k.add_argument("--key", type=int, default=99)
     k.add_argument("--screen", type=int, default=16)
     k.add_argument("--keep", type=int, default=6)
+    k.add_argument("--base", default="greedy", choices=["greedy", "greedy-plus"])
     k.add_argument("--json-out", default=None)
     k.add_argument("--out-dir", default=OUT_DIR)
     args = ap.parse_args(argv)

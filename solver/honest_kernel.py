@@ -747,13 +747,47 @@ def greedy(S):
     return -1
 
 
+@njit(cache=True, inline="always")
+def greedy_plus(S):
+    """solver.rollout.greedy_plus_action: greedy with two changes.
+
+    1. Nightmare: where greedy would reveal the top 5, discard the hand instead.
+    2. Play: where greedy would discard a non-Key card that may be played (its symbol differs
+       from the last card's) while the row has no open series of a needed colour, play it."""
+    a = greedy(S)
+    ph = S[PH]
+    if ph == P_NIGHTMARE:
+        if a == A_NM_REVEAL:
+            return A_NM_REDRAW
+        return a
+    if ph == P_PLAY and a >= A_DISCARD:
+        c = a - A_DISCARD
+        last = S[LAST]
+        if c % 3 != 2 and (last < 0 or last % 3 != c % 3):
+            if not (last >= 0 and S[SER] < 3 and S[DR + last // 3] < 2):
+                return A_PLAY + c
+    return a
+
+
+GREEDY, GREEDY_PLUS = 0, 1
+BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS}
+
+
+@njit(cache=True, inline="always")
+def base_action(S, base):
+    if base == GREEDY_PLUS:
+        return greedy_plus(S)
+    return greedy(S)
+
+
 # ----------------------------------------------------------------------------- playouts
 MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
 
 
 @njit(cache=True)
-def playout(S, key, trace):
-    """Play ``S`` to the end with greedy decisions and draws from stream ``key``.
+def playout(S, key, trace, base):
+    """Play ``S`` to the end with the base policy's decisions (``base``: GREEDY or
+    GREEDY_PLUS) and draws from stream ``key``.
 
     Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game).  If ``trace`` is
     not empty, trace[0] = how many steps follow in trace[1:]: decisions as engine action
@@ -776,7 +810,7 @@ def playout(S, key, trace):
                 trace[0] += 1
                 trace[trace[0]] = A_DRAW + t
             continue
-        a = greedy(S)
+        a = base_action(S, base)
         if nt > 0 and trace[0] + 1 < nt:
             trace[0] += 1
             trace[trace[0]] = a
@@ -787,7 +821,7 @@ def playout(S, key, trace):
 
 
 @njit(cache=True)
-def _playout_batch(n, key0, S, out):
+def _playout_batch(n, key0, S, out, base):
     """``n`` greedy games from the setup; game g uses stream word(key0, g).
     out = (games, wins, decisions-free count of failures)."""
     wins = 0
@@ -795,7 +829,7 @@ def _playout_batch(n, key0, S, out):
     notrace = np.empty(0, dtype=np.int64)
     for g in range(n):
         new_game(S)
-        r = playout(S, word(key0, g), notrace)
+        r = playout(S, word(key0, g), notrace, base)
         if r < 0:
             bad += 1
         else:
@@ -805,11 +839,12 @@ def _playout_batch(n, key0, S, out):
     out[2] = bad
 
 
-def playout_batch(n: int, key: int = 0) -> dict:
-    """Play ``n`` whole greedy games from the setup in the kernel: games, wins, failures."""
+def playout_batch(n: int, key: int = 0, base: str = "greedy") -> dict:
+    """Play ``n`` whole base-policy games from the setup in the kernel: games, wins,
+    failures."""
     S = np.zeros(NS, dtype=np.int64)
     out = np.zeros(3, dtype=np.int64)
-    _playout_batch(np.int64(n), np.uint64(key), S, out)
+    _playout_batch(np.int64(n), np.uint64(key), S, out, np.int64(BASES[base]))
     return {"games": int(out[0]), "wins": int(out[1]), "failed": int(out[2])}
 
 
@@ -827,14 +862,14 @@ def _copy(dst, src):
 
 
 @njit(cache=True)
-def _eval1(S0, a, j0, j1, key, S, row):
+def _eval1(S0, a, j0, j1, key, S, row, base):
     """row[j] = 1 if greedy play after action ``a`` from ``S0`` wins with stream j, for j in
     [j0, j1)."""
     notrace = np.empty(0, dtype=np.int64)
     for j in range(j0, j1):
         _copy(S, S0)
         apply_action(S, a)
-        row[j] = 1 if playout(S, word(key, j), notrace) > 0 else 0
+        row[j] = 1 if playout(S, word(key, j), notrace, base) > 0 else 0
 
 
 @njit(cache=True)
@@ -894,36 +929,36 @@ def _screen(res, nact, base, n_s, keep, cand):
 
 
 @njit(cache=True)
-def decide1(S0, n, z, key, screen, keep):
+def decide1(S0, n, z, key, screen, keep, base):
     """The level-1 rollout action at decision state ``S0`` (see solver.rollout)."""
     acts = np.empty(MAX_LEGAL, dtype=np.int64)
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    g = greedy(S0)
-    base = 0
+    g = base_action(S0, base)
+    bi = 0
     for i in range(nact):
         if acts[i] == g:
-            base = i
+            bi = i
     res = np.zeros((nact, n), dtype=np.int8)
     S = np.empty(NS, dtype=np.int64)
     cand = np.empty(nact + 1, dtype=np.int64)
     if screen > 0 and screen < n and nact > keep + 1:
         for i in range(nact):
-            _eval1(S0, acts[i], 0, screen, key, S, res[i])
-        m = _screen(res, nact, base, screen, keep, cand)
+            _eval1(S0, acts[i], 0, screen, key, S, res[i], base)
+        m = _screen(res, nact, bi, screen, keep, cand)
         for q in range(m):
-            _eval1(S0, acts[cand[q]], screen, n, key, S, res[cand[q]])
+            _eval1(S0, acts[cand[q]], screen, n, key, S, res[cand[q]], base)
     else:
         m = nact
         for i in range(nact):
             cand[i] = i
-            _eval1(S0, acts[i], 0, n, key, S, res[i])
-    return acts[_select(res, cand, m, base, n, z)]
+            _eval1(S0, acts[i], 0, n, key, S, res[i], base)
+    return acts[_select(res, cand, m, bi, n, z)]
 
 
 @njit(cache=True)
-def playout_l1(S, key, n1, z1, screen1, keep1):
+def playout_l1(S, key, n1, z1, screen1, keep1, base):
     """Play ``S`` to the end with the level-1 rollout policy; draws from stream ``key``, the
     decision i's own stream is word(key ^ SALT_DECISION, i).  Returns 1 (won) or 0."""
     ctr = 0
@@ -941,7 +976,7 @@ def playout_l1(S, key, n1, z1, screen1, keep1):
             ctr += 1
             _drawn(S, t)
             continue
-        a = decide1(S, n1, z1, word(dkey, steps), screen1, keep1)
+        a = decide1(S, n1, z1, word(dkey, steps), screen1, keep1, base)
         apply_action(S, a)
         steps += 1
         if steps > MAX_DECISIONS:
@@ -949,55 +984,56 @@ def playout_l1(S, key, n1, z1, screen1, keep1):
 
 
 @njit(cache=True)
-def _eval2(S0, a, j0, j1, key, S, row, n1, z1, screen1, keep1):
+def _eval2(S0, a, j0, j1, key, S, row, n1, z1, screen1, keep1, base):
     for j in range(j0, j1):
         _copy(S, S0)
         apply_action(S, a)
-        row[j] = playout_l1(S, word(key, j), n1, z1, screen1, keep1)
+        row[j] = playout_l1(S, word(key, j), n1, z1, screen1, keep1, base)
 
 
 @njit(cache=True)
-def decide2(S0, n, z, key, screen, keep, n1, z1, screen1, keep1):
+def decide2(S0, n, z, key, screen, keep, n1, z1, screen1, keep1, base):
     """The level-2 rollout action: as decide1, with level-1 rollout playouts."""
     acts = np.empty(MAX_LEGAL, dtype=np.int64)
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    g = decide1(S0, n1, z1, mix64(key ^ SALT_DECISION), screen1, keep1)
-    base = 0
+    g = decide1(S0, n1, z1, mix64(key ^ SALT_DECISION), screen1, keep1, base)
+    bi = 0
     for i in range(nact):
         if acts[i] == g:
-            base = i
+            bi = i
     res = np.zeros((nact, n), dtype=np.int8)
     S = np.empty(NS, dtype=np.int64)
     cand = np.empty(nact + 1, dtype=np.int64)
     if screen > 0 and screen < n and nact > keep + 1:
         for i in range(nact):
-            _eval2(S0, acts[i], 0, screen, key, S, res[i], n1, z1, screen1, keep1)
-        m = _screen(res, nact, base, screen, keep, cand)
+            _eval2(S0, acts[i], 0, screen, key, S, res[i], n1, z1, screen1, keep1, base)
+        m = _screen(res, nact, bi, screen, keep, cand)
         for q in range(m):
-            _eval2(S0, acts[cand[q]], screen, n, key, S, res[cand[q]], n1, z1, screen1, keep1)
+            _eval2(S0, acts[cand[q]], screen, n, key, S, res[cand[q]], n1, z1, screen1, keep1,
+                   base)
     else:
         m = nact
         for i in range(nact):
             cand[i] = i
-            _eval2(S0, acts[i], 0, n, key, S, res[i], n1, z1, screen1, keep1)
-    return acts[_select(res, cand, m, base, n, z)]
+            _eval2(S0, acts[i], 0, n, key, S, res[i], n1, z1, screen1, keep1, base)
+    return acts[_select(res, cand, m, bi, n, z)]
 
 
 @njit(cache=True)
-def estimate_all(S0, n, key, acts, res):
+def estimate_all(S0, n, key, acts, res, base):
     """res[i, j] = greedy playout j after action acts[i] (wins 1 / losses 0); returns the
     number of legal actions (written to ``acts``)."""
     nact = legal(S0, acts)
     S = np.empty(NS, dtype=np.int64)
     for i in range(nact):
-        _eval1(S0, acts[i], 0, n, key, S, res[i])
+        _eval1(S0, acts[i], 0, n, key, S, res[i], base)
     return nact
 
 
 @njit(cache=True)
-def _policy_games(n_games, key0, n1, z1, screen1, keep1, out):
+def _policy_games(n_games, key0, n1, z1, screen1, keep1, out, base):
     """Whole games from the setup played by the level-1 rollout policy (n1 = 0: greedy),
     game g with stream word(key0, g).  out[g] = 1 if won."""
     S = np.empty(NS, dtype=np.int64)
@@ -1005,18 +1041,18 @@ def _policy_games(n_games, key0, n1, z1, screen1, keep1, out):
     for g in range(n_games):
         new_game(S)
         if n1 == 0:
-            out[g] = 1 if playout(S, word(key0, g), notrace) > 0 else 0
+            out[g] = 1 if playout(S, word(key0, g), notrace, base) > 0 else 0
         else:
-            out[g] = playout_l1(S, word(key0, g), n1, z1, screen1, keep1)
+            out[g] = playout_l1(S, word(key0, g), n1, z1, screen1, keep1, base)
 
 
 def policy_games(n_games: int, key: int = 0, n: int = 0, z: float = 1.0, screen: int = 16,
-                 keep: int = 6) -> np.ndarray:
+                 keep: int = 6, base: str = "greedy") -> np.ndarray:
     """Win (1) / loss (0) of ``n_games`` chance-mode games from the setup played inside the
     kernel by the level-1 rollout policy with ``n`` playouts per action (0: greedy)."""
     out = np.zeros(n_games, dtype=np.int64)
     _policy_games(np.int64(n_games), np.uint64(key), np.int64(n), np.float64(z),
-                  np.int64(screen), np.int64(keep), out)
+                  np.int64(screen), np.int64(keep), out, np.int64(BASES[base]))
     return out
 
 
@@ -1112,12 +1148,12 @@ def diff(S, state) -> dict:
     return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
 
 
-def traced_playout(S, key: int, max_steps: int = 4096):
+def traced_playout(S, key: int, max_steps: int = 4096, base: str = "greedy"):
     """Play a copy of ``S`` to the end (greedy, stream ``key``): (result, steps) where the
     steps are engine action integers (draws as DRAW + type)."""
     S = np.array(S, dtype=np.int64)
     trace = np.zeros(max_steps + 1, dtype=np.int64)
-    r = playout(S, np.uint64(key), trace)
+    r = playout(S, np.uint64(key), trace, np.int64(BASES[base]))
     return int(r), [int(x) for x in trace[1:1 + trace[0]]], S
 
 
@@ -1131,9 +1167,20 @@ def greedy_at(S) -> int:
     return int(greedy(S))
 
 
+@njit(cache=True)
+def _base_at(S, base):
+    return base_action(S, base)
+
+
+def base_at(S, base: str) -> int:
+    """The base policy's action at the decision state ``S``."""
+    return int(_base_at(S, np.int64(BASES[base])))
+
+
 def compile_all() -> None:
     """Compile (or load from the cache) the kernel's entry points."""
     playout_batch(2, 1)
+    playout_batch(2, 1, "greedy-plus")
     S = np.zeros(NS, dtype=np.int64)
     new_game(S)
     advance(S)
@@ -1153,6 +1200,8 @@ def differential_run(steps: int, seed: int = 0, greedy_share: float = 0.5) -> di
     equal the engine's.  Returns the counts; raises AssertionError at the first difference.
     """
     import random
+
+    from solver.rollout import greedy_plus_action
 
     rnd = random.Random(seed)
     S = np.zeros(NS, dtype=np.int64)
@@ -1187,7 +1236,13 @@ def differential_run(steps: int, seed: int = 0, greedy_share: float = 0.5) -> di
                 g = int(greedy(S))
                 ge = __import__("engine.policy", fromlist=["greedy_action"]).greedy_action(st)
                 assert g == ge, f"greedy differs at {st}: kernel {g}, engine {ge}"
-                a = g if rnd.random() < share else rnd.choice(legal_e)
+                gp = base_at(S, "greedy-plus")
+                gpe = greedy_plus_action(st)
+                assert gp == gpe, f"greedy-plus differs at {st}: kernel {gp}, reference {gpe}"
+                if rnd.random() < share:
+                    a = g if rnd.random() < 0.5 else gp
+                else:
+                    a = rnd.choice(legal_e)
                 phases[st.phase] = phases.get(st.phase, 0) + 1
                 st.apply_action(a)
                 apply_action(S, a)

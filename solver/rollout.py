@@ -31,7 +31,10 @@ import math
 
 import numpy as np
 
+from engine import cards as C
+from engine import game as G
 from engine import rng
+from engine.policy import greedy_action
 
 from . import honest_kernel as HK
 from .api import Param, PolicyError, register_policy
@@ -42,6 +45,41 @@ _SALT = 0x2545F4914F6CDD1D
 
 def _key(stream: int) -> int:
     return rng.mix64((int(stream) ^ _SALT) & rng.MASK)
+
+
+def greedy_plus_action(state) -> int:
+    """The ``greedy-plus`` base policy (solo): :func:`engine.policy.greedy_action` with two
+    changes, each measured (docs/HONEST.md):
+
+    1. *Nightmare*: where greedy would reveal the top 5 cards, discard the hand instead.
+    2. *Play*: where greedy would discard a non-Key card that may be played (its symbol differs
+       from the last card of the row), while the row has no open series of a needed colour
+       (a last series of 1-2 cards whose colour still lacks a Door), play that card instead:
+       it leaves the same hand, and a row ending on that card's symbol, often a Moon, which
+       lets a needed colour's Sun start a series next.
+    """
+    a = greedy_action(state)
+    if state.phase == "nightmare":
+        return G.NM_REDRAW if a == G.NM_REVEAL else a
+    if state.phase == "play" and G.DISCARD <= a < G.SWAP:
+        c = a - G.DISCARD
+        row = state.rows[0]
+        last = row[-1] if row else None
+        if not C.is_key(c) and (last is None or C.symbol(last) != C.symbol(c)):
+            open_needed = (last is not None and G.series_length(row) < 3
+                           and state.doors[0].count(C.door_of(C.colour(last))) < 2)
+            if not open_needed:
+                return G.PLAY + c
+    return a
+
+
+@register_policy("greedy-plus", doc="greedy, but discard the hand rather than reveal at a "
+                                    "Nightmare, and play (not discard) a playable non-Key card")
+class GreedyPlus:
+    def act(self, view, stream: int) -> int:
+        if view.players != 1:
+            raise PolicyError("greedy-plus plays solo games only")
+        return greedy_plus_action(view)
 
 
 def _check(name, value, lo, hi=None):
@@ -62,11 +100,17 @@ def _check(name, value, lo, hi=None):
         Param("level", int, 1, "1: greedy playouts; 2: playouts by the level-1 policy"),
         Param("inner_n", int, 16, "level 2: playouts per action of the inner level-1 policy"),
         Param("inner_z", float, 1.0, "level 2: the inner policy's margin"),
+        Param("base", str, "greedy-plus", "base policy of the playouts: greedy or greedy-plus"),
     ],
     doc="greedy + one-step rollout improvement in numba (n playouts per action, common random "
         "numbers, z-margin)")
 class Rollout:
-    def __init__(self, n=64, z=1.0, screen=16, keep=6, level=1, inner_n=16, inner_z=1.0):
+    def __init__(self, n=64, z=1.0, screen=16, keep=6, level=1, inner_n=16, inner_z=1.0,
+                 base="greedy-plus"):
+        if base not in HK.BASES:
+            raise PolicyError(f"policy argument base: {base!r} is not one of "
+                              f"{', '.join(HK.BASES)}")
+        self.base = base
         _check("n", n, 1, 1 << 20)
         _check("z", z, 0.0)
         _check("screen", screen, 0)
@@ -85,14 +129,15 @@ class Rollout:
             return acts[0]
         S = HK.encode(view)
         key = np.uint64(_key(stream))
+        b = np.int64(HK.BASES[self.base])
         if self.level == 1:
             a = HK.decide1(S, np.int64(self.n), np.float64(self.z), key,
-                           np.int64(self.screen), np.int64(self.keep))
+                           np.int64(self.screen), np.int64(self.keep), b)
         else:
             a = HK.decide2(S, np.int64(self.n), np.float64(self.z), key,
                            np.int64(self.screen), np.int64(self.keep),
                            np.int64(self.inner_n), np.float64(self.inner_z),
-                           np.int64(self.screen), np.int64(self.keep))
+                           np.int64(self.screen), np.int64(self.keep), b)
         return int(a)
 
 
@@ -107,13 +152,13 @@ def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
     return (max(0.0, c - h), min(1.0, c + h))
 
 
-def action_estimates(view, n: int = 1000, stream: int = 0) -> list[tuple[int, float, float,
-                                                                          float]]:
+def action_estimates(view, n: int = 1000, stream: int = 0,
+                     base: str = "greedy") -> list[tuple[int, float, float, float]]:
     """Every legal action of ``view`` (a solo chance-mode position, e.g. a player_view) with
-    the winning rate of ``n`` greedy playouts after it and its Wilson 95% interval:
+    the winning rate of ``n`` base-policy playouts after it (``base``: greedy or greedy-plus) and its Wilson 95% interval:
     ``[(action, mean, ci_lo, ci_hi), ...]`` in the order of ``view.legal_actions()``.
 
-    These estimate the value of "this action, then greedy", a lower estimate of the action's
+    These estimate the value of "this action, then the base policy", a lower estimate of the action's
     value under optimal play, not a bound.  Playout j uses the same chance stream after every
     action."""
     if view.is_terminal() or view.is_chance_node():
@@ -123,7 +168,10 @@ def action_estimates(view, n: int = 1000, stream: int = 0) -> list[tuple[int, fl
     S = HK.encode(view)
     acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
     res = np.zeros((HK.MAX_LEGAL, n), dtype=np.int8)
-    m = HK.estimate_all(S, np.int64(n), np.uint64(_key(stream)), acts, res)
+    if base not in HK.BASES:
+        raise PolicyError(f"base: {base!r} is not one of {', '.join(HK.BASES)}")
+    m = HK.estimate_all(S, np.int64(n), np.uint64(_key(stream)), acts, res,
+                        np.int64(HK.BASES[base]))
     out = []
     for i in range(m):
         k = int(res[i].sum())

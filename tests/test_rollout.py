@@ -15,7 +15,7 @@ from engine.view import known_top, player_view
 from solver import honest_kernel as HK
 from solver.api import PolicyError, make_policy
 from solver.honest import decision_stream
-from solver.rollout import _key, action_estimates, wilson
+from solver.rollout import _key, action_estimates, greedy_plus_action, wilson
 
 # Greedy discards a useless Gs; playing the useless Am instead ends the row on a Moon, so that
 # an Observatory Sun (the colour still needed) can start a series next turn.
@@ -45,7 +45,7 @@ def _positions(n_games, seed0=0, share=0.8):
 def test_rollout_leaves_greedy_where_greedy_is_clearly_wrong(pos, better):
     v = parse_position(pos)
     g = greedy_action(v)
-    p = make_policy("rollout", n=128)
+    p = make_policy("rollout", n=128, base="greedy")
     a = p.act(v, 12345)
     assert a != g and v.action_to_string(a) == better
     # independent playouts (another stream) confirm the choice is better than greedy's
@@ -53,11 +53,13 @@ def test_rollout_leaves_greedy_where_greedy_is_clearly_wrong(pos, better):
     assert est[a][2] > est[g][3]
 
 
-def test_a_huge_margin_keeps_the_greedy_action():
-    p = make_policy("rollout", n=32, z=1e9)
+@pytest.mark.parametrize("base,ref", [("greedy", greedy_action),
+                                      ("greedy-plus", greedy_plus_action)])
+def test_a_huge_margin_keeps_the_base_action(base, ref):
+    p = make_policy("rollout", n=32, z=1e9, base=base)
     for k, (_, i, s) in enumerate(_positions(3, 40)):
         v = player_view(s)
-        assert p.act(v, decision_stream(40, i)) == greedy_action(v)
+        assert p.act(v, decision_stream(40, i)) == ref(v)
         if k > 120:
             break
 
@@ -103,8 +105,8 @@ def test_screening_mostly_keeps_the_unscreened_choice():
             continue
         S = HK.encode(player_view(s))
         key = np.uint64(_key(decision_stream(seed, i)))
-        a = HK.decide1(S, 96, 1.0, key, 16, 6)
-        b = HK.decide1(S, 96, 1.0, key, 0, 6)
+        a = HK.decide1(S, 96, 1.0, key, 16, 6, 0)
+        b = HK.decide1(S, 96, 1.0, key, 0, 6, 0)
         same += a == b
         total += 1
         if total >= 40:
@@ -157,7 +159,7 @@ def test_estimates_agree_with_engine_playouts():
 
 
 @pytest.mark.parametrize("args", [{"n": 0}, {"z": -1.0}, {"level": 3}, {"keep": 0},
-                                  {"n": "many"}])
+                                  {"n": "many"}, {"base": "clever"}])
 def test_bad_arguments(args):
     with pytest.raises(PolicyError):
         make_policy("rollout", **args)
