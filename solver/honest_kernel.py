@@ -9,13 +9,20 @@ reveal.  It is a model of :mod:`engine.game` in chance mode: every step is the e
 and whenever the engine would stop at a chance node the kernel stops too, in the same phase.
 
 Draws.  A card taken from the unknown part of the deck is of type ``t`` with probability
-``unknown[t] / total``.  In a playout the ``i``-th draw of a game played with key ``k`` uses
-the counter-based word ``mix64(k + (i + 1) * GAMMA)`` of :mod:`engine.rng` (SplitMix64), so a
-playout is a pure function of (state, key): no generator objects, and playout ``j`` of every
-action of a rollout sees the same words (common random numbers).  The word ``r`` picks the
-card ``x = ((r >> 32) * total) >> 32`` of the unknown cards laid out by type (bias below
-total / 2**32, i.e. < 2e-8); shuffles need no cards moved: after a shuffle the deck is simply
-all unknown.
+``unknown[t] / total``.  The kernel keeps the unknown cards both as counts (``U``) and as a
+list of their types (``ARR``, ``total`` entries in no meaningful order; encode() lays it out
+sorted by type, so equal views give equal arrays).  Draw ``i`` of a playout with key ``k``
+takes the word ``r = mix64(k + (i + 1) * GAMMA)`` of :mod:`engine.rng` (SplitMix64), picks the
+list entry ``x = ((r >> 32) * total) >> 32`` (bias below total / 2**32 < 2e-8) and removes it by
+moving the last entry into its place: one random index per draw, no scan over the types and no
+shuffle (after a shuffle the deck is simply all unknown).  A playout is a pure function of
+(state, key): no generator objects, and playout ``j`` of every action of a rollout sees the same
+words (common random numbers).  The list order depends on the history of the state, never on
+the hidden order of a real deck (the kernel has none).
+
+Base policies: ``greedy`` (engine.policy.greedy_action) and ``greedy-plus``
+(solver.rollout.greedy_plus_action); both are checked against their Python references at every
+decision of the differential run.
 
 Actions are the engine's action integers (``engine.game`` layout, solo zone 0).
 
@@ -23,7 +30,8 @@ Python entry points: :func:`encode` (an engine chance-mode ``State``, e.g. a
 :func:`engine.view.player_view`, to a kernel array), :func:`decode` and :func:`engine_fields`
 (both sides as comparable dicts), :func:`diff` (the fields where they differ), and thin
 wrappers ``advance``, ``apply_chance``, ``apply_action``, ``legal``, ``greedy`` for the
-differential tests.  :func:`playout_batch` plays whole greedy games from the setup.
+differential tests.  :func:`playout_batch` plays whole base-policy games from the setup;
+``decide1``/``decide2`` are the rollout decisions of :mod:`solver.rollout`.
 """
 from __future__ import annotations
 
