@@ -1,0 +1,330 @@
+"""Honest play: playout throughput, the differential check, and win-rate ladders.
+
+Subcommands (``python -m benchmarks.bench_honest SUB --help``):
+
+``throughput`` (the default)
+    Whole greedy games per second on one core, side by side in one run: the information-state
+    kernel (chance-mode games from the setup, solver.honest_kernel), the deal-mode kernel of
+    benchmarks/kernel_playouts.py (seeded deals) and the engine (engine.policy.play_game on
+    seeded deals).  Games/s is given per CPU second of this process (``cpu``; what one core
+    does when the machine is shared) and per wall second.  Also a breakdown of the kernel's
+    time (decisions and draws per game, ns per draw).  JSON to ``.bench-results/``.
+
+``--diff-steps N`` (with ``throughput`` or alone: ``diff``)
+    The engine-versus-kernel differential run of N steps (solver.honest_kernel.differential_run).
+
+``ladder``
+    Win rate of a registered policy through solver.honest.play_honest (real deals, honest
+    view): deals S .. S+N-1, one JSON line per deal appended to ``--out`` (default
+    ``.bench-results/ladder-<policy>-<config hash>.jsonl``), deals already in the file are
+    skipped, so an interrupted run resumes.  Prints the Wilson 95% interval and the seconds
+    per decision.  One process (the machine is shared).
+
+``kernel``
+    Win rates of the level-1 rollout policy inside the kernel (chance-mode games from the
+    setup, no engine): the fast tuning loop.  Each game g uses stream word(key, g).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from benchmarks.harness import machine_info, table, write_json
+
+OUT_DIR = ".bench-results"
+
+
+def _wilson(k, n):
+    from solver.rollout import wilson
+    return wilson(k, n)
+
+
+# ----------------------------------------------------------------------------- throughput
+def _timed(fn):
+    c0 = time.process_time()
+    w0 = time.perf_counter()
+    r = fn()
+    return r, time.process_time() - c0, time.perf_counter() - w0
+
+
+def breakdown(games: int = 20_000) -> dict:
+    """Decisions and draws per game, and ns per draw, of the kernel's greedy playouts."""
+    import numpy as np
+    from numba import njit
+
+    from solver import honest_kernel as HK
+
+    @njit
+    def _count(n, S):
+        dec = 0
+        dr = 0
+        for g in range(n):
+            HK.new_game(S)
+            key = HK.word(np.uint64(7), g)
+            ctr = 0
+            while True:
+                HK.advance(S)
+                p = S[HK.PH]
+                if p == HK.P_WON or p == HK.P_LOST:
+                    break
+                if p >= HK.P_SETUP:
+                    t = HK.draw_unknown(S, key, ctr)
+                    ctr += 1
+                    HK._drawn(S, t)
+                    dr += 1
+                    continue
+                HK.apply_action(S, HK.greedy(S))
+                dec += 1
+        return dec, dr
+
+    @njit
+    def _draws(n, S):
+        acc = 0
+        for g in range(n):
+            HK.new_game(S)
+            key = HK.word(np.uint64(7), g)
+            for i in range(70):
+                acc += HK.draw_unknown(S, key, i)
+        return acc
+
+    S = np.zeros(HK.NS, dtype=np.int64)
+    _count(2, S)
+    _draws(2, S)
+    (dec, dr), cpu, _ = _timed(lambda: _count(games, S))
+    _, cpu_d, _ = _timed(lambda: _draws(games, S))
+    return {"games": games, "decisions_per_game": dec / games, "draws_per_game": dr / games,
+            "ns_per_game_cpu": cpu / games * 1e9,
+            "ns_per_draw_cpu": cpu_d / (70 * games) * 1e9,
+            "ns_per_step_cpu": cpu / (dec + dr) * 1e9}
+
+
+def throughput(kernel_games: int, engine_games: int, old_games: int) -> dict:
+    from engine import Game
+    from engine.policy import play_game
+    from solver import honest_kernel as HK
+
+    t0 = time.perf_counter()
+    HK.compile_all()
+    compile_s = time.perf_counter() - t0
+    rows = {}
+    r, cpu, wall = _timed(lambda: HK.playout_batch(kernel_games, key=12345))
+    rows["info-state kernel"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu,
+                                 "wall_s": wall}
+    if old_games:
+        from benchmarks import kernel_playouts as KP
+        KP.compile_all()
+        r, cpu, wall = _timed(lambda: KP.run_batch(range(old_games), "greedy"))
+        rows["deal-mode kernel"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu,
+                                    "wall_s": wall}
+    game = Game(1)
+
+    def _engine():
+        wins = 0
+        for s in range(engine_games):
+            st, _ = play_game(game, s)
+            wins += st.won()
+        return {"games": engine_games, "wins": wins}
+    r, cpu, wall = _timed(_engine)
+    rows["engine"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu, "wall_s": wall}
+    for v in rows.values():
+        v["games_per_s_cpu"] = v["games"] / v["cpu_s"]
+        v["games_per_s_wall"] = v["games"] / v["wall_s"]
+        v["win_rate"] = v["wins"] / v["games"]
+    eng = rows["engine"]["games_per_s_cpu"]
+    return {"compile_or_load_s": compile_s, "rows": rows,
+            "kernel_vs_engine": rows["info-state kernel"]["games_per_s_cpu"] / eng}
+
+
+def cmd_throughput(args) -> int:
+    out = {"benchmark": "honest-throughput", "machine": machine_info(),
+           "target_games_per_s": 400_000}
+    out.update(throughput(args.games, args.engine_games, args.old_games))
+    out["breakdown"] = breakdown(min(args.games, 50_000))
+    if args.diff_steps:
+        out["differential"] = _diff(args.diff_steps, args.diff_seed)
+    rows = [(name, f"{v['games']:,}", f"{v['games_per_s_cpu']:,.0f}",
+             f"{v['games_per_s_wall']:,.0f}", f"{v['win_rate']:.3f}")
+            for name, v in out["rows"].items()]
+    print(table(rows, ("greedy games", "games", "games/s (cpu)", "games/s (wall)", "win rate")))
+    b = out["breakdown"]
+    print(f"kernel: {b['decisions_per_game']:.1f} decisions and {b['draws_per_game']:.1f} draws "
+          f"per game, {b['ns_per_game_cpu']:.0f} ns per game, {b['ns_per_step_cpu']:.1f} ns "
+          f"per step, {b['ns_per_draw_cpu']:.1f} ns per draw (cpu)")
+    print(f"kernel / engine: {out['kernel_vs_engine']:.0f}x; compile or cache load "
+          f"{out['compile_or_load_s']:.1f} s (not counted)")
+    if args.diff_steps:
+        print(f"differential: {out['differential']}")
+    path = write_json(f"honest-throughput-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json",
+                      out, args.out_dir)
+    print(f"written: {path}")
+    return 0
+
+
+def _diff(steps, seed):
+    from solver import honest_kernel as HK
+    t0 = time.perf_counter()
+    n = HK.differential_run(steps, seed=seed)
+    n["seconds"] = time.perf_counter() - t0
+    n["seed"] = seed
+    return n
+
+
+def cmd_diff(args) -> int:
+    n = _diff(args.diff_steps, args.diff_seed)
+    print(json.dumps(n))
+    return 0
+
+
+# ----------------------------------------------------------------------------- ladder
+def _read_done(path):
+    done = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    d = json.loads(line)
+                except json.JSONDecodeError:
+                    continue        # a line cut by a kill: that deal is played again
+                done[d["seed"]] = d
+    return done
+
+
+def summary(rows: list) -> dict:
+    n = len(rows)
+    k = sum(1 for r in rows if r["won"])
+    dec = sum(r["decisions"] for r in rows)
+    sec = sum(r["seconds"] for r in rows)
+    lo, hi = _wilson(k, n)
+    return {"deals": n, "wins": k, "win_rate": k / n if n else None, "ci95": [lo, hi],
+            "decisions": dec, "seconds": sec, "s_per_decision": sec / dec if dec else None}
+
+
+def cmd_ladder(args) -> int:
+    from solver.api import config_hash, make_policy, parse_policy_args
+    from solver.honest import play_honest
+
+    policy = make_policy(args.policy, **parse_policy_args(args.policy_arg))
+    h = config_hash(policy)
+    path = args.out or os.path.join(OUT_DIR, f"ladder-{args.policy}-{h}.jsonl")
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    done = _read_done(path)
+    seeds = range(args.seed, args.seed + args.deals)
+    todo = [s for s in seeds if s not in done]
+    print(f"{args.policy} {policy.config} hash {h}: {len(seeds) - len(todo)} deals done, "
+          f"{len(todo)} to play -> {path}", flush=True)
+    # warm-up (numba compile or cache load; not counted in any deal's seconds)
+    from engine import Game
+    from engine.view import player_view
+    warm = Game(1).new_initial_state(seed=0)
+    policy.act(player_view(warm), 0)
+    with open(path, "a") as f:
+        for i, s in enumerate(todo):
+            g = play_honest(policy, s)
+            row = {"seed": s, "won": g.won, "doors": g.doors, "decisions": g.decisions,
+                   "seconds": round(g.seconds, 4), "policy": args.policy,
+                   "config": policy.config, "config_hash": h}
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            done[s] = row
+            if args.progress and (i + 1) % args.progress == 0:
+                sm = summary([done[x] for x in seeds if x in done])
+                print(f"  {sm['deals']} deals: {sm['win_rate']:.3f} "
+                      f"[{sm['ci95'][0]:.3f}, {sm['ci95'][1]:.3f}], "
+                      f"{sm['s_per_decision']:.4f} s/decision", flush=True)
+    sm = summary([done[s] for s in seeds])
+    sm.update({"policy": args.policy, "config": policy.config, "config_hash": h,
+               "seed": args.seed, "file": path, "machine": machine_info()})
+    print(json.dumps(sm))
+    return 0
+
+
+# ----------------------------------------------------------------------------- kernel
+def cmd_kernel(args) -> int:
+    from solver import honest_kernel as HK
+
+    HK.policy_games(1, 0, 2)
+    rows = []
+    for cfg in args.configs:
+        try:
+            n, z = cfg.split(",")
+            n, z = int(n), float(z)
+        except ValueError:
+            print(f"onirim: error: config: {cfg!r} is not n,z", file=sys.stderr)
+            return 2
+        r, cpu, wall = _timed(lambda: HK.policy_games(args.games, args.key, n, z,
+                                                      args.screen, args.keep, args.base))
+        k = int(r.sum())
+        lo, hi = _wilson(k, args.games)
+        rows.append({"n": n, "z": z, "base": args.base, "games": args.games, "wins": k,
+                     "win_rate": k / args.games, "ci95": [lo, hi],
+                     "cpu_s_per_game": cpu / args.games, "key": args.key})
+        print(json.dumps(rows[-1]), flush=True)
+    if args.json_out:
+        write_json(args.json_out, {"benchmark": "honest-kernel-ladder", "rows": rows,
+                                   "machine": machine_info()}, args.out_dir)
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="bench_honest", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd")
+
+    def common_tp(p):
+        p.add_argument("--games", type=int, default=500_000, help="kernel games")
+        p.add_argument("--engine-games", type=int, default=300)
+        p.add_argument("--old-games", type=int, default=20_000,
+                       help="deal-mode kernel games (0: skip)")
+        p.add_argument("--diff-steps", type=int, default=0)
+        p.add_argument("--diff-seed", type=int, default=0)
+        p.add_argument("--out-dir", default=OUT_DIR)
+
+    common_tp(ap)
+    common_tp(sub.add_parser("throughput"))
+    d = sub.add_parser("diff")
+    d.add_argument("--diff-steps", type=int, default=1_000_000)
+    d.add_argument("--diff-seed", type=int, default=0)
+    la = sub.add_parser("ladder")
+    la.add_argument("--policy", default="rollout")
+    la.add_argument("--policy-arg", action="append", default=[])
+    la.add_argument("--deals", type=int, default=200)
+    la.add_argument("--seed", type=int, default=0)
+    la.add_argument("--out", default=None)
+    la.add_argument("--progress", type=int, default=20)
+    k = sub.add_parser("kernel")
+    k.add_argument("configs", nargs="+", help="n,z pairs (n = 0: greedy)")
+    k.add_argument("--games", type=int, default=400)
+    k.add_argument("--key", type=int, default=99)
+    k.add_argument("--screen", type=int, default=16)
+    k.add_argument("--keep", type=int, default=6)
+    k.add_argument("--base", default="greedy", choices=["greedy", "greedy-plus"])
+    k.add_argument("--json-out", default=None)
+    k.add_argument("--out-dir", default=OUT_DIR)
+    args = ap.parse_args(argv)
+    for name in ("games", "engine_games", "old_games", "diff_steps", "deals"):
+        if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
+            print(f"onirim: error: {name.replace('_', '-')}: must be >= 0", file=sys.stderr)
+            return 2
+    try:
+        if args.cmd in (None, "throughput"):
+            return cmd_throughput(args)
+        if args.cmd == "diff":
+            return cmd_diff(args)
+        if args.cmd == "ladder":
+            return cmd_ladder(args)
+        return cmd_kernel(args)
+    except Exception as e:   # policy errors and the like: one line, no traceback
+        from engine.errors import OnirimError
+        if isinstance(e, OnirimError):
+            print(f"onirim: error: {e}", file=sys.stderr)
+            return 2
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

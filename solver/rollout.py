@@ -1,0 +1,180 @@
+"""Rollout policies over the information state (honest play), built on solver.honest_kernel.
+
+``rollout`` (level 1): at a decision, every legal action (a prophecy: every distinct outcome) is
+followed by ``n`` greedy playouts inside the numba kernel, from the player's view: the unknown
+cards are drawn from their counts, the known top cards come first.  Playout ``j`` of every
+action uses the same chance stream (common random numbers), so the difference between two
+actions is measured on the same future draws.  The policy keeps the base (greedy) action
+unless a rival's paired mean difference ``mean(r_rival - r_base)`` exceeds ``z`` standard
+errors of that difference; among such rivals it takes the largest difference.  A plain argmax
+over few playouts is worse than greedy (actions differ by 0.01-0.05 in winning chance, so noise
+decides); the margin keeps the base move when the evidence is weak.
+
+Many actions (a prophecy has up to 120 distinct outcomes): when there are more than ``keep``+1
+actions and ``0 < screen < n``, every action first gets ``screen`` playouts; only the ``keep``
+actions with the most wins, plus the base action, get the remaining ``n - screen``.  This is a
+heuristic, not a proof: an action ranked outside the top ``keep`` after ``screen`` common-random-
+number playouts rarely has the best mean after ``n``, and the z-margin against the base then
+decides among the survivors as usual.  ``tests/test_rollout.py`` compares the screened choice
+with the unscreened one.
+
+``level=2``: the playouts after each action are played by the level-1 policy (``inner_n``
+playouts per action, margin ``inner_z``) instead of greedy, and the base action is the
+level-1 choice.  Expensive: about ``n * actions`` level-1 games per decision.
+
+Decisions with a single legal action cost nothing (no playout).  Given the same view and the
+same ``stream``, the action is the same: every random number comes from ``stream``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from engine import cards as C
+from engine import game as G
+from engine import rng
+from engine.policy import greedy_action
+
+from . import honest_kernel as HK
+from .api import Param, PolicyError, register_policy
+
+# Stream salt: the policy's playout key is mix64 of the decision stream and this constant.
+_SALT = 0x2545F4914F6CDD1D
+
+
+def _key(stream: int) -> int:
+    return rng.mix64((int(stream) ^ _SALT) & rng.MASK)
+
+
+def greedy_plus_action(state) -> int:
+    """The ``greedy-plus`` base policy (solo): :func:`engine.policy.greedy_action` with two
+    changes, each measured (docs/HONEST.md):
+
+    1. *Nightmare*: where greedy would reveal the top 5 cards, discard the hand instead.
+    2. *Play*: where greedy would discard a non-Key card that may be played (its symbol differs
+       from the last card of the row), while the row has no open series of a needed colour
+       (a last series of 1-2 cards whose colour still lacks a Door), play that card instead:
+       it leaves the same hand, and a row ending on that card's symbol, often a Moon, which
+       lets a needed colour's Sun start a series next.
+    """
+    a = greedy_action(state)
+    if state.phase == "nightmare":
+        return G.NM_REDRAW if a == G.NM_REVEAL else a
+    if state.phase == "play" and G.DISCARD <= a < G.SWAP:
+        c = a - G.DISCARD
+        row = state.rows[0]
+        last = row[-1] if row else None
+        if not C.is_key(c) and (last is None or C.symbol(last) != C.symbol(c)):
+            open_needed = (last is not None and G.series_length(row) < 3
+                           and state.doors[0].count(C.door_of(C.colour(last))) < 2)
+            if not open_needed:
+                return G.PLAY + c
+    return a
+
+
+@register_policy("greedy-plus", doc="greedy, but discard the hand rather than reveal at a "
+                                    "Nightmare, and play (not discard) a playable non-Key card")
+class GreedyPlus:
+    def act(self, view, stream: int) -> int:
+        if view.players != 1:
+            raise PolicyError("greedy-plus plays solo games only")
+        return greedy_plus_action(view)
+
+
+def _check(name, value, lo, hi=None):
+    if value < lo or (hi is not None and value > hi):
+        rng_text = f">= {lo}" if hi is None else f"from {lo} to {hi}"
+        raise PolicyError(f"policy argument {name}: {value!r} must be {rng_text}")
+
+
+@register_policy(
+    "rollout",
+    params=[
+        Param("n", int, 64, "playouts per action"),
+        Param("z", float, 1.0, "margin: leave the base action only if a rival's paired mean "
+                               "difference exceeds z standard errors"),
+        Param("screen", int, 16, "with many actions: playouts per action in the first round "
+                                 "(0: no screen)"),
+        Param("keep", int, 6, "with many actions: how many the screen keeps (plus the base)"),
+        Param("level", int, 1, "1: greedy playouts; 2: playouts by the level-1 policy"),
+        Param("inner_n", int, 16, "level 2: playouts per action of the inner level-1 policy"),
+        Param("inner_z", float, 1.0, "level 2: the inner policy's margin"),
+        Param("base", str, "greedy-plus", "base policy of the playouts: greedy or greedy-plus"),
+    ],
+    doc="greedy + one-step rollout improvement in numba (n playouts per action, common random "
+        "numbers, z-margin)")
+class Rollout:
+    def __init__(self, n=64, z=1.0, screen=16, keep=6, level=1, inner_n=16, inner_z=1.0,
+                 base="greedy-plus"):
+        if base not in HK.BASES:
+            raise PolicyError(f"policy argument base: {base!r} is not one of "
+                              f"{', '.join(HK.BASES)}")
+        self.base = base
+        _check("n", n, 1, 1 << 20)
+        _check("z", z, 0.0)
+        _check("screen", screen, 0)
+        _check("keep", keep, 1)
+        _check("level", level, 1, 2)
+        _check("inner_n", inner_n, 1, 1 << 20)
+        _check("inner_z", inner_z, 0.0)
+        if math.isnan(z) or math.isnan(inner_z):
+            raise PolicyError("policy argument z: must be a number")
+        self.n, self.z, self.screen, self.keep = n, float(z), screen, keep
+        self.level, self.inner_n, self.inner_z = level, inner_n, float(inner_z)
+
+    def act(self, view, stream: int) -> int:
+        acts = view.legal_actions()
+        if len(acts) == 1:
+            return acts[0]
+        S = HK.encode(view)
+        key = np.uint64(_key(stream))
+        b = np.int64(HK.BASES[self.base])
+        if self.level == 1:
+            a = HK.decide1(S, np.int64(self.n), np.float64(self.z), key,
+                           np.int64(self.screen), np.int64(self.keep), b)
+        else:
+            a = HK.decide2(S, np.int64(self.n), np.float64(self.z), key,
+                           np.int64(self.screen), np.int64(self.keep),
+                           np.int64(self.inner_n), np.float64(self.inner_z),
+                           np.int64(self.screen), np.int64(self.keep), b)
+        return int(a)
+
+
+def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval of k successes in n trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def action_estimates(view, n: int = 1000, stream: int = 0,
+                     base: str = "greedy") -> list[tuple[int, float, float, float]]:
+    """Every legal action of ``view`` (a solo chance-mode position, e.g. a player_view) with
+    the winning rate of ``n`` base-policy playouts after it (``base``: greedy or greedy-plus) and its Wilson 95% interval:
+    ``[(action, mean, ci_lo, ci_hi), ...]`` in the order of ``view.legal_actions()``.
+
+    These estimate the value of "this action, then the base policy", a lower estimate of the action's
+    value under optimal play, not a bound.  Playout j uses the same chance stream after every
+    action."""
+    if view.is_terminal() or view.is_chance_node():
+        return []
+    if n < 1:
+        raise PolicyError(f"n: {n!r} must be >= 1")
+    S = HK.encode(view)
+    acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
+    res = np.zeros((HK.MAX_LEGAL, n), dtype=np.int8)
+    if base not in HK.BASES:
+        raise PolicyError(f"base: {base!r} is not one of {', '.join(HK.BASES)}")
+    m = HK.estimate_all(S, np.int64(n), np.uint64(_key(stream)), acts, res,
+                        np.int64(HK.BASES[base]))
+    out = []
+    for i in range(m):
+        k = int(res[i].sum())
+        lo, hi = wilson(k, n)
+        out.append((int(acts[i]), k / n, lo, hi))
+    return out
