@@ -54,6 +54,9 @@ PROBE_SHARE = 0.5            # under budgets, probes of the actions may take thi
                              # (section 4a); what they leave goes to the rounds
 EXACT_SHARE = 0.5            # with estimates (rank(estimate=True)) under a time budget, the
                              # exact search takes this share; the estimates what it leaves
+EXACT_SHARE_LARGE = 0.2      # ... and only this share with more than LARGE_UNKNOWN unknown
+LARGE_UNKNOWN = 24           # cards (it finishes only in the last ~15: the estimates are
+                             # then all the player gets, and need the time)
 NODE_BUDGET_PLAYOUTS = 64    # estimates under a node budget alone: playouts per action
 BYTES_PER_ENTRY = 64         # one memo table row (K.new_tables); memo files hold 56 per entry
 COMPILE_S = 90               # about what compiling the kernels took here on a cold cache
@@ -628,8 +631,8 @@ class Expectimax:
         ``estimate``: if the budgets leave the best action unproven, every action also gets
         an ``estimate`` and ``ci95`` of the winning chance of greedy play after it
         (``solver.estimate``, playouts from ``stream``), apart from its bounds.  Under a time
-        budget the exact search then takes ``EXACT_SHARE`` of it and the estimates the rest
-        (all of it if the search ends early); under a node budget alone the estimates use
+        budget the exact search then takes ``EXACT_SHARE`` of it (``EXACT_SHARE_LARGE`` with
+        more than ``LARGE_UNKNOWN`` unknown cards) and the estimates the rest; under a node budget alone the estimates use
         ``NODE_BUDGET_PLAYOUTS`` playouts per action.  ``reserve_s``: seconds of
         ``budget_s`` kept for the caller (the principal line).
 
@@ -648,8 +651,9 @@ class Expectimax:
         budgeted = budget_nodes is not None or budget_s is not None
         want_est = estimate and budgeted
         end = None if budget_s is None else t0 + max(0.0, budget_s - max(0.0, reserve_s))
-        exact_end = (None if end is None
-                     else t0 + (end - t0) * (EXACT_SHARE if want_est else 1.0))
+        share = (1.0 if not want_est else EXACT_SHARE if sum(view.unknown) <= LARGE_UNKNOWN
+                 else EXACT_SHARE_LARGE)
+        exact_end = None if end is None else t0 + (end - t0) * share
         children = []
         for a in view.legal_actions():
             child = view.clone()
@@ -675,6 +679,8 @@ class Expectimax:
                          else max(1, (int(budget_nodes * PROBE_SHARE) - spent) // left))
                 per_s = (None if probe_end is None
                          else max(0.0, (probe_end - time.perf_counter()) / left))
+                if per_s is not None and per_s <= 0:
+                    break          # no time: no search at all (one costs >= CLOCK_EVERY nodes)
                 results[a] = self.probe(child, per_n, per_s)
                 report(0)
         allowance = first_round
@@ -692,8 +698,8 @@ class Expectimax:
                     if budget_nodes is not None:
                         per = min(per, max(0, budget_nodes - spent))
                 left = time_left()
-                if left is not None and left <= 0:
-                    per = 0
+                if (left is not None and left <= 0) or per == 0:
+                    continue       # no search at all once a budget is spent
                 iv = self.value(child, per, left)
                 old = results[a]
                 results[a] = bounds(max(old.lo, iv.lo), min(old.hi, iv.hi))
@@ -735,7 +741,10 @@ class Expectimax:
         def val(child):
             if deadline is None:
                 return self.value(child, node_budget)
-            return self.value(child, node_budget, max(0.0, deadline - time.perf_counter()))
+            left = deadline - time.perf_counter()
+            if left <= 0 and not child.is_terminal():
+                return Interval(0.0, 1.0)      # no time left: no search
+            return self.value(child, node_budget, max(0.0, left))
         out = []
         if state.is_chance_node():
             for a, p in state.chance_outcomes():
@@ -807,8 +816,11 @@ class Expectimax:
             key = format_position(s)
             if key in ids:
                 return ids[key], False
-            iv = (self.value(s, node_budget) if deadline is None else
-                  self.value(s, node_budget, max(0.0, deadline - time.perf_counter())))
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0 and not s.is_terminal():
+                iv = Interval(0.0, 1.0)        # no time left: no search
+            else:
+                iv = self.value(s, node_budget, None if left is None else max(0.0, left))
             nid = f"n{len(ids)}"
             ids[key] = nid
             kind = "terminal" if s.is_terminal() else "chance" if s.is_chance_node() \
