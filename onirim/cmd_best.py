@@ -22,7 +22,8 @@ from solver.budgets import check_nodes, check_seconds
 
 DEFAULT_BUDGET_S = 60.0
 LINE_SHARE = 0.1       # of --budget-s kept for the principal line and --tree (text output)
-LINE_MAX_S = 2.0       # ... but at most this many seconds
+LINE_MAX_S = 2.0       # ... but at most this many seconds (and this many after the ranking
+                       # under --budget-nodes alone)
 
 
 def add_arguments(p):
@@ -204,6 +205,9 @@ def _expectimax(solver, view, args, budget_nodes, budget_s):
     finally:
         if bar is not None:
             bar.close()
+    if deadline is None and budget_nodes is not None:
+        # --budget-nodes alone: the line and the tree still end, LINE_MAX_S after the ranking
+        deadline = time.perf_counter() + LINE_MAX_S
     if want_line and ranking.actions:
         first = ranking.actions[0]          # the proven best, or else the leader
         ranking.line = solver.line(view, node_budget=50_000, first=first.action,
