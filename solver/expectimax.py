@@ -58,6 +58,9 @@ EXACT_SHARE_LARGE = 0.2      # ... and only this share with more than LARGE_UNKN
 LARGE_UNKNOWN = 24           # cards (it finishes only in the last ~15: the estimates are
                              # then all the player gets, and need the time)
 NODE_BUDGET_PLAYOUTS = 64    # estimates under a node budget alone: playouts per action
+SLOW_NODE_CARDS = 24         # positions with more deck cards than this look at the clock at
+                             # every node (a node can cost 30 ms on turn 1), others every
+                             # K.CLOCK_EVERY nodes
 BYTES_PER_ENTRY = 64         # one memo table row (K.new_tables); memo files hold 56 per entry
 COMPILE_S = 90               # about what compiling the kernels took here on a cold cache
                              # (benchmarks/bench_best_budget.py measures it)
@@ -424,7 +427,7 @@ class Expectimax:
         return held
 
     def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0,
-             deadline: float | None = None) -> Interval:
+             deadline: float | None = None, clock_every: int = K.CLOCK_EVERY) -> Interval:
         """One search (or one per thread).  ``deadline``: a time.perf_counter() value; the
         kernel looks at the clock every few thousand nodes and stops with sound bounds once
         it is past.  With threads, each gets an equal share of ``node_budget``; every
@@ -437,6 +440,7 @@ class Expectimax:
             st[K.ST_LIMIT] = (np.iinfo(np.int64).max if share is None
                               else min(int(st[K.ST_NODES]) + share, np.iinfo(np.int64).max))
             st[K.ST_DEADLINE] = 0 if deadline is None else max(1, int(deadline * 1e6))
+            st[K.ST_CLOCK_MASK] = max(1, int(clock_every)) - 1
             st[K.ST_TIMEOUT] = 0
         w = [np.int64(x) for x in words]
         results: list = [None] * len(all_st)
@@ -528,7 +532,8 @@ class Expectimax:
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         words = encode(state)
         if not self.growable:
-            return self._run(words, node_budget, deadline=deadline)
+            return self._run(words, node_budget, deadline=deadline,
+                             clock_every=_clock_every(state))
         # A table that may grow: search in rounds, each one stopping (with sound bounds)
         # after as many nodes as it takes before growth can be due; between rounds the
         # table grows, and the next round resumes from the memo.  Every round's
@@ -555,7 +560,8 @@ class Expectimax:
             if node_budget is not None:
                 left = max(0, int(node_budget) - spent)
                 per = left if per is None else min(per, left)
-            iv = self._run(words, per, deadline=deadline)
+            iv = self._run(words, per, deadline=deadline,
+                           clock_every=_clock_every(state))
             lo, hi = max(lo, iv.lo), min(hi, iv.hi)
             if (lo >= hi or self.timed_out or per is None
                     or (node_budget is not None and self.nodes - n0 >= node_budget)):
@@ -577,7 +583,8 @@ class Expectimax:
         try:
             for st in self._all_stats():
                 st[K.ST_PROBE] = 1
-            return self._run(words, node_budget, deadline=deadline)
+            return self._run(words, node_budget, deadline=deadline,
+                             clock_every=_clock_every(state))
         finally:
             for st in self._all_stats():
                 st[K.ST_PROBE] = 0
@@ -632,8 +639,8 @@ class Expectimax:
         an ``estimate`` and ``ci95`` of the winning chance of greedy play after it
         (``solver.estimate``, playouts from ``stream``), apart from its bounds.  Under a time
         budget the exact search then takes ``EXACT_SHARE`` of it (``EXACT_SHARE_LARGE`` with
-        more than ``LARGE_UNKNOWN`` unknown cards) and the estimates the rest; under a node budget alone the estimates use
-        ``NODE_BUDGET_PLAYOUTS`` playouts per action.  ``reserve_s``: seconds of
+        more than ``LARGE_UNKNOWN`` unknown cards) and the estimates the rest; under a node
+        budget alone the estimates use ``NODE_BUDGET_PLAYOUTS`` playouts per action.  ``reserve_s``: seconds of
         ``budget_s`` kept for the caller (the principal line).
 
         ``progress``, if given, is called after every search of an action as
@@ -680,7 +687,7 @@ class Expectimax:
                 per_s = (None if probe_end is None
                          else max(0.0, (probe_end - time.perf_counter()) / left))
                 if per_s is not None and per_s <= 0:
-                    break          # no time: no search at all (one costs >= CLOCK_EVERY nodes)
+                    break          # no time: no search at all
                 results[a] = self.probe(child, per_n, per_s)
                 report(0)
         allowance = first_round
@@ -868,6 +875,11 @@ def as_view(state: State) -> tuple[State, bool]:
     if state.seed is None:
         return state, False
     return player_view(state), True
+
+
+def _clock_every(state: State) -> int:
+    """Nodes between two looks at the clock under a deadline (SLOW_NODE_CARDS)."""
+    return 1 if state.deck_size() > SLOW_NODE_CARDS else K.CLOCK_EVERY
 
 
 def forget_seed(state: State) -> State:
