@@ -109,13 +109,20 @@ def run(args) -> int:
         view, note = _view(state, args.view)
         check_decision(view)
         encode(view)
-        # before the clock: compile or load the kernels, allocate and load the memo
+        # before the clock: compile or load the kernels (and load --memo FILE)
         prepare_kernels(say=lambda m: print(f"onirim: {m}", file=sys.stderr, flush=True))
+        t_start = time.perf_counter()             # the clock: the memo table counts
         solver = Expectimax(args.table_bits, threads=args.threads)
-        loaded = _load_memo(solver, args.memo)
+        if args.memo is not None:
+            t_load = time.perf_counter()
+            loaded = _load_memo(solver, args.memo)
+            t_start += time.perf_counter() - t_load
+        else:
+            loaded = None
         with _TermAsInterrupt(args.memo is not None):
             try:
-                ranking, graph = _expectimax(solver, view, args, budget_nodes, budget_s)
+                ranking, graph = _expectimax(solver, view, args, budget_nodes, budget_s,
+                                             t_start)
                 if args.certify:
                     cert = _certify(solver, view, ranking, args)
             except KeyboardInterrupt:
@@ -185,13 +192,12 @@ def _view(state, hide: bool):
     return state, None
 
 
-def _expectimax(solver, view, args, budget_nodes, budget_s):
+def _expectimax(solver, view, args, budget_nodes, budget_s, t0):
     """The ranking, the principal line (text output) and (with --tree) the graph near the
-    position, all within --budget-s (LINE_SHARE of it, at most LINE_MAX_S, is kept for the
-    line and the tree)."""
+    position, all within --budget-s from ``t0`` (LINE_SHARE of it, at most LINE_MAX_S, is
+    kept for the line and the tree)."""
     from engine.notation import format_position
 
-    t0 = time.perf_counter()
     deadline = None if budget_s is None else t0 + budget_s
     want_line = not args.json
     reserve = 0.0
@@ -199,7 +205,8 @@ def _expectimax(solver, view, args, budget_nodes, budget_s):
         reserve = min(LINE_SHARE * budget_s, LINE_MAX_S)
     bar = _progress_bar(args, budget_s)
     try:
-        ranking = solver.rank(view, budget_nodes, budget_s,
+        left = None if budget_s is None else max(1e-6, deadline - time.perf_counter())
+        ranking = solver.rank(view, budget_nodes, left,
                               position=format_position(view), reserve_s=reserve,
                               progress=None if bar is None else bar.report)
     finally:
