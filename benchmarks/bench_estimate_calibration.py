@@ -13,6 +13,7 @@ those whose exact value is strictly between 0 and 1 (a value of 0 or 1 is always
 
     python -m benchmarks.bench_estimate_calibration                  # 300 intervals
     python -m benchmarks.bench_estimate_calibration --intervals 100 --playouts 100
+    python -m benchmarks.bench_estimate_calibration --open-intervals 200   # 200 with 0<v<1
 
 The result file is rewritten after every position; ``--resume FILE`` continues.
 """
@@ -61,6 +62,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench_estimate_calibration",
                                  description=__doc__.split("\n")[0])
     ap.add_argument("--intervals", type=int, default=300)
+    ap.add_argument("--open-intervals", type=int, default=0,
+                    help="also go on until this many intervals have an exact value strictly "
+                         "between 0 and 1 (the informative ones)")
     ap.add_argument("--playouts", type=int, default=100)
     ap.add_argument("--cards", type=int, default=9)
     ap.add_argument("--first-seed", type=int, default=0)
@@ -68,14 +72,19 @@ def main(argv=None) -> int:
     ap.add_argument("--no-save", action="store_true")
     args = ap.parse_args(argv)
     from engine.notation import format_position
-    options = {"intervals": args.intervals, "playouts": args.playouts, "cards": args.cards,
+    options = {"intervals": args.intervals, "open_intervals": args.open_intervals,
+               "playouts": args.playouts, "cards": args.cards,
                "first_seed": args.first_seed}
     rf = ResultFile.open("bench_estimate_calibration", "estimate_calibration",
                          "estimate_calibration", options, args.resume, save=not args.no_save)
     if rf is None:
         return 2
     seed = max([r["seed"] + 1 for r in rf.rows] + [args.first_seed])
-    while sum(len(r["actions"]) for r in rf.rows) < args.intervals:
+    def counts():
+        acts = [a for r in rf.rows for a in r["actions"]]
+        return len(acts), sum(1 for a in acts if 0 < a["exact"] < 1)
+
+    while counts()[0] < args.intervals or counts()[1] < args.open_intervals:
         view = late_view(seed, args.cards)
         if view is not None:
             row = {"seed": seed, "position": format_position(view)}

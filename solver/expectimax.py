@@ -104,8 +104,12 @@ class TableTooLarge(OnirimError):
 
 def check_table_memory(bits: int, field_name: str = "table_bits") -> None:
     """Raise TableTooLarge if a table of 2**bits rows does not fit in the memory available
-    now (with a tenth kept for everything else).  Unknown available memory: no check."""
+    now (with a tenth kept for everything else).  Unknown available memory: no check; nor
+    for a table no larger than the default first one (2**AUTO_START_BITS rows, 64 MiB),
+    which every query allocates anyway."""
     need = BYTES_PER_ENTRY << bits
+    if bits <= AUTO_START_BITS:
+        return
     avail = available_memory()
     if avail is not None and need > avail * 0.9:
         raise TableTooLarge(f"{field_name}: a table of 2^{bits} entries needs "
