@@ -61,9 +61,9 @@ ST_TIMEOUT = 21      # set to 1 when the deadline stopped a search
 ST_REVERSE = 19      # 1: visit children and outcomes in reverse order (a helper thread)
 ST_PROBE = 22        # 1: probe (one child per decision, chosen by child_score; section 4a)
 ST_CLOCK_MASK = 23    # under a deadline, look at the clock when (nodes & mask) == 0
-CLOCK_EVERY = 1 << 7     # the usual nodes between two looks (mask CLOCK_EVERY - 1): about
-                         # 0.3 ms late in a game; one look costs ~2.6 us, under 1% of 128
-                         # nodes there.  Early in a game a node can cost 30 ms: the caller
+CLOCK_EVERY = 1 << 9     # the usual nodes between two looks (mask CLOCK_EVERY - 1): about
+                         # 1.5 ms late in a game, where looks every 128 nodes cost 3% of
+                         # the speed.  Early in a game a node can cost 30 ms: the caller
                          # then sets mask 0 (every node)
 
 # ------------------------------------------------------------------------- field access
