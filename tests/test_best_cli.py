@@ -165,7 +165,11 @@ def test_every_phase_gets_a_deadline(monkeypatch, capsys, tmp_path):
 
 def test_turn1_answers_with_estimates(capsys):
     out = _json(capsys, ["best", TURN1, "--json", "--budget-s", "2"])
-    if out["best"] is None:
+    if out["best"] is not None:                   # only ever a proven one
+        top = out["actions"][0]
+        assert top["action"] == out["best"]
+        assert all(top["lo"] >= a["hi"] for a in out["actions"][1:])
+    else:
         assert out["leader"] == out["actions"][0]["action"]
         assert all("estimate" in a and len(a["ci95"]) == 2 for a in out["actions"])
 
