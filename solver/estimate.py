@@ -153,6 +153,18 @@ def _rollout_hook():
     return getattr(rollout, "action_estimates", None)
 
 
+def prepare(view) -> None:
+    """Compile (or load) the fast playouts, if there are any, so that no budget pays for it:
+    one call of ``action_estimates`` with one playout.  A failure is left for the real call
+    (which then falls back to the engine)."""
+    fast = _rollout_hook()
+    if fast is not None:
+        try:
+            fast(view, 1, 0)
+        except Exception:      # noqa: BLE001
+            pass
+
+
 def _from_rollout(result, view, actions, n):
     """Read what ``action_estimates`` returned: a mapping from action to an estimate, to
     ``(estimate, (lo, hi))`` or to an object with ``estimate``/``ci95`` (or ``mean``), or a

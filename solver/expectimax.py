@@ -945,6 +945,8 @@ def prepare_kernels(say=None) -> float:
     warm.value(state, node_budget=64, budget_s=60.0)
     keys, _, _ = K.new_tables(10)
     K.rehash(warm.keys, keys)
+    from .estimate import prepare
+    prepare(state)                 # the fast playouts of solver.rollout, if it exists
     _KERNELS_READY = True
     return time.perf_counter() - t
 

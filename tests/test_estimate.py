@@ -137,6 +137,10 @@ def test_rollout_hook_is_used_and_a_broken_one_falls_back(monkeypatch):
     mod.action_estimates = lambda view, n, stream: 1 / 0
     r = E.estimate_actions(v, acts, None, 0, max_playouts=10)
     assert r.method == "engine" and r.playouts == 10
+    calls = []
+    mod.action_estimates = lambda view, n, stream: calls.append(n)
+    E.prepare(v)                   # warms the fast playouts before any clock starts
+    assert calls == [1]
 
 
 @pytest.mark.slow
