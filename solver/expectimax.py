@@ -129,7 +129,8 @@ class _Bounds:
 
     @property
     def value(self) -> float:
-        """The exact value, or the middle of the bounds."""
+        """The exact value, or the middle of the bounds (internal use only: a ranking's
+        ``ActionValue.value`` is the exact value or None, never a midpoint)."""
         return self.lo if self.exact else (self.lo + self.hi) / 2
 
 
