@@ -13,6 +13,12 @@ as ``onirim best`` does before its clock starts.  Per run it records:
 
     python -m benchmarks.bench_best_budget                       # budgets 1, 5, 10 s
     python -m benchmarks.bench_best_budget --budgets 1 --quick   # two positions, 1 s
+    python -m benchmarks.bench_best_budget --clock-overhead      # the deadline's cost
+
+``--clock-overhead``: what the kernel's looks at the clock cost.  ``Expectimax(22).value``
+of the seed-63 position at 14 cards with 1.5 M nodes, alternately without a deadline (no
+look at the clock) and with one far away (a look every ``CLOCK_EVERY`` nodes), 4 times
+each; it prints the node rates (nothing is saved).
 
 The result file is rewritten after every run; ``--resume FILE`` continues an interrupted
 run with the same options, skipping the runs it holds.
@@ -87,13 +93,38 @@ def run_once(position: str, budget: float, json_out: bool) -> dict:
             "nodes": nodes, "best": best, "playouts_per_action": playouts}
 
 
+def clock_overhead(reps: int = 4, nodes: int = 1_500_000) -> dict:
+    from benchmarks.bench_expectimax import late_position
+    from solver.expectimax import Expectimax
+    from solver.expectimax_kernel import CLOCK_EVERY
+    state = late_position(63, 14)
+    rates: dict[str, list] = {"no deadline": [], "deadline": []}
+    for _ in range(reps):
+        for mode in rates:
+            s = Expectimax(22)
+            t = time.perf_counter()
+            s.value(state, node_budget=nodes,
+                    budget_s=None if mode == "no deadline" else 1000.0)
+            rates[mode].append(round(s.nodes / (time.perf_counter() - t)))
+    return {"clock_every": CLOCK_EVERY, "nodes_per_s": rates,
+            "best": {k: max(v) for k, v in rates.items()}}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench_best_budget", description=__doc__.split("\n")[0])
     ap.add_argument("--budgets", default="1,5,10", help="budgets in seconds (default 1,5,10)")
     ap.add_argument("--quick", action="store_true", help="two positions only")
     ap.add_argument("--resume", metavar="FILE", default=None)
     ap.add_argument("--no-save", action="store_true", help="print only")
+    ap.add_argument("--clock-overhead", action="store_true",
+                    help="measure the cost of the kernel's looks at the clock instead")
     args = ap.parse_args(argv)
+    if args.clock_overhead:
+        from solver.expectimax import prepare_kernels
+        prepare_kernels(say=lambda m: print(m, file=sys.stderr))
+        print(json.dumps({"clock_overhead": clock_overhead(), "machine": machine_info()},
+                         indent=1))
+        return 0
     try:
         budgets = [float(b) for b in args.budgets.split(",")]
     except ValueError:
