@@ -2,6 +2,13 @@
 
 Modes (SPEC section 6): ``expectimax`` (default; honest information, docs/EXPECTIMAX.md) and
 ``clairvoyant`` (the deck fully listed and ``seed`` given: every action is a WIN or a LOSS).
+
+In expectimax mode the kernels are compiled (or loaded) and the memo allocated and loaded
+before the clock starts; from then on ``--budget-s`` covers every phase: the probes, the
+rounds, the estimates, the principal line and ``--tree`` (``--certify`` excepted).  ``best``
+is an action only when it is proven best; otherwise it is undecided and ``leader`` names the
+front runner with its criterion.  A seeded position (a live deal) is ranked from the player's
+view; ``--view`` hides the order of a listed deck without a seed.
 """
 from __future__ import annotations
 
@@ -14,6 +21,9 @@ from onirim.cli import UsageError
 from solver.budgets import check_nodes, check_seconds
 
 DEFAULT_BUDGET_S = 60.0
+LINE_SHARE = 0.1       # of --budget-s kept for the principal line and --tree (text output)
+LINE_MAX_S = 2.0       # ... but at most this many seconds (and this many after the ranking
+                       # under --budget-nodes alone)
 
 
 def add_arguments(p):
@@ -29,9 +39,16 @@ def add_arguments(p):
     p.add_argument("--tree", metavar="FILE.graphml", default=None,
                    help="write the explored graph near the position (networkx GraphML)")
     p.add_argument("--table-bits", type=int, default=None, metavar="B",
-                   help="expectimax memo table of 2**B entries of 64 bytes, fixed (default: "
-                        "start at 2**20 (64 MiB) and grow 4 times at a time once full and "
-                        "overwriting, up to half the memory available)")
+                   help="expectimax memo table of 2**B entries, fixed; each entry takes 64 "
+                        "bytes of memory, and B is refused if that is more than the memory "
+                        "available (default: start at 2**20 entries, 64 MiB, and grow 4 "
+                        "times at a time once full and overwriting, up to half the memory "
+                        "available)")
+    p.add_argument("--view", action="store_true",
+                   help="expectimax: rank from the player's view of the position: the order "
+                        "of a listed deck is hidden (its cards become unknown), except the "
+                        "revealed top cards in phase prophecy.  A position with seed= is "
+                        "always ranked from the player's view")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (it is shown on standard error when that is a "
                         "terminal and --json is not given)")
@@ -42,7 +59,9 @@ def add_arguments(p):
                    help="expectimax: load the memo from FILE if it exists, and save it there "
                         "at the end, also when interrupted (Ctrl-C, SIGTERM): the same "
                         "command then resumes where it stopped, and related positions reuse "
-                        "the work (docs/EXPECTIMAX.md section 4b; 56 bytes per entry)")
+                        "the work (docs/EXPECTIMAX.md section 4b); entries take 64 bytes "
+                        "of memory each, as under --table-bits, and 56 bytes in the file "
+                        "(the row without its lock word)")
     p.add_argument("--certify", action="store_true",
                    help="expectimax: replay one optimal strategy through the engine's rules "
                         "and sum its win probability in exact fractions; it must equal the "
@@ -56,6 +75,11 @@ def _budgets(args):
     check_nodes(args.budget_nodes, "--budget-nodes")
     if args.table_bits is not None and not 10 <= args.table_bits <= 30:
         raise UsageError("--table-bits must be from 10 to 30")
+    if args.table_bits is not None and args.mode == "expectimax":
+        from solver.expectimax import check_table_memory
+        check_table_memory(args.table_bits, "--table-bits")
+    if args.view and args.mode != "expectimax":
+        raise UsageError("--view: only in expectimax mode (clairvoyant mode knows the deck)")
     if not 1 <= args.threads <= 64:
         raise UsageError("--threads must be from 1 to 64")
     if args.memo is not None and args.mode != "expectimax":
@@ -76,20 +100,31 @@ def run(args) -> int:
     state = parse_position(args.position)
     _check_tree_path(args.tree)
     memo = cert = None
+    note = None
     if args.mode == "clairvoyant":
         ranking, graph = _clairvoyant(state, budget_nodes, budget_s, bool(args.tree))
     else:
-        from solver.expectimax import Expectimax, check_decision, encode
+        from solver.expectimax import Expectimax, check_decision, encode, prepare_kernels
 
-        check_decision(state)
-        encode(state)
+        view, note = _view(state, args.view)
+        check_decision(view)
+        encode(view)
+        # before the clock: compile or load the kernels (and load --memo FILE)
+        prepare_kernels(say=lambda m: print(f"onirim: {m}", file=sys.stderr, flush=True))
+        t_start = time.perf_counter()             # the clock: the memo table counts
         solver = Expectimax(args.table_bits, threads=args.threads)
-        loaded = _load_memo(solver, args.memo)
+        if args.memo is not None:
+            t_load = time.perf_counter()
+            loaded = _load_memo(solver, args.memo)
+            t_start += time.perf_counter() - t_load
+        else:
+            loaded = None
         with _TermAsInterrupt(args.memo is not None):
             try:
-                ranking, graph = _expectimax(solver, state, args, budget_nodes, budget_s)
+                ranking, graph = _expectimax(solver, view, args, budget_nodes, budget_s,
+                                             t_start)
                 if args.certify:
-                    cert = _certify(solver, state, ranking, args)
+                    cert = _certify(solver, view, ranking, args)
             except KeyboardInterrupt:
                 if args.memo is None:
                     raise
@@ -104,6 +139,8 @@ def run(args) -> int:
                 n = solver.save_memo(args.memo)
                 memo += (f"; {loaded:,} entries loaded from {args.memo}, {n:,} saved"
                          if loaded is not None else f"; {n:,} entries saved to {args.memo}")
+        if note is not None:
+            ranking.extra["view"] = "player"
     if args.tree:
         import networkx as nx
         try:
@@ -116,7 +153,7 @@ def run(args) -> int:
             out["certificate"] = cert
         print(json.dumps(out))
     else:
-        _print_table(ranking)
+        _print_table(ranking, note)
         if memo:
             print(memo)
         if cert is not None:
@@ -124,22 +161,67 @@ def run(args) -> int:
     return 1 if cert is not None and cert["ok"] is False else 0
 
 
-def _expectimax(solver, state, args, budget_nodes, budget_s):
-    """The ranking, the principal line and (with --tree) the graph near the position."""
+_NOTE_SEED = ("the player's (the position has a seed: ranked without the seed and the order "
+              "of the deck cards the player has not seen)")
+_NOTE_VIEW = "the player's (--view: the listed deck order hidden)"
+
+
+def _view(state, hide: bool):
+    """The chance-mode position expectimax ranks, and a note for the output (None: the
+    position as given).  A seeded position is always the player's view; ``--view`` hides
+    a listed deck's order otherwise.  Too long a listed deck without it is one line that
+    says what to do."""
+    from engine.errors import OnirimError
+    from engine.view import player_view
+    from solver import expectimax_kernel as K
+
+    if state.seed is not None:
+        return player_view(state), _NOTE_SEED
+    if hide:
+        k = min(5, state.deck_size()) if state.phase == "prophecy" else 0
+        v = state.clone()
+        for c in v.deck[k:]:
+            v.unknown[c] += 1
+        v.deck = v.deck[:k]
+        return v, _NOTE_VIEW
+    if len(state.deck) > K.MAX_PREFIX:
+        raise OnirimError(f"deck: expectimax takes at most {K.MAX_PREFIX} listed (known) deck "
+                          f"cards, not {len(state.deck)}; add --view to rank from the "
+                          "player's view (the deck order hidden), or give seed= and use "
+                          "--mode clairvoyant")
+    return state, None
+
+
+def _expectimax(solver, view, args, budget_nodes, budget_s, t0):
+    """The ranking, the principal line (text output) and (with --tree) the graph near the
+    position, all within --budget-s from ``t0`` (LINE_SHARE of it, at most LINE_MAX_S, is
+    kept for the line and the tree)."""
     from engine.notation import format_position
 
+    deadline = None if budget_s is None else t0 + budget_s
+    want_line = not args.json
+    reserve = 0.0
+    if budget_s is not None and (want_line or args.tree):
+        reserve = min(LINE_SHARE * budget_s, LINE_MAX_S)
     bar = _progress_bar(args, budget_s)
     try:
-        ranking = solver.rank(state, budget_nodes, budget_s,
-                              position=format_position(state),
+        left = None if budget_s is None else max(1e-6, deadline - time.perf_counter())
+        ranking = solver.rank(view, budget_nodes, left,
+                              position=format_position(view), reserve_s=reserve,
                               progress=None if bar is None else bar.report)
     finally:
         if bar is not None:
             bar.close()
-    t0 = time.perf_counter()
-    ranking.line = solver.line(state, node_budget=50_000, first=ranking.best or None)
-    graph = solver.tree(state, node_budget=50_000) if args.tree else None
-    ranking.seconds += time.perf_counter() - t0
+    if deadline is None and budget_nodes is not None:
+        # --budget-nodes alone: the line and the tree still end, LINE_MAX_S after the ranking
+        deadline = time.perf_counter() + LINE_MAX_S
+    if want_line and ranking.actions:
+        first = ranking.actions[0]          # the proven best, or else the leader
+        ranking.line = solver.line(view, node_budget=50_000, first=first.action,
+                                   first_bounds=(first.lo, first.hi), deadline=deadline)
+    graph = (solver.tree(view, node_budget=50_000, deadline=deadline) if args.tree
+             else None)
+    ranking.seconds = time.perf_counter() - t0
     return ranking, graph
 
 
@@ -225,6 +307,9 @@ def _print_certificate(c) -> None:
           f"{c['value']:.12g}, which {verdict}")
 
 
+BAR_FORMAT = "{n_fmt}/{total_fmt} actions exact |{bar}| {desc}"
+
+
 class _Bar:
     """tqdm bar on standard error: actions exact out of all, with the round, the nodes
     and the time against the budget."""
@@ -236,7 +321,7 @@ class _Bar:
         self.t0 = time.perf_counter()
         self.budget_s = budget_s
         self.bar = tqdm(total=None, file=sys.stderr, dynamic_ncols=True, leave=False,
-                        bar_format="{n_fmt}/{total_fmt} actions exact |{bar}| {postfix}")
+                        bar_format=BAR_FORMAT)
 
     def report(self, exact, total, nodes, rnd):
         if self.bar.total != total:
@@ -245,8 +330,9 @@ class _Bar:
         t = time.perf_counter() - self.t0
         budget = "" if self.budget_s is None else f"/{self.budget_s:g}"
         what = "probes" if rnd == 0 else f"round {rnd}"
-        self.bar.set_postfix_str(f"{what}, {nodes:,} nodes, {t:.0f}{budget} s",
-                                 refresh=False)
+        # the status goes in ``desc``: tqdm writes ``postfix`` after a comma of its own
+        self.bar.set_description_str(f"{what}, {nodes:,} nodes, {t:.0f}{budget} s",
+                                     refresh=False)
         self.bar.refresh()
 
     def close(self):
@@ -259,15 +345,41 @@ def _progress_bar(args, budget_s):
     return _Bar(budget_s)
 
 
-def _print_table(r) -> None:
+def _num(x) -> str:
+    return "-" if x is None else f"{x:8.6f}"
+
+
+def _print_table(r, note=None) -> None:
+    """The ranking as a table.  ``value`` is shown only when exact (``-`` otherwise); the
+    estimate columns only when there are estimates."""
     out = sys.stdout
     out.write(f"position: {r.position}\nmode: {r.mode}\n")
+    if note:
+        out.write(f"view: {note}\n")
+    est = any(a.estimate is not None for a in r.actions)
     w = max([len(a.action) for a in r.actions] + [6])
-    out.write(f"{'#':>3}  {'action':<{w}}  {'value':>8}  {'lo':>8}  {'hi':>8}  exact\n")
+    head = f"{'#':>3}  {'action':<{w}}  {'value':>8}  {'lo':>8}  {'hi':>8}  exact"
+    if est:
+        head += f"  {'estimate':>8}  {'ci95':<17}"
+    out.write(head.rstrip() + "\n")
     for i, a in enumerate(r.actions, 1):
-        out.write(f"{i:>3}  {a.action:<{w}}  {a.value:8.6f}  {a.lo:8.6f}  {a.hi:8.6f}  "
-                  f"{'yes' if a.exact else 'no'}\n")
-    out.write(f"best: {r.best}\n")
+        row = (f"{i:>3}  {a.action:<{w}}  {_num(a.value if a.exact else None):>8}  "
+               f"{a.lo:8.6f}  {a.hi:8.6f}  {'yes' if a.exact else 'no ':<5}")
+        if est:
+            ci = "-" if a.ci95 is None else f"[{a.ci95[0]:.3f}, {a.ci95[1]:.3f}]"
+            row += f"  {_num(a.estimate):>8}  {ci:<17}"
+        out.write(row.rstrip() + "\n")
+    if r.best is not None:
+        out.write(f"best: {r.best}\n")
+    else:
+        out.write(f"best: undecided (no action's lo reaches every other's hi); leader: "
+                  f"{r.leader}, by {r.criterion}\n")
+    if est:
+        d = r.extra.get("estimates", {})
+        out.write(f"estimates: the winning chance of {d.get('policy', 'greedy')} play after "
+                  f"the action ({d.get('playouts_per_action', '?')} playouts per action, "
+                  f"{d.get('method', '?')}), {d.get('interval', '95%')} interval; an "
+                  "estimate of that policy's value, not a bound on the best play's\n")
     if r.line:
         out.write("line: " + "\n      ".join(r.line) + "\n")
     out.write(f"nodes: {r.nodes}  seconds: {r.seconds:.3f}\n")
@@ -277,7 +389,7 @@ def _print_table(r) -> None:
 def _clairvoyant(state, budget_nodes, budget_s, want_graph):
     from engine.errors import OnirimError
     from engine.notation import format_position
-    from solver.expectimax import ActionValue, Ranking, check_decision, sort_actions
+    from solver.expectimax import ActionValue, Ranking, check_decision, finish
 
     if state.players != 1:
         raise OnirimError("mode: clairvoyant handles solo positions only")
@@ -301,7 +413,7 @@ def _clairvoyant(state, budget_nodes, budget_s, want_graph):
         child.apply_action(a)
         if child.is_terminal():
             v = 1.0 if child.won() else 0.0
-            results.append(ActionValue(text, a, v, v))
+            results.append(ActionValue(action=text, action_id=a, lo=v, hi=v))
             continue
         left = len(acts) - i
         per_nodes = None if budget_nodes is None else max(1, (budget_nodes - nodes) // left)
@@ -314,13 +426,14 @@ def _clairvoyant(state, budget_nodes, budget_s, want_graph):
         res = solve_state(child, **kw)
         nodes += int(res.nodes)
         if res.result == "WIN":
-            results.append(ActionValue(text, a, 1.0, 1.0))
+            results.append(ActionValue(action=text, action_id=a, lo=1.0, hi=1.0))
             lines[text] = list(res.line)
         elif res.result == "LOSS":
-            results.append(ActionValue(text, a, 0.0, 0.0))
+            results.append(ActionValue(action=text, action_id=a, lo=0.0, hi=0.0))
         else:
-            results.append(ActionValue(text, a, 0.0, 1.0))
-    ranking = Ranking(format_position(state), "clairvoyant", sort_actions(results), nodes, 0.0)
+            results.append(ActionValue(action=text, action_id=a, lo=0.0, hi=1.0))
+    ranking = Ranking(format_position(state), "clairvoyant", results, nodes, 0.0)
+    finish(ranking)
     if ranking.actions and ranking.best in lines:
         ranking.line = [ranking.best] + lines[ranking.best]
     ranking.seconds = time.perf_counter() - t0
@@ -331,7 +444,10 @@ def _clairvoyant(state, budget_nodes, budget_s, want_graph):
         graph.add_node("n0", phase=state.phase, position=ranking.position, kind="decision",
                        label=state.phase)
         for i, av in enumerate(ranking.actions, 1):
-            graph.add_node(f"n{i}", lo=av.lo, hi=av.hi, value=av.value, exact=av.exact,
-                           kind="child", label=f"{av.value:.0f}" if av.exact else "?")
+            attrs = dict(lo=av.lo, hi=av.hi, exact=av.exact, kind="child",
+                         label=f"{av.value:.0f}" if av.exact else "?")
+            if av.exact:
+                attrs["value"] = av.value
+            graph.add_node(f"n{i}", **attrs)
             graph.add_edge("n0", f"n{i}", action=av.action)
     return ranking, graph

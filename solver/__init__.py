@@ -36,27 +36,33 @@ def _install_cache_locator() -> None:
         from numba.core import caching
     except Exception:  # pragma: no cover - numba without the caching module
         return
-    base = getattr(caching, "InTreeCacheLocator", None)
     impl = getattr(caching, "CacheImpl", None)
-    if base is None or impl is None or not hasattr(impl, "_locator_classes"):
+    bases = [getattr(caching, n, None) for n in ("UserProvidedCacheLocator",
+                                                 "InTreeCacheLocator")]
+    if bases[1] is None or impl is None or not hasattr(impl, "_locator_classes"):
         return  # an unknown numba layout: keep numba's own behaviour
     if any(getattr(c, "_onirim_solver", False) for c in impl._locator_classes):
         return
     core = _digest(CORE)
 
-    class _SolverCacheLocator(base):
-        _onirim_solver = True
+    def stamped(base):
+        class _SolverCacheLocator(base):
+            _onirim_solver = True
 
-        @classmethod
-        def from_function(cls, py_func, py_file):
-            if os.path.dirname(os.path.abspath(py_file)) != _DIR:
-                return None
-            return super().from_function(py_func, py_file)
+            @classmethod
+            def from_function(cls, py_func, py_file):
+                if os.path.dirname(os.path.abspath(py_file)) != _DIR:
+                    return None
+                return super().from_function(py_func, py_file)
 
-        def get_source_stamp(self):
-            return core + _digest((os.path.basename(self._py_file),))
+            def get_source_stamp(self):
+                return core + _digest((os.path.basename(self._py_file),))
+        return _SolverCacheLocator
 
-    impl._locator_classes.insert(0, _SolverCacheLocator)
+    # NUMBA_CACHE_DIR, when set, is honoured first (the user-provided locator declines
+    # otherwise), then the cache beside the sources, as numba itself orders them
+    for base in reversed([b for b in bases if b is not None]):
+        impl._locator_classes.insert(0, stamped(base))
 
 
 _install_cache_locator()

@@ -10,13 +10,16 @@ Public API
 ``encode(state)``            the four packed words of a solo engine state (validates it)
 ``Expectimax``               a solver with its own memo table (kept between queries)
     ``.value(state, ...)``   an :class:`Interval` on the win probability of any solo state
-    ``.rank(state, ...)``    every legal action of a decision state, ranked (:class:`Ranking`)
+    ``.rank(state, ...)``    every legal action of a decision state, ranked (:class:`Ranking`);
+                             a live (seeded) state is ranked from the player's view
     ``.line(state)``         the principal line from a state
     ``.tree(state, ...)``    the explored graph near a state, as a networkx DiGraph
 ``best(text, ...)``          parse a position and rank it (what ``onirim best`` calls)
 
 Values are exact when the search completes.  Under a node or time budget they are sound
-bounds: every unexplored subtree counts as [0, 1].  See docs/EXPECTIMAX.md.
+bounds: every unexplored subtree counts as [0, 1]; ``best`` is an action only when it is
+proven best, and otherwise each action gets an estimate of greedy play after it
+(``solver.estimate``), kept apart from the bounds.  See docs/EXPECTIMAX.md.
 """
 from __future__ import annotations
 
@@ -32,7 +35,9 @@ from engine import cards as C
 from engine.errors import OnirimError, PositionError
 from engine.game import State, series_length
 from engine.notation import format_position, parse_position
+from engine.view import player_view
 
+from . import api
 from . import expectimax_kernel as K
 from .budgets import check_nodes, check_seconds
 
@@ -47,6 +52,19 @@ GROW_BYTES_PER_S = 4e8       # growth a deadline must leave time for: the slowes
                              # touch of new memory measured (4 GiB in 10 s, a shared VM)
 PROBE_SHARE = 0.5            # under budgets, probes of the actions may take this share first
                              # (section 4a); what they leave goes to the rounds
+EXACT_SHARE = 0.5            # with estimates (rank(estimate=True)) under a time budget, the
+                             # exact search takes this share; the estimates what it leaves
+EXACT_SHARE_LARGE = 0.2      # ... and only this share with more than LARGE_UNKNOWN unknown
+LARGE_UNKNOWN = 24           # cards (it finishes only in the last ~15: the estimates are
+                             # then all the player gets, and need the time)
+NODE_BUDGET_PLAYOUTS = 64    # estimates under a node budget alone: playouts per action
+SLOW_NODE_CARDS = 24         # positions with more deck cards than this look at the clock at
+                             # every node (a node can cost 30 ms on turn 1), others every
+                             # K.CLOCK_EVERY nodes
+BYTES_PER_ENTRY = 64         # one memo table row (K.new_tables); memo files hold 56 per entry
+COMPILE_S = 120              # about what compiling the kernels takes on a cold cache (the
+                             # cold-cache test of tests/test_best_cli.py: 151 s on a loaded
+                             # 2-core machine, ~100 s on a quieter one)
 
 
 def available_memory() -> int | None:
@@ -80,6 +98,26 @@ class UnsupportedPosition(OnirimError):
     """A valid position the expectimax solver does not handle (two-player, long prefix)."""
 
 
+class TableTooLarge(OnirimError):
+    """A memo table larger than the memory available (checked before allocating it)."""
+
+
+def check_table_memory(bits: int, field_name: str = "table_bits") -> None:
+    """Raise TableTooLarge if a table of 2**bits rows does not fit in the memory available
+    now (with a tenth kept for everything else).  Unknown available memory: no check; nor
+    for a table no larger than the default first one (2**AUTO_START_BITS rows, 64 MiB),
+    which every query allocates anyway."""
+    need = BYTES_PER_ENTRY << bits
+    if bits <= AUTO_START_BITS:
+        return
+    avail = available_memory()
+    if avail is not None and need > avail * 0.9:
+        raise TableTooLarge(f"{field_name}: a table of 2^{bits} entries needs "
+                            f"{need / 2**30:.1f} GiB, and only {avail / 2**30:.1f} GiB of "
+                            "memory is available (each entry takes "
+                            f"{BYTES_PER_ENTRY} bytes)")
+
+
 class _Bounds:
     """Sound bounds ``lo <= value <= hi`` on a win probability."""
     lo: float
@@ -91,7 +129,8 @@ class _Bounds:
 
     @property
     def value(self) -> float:
-        """The exact value, or the middle of the bounds."""
+        """The exact value, or the middle of the bounds (internal use only: a ranking's
+        ``ActionValue.value`` is the exact value or None, never a midpoint)."""
         return self.lo if self.exact else (self.lo + self.hi) / 2
 
 
@@ -120,39 +159,56 @@ def bounds(lo: float, hi: float) -> Interval:
 
 
 @dataclass
-class ActionValue(_Bounds):
-    action: str
-    action_id: int
-    lo: float
-    hi: float
+class ActionValue(api.ActionValue):
+    """solver.api's ActionValue with the engine's action number; ``value`` is filled in when
+    the bounds meet (it is never a midpoint)."""
+    action_id: int = -1
 
-    def to_json(self) -> dict:
-        return {"action": self.action, "value": self.value, "lo": self.lo, "hi": self.hi,
-                "exact": self.exact}
+    def __post_init__(self):
+        if self.value is None and self.exact:
+            self.value = self.lo
 
 
 @dataclass
-class Ranking:
-    position: str
-    mode: str
-    actions: list[ActionValue]
-    nodes: int
-    seconds: float
+class Ranking(api.Ranking):
+    """solver.api's Ranking, plus the principal line (text output only)."""
     line: list[str] = field(default_factory=list)
 
-    @property
-    def best(self) -> str:
-        return self.actions[0].action if self.actions else ""
 
-    def to_json(self) -> dict:
-        return {"position": self.position, "mode": self.mode,
-                "actions": [a.to_json() for a in self.actions], "best": self.best,
-                "nodes": self.nodes, "seconds": self.seconds}
+CRITERION_ESTIMATE = ("highest estimate (greedy play after the action) among the actions "
+                      "not proven worse than another")
+CRITERION_LO = "highest lo (the winning chance proven reachable) among the actions"
 
 
-def sort_actions(actions: list[ActionValue]) -> list[ActionValue]:
-    """Best first: by value, then by lower bound, then by action string (stable output)."""
-    return sorted(actions, key=lambda a: (-a.value, -a.lo, a.action))
+def sort_actions(actions: list) -> list:
+    """The table's order.  A proven best action comes first (ties by action string); then
+    the actions not proven worse than another (``hi`` at least the largest ``lo``), by
+    estimate when there are estimates, else by ``lo``; then the actions proven worse, by
+    ``lo``.  Ties: higher ``lo``, higher ``hi``, then the action string (stable output).
+    When every value is exact this is the order of the values."""
+    if not actions:
+        return []
+    top = max(a.lo for a in actions)
+    proven = api.proven_best(actions) is not None
+    has_est = any(getattr(a, "estimate", None) is not None for a in actions)
+
+    def key(a):
+        est = a.estimate if has_est and a.estimate is not None else -1.0
+        return (0 if proven and a.lo >= top - EXACT_TOL else 1,
+                a.hi < top - EXACT_TOL, -est if has_est else 0.0, -a.lo, -a.hi, a.action)
+    return sorted(actions, key=key)
+
+
+def finish(ranking) -> None:
+    """Sort the actions, and name the leader and its criterion when nothing is proven."""
+    ranking.actions = sort_actions(ranking.actions)
+    if ranking.best is None and ranking.actions:
+        ranking.leader = ranking.actions[0].action
+        ranking.criterion = (CRITERION_ESTIMATE
+                             if any(a.estimate is not None for a in ranking.actions)
+                             else CRITERION_LO)
+    else:
+        ranking.leader = ranking.criterion = None
 
 
 # ------------------------------------------------------------------------------- encoding
@@ -237,6 +293,7 @@ class Expectimax:
         for name, b in (("table_bits", table_bits), ("max_table_bits", max_table_bits)):
             if b is not None and (not isinstance(b, int) or not 4 <= b <= 34):
                 raise ValueError(f"{name} must be an integer from 4 to 34, not {b!r}")
+        check_table_memory(table_bits if table_bits is not None else AUTO_START_BITS)
         if table_bits is None:
             table_bits = AUTO_START_BITS
             if max_table_bits is None:
@@ -376,7 +433,7 @@ class Expectimax:
         return held
 
     def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0,
-             deadline: float | None = None) -> Interval:
+             deadline: float | None = None, clock_every: int = K.CLOCK_EVERY) -> Interval:
         """One search (or one per thread).  ``deadline``: a time.perf_counter() value; the
         kernel looks at the clock every few thousand nodes and stops with sound bounds once
         it is past.  With threads, each gets an equal share of ``node_budget``; every
@@ -389,6 +446,7 @@ class Expectimax:
             st[K.ST_LIMIT] = (np.iinfo(np.int64).max if share is None
                               else min(int(st[K.ST_NODES]) + share, np.iinfo(np.int64).max))
             st[K.ST_DEADLINE] = 0 if deadline is None else max(1, int(deadline * 1e6))
+            st[K.ST_CLOCK_MASK] = max(1, int(clock_every)) - 1
             st[K.ST_TIMEOUT] = 0
         w = [np.int64(x) for x in words]
         results: list = [None] * len(all_st)
@@ -480,7 +538,8 @@ class Expectimax:
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         words = encode(state)
         if not self.growable:
-            return self._run(words, node_budget, deadline=deadline)
+            return self._run(words, node_budget, deadline=deadline,
+                             clock_every=_clock_every(state))
         # A table that may grow: search in rounds, each one stopping (with sound bounds)
         # after as many nodes as it takes before growth can be due; between rounds the
         # table grows, and the next round resumes from the memo.  Every round's
@@ -507,7 +566,8 @@ class Expectimax:
             if node_budget is not None:
                 left = max(0, int(node_budget) - spent)
                 per = left if per is None else min(per, left)
-            iv = self._run(words, per, deadline=deadline)
+            iv = self._run(words, per, deadline=deadline,
+                           clock_every=_clock_every(state))
             lo, hi = max(lo, iv.lo), min(hi, iv.hi)
             if (lo >= hi or self.timed_out or per is None
                     or (node_budget is not None and self.nodes - n0 >= node_budget)):
@@ -529,7 +589,8 @@ class Expectimax:
         try:
             for st in self._all_stats():
                 st[K.ST_PROBE] = 1
-            return self._run(words, node_budget, deadline=deadline)
+            return self._run(words, node_budget, deadline=deadline,
+                             clock_every=_clock_every(state))
         finally:
             for st in self._all_stats():
                 st[K.ST_PROBE] = 0
@@ -565,29 +626,52 @@ class Expectimax:
     # --------------------------------------------------------------------------- ranking
     def rank(self, state: State, budget_nodes: int | None = None,
              budget_s: float | None = None, position: str | None = None,
-             first_round: int = 200_000, progress=None, probes: bool = True) -> Ranking:
+             first_round: int = 200_000, progress=None, probes: bool = True,
+             estimate: bool = True, stream: int = 0, reserve_s: float = 0.0) -> Ranking:
         """Rank every legal action of a decision state by its win probability.
+
+        ``state`` may be a live game: a seeded (deal-mode) state is first turned into the
+        player's view (``engine.view.player_view``: the seed and the deck order beyond the
+        cards the player has seen are dropped), and the ranking says so (``extra["view"]``).
+        The kernels are compiled (or loaded) before the clock starts.
 
         Without budgets every value is exact.  With budgets, rounds with a doubling node
         allowance per unsettled action run until every action is exact or a budget is spent;
         the memo keeps the work of earlier rounds, and (unless ``probes`` is False) a probe
-        of every action (``PROBE_SHARE`` of each budget at most) comes first, so that the
-        actions left open still get lower bounds of some use (section 4a).  ``progress``,
-        if given, is called after every search of an action as ``progress(exact, total,
-        nodes, round)``: the actions exact so far, the number of actions, the nodes
-        expanded by this query, and the round (0 for the probes, then from 1)."""
+        of every action (``PROBE_SHARE`` of the exact search's budget at most) comes first,
+        so that the actions left open still get lower bounds of some use (section 4a).
+
+        ``estimate``: if the budgets leave the best action unproven, every action also gets
+        an ``estimate`` and ``ci95`` of the winning chance of greedy play after it
+        (``solver.estimate``, playouts from ``stream``), apart from its bounds.  Under a time
+        budget the exact search then takes ``EXACT_SHARE`` of it (``EXACT_SHARE_LARGE`` with
+        more than ``LARGE_UNKNOWN`` unknown cards) and the estimates the rest; under a node
+        budget alone the estimates use ``NODE_BUDGET_PLAYOUTS`` playouts per action.  ``reserve_s``: seconds of
+        ``budget_s`` kept for the caller (the principal line).
+
+        ``progress``, if given, is called after every search of an action as
+        ``progress(exact, total, nodes, round)``: the actions exact so far, the number of
+        actions, the nodes expanded by this query, and the round (0 for the probes, then
+        from 1)."""
         budget_nodes = check_nodes(budget_nodes, "budget_nodes")
         budget_s = check_seconds(budget_s, "budget_s")
-        check_decision(state)
-        encode(state)      # validates the position for the kernel
-        state = forget_seed(state)
+        view, converted = as_view(state)
+        check_decision(view)
+        encode(view)       # validates the position for the kernel
+        prepare_kernels()  # compile or load before the clock starts
         t0 = time.perf_counter()
         n0 = self.nodes
+        budgeted = budget_nodes is not None or budget_s is not None
+        want_est = estimate and budgeted
+        end = None if budget_s is None else t0 + max(0.0, budget_s - max(0.0, reserve_s))
+        share = (1.0 if not want_est else EXACT_SHARE if sum(view.unknown) <= LARGE_UNKNOWN
+                 else EXACT_SHARE_LARGE)
+        exact_end = None if end is None else t0 + (end - t0) * share
         children = []
-        for a in state.legal_actions():
-            child = state.clone()
+        for a in view.legal_actions():
+            child = view.clone()
             child.apply_action(a)
-            children.append((a, state.action_to_string(a), child))
+            children.append((a, view.action_to_string(a), child))
         results = {a: Interval(0.0, 1.0) for a, _, _ in children}
 
         def report(rnd):
@@ -595,15 +679,21 @@ class Expectimax:
                 progress(sum(1 for r in results.values() if r.exact), len(children),
                          self.nodes - n0, rnd)
 
-        if probes and (budget_nodes is not None or budget_s is not None):
+        def time_left():
+            return None if exact_end is None else max(0.0, exact_end - time.perf_counter())
+
+        if probes and budgeted:
             # probes first, with at most PROBE_SHARE of each budget
+            probe_end = None if exact_end is None else t0 + (exact_end - t0) * PROBE_SHARE
             for i, (a, _, child) in enumerate(children):
                 left = len(children) - i
                 spent = self.nodes - n0
                 per_n = (None if budget_nodes is None
                          else max(1, (int(budget_nodes * PROBE_SHARE) - spent) // left))
-                per_s = (None if budget_s is None else
-                         max(0.0, (budget_s * PROBE_SHARE - (time.perf_counter() - t0)) / left))
+                per_s = (None if probe_end is None
+                         else max(0.0, (probe_end - time.perf_counter()) / left))
+                if per_s is not None and per_s <= 0:
+                    break          # no time: no search at all
                 results[a] = self.probe(child, per_n, per_s)
                 report(0)
         allowance = first_round
@@ -614,16 +704,15 @@ class Expectimax:
                 if results[a].exact:
                     continue
                 spent = self.nodes - n0
-                if budget_nodes is None and budget_s is None:
+                if not budgeted:
                     per = None
                 else:
                     per = allowance
                     if budget_nodes is not None:
                         per = min(per, max(0, budget_nodes - spent))
-                if budget_s is not None and time.perf_counter() - t0 > budget_s:
-                    per = 0
-                left = (None if budget_s is None
-                        else max(0.0, budget_s - (time.perf_counter() - t0)))
+                left = time_left()
+                if (left is not None and left <= 0) or per == 0:
+                    continue       # no search at all once a budget is spent
                 iv = self.value(child, per, left)
                 old = results[a]
                 results[a] = bounds(max(old.lo, iv.lo), min(old.hi, iv.hi))
@@ -633,68 +722,105 @@ class Expectimax:
             spent = self.nodes - n0
             if budget_nodes is not None and spent >= budget_nodes:
                 break
-            if budget_s is not None and time.perf_counter() - t0 > budget_s:
+            if exact_end is not None and time.perf_counter() >= exact_end:
                 break
             allowance = min(2 * allowance, 1 << 50)
-        acts = [ActionValue(s, a, results[a].lo, results[a].hi) for a, s, _ in children]
-        ranking = Ranking(position or format_position(state), "expectimax",
-                          sort_actions(acts), self.nodes - n0, 0.0)
+        acts = [ActionValue(action=s, action_id=a, lo=results[a].lo, hi=results[a].hi)
+                for a, s, _ in children]
+        ranking = Ranking(position or format_position(view), "expectimax", acts,
+                          self.nodes - n0, 0.0)
+        if converted:
+            ranking.extra["view"] = "player"
+        if want_est and api.proven_best(acts) is None:
+            from .estimate import estimate_actions
+            est = estimate_actions(view, [a.action_id for a in acts], end, stream,
+                                   max_playouts=None if end is not None
+                                   else NODE_BUDGET_PLAYOUTS)
+            for av in acts:
+                e = est.by_action[av.action_id]
+                av.estimate = e.estimate
+                av.ci95 = (e.ci95[0], e.ci95[1])
+            ranking.extra["estimates"] = est.describe()
+        finish(ranking)
         ranking.seconds = time.perf_counter() - t0
         return ranking
 
-    def child_values(self, state: State, node_budget: int | None = None):
+    def child_values(self, state: State, node_budget: int | None = None,
+                     deadline: float | None = None):
         """[(action id, action string, child state, Interval)] for a decision or chance
         state (chance: the interval of each outcome, with its probability in place of
-        the string's suffix)."""
+        the string's suffix).  ``deadline``: a time.perf_counter() value that every search
+        stops at (sound bounds)."""
+        def val(child):
+            if deadline is None:
+                return self.value(child, node_budget)
+            left = deadline - time.perf_counter()
+            if left <= 0 and not child.is_terminal():
+                return Interval(0.0, 1.0)      # no time left: no search
+            return self.value(child, node_budget, max(0.0, left))
         out = []
         if state.is_chance_node():
             for a, p in state.chance_outcomes():
                 child = state.clone()
                 child.apply_action(a)
                 out.append((a, f"{state.action_to_string(a)} (p={p:.4g})", child,
-                            self.value(child, node_budget), p))
+                            val(child), p))
             return out
         for a in state.legal_actions():
             child = state.clone()
             child.apply_action(a)
-            out.append((a, state.action_to_string(a), child, self.value(child, node_budget),
-                        None))
+            out.append((a, state.action_to_string(a), child, val(child), None))
         return out
 
     def line(self, state: State, max_steps: int = 12, node_budget: int | None = None,
-             first: str | None = None):
-        """The principal line: best decisions; at a chance node the most likely outcome is
-        followed (marked as chance).  ``first``: the action to start with (the ranking's
-        best, so that the line agrees with it when budgets left values open).  Returns a
-        list of strings."""
+             first: str | None = None, first_bounds: tuple[float, float] | None = None,
+             deadline: float | None = None):
+        """The principal line: best decisions (highest lower bound, then upper bound); at
+        a chance node the most likely outcome is followed (marked as chance).  ``first``:
+        the action to start with (the ranking's best or leader, so that the line agrees
+        with it); ``first_bounds``: its bounds as the ranking reported them, shown for
+        the first step instead of a new search (the line must not contradict the table).
+        ``deadline``: a time.perf_counter() value; the line ends there, marked
+        ``(budget spent)``.  Returns a list of strings."""
         out = []
-        s = forget_seed(state).clone()
+        s, _ = as_view(state)
+        s = s.clone()
         for step in range(max_steps):
             if s.is_terminal():
                 out.append("WON" if s.won() else "LOST")
                 break
-            kids = self.child_values(s, node_budget)
+            if deadline is not None and time.perf_counter() >= deadline:
+                out.append("(budget spent)")
+                break
+            if step == 0 and first is not None and not s.is_chance_node():
+                acts = {s.action_to_string(a): a for a in s.legal_actions()}
+                if first not in acts:
+                    raise ValueError(f"first: {first!r} is not a legal action here")
+                child = s.clone()
+                child.apply_action(acts[first])
+                iv = (bounds(*first_bounds) if first_bounds is not None
+                      else self.value(child, node_budget, None if deadline is None
+                                      else max(0.0, deadline - time.perf_counter())))
+                out.append(f"{first}  [{_fmt_iv(iv)}]")
+                s = child
+                continue
+            kids = self.child_values(s, node_budget, deadline)
             if s.is_chance_node():
                 a, text, child, iv, p = max(kids, key=lambda k: (k[4], -k[0]))
                 out.append(f"chance: {text}")
             else:
-                if step == 0 and first is not None:
-                    pick = [k for k in kids if k[1] == first]
-                    if not pick:
-                        raise ValueError(f"first: {first!r} is not a legal action here")
-                else:
-                    # the same order as the ranking: value, lower bound, action string
-                    pick = [min(kids, key=lambda k: (-k[3].value, -k[3].lo, k[1]))]
-                a, text, child, iv, _ = pick[0]
+                a, text, child, iv, _ = min(kids, key=lambda k: (-k[3].lo, -k[3].hi, k[1]))
                 out.append(f"{text}  [{_fmt_iv(iv)}]")
             s = child
         return out
 
     def tree(self, state: State, max_nodes: int = 200, max_depth: int = 3,
-             node_budget: int | None = None):
+             node_budget: int | None = None, deadline: float | None = None):
         """The graph explored near ``state``, breadth first (networkx DiGraph).  Nodes:
-        ``phase``, ``position`` (notation), ``lo``, ``hi``, ``value``, ``kind``
-        (decision / chance / terminal); edges: ``action`` and, for chance, ``probability``."""
+        ``phase``, ``position`` (notation), ``lo``, ``hi``, ``exact``, ``value`` (only when
+        exact), ``kind`` (decision / chance / terminal); edges: ``action`` and, for chance,
+        ``probability``.  ``deadline``: a time.perf_counter() value; no node is added after
+        it, and every search stops at it."""
         import networkx as nx
         g = nx.DiGraph()
         ids = {}
@@ -703,20 +829,28 @@ class Expectimax:
             key = format_position(s)
             if key in ids:
                 return ids[key], False
-            iv = self.value(s, node_budget)
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0 and not s.is_terminal():
+                iv = Interval(0.0, 1.0)        # no time left: no search
+            else:
+                iv = self.value(s, node_budget, None if left is None else max(0.0, left))
             nid = f"n{len(ids)}"
             ids[key] = nid
             kind = "terminal" if s.is_terminal() else "chance" if s.is_chance_node() \
                 else "decision"
-            g.add_node(nid, phase=s.phase, position=key, lo=iv.lo, hi=iv.hi,
-                       value=iv.value, exact=iv.exact, kind=kind, depth=depth,
-                       label=f"{s.phase} {iv.value:.4f}")
+            attrs = dict(phase=s.phase, position=key, lo=iv.lo, hi=iv.hi, exact=iv.exact,
+                         kind=kind, depth=depth, label=f"{s.phase} {_fmt_iv(iv)}")
+            if iv.exact:
+                attrs["value"] = iv.lo
+            g.add_node(nid, **attrs)
             return nid, True
 
-        state = forget_seed(state)
+        state, _ = as_view(state)
         root, _ = add(state, 0)
         frontier = [(state, root, 0)]
         while frontier and len(ids) < max_nodes:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
             s, nid, depth = frontier.pop(0)
             if s.is_terminal() or depth >= max_depth:
                 continue
@@ -737,6 +871,21 @@ class Expectimax:
                 if new:
                     frontier.append((child, cid, depth + 1))
         return g
+
+
+def as_view(state: State) -> tuple[State, bool]:
+    """What expectimax solves: a chance-mode position.  A seeded (deal-mode) state, a live
+    game, becomes the player's view (``engine.view.player_view``: the seed and the order of
+    the deck cards the player has not seen are dropped); (view, True).  A chance-mode
+    state is returned as it is; (state, False)."""
+    if state.seed is None:
+        return state, False
+    return player_view(state), True
+
+
+def _clock_every(state: State) -> int:
+    """Nodes between two looks at the clock under a deadline (SLOW_NODE_CARDS)."""
+    return 1 if state.deck_size() > SLOW_NODE_CARDS else K.CLOCK_EVERY
 
 
 def forget_seed(state: State) -> State:
@@ -761,6 +910,48 @@ def check_decision(state: State) -> None:
                                      "deck: nothing to decide")
 
 
+# ------------------------------------------------------------------------ compiling
+# A small late position (the README's) that the warm-up searches a few nodes of.
+_WARM_POSITION = ("mode=solo phase=play hand=Os,Am,Gk,Ls,Lk row=Am,Os "
+                  "doors=DO,DO,DA,DA,DG,DG,DL deck=* discard=Os,Os,Os,Os,Os,Os,Os,Om,Om,Om,"
+                  "Om,Ok,Ok,Ok,As,As,As,As,As,As,As,As,Am,Am,Ak,Ak,Ak,Gs,Gs,Gs,Gs,Gs,Gs,Gs,"
+                  "Gm,Gm,Gm,Gm,Gk,Gk,Ls,Ls,Ls,Lm,Lm,Lm,Lk,N,N,N,N,N,N,N limbo=-")
+_KERNELS_READY = False
+
+
+def kernels_cached() -> bool | None:
+    """True if numba's cache holds the compiled search kernel for this source (loading
+    it takes a second), False if it must be compiled, None if that cannot be told."""
+    try:
+        cache = K.solve_words._cache
+        return bool(cache._cache_file._load_index())
+    except Exception:        # noqa: BLE001  numba internals: any change means "cannot tell"
+        return None
+
+
+def prepare_kernels(say=None) -> float:
+    """Compile (or load from numba's cache) every kernel a query calls, once per process,
+    so that no budget pays for it.  ``say(message)`` is called first if the cache is cold
+    ("compiling kernels, once per install: ~N s").  Returns the seconds it took (0 if the
+    kernels were ready)."""
+    global _KERNELS_READY
+    if _KERNELS_READY:
+        return 0.0
+    t = time.perf_counter()
+    if say is not None and kernels_cached() is False:
+        say(f"compiling kernels, once per install: ~{COMPILE_S} s")
+    warm = Expectimax(10)
+    state = parse_position(_WARM_POSITION)
+    warm.probe(state, node_budget=64)
+    warm.value(state, node_budget=64, budget_s=60.0)
+    keys, _, _ = K.new_tables(10)
+    K.rehash(warm.keys, keys)
+    from .estimate import prepare
+    prepare(state)                 # the fast playouts of solver.rollout, if it exists
+    _KERNELS_READY = True
+    return time.perf_counter() - t
+
+
 _DEFAULT: Expectimax | None = None
 
 
@@ -778,4 +969,4 @@ def best(text: str, budget_nodes: int | None = None, budget_s: float | None = No
     if state.players != 1:
         raise UnsupportedPosition("mode: expectimax handles solo positions only")
     solver = solver or default_solver()
-    return solver.rank(state, budget_nodes, budget_s, position=format_position(state))
+    return solver.rank(state, budget_nodes, budget_s)
