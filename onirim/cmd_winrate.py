@@ -335,8 +335,7 @@ def _summary(mode, deals, w, lo, un) -> dict:
     from solver.stats import summarize
     summ = summarize(w, lo, un)
     return {"mode": mode, "deals": deals, "wins": w, "losses": lo, "unknown": un,
-            # no decided deal: there is no win rate (summarize's 0.0 would read as one)
-            "win_rate": summ["win_rate"] if w + lo else None, "ci95": summ["ci95"],
+            "win_rate": summ["win_rate"], "ci95": summ["ci95"],
             "ci95_with_unknown": summ["ci95_with_unknown"]}
 
 

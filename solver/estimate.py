@@ -31,7 +31,6 @@ the stated rate.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -39,22 +38,11 @@ from fractions import Fraction
 from engine import rng
 from engine.policy import greedy_action
 
-Z95 = 1.959963984540054            # the two-sided 95% normal quantile
+from .stats import wilson
+
 POLICY = "greedy"                  # the policy played after the action
 _DEAL_INDEX = 1 << 41              # rng shuffle index of the playout's deal of unknown cards
 _MAX_STEPS = 10_000                # a playout longer than this is a bug, not a game
-
-
-def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for ``wins`` successes out of ``n`` (``(0, 1)`` if n = 0)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    # at 0 or n wins the bound is 0 or 1 exactly (the formula may round a hair inside)
-    return (0.0 if wins <= 0 else max(0.0, c - h)), (1.0 if wins >= n else min(1.0, c + h))
 
 
 @dataclass
@@ -165,39 +153,15 @@ def prepare(view) -> None:
             pass
 
 
-def _from_rollout(result, view, actions, n):
-    """Read what ``action_estimates`` returned: a mapping from action to an estimate, to
-    ``(estimate, (lo, hi))`` or to an object with ``estimate``/``ci95`` (or ``mean``), or a
-    sequence of those in the order of ``view.legal_actions()``.  None if it is none of these."""
-    if isinstance(result, dict):
-        items = result
-    else:
-        try:
-            items = dict(zip(view.legal_actions(), list(result)))
-        except TypeError:
-            return None
-    out = {}
-    for a in actions:
-        r = items.get(a)
-        if r is None:
-            return None
-        est = getattr(r, "estimate", getattr(r, "mean", None))
-        ci = getattr(r, "ci95", None)
-        if est is None:
-            if isinstance(r, (tuple, list)) and len(r) == 2:
-                est, ci = r
-            else:
-                est = r
-        try:
-            est = float(est)
-            if ci is None:
-                w = round(est * n)
-                ci = wilson(w, n)
-            ci = (float(ci[0]), float(ci[1]))
-        except (TypeError, ValueError, IndexError):
-            return None
-        out[a] = ActionEstimate(a, est, ci, n)
-    return out
+def _from_rollout(result, actions, n):
+    """``action_estimates``' rows, ``(action, mean, ci_lo, ci_hi)`` for every legal action,
+    as estimates of ``actions``."""
+    rows = {int(a): (float(m), (float(lo), float(hi))) for a, m, lo, hi in result}
+    return {a: ActionEstimate(a, rows[a][0], rows[a][1], n) for a in actions}
+
+
+# The fast playouts keep one byte per playout and legal action: this caps them near 16 MB.
+_MAX_FAST_PLAYOUTS = 1 << 17
 
 
 def estimate_actions(view, actions, deadline: float | None, stream: int,
@@ -210,23 +174,19 @@ def estimate_actions(view, actions, deadline: float | None, stream: int,
     fast = _rollout_hook()
     if fast is not None:
         t0 = time.perf_counter()
-        n = 64
-        try:
-            res = _from_rollout(fast(view, n, stream), view, actions, n)
-            if res is not None and deadline is not None:
-                # scale the playouts to the time left, measured on the first call
-                per = max(time.perf_counter() - t0, 1e-6) / n
-                more = int(0.8 * (deadline - time.perf_counter()) / per)
-                if max_playouts is not None:
-                    more = min(more, max_playouts)
-                if more > n:
-                    n = more
-                    res = _from_rollout(fast(view, n, stream), view, actions, n) or res
-        except Exception:      # noqa: BLE001  a fast path that fails falls back to the engine
-            res = None
-        if res is not None:
-            return Estimates(by_action=res, playouts=n, method="rollout",
-                             seconds=time.perf_counter() - t0)
+        n = 64 if deadline is not None or max_playouts is None else max_playouts
+        res = _from_rollout(fast(view, n, stream), actions, n)
+        if deadline is not None:
+            # scale the playouts to the time left, measured on the first call
+            per = max(time.perf_counter() - t0, 1e-6) / n
+            more = min(int(0.8 * (deadline - time.perf_counter()) / per), _MAX_FAST_PLAYOUTS)
+            if max_playouts is not None:
+                more = min(more, max_playouts)
+            if more > n:
+                n = more
+                res = _from_rollout(fast(view, n, stream), actions, n)
+        return Estimates(by_action=res, playouts=n, method="rollout",
+                         seconds=time.perf_counter() - t0)
     return engine_estimates(view, actions, deadline, stream, max_playouts=max_playouts)
 
 

@@ -38,6 +38,7 @@ from engine.policy import greedy_action
 
 from . import honest_kernel as HK
 from .api import Param, PolicyError, register_policy
+from .stats import wilson
 
 # Stream salt: the policy's playout key is mix64 of the decision stream and this constant.
 _SALT = 0x2545F4914F6CDD1D
@@ -139,17 +140,6 @@ class Rollout:
                            np.int64(self.inner_n), np.float64(self.inner_z),
                            np.int64(self.screen), np.int64(self.keep), b)
         return int(a)
-
-
-def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def action_estimates(view, n: int = 1000, stream: int = 0,

@@ -23,11 +23,12 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def summarize(wins: int, losses: int, unknown: int) -> dict:
-    """win_rate = wins / (wins + losses) with its Wilson interval, and the interval that
-    covers every way of deciding the unknown deals (all losses .. all wins)."""
+    """win_rate = wins / (wins + losses) (None when no deal is decided) with its Wilson
+    interval, and the interval that covers every way of deciding the unknown deals (all
+    losses .. all wins)."""
     decided = wins + losses
     total = decided + unknown
-    rate = wins / decided if decided else 0.0
+    rate = wins / decided if decided else None
     lo, hi = wilson(wins, decided)
     a_lo, a_hi = wilson(wins, total)              # every unknown deal lost
     b_lo, b_hi = wilson(wins + unknown, total)    # every unknown deal won

@@ -125,18 +125,23 @@ def test_sure_policy_values_agree_with_every_playout():
     assert sure >= 5
 
 
-def test_rollout_hook_is_used_and_a_broken_one_falls_back(monkeypatch):
+def test_the_rollout_module_supplies_the_estimates(monkeypatch):
+    """solver.rollout.action_estimates (the numba playouts) is used when it exists, with its
+    own rows read correctly; a hook that answers in another shape is an error, never a silent
+    fallback to the engine."""
     v = late_view(19, 12)
     acts = v.legal_actions()
+    r = E.estimate_actions(v, acts, None, 0, max_playouts=200)
+    assert r.method == "rollout" and r.playouts == 200
+    for a in acts:
+        e = r.by_action[a]
+        assert e.ci95[0] <= e.estimate <= e.ci95[1]
+        assert round(e.estimate * 200) == pytest.approx(e.estimate * 200)
     mod = types.ModuleType("solver.rollout")
-    mod.action_estimates = lambda view, n, stream: {a: (0.25, (0.2, 0.3))
-                                                    for a in view.legal_actions()}
+    mod.action_estimates = lambda view, n, stream: {a: 0.5 for a in view.legal_actions()}
     monkeypatch.setitem(sys.modules, "solver.rollout", mod)
-    r = E.estimate_actions(v, acts, None, 0, max_playouts=10)
-    assert r.method == "rollout" and r.by_action[acts[0]].ci95 == (0.2, 0.3)
-    mod.action_estimates = lambda view, n, stream: 1 / 0
-    r = E.estimate_actions(v, acts, None, 0, max_playouts=10)
-    assert r.method == "engine" and r.playouts == 10
+    with pytest.raises((TypeError, ValueError)):
+        E.estimate_actions(v, acts, None, 0, max_playouts=10)
     calls = []
     mod.action_estimates = lambda view, n, stream: calls.append(n)
     E.prepare(v)                   # warms the fast playouts before any clock starts

@@ -21,3 +21,9 @@ def test_summary_union_with_unknown():
     b = wilson(95, 100)
     assert s["ci95_with_unknown"] == [min(a[0], b[0]), max(a[1], b[1])]
     assert s["ci95"] == list(wilson(90, 95))
+
+
+def test_no_decided_deal_has_no_win_rate():
+    s = summarize(0, 0, 7)
+    assert s["win_rate"] is None
+    assert s["ci95"] == [0.0, 1.0]
