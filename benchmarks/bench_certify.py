@@ -15,16 +15,10 @@ and adds to it.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import ResultFile, add_seed_options, parse_seeds  # noqa: E402
+from benchmarks.harness import ResultFile, add_seed_options, parse_seeds
 
 DEFAULT_SEEDS = (56, 63, 70)
 PROG = "bench_certify"

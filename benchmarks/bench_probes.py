@@ -15,17 +15,12 @@ interrupted run (same options), skipping the seeds it holds.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import (ResultFile, add_seed_options, machine_info,  # noqa: E402
+from benchmarks.harness import (ResultFile, add_seed_options, machine_info,
                                 parse_seeds)
+from benchmarks.positions import late_position
 
 DEFAULT_SEEDS = (63, 130, 177, 208, 246)
 

@@ -17,21 +17,16 @@ and counts, over all stored decisions of three kinds, which action is strictly b
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
 import numba as nb
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import machine_info, write_stamped  # noqa: E402
-from solver import expectimax_kernel as K  # noqa: E402
-from solver.strategy_graph import TOL as EPS, known_bounds  # noqa: E402
+from benchmarks.harness import machine_info, write_stamped
+from benchmarks.positions import late_position
+from solver import expectimax_kernel as K
+from solver.strategy_graph import TOL as EPS, known_bounds
 
 FIELDS = ("door_decisions", "door_open_better", "door_limbo_better", "door_tie",
           "prophecy_with_nightmare", "prophecy_discard_nightmare_optimal",
