@@ -5,9 +5,9 @@ fixed greedy policy and seeded random draws, stopped at the first phase ``play``
 holds at most ``n`` cards, all unknown.  Only positions where all 8 Doors are still in the
 game are kept (otherwise the value is 0 without search).
 
-    python benchmarks/bench_expectimax.py            # full run, writes benchmarks/results/
-    python benchmarks/bench_expectimax.py --quick    # a few seconds
-    python benchmarks/bench_expectimax.py --resume benchmarks/results/expectimax-X.json
+    python -m benchmarks.bench_expectimax            # full run, writes benchmarks/results/
+    python -m benchmarks.bench_expectimax --quick    # a few seconds
+    python -m benchmarks.bench_expectimax --resume benchmarks/results/expectimax-X.json
 
 The result file is written after every position (``"complete": false`` until the end), so
 an interrupted run keeps what it finished, and ``--resume`` (same options) solves only the

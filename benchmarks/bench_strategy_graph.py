@@ -7,9 +7,9 @@ reaches are what a proof of the lower half of the answer (value >= v) needs at t
 Everything else the search stored went to the upper half: showing that no other action does
 better (docs/EXPECTIMAX.md, section 9).
 
-    python benchmarks/bench_strategy_graph.py          # 15 cards, seeds 56,63,70,177
-    python benchmarks/bench_strategy_graph.py --seeds 56,63,70,130,177,208,246 --table-bits 27
-    python benchmarks/bench_strategy_graph.py --quick  # two small positions, seconds
+    python -m benchmarks.bench_strategy_graph          # 15 cards, seeds 56,63,70,177
+    python -m benchmarks.bench_strategy_graph --seeds 56,63,70,130,177,208,246 --table-bits 27
+    python -m benchmarks.bench_strategy_graph --quick  # two small positions, seconds
 
 The result file is rewritten after every position; ``--resume FILE`` continues an
 interrupted run (same options), skipping the seeds it holds.

@@ -11,8 +11,8 @@ and counts, over all stored decisions of three kinds, which action is strictly b
 * Nightmare: which option is the unique best (a Key, a Door of a colour with both Doors in
   play, a Door of a colour that misses one, the reveal, the redraw), or no unique best.
 
-    python benchmarks/census_decisions.py            # seed 63, 14 unknown cards (seconds)
-    python benchmarks/census_decisions.py --seed 177 --cards 15 --table-bits 26
+    python -m benchmarks.census_decisions            # seed 63, 14 unknown cards (seconds)
+    python -m benchmarks.census_decisions --seed 177 --cards 15 --table-bits 26
 """
 from __future__ import annotations
 

@@ -85,6 +85,8 @@ PH_PLAY, PH_PROPHECY, PH_DOOR, PH_NIGHTMARE = 0, 1, 2, 3            # decisions
 PH_REFILL, PH_REDRAW, PH_REVEAL, PH_FORESEE = 4, 5, 6, 7            # chance (expectimax)
 PH_WON, PH_LOST = 8, 9                                              # terminal (expectimax)
 PH_PICK = 10      # expectimax status only: a refill that draws from free known cards
+PH_SETUP = 11     # the engine's setup: no kernel state has it (the expectimax encodes it as
+#                   a redraw); a number for keys of engine states (solver.certify)
 # deal mode (clairvoyant search, playouts): no chance phases, 3 bits, so won and lost follow
 # the decision phases
 DEAL_WON, DEAL_LOST = 4, 5

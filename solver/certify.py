@@ -45,7 +45,7 @@ import numba as nb
 import numpy as np
 
 from engine.game import State, series_length
-from engine.rules import NUM_TYPES, PHASE_NUMBER
+from engine.rules import NUM_TYPES, PH_SETUP, PHASE_NUMBER
 from solver import expectimax_kernel as K
 from solver.errors import CertificateTooLarge
 from solver.expectimax_encode import encode, forget_seed
@@ -57,9 +57,8 @@ TOL = 1e-12
 
 __all__ = ["certify", "CertificateTooLarge"]
 
-# a byte per engine phase for the short keys: the phase numbers of engine.rules, and the
-# setup (which no kernel state has) after them
-_PHASE_BYTE = dict(PHASE_NUMBER, setup=max(PHASE_NUMBER.values()) + 1)
+# a byte per engine phase for the short keys: the phase numbers of engine.rules
+_PHASE_BYTE = dict(PHASE_NUMBER, setup=PH_SETUP)
 
 
 def _short_key(s: State) -> bytes:

@@ -3,16 +3,14 @@ of every error the project raises on purpose, so a caller (the command line) tha
 ``OnirimError`` handles them all: one line on stderr, exit status 2, no traceback.
 
 Errors about a position, an action or a seed as such are the engine's
-(:mod:`engine.errors`); the ones here are about what a solver can do with it.
-``solver.api.PolicyError`` (a policy name or argument) lives beside the registry that raises
-it, and derives from ``OnirimError`` too.
+(:mod:`engine.errors`); the ones here are about what a solver or a policy can do with it.
 """
 from __future__ import annotations
 
 from engine.errors import OnirimError
 
 __all__ = ["BudgetError", "MemoFileError", "UnsupportedPosition", "CertificateError",
-           "CertificateTooLarge"]
+           "CertificateTooLarge", "PolicyError"]
 
 
 class BudgetError(OnirimError):
@@ -38,3 +36,7 @@ class CertificateError(OnirimError, RuntimeError):
 class CertificateTooLarge(OnirimError):
     """A certification replay (``solver.certify``) reached more distinct positions than its
     ``max_positions`` allows."""
+
+
+class PolicyError(OnirimError):
+    """An unknown policy name, an unknown or ill-typed policy argument (``solver.api``)."""
