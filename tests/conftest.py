@@ -14,7 +14,6 @@ from __future__ import annotations
 import pytest
 
 SLOW = {
-    "test_bench.py": ("test_cli_bench_writes_to_the_ignored_folder_by_default",),
     "test_certify.py": ("test_certified_fraction_is_the_brute_force_value",),
     "test_cli.py": ("test_demo_solver_job",),
     "test_expectimax_agreement.py": ("test_kernel_agrees_with_brute_force",

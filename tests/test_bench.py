@@ -324,6 +324,5 @@ def test_cli_bench_writes_to_the_ignored_folder_by_default(tmp_path, monkeypatch
     assert ".bench-results" in capsys.readouterr().out
     assert B.check_result(json.loads(
         (tmp_path / ".bench-results" / "bench-quick.json").read_text())) == []
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with open(os.path.join(root, ".gitignore")) as f:
+    with open(os.path.join(B.ROOT, ".gitignore")) as f:      # B.ROOT: the source tree
         assert ".bench-results/" in f.read().split()

@@ -13,7 +13,15 @@ import os
 
 import networkx as nx
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+def _source_root() -> str:
+    """The folder that holds pyproject.toml (wherever this test file sits under tests/)."""
+    d = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.exists(os.path.join(d, "pyproject.toml")):
+        d = os.path.dirname(d)
+    return d
+
+
+ROOT = _source_root()
 PACKAGES = ("engine", "solver", "onirim", "benchmarks")
 
 

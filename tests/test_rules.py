@@ -19,7 +19,15 @@ from engine import cards as C
 from engine import game as G
 from engine import rules as R
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+def _source_root() -> str:
+    """The folder that holds pyproject.toml (wherever this test file sits under tests/)."""
+    d = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.exists(os.path.join(d, "pyproject.toml")):
+        d = os.path.dirname(d)
+    return d
+
+
+ROOT = _source_root()
 
 
 def test_the_solo_record_is_the_base_game():

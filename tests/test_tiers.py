@@ -7,8 +7,16 @@ import os
 
 import conftest
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(TESTS)
+def _source_root() -> str:
+    """The folder that holds pyproject.toml (wherever this test file sits under tests/)."""
+    d = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.exists(os.path.join(d, "pyproject.toml")):
+        d = os.path.dirname(d)
+    return d
+
+
+ROOT = _source_root()
+TESTS = os.path.join(ROOT, "tests")
 
 
 def _test_files() -> dict[str, str]:
