@@ -4,10 +4,12 @@ test`` runs everything.
 
 A test is named by its file's name and its function's name (every parametrization of it), so
 the list survives moving test files into sub-folders.  The list comes from one measured run of
-the whole suite (``pytest --durations=0`` on the shared 2-core development machine, warm numba
-caches): a test is slow when a run of it took about 5 s or more.  Tests that share a slow
-module fixture are marked through the fixture (``SLOW_FIXTURES``).  A test file may also mark a
-test itself with ``@pytest.mark.slow``.
+the whole suite (``pytest --durations=60`` at commit 7911553 on the shared 2-core development
+machine, warm numba caches): a test is slow when that run of it took about 5 s or more.  Tests
+that share a slow module fixture are marked through the fixture (``SLOW_FIXTURES``).  A test
+file may also mark a test itself with ``@pytest.mark.slow``.  With cold numba caches (after an
+edit of a kernel file) the first test that calls a kernel pays its compilation, so the fast
+tier then takes minutes longer.
 """
 from __future__ import annotations
 
