@@ -2,8 +2,9 @@
 test file needs editing: ``make test-fast`` (``pytest -m "not slow"``) skips them, ``make
 test`` runs everything.
 
-A test is named by its file's name and its function's name (every parametrization of it), so
-the list survives moving test files into sub-folders.  The list comes from one measured run of
+A test is named by its file's name and its function's name (every parametrization of it) or
+its full name with one parametrization (``test_x[param]``), so the list survives moving test
+files into sub-folders.  The list comes from one measured run of
 the whole suite (``pytest --durations=60`` at commit 7911553 on the shared 2-core development
 machine, warm numba caches): a test is slow when that run of it took about 5 s or more.  Tests
 that share a slow module fixture are marked through the fixture (``SLOW_FIXTURES``).  A test
@@ -45,6 +46,7 @@ SLOW = {
     "test_strategy_graph.py": ("test_strategy_value_is_the_brute_force_value",
                                "test_census_counts_the_door_that_is_better_let_go",
                                "test_strategy_graph_of_a_larger_position"),
+    "test_view.py": ("test_no_policy_decision_depends_on_the_hidden_order[rollout]",),
     "test_winrate_cli.py": ("test_json_output_resume_and_jobs", "test_kill_9_then_resume"),
 }
 
@@ -53,12 +55,13 @@ SLOW_FIXTURES = ("quick_result",)     # test_bench.py: one quick benchmark run
 
 
 def is_slow(file_name: str, test_name: str, fixtures=()) -> bool:
-    return (test_name in SLOW.get(file_name, ())
+    """``test_name``: the test's full name, with its parametrization if it has one."""
+    listed = SLOW.get(file_name, ())
+    return (test_name in listed or test_name.split("[")[0] in listed
             or any(f in SLOW_FIXTURES for f in fixtures))
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        name = getattr(item, "originalname", None) or item.name.split("[")[0]
-        if is_slow(item.path.name, name, getattr(item, "fixturenames", ())):
+        if is_slow(item.path.name, item.name, getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
