@@ -34,7 +34,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 # The fast tier: every test not marked slow (the slow ones are listed, as measured, in
-# tests/conftest.py).  About 2 minutes; `make test` runs everything.
+# tests/conftest.py).  About 1 minute of CPU with warm numba caches; `make test` runs
+# everything.
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow"
 
