@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLOTS := $(VENV)/.plots
 
-.PHONY: demo test bench coverage coverage-kernel install clean
+.PHONY: demo test test-fast bench coverage coverage-kernel install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,12 @@ test: $(STAMP)
 	  assert not missing, missing; print('bench smoke: valid JSON with all keys')"
 	$(BIN)/python -m pytest
 
+# The fast tier: every test not marked slow (the slow ones are listed, as measured, in
+# tests/conftest.py).  About 1 minute of CPU with warm numba caches; `make test` runs
+# everything.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
+
 # The full benchmark, with the optional plots (installs matplotlib).
 bench: $(PLOTS)
 	$(BIN)/onirim bench
@@ -56,7 +62,7 @@ coverage-kernel: $(STAMP)
 	  --include=solver/expectimax_kernel.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .bench-smoke .coverage .coverage-kernel
+	rm -rf $(VENV) build *.egg-info .bench-smoke .bench-results .coverage .coverage-kernel
 
 # The paper: regenerate the records, numbers, tables and figures from the stored results,
 # typeset papers/onirim/onirim.pdf (typst, no TeX), then check that every number of the

@@ -33,13 +33,11 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks import harness  # noqa: E402
+from benchmarks import harness
+from benchmarks.harness import ROOT
 
 SECTIONS = ("playouts", "solver", "expectimax")
+DEFAULT_OUT = ".bench-results"     # in the current folder; git-ignored
 
 # The figures every result file holds (a number, or null with an entry under "errors").
 PLAYOUT_KEYS = (
@@ -303,12 +301,11 @@ def run_child(section: str, quick: bool, timeout: float | None = None) -> dict:
     timeout = timeout if timeout is not None else TIMEOUTS[section][0 if quick else 1]
     fd, path = tempfile.mkstemp(prefix=f"onirim-bench-{section}-", suffix=".json")
     os.close(fd)
-    code = ("import sys; sys.path.insert(0, %r); from benchmarks.bench_all import _child; "
-            "_child(%r, %r, %r)" % (ROOT, section, quick, path))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    code = ("from benchmarks.bench_all import _child; "
+            "_child(%r, %r, %r)" % (section, quick, path))
     try:
-        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,
+        # ``-c`` puts the working folder first on the child's path: ROOT holds benchmarks/
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
         try:
@@ -700,7 +697,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description="onirim throughput benchmarks")
     p.add_argument("--quick", action="store_true", help="short run (about a minute)")
     p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
-    p.add_argument("--out", default=None, help="directory for results (benchmarks/results)")
+    p.add_argument("--out", default=None,
+                   help=f"directory for results (default {DEFAULT_OUT}, git-ignored)")
     p.add_argument("--sections", default=",".join(SECTIONS))
     p.add_argument("--no-plots", action="store_true")
     p.add_argument("--render", metavar="JSON", default=None,
@@ -719,7 +717,7 @@ def main(argv=None) -> int:
 
 def finish(result: dict, out_dir, as_json: bool, plots: bool = True) -> int:
     """Write the JSON (and the figures), print the table or the JSON."""
-    out_dir = out_dir or harness.RESULTS_DIR
+    out_dir = out_dir or DEFAULT_OUT
     if plots:
         try:
             from benchmarks import plots as P

@@ -8,23 +8,17 @@ section 7).  Each finished position is written to the result file at once, so an
 interrupted run keeps what it finished; ``--resume FILE`` skips the seeds already in FILE
 and adds to it.
 
-    python benchmarks/bench_certify.py                 # 15 cards, seeds 56,63,70
-    python benchmarks/bench_certify.py --seeds 177 --table-bits 26
-    python benchmarks/bench_certify.py --quick         # two small positions, seconds
+    python -m benchmarks.bench_certify                 # 15 cards, seeds 56,63,70
+    python -m benchmarks.bench_certify --seeds 177 --table-bits 26
+    python -m benchmarks.bench_certify --quick         # two small positions, seconds
 """
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import ResultFile, add_seed_options, parse_seeds  # noqa: E402
+from benchmarks.harness import ResultFile, add_seed_options, parse_seeds
 
 DEFAULT_SEEDS = (56, 63, 70)
 PROG = "bench_certify"

@@ -5,9 +5,9 @@ fixed greedy policy and seeded random draws, stopped at the first phase ``play``
 holds at most ``n`` cards, all unknown.  Only positions where all 8 Doors are still in the
 game are kept (otherwise the value is 0 without search).
 
-    python benchmarks/bench_expectimax.py            # full run, writes benchmarks/results/
-    python benchmarks/bench_expectimax.py --quick    # a few seconds
-    python benchmarks/bench_expectimax.py --resume benchmarks/results/expectimax-X.json
+    python -m benchmarks.bench_expectimax            # full run, writes benchmarks/results/
+    python -m benchmarks.bench_expectimax --quick    # a few seconds
+    python -m benchmarks.bench_expectimax --resume benchmarks/results/expectimax-X.json
 
 The result file is written after every position (``"complete": false`` until the end), so
 an interrupted run keeps what it finished, and ``--resume`` (same options) solves only the
@@ -20,98 +20,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from engine import Game  # noqa: E402
-from engine import cards as C  # noqa: E402
-from engine.notation import format_position  # noqa: E402
-
+from benchmarks.harness import ROOT
+from engine.notation import format_position
 
 # ------------------------------------------------------------------------------ positions
-def _policy(state, rng):
-    """A simple greedy player: keys for Doors, plays that extend a series, never discards a
-    Door in a prophecy."""
-    acts = state.legal_actions()
-    names = {a: state.action_to_string(a) for a in acts}
-    ph = state.phase
-    if ph == "door":
-        return next(a for a in acts if names[a] == "door key")
-    if ph == "nightmare":
-        for pref in ("nightmare key", "nightmare reveal", "nightmare redraw"):
-            for a in acts:
-                if names[a].startswith(pref):
-                    return a
-    if ph == "prophecy":
-        ok = [a for a in acts if "discard=D" not in names[a]]
-        return rng.choice(ok or acts)
-    row = state.rows[0]
-    last = row[-1] if row else None
-    plays = [a for a in acts if names[a].startswith("play")]
-    if last is not None:
-        same = [a for a in plays if C.colour(C.INDEX[names[a].split()[1]]) == C.colour(last)]
-        if same:
-            return rng.choice(same)
-    nonkey = [a for a in acts if names[a].startswith("discard")
-              and not C.is_key(C.INDEX[names[a].split()[1]])]
-    if plays and rng.random() < 0.6:
-        return rng.choice(plays)
-    return rng.choice(nonkey or acts)
-
-
-def late_position(seed: int, deck_cards: int):
-    """A position (engine State, chance mode) with at most ``deck_cards`` unknown cards in
-    the deck, or None if the game ended or lost a Door first."""
-    rng = random.Random(seed)
-    s = Game(1).new_initial_state()
-    while not s.is_terminal():
-        if s.is_chance_node():
-            outs = s.chance_outcomes()
-            r = rng.random()
-            acc = 0.0
-            pick = outs[-1][0]
-            for a, p in outs:
-                acc += p
-                if r < acc:
-                    pick = a
-                    break
-            s.apply_action(pick)
-            continue
-        if s.phase == "play" and s.deck_size() <= deck_cards and not s.deck:
-            doors_left = sum(s.unknown[12:16]) + len(s.doors[0])
-            return s if doors_left == 8 else None
-        s.apply_action(_policy(s, rng))
-    return None
-
-
-def open_at_root(state) -> bool:
-    """False if the kernel's sound bound already shows the position lost (no search)."""
-    import numpy as np
-
-    from solver import expectimax_kernel as K
-    from solver.expectimax import encode
-    w = [np.int64(x) for x in encode(state)]
-    status, *w = K.advance_words(*w)
-    return bool(K.can_still_win(*w))
-
-
-def positions(deck_cards: int, count: int, seed0: int = 0):
-    """The first ``count`` positions (seed, state) with exactly ``deck_cards`` unknown cards
-    that the bound does not settle at the root, from seeds seed0, seed0+1, ..."""
-    out = []
-    seed = seed0
-    while len(out) < count and seed < seed0 + 20000:
-        s = late_position(seed, deck_cards)
-        seed += 1
-        if s is not None and s.deck_size() == deck_cards and open_at_root(s):
-            out.append((seed - 1, s))
-    return out
+from benchmarks.positions import late_position, open_at_root, positions  # noqa: F401  (re-exported)
 
 
 # ------------------------------------------------------------------------------ measuring

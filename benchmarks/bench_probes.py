@@ -6,8 +6,8 @@ probes and once without (``probes=False``), and the lower and upper bounds of ev
 are recorded.  With ``--exact-s T`` the exact value of the position is also searched for
 (up to T seconds; open values are reported as bounds).
 
-    python benchmarks/bench_probes.py                 # seeds 63,130,177,208,246; 15 cards; 10 s
-    python benchmarks/bench_probes.py --quick         # a few seconds
+    python -m benchmarks.bench_probes                 # seeds 63,130,177,208,246; 15 cards; 10 s
+    python -m benchmarks.bench_probes --quick         # a few seconds
 
 The result file is rewritten after every position; ``--resume FILE`` continues an
 interrupted run (same options), skipping the seeds it holds.
@@ -15,17 +15,12 @@ interrupted run (same options), skipping the seeds it holds.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import (ResultFile, add_seed_options, machine_info,  # noqa: E402
+from benchmarks.harness import (ResultFile, add_seed_options, machine_info,
                                 parse_seeds)
+from benchmarks.positions import late_position
 
 DEFAULT_SEEDS = (63, 130, 177, 208, 246)
 

@@ -22,17 +22,14 @@ import statistics
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from engine import Game, parse_position  # noqa: E402
-from solver import pysearch as PS  # noqa: E402
-from solver import rules_core as R  # noqa: E402
-from solver import tt as T  # noqa: E402
-from solver.clairvoyant import ClairvoyantSolver  # noqa: E402
+from benchmarks.harness import ROOT
+from engine import Game
+from solver import pysearch as PS
+from solver import rules_core as R
+from solver import tt as T
+from solver.clairvoyant import ClairvoyantSolver
 
 RESULTS = os.path.join(ROOT, "benchmarks", "results")
 

@@ -7,9 +7,9 @@ reaches are what a proof of the lower half of the answer (value >= v) needs at t
 Everything else the search stored went to the upper half: showing that no other action does
 better (docs/EXPECTIMAX.md, section 9).
 
-    python benchmarks/bench_strategy_graph.py          # 15 cards, seeds 56,63,70,177
-    python benchmarks/bench_strategy_graph.py --seeds 56,63,70,130,177,208,246 --table-bits 27
-    python benchmarks/bench_strategy_graph.py --quick  # two small positions, seconds
+    python -m benchmarks.bench_strategy_graph          # 15 cards, seeds 56,63,70,177
+    python -m benchmarks.bench_strategy_graph --seeds 56,63,70,130,177,208,246 --table-bits 27
+    python -m benchmarks.bench_strategy_graph --quick  # two small positions, seconds
 
 The result file is rewritten after every position; ``--resume FILE`` continues an
 interrupted run (same options), skipping the seeds it holds.
@@ -17,17 +17,12 @@ interrupted run (same options), skipping the seeds it holds.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import (ResultFile, add_seed_options, machine_info,  # noqa: E402
+from benchmarks.harness import (ResultFile, add_seed_options, machine_info,
                                 parse_seeds)
+from benchmarks.positions import late_position
 
 DEFAULT_SEEDS = (56, 63, 70, 177)
 STATUS = ("play", "prophecy", "door", "nightmare", "refill", "redraw", "reveal", "foresee",

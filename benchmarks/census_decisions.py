@@ -11,27 +11,22 @@ and counts, over all stored decisions of three kinds, which action is strictly b
 * Nightmare: which option is the unique best (a Key, a Door of a colour with both Doors in
   play, a Door of a colour that misses one, the reveal, the redraw), or no unique best.
 
-    python benchmarks/census_decisions.py            # seed 63, 14 unknown cards (seconds)
-    python benchmarks/census_decisions.py --seed 177 --cards 15 --table-bits 26
+    python -m benchmarks.census_decisions            # seed 63, 14 unknown cards (seconds)
+    python -m benchmarks.census_decisions --seed 177 --cards 15 --table-bits 26
 """
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
 import numba as nb
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from benchmarks.bench_expectimax import late_position  # noqa: E402
-from benchmarks.harness import machine_info, write_stamped  # noqa: E402
-from solver import expectimax_kernel as K  # noqa: E402
-from solver.strategy_graph import TOL as EPS, known_bounds  # noqa: E402
+from benchmarks.harness import machine_info, write_stamped
+from benchmarks.positions import late_position
+from solver import expectimax_kernel as K
+from solver.strategy_graph import TOL as EPS, known_bounds
 
 FIELDS = ("door_decisions", "door_open_better", "door_limbo_better", "door_tie",
           "prophecy_with_nightmare", "prophecy_discard_nightmare_optimal",

@@ -10,14 +10,9 @@ Exit status 1 on the first disagreement, with the position and the action histor
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
 
 def check_steps(args):

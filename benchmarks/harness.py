@@ -13,6 +13,9 @@ import subprocess
 import sys
 import time
 
+from benchmarks.positions import late_position
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # the source tree
 RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
 
@@ -123,7 +126,6 @@ class ResultFile:
         file yet, ``late_position(seed, cards)`` (skipped when None), the row ``{"seed",
         "cards", "position"}`` updated with ``measure(state)``, saved at once, then
         ``report(row)``.  Returns every row, the resumed ones first."""
-        from benchmarks.bench_expectimax import late_position
         from engine.notation import format_position
         done = {r["seed"] for r in self.rows}
         for seed in seeds:

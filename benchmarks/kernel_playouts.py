@@ -30,29 +30,25 @@ from solver import kernel as K
 RANDOM, GREEDY = 0, 1
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
 
-# Constants of the kernel's layout, copied to module globals so that numba freezes them.
-NT = K.NT
-NLOC = K.NLOC
-NIGHT = K.NIGHT
-EMPTY = K.EMPTY
-COUNTS = K.COUNTS
-LAST_SHIFT = K.LAST_SHIFT
-SER_SHIFT = K.SER_SHIFT
-DOOR_SHIFT = K.DOOR_SHIFT
-PHASE_SHIFT = K.PHASE_SHIFT
-S_SHIFT = K.S_SHIFT
-N_SHIFT = K.N_SHIFT
-PH_PLAY, PH_PROPHECY, PH_DOOR, PH_NIGHTMARE = K.PH_PLAY, K.PH_PROPHECY, K.PH_DOOR, K.PH_NIGHTMARE
-PH_WON, PH_LOST = K.PH_WON, K.PH_LOST
-A_PLAY, A_DISCARD, A_PROPHECY = K.A_PLAY, K.A_DISCARD, K.A_PROPHECY
-A_DOOR_KEY = K.A_DOOR_KEY
-A_NM_KEY, A_NM_DOOR, A_NM_REVEAL, A_NM_REDRAW = K.A_NM_KEY, K.A_NM_DOOR, K.A_NM_REVEAL, \
-    K.A_NM_REDRAW
-PERMS_TABLE = K.PERMS_TABLE
-NPERM = K.NPERM
-MAX_MOVES = K.MAX_MOVES
-MAX_SLOTS = K.MAX_SLOTS
-WK_PC = K.WK_PC
+# Card types, rule sizes, phase numbers (engine.rules), action numbers (engine.game) and the
+# kernel's layout (solver.kernel), imported as module-level names so that numba freezes them.
+from engine.game import DISCARD as A_DISCARD  # noqa: E402
+from engine.game import DOOR_KEY as A_DOOR_KEY  # noqa: E402
+from engine.game import NM_DOOR as A_NM_DOOR  # noqa: E402
+from engine.game import NM_KEY as A_NM_KEY  # noqa: E402
+from engine.game import NM_REDRAW as A_NM_REDRAW  # noqa: E402
+from engine.game import NM_REVEAL as A_NM_REVEAL  # noqa: E402
+from engine.game import PLAY as A_PLAY  # noqa: E402
+from engine.game import PROPHECY as A_PROPHECY  # noqa: E402
+from engine.rules import DEAL_LOST as PH_LOST  # noqa: E402
+from engine.rules import DEAL_WON as PH_WON  # noqa: E402
+from engine.rules import FIRST_DOOR, HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY  # noqa: E402
+from engine.rules import PH_PROPHECY, PROPHECY_SIZE  # noqa: E402
+from engine.rules import NIGHTMARE as NIGHT  # noqa: E402
+from engine.rules import NO_CARD as EMPTY  # noqa: E402
+from engine.rules import NUM_LOCATION_TYPES as NLOC  # noqa: E402
+from solver.kernel import (COUNTS, DOOR_SHIFT, LAST_SHIFT, MAX_MOVES, MAX_SLOTS,  # noqa: E402
+                           N_SHIFT, NPERM, PERMS_TABLE, PHASE_SHIFT, S_SHIFT, SER_SHIFT, WK_PC)
 S_ROOT = 1            # a deal's root is the position after the setup shuffle (shuffle 0)
 MAX_STEPS = 4096      # a solo game takes a few hundred decisions at most; a guard, not a rule
 
@@ -94,7 +90,7 @@ def _deal(seed, st, perms, wk):
     st[0] = (np.int64(EMPTY) << LAST_SHIFT) | (np.int64(PH_PLAY) << PHASE_SHIFT)
     st[1] = (np.int64(1) << S_SHIFT) | (np.int64(n) << N_SHIFT)
     st[2] = K._pack_m(COUNTS)
-    while K._hand_size(st[0]) < 5:
+    while K._hand_size(st[0]) < HAND_SIZE:
         K._redraw_card(st, K._pop(st, perms, S_ROOT))
     K._end_turn(st, perms, S_ROOT, seed, wk)   # limbo shuffle (if any), phase play
 
@@ -132,7 +128,7 @@ def _prophecy_value(h, cnt, doors, s_col, s_len, c):
     if c == NIGHT:
         return -10 * 16
     if c >= NLOC:
-        col = c - 12
+        col = c - FIRST_DOOR
         if doors[col] < 2 and h[col * 3 + 2] > 0:
             return 10 * 16
         return -5 * 16
@@ -211,8 +207,8 @@ def _greedy(st, perms, s_root):
         return A_DISCARD + best
 
     if ph == PH_PROPHECY:
-        k = min(5, K._deck_size(st))
-        rev = np.empty(5, dtype=np.int64)
+        k = min(PROPHECY_SIZE, K._deck_size(st))
+        rev = np.empty(PROPHECY_SIZE, dtype=np.int64)
         for j in range(k):
             rev[j] = K._card_at(st, perms, s_root, j)
         victim = -1
@@ -446,7 +442,8 @@ def _source_digest() -> str:
     h = hashlib.sha256()
     from engine import cards as _cards
     from engine import game as _game
-    for path in (K.__file__, __file__, _game.__file__, _cards.__file__):
+    from engine import rules as _rules
+    for path in (K.__file__, __file__, _game.__file__, _cards.__file__, _rules.__file__):
         try:
             with open(path, "rb") as f:
                 h.update(f.read())

@@ -1,5 +1,9 @@
 """Exceptions of the engine.  Every bad input raises a subclass of :class:`OnirimError`, and
-leaves any state it was given unchanged."""
+leaves any state it was given unchanged.
+
+``OnirimError`` is the one base of every error the project raises on purpose; the solvers'
+own errors (a budget, a memo file, a certificate, an unsupported position) derive from it in
+:mod:`solver.errors`, where they belong."""
 
 
 class OnirimError(ValueError):
@@ -25,14 +29,3 @@ class SeedError(OnirimError):
 
 class GameConfigError(OnirimError):
     """A game made with impossible settings (e.g. 3 players)."""
-
-
-class BudgetError(OnirimError):
-    """A search budget that is not a usable number: negative or zero, not finite, or past
-    the largest the kernels can count (``solver.budgets``)."""
-
-
-class MemoFileError(OnirimError):
-    """An expectimax memo file (``Expectimax.load_memo`` / ``save_memo``) that cannot be used:
-    not a memo file, damaged or truncated, written by another version of the kernel, or not
-    readable or writable (``solver.memo_file``)."""

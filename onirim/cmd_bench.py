@@ -2,25 +2,26 @@
 
 Runs the throughput benchmarks of ``benchmarks/bench_all.py``, prints a table (or, with
 ``--json``, the JSON) and writes ``bench-quick.json`` or ``bench-full.json`` (and PNG figures
-when matplotlib is installed) under ``benchmarks/results/`` or ``--out``.  See
+when matplotlib is installed) under ``--out`` (default ``.bench-results/`` in the current
+folder, which git ignores: a run never writes into the repository unless asked to).  See
 docs/PERFORMANCE.md for what each figure means.
 """
 from __future__ import annotations
 
 import os
-import sys
 
 from onirim.cli import UsageError
 
 SECTIONS = ("playouts", "solver", "expectimax")
+DEFAULT_OUT = ".bench-results"     # git-ignored
 
 
 def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true",
                    help="short run for CI (about a minute with warm numba caches)")
     p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
-    p.add_argument("--out", default=None, metavar="DIR",
-                   help="directory for the JSON and figures (default benchmarks/results)")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                   help=f"directory for the JSON and figures (default {DEFAULT_OUT})")
     p.add_argument("--sections", default=",".join(SECTIONS), metavar="LIST",
                    help="comma-separated sections to run: " + ", ".join(SECTIONS)
                    + " (default all; figures of the others are null)")
@@ -38,13 +39,10 @@ def _sections(text: str) -> list[str]:
 
 
 def _bench_all():
-    # benchmarks/ sits beside the installed packages in the source tree, not in the wheel
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    if not os.path.isdir(os.path.join(root, "benchmarks")):
-        raise UsageError("onirim bench needs the source tree (benchmarks/ was not found)")
-    if root not in sys.path:
-        sys.path.insert(0, root)
-    from benchmarks import bench_all
+    try:
+        from benchmarks import bench_all
+    except ImportError as e:
+        raise UsageError(f"onirim bench needs the benchmarks package ({e})") from None
     return bench_all
 
 

@@ -6,7 +6,9 @@ file) would silently keep the old code.  To rule that out, every ``cache=True`` 
 this package is stamped with a hash of its own file *and* of the shared kernel sources
 (``CORE``): editing a kernel file recompiles every cached function of the package that may
 have inlined or linked it.  ``tests/test_numba_cache_stamp.py`` checks that every module whose
-kernels a cached function of another module calls is in ``CORE``.
+kernels a cached function of another module calls is in ``CORE``.  The kernels also compile in
+the rules vocabulary of ``engine/`` (``ENGINE_CORE``: card counts, rule sizes, phase numbers
+and action numbers, frozen as constants), so those files are part of the stamp too.
 """
 from __future__ import annotations
 
@@ -14,17 +16,19 @@ import hashlib
 import os
 
 _DIR = os.path.dirname(os.path.abspath(__file__))
+_ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 
 
 CORE = ("kernel.py", "rules_core.py", "tt.py", "search.py", "beam.py",
         "expectimax_kernel.py")
+ENGINE_CORE = ("cards.py", "rules.py", "game.py")
 
 
-def _digest(names) -> bytes:
+def _digest(names, folder=None) -> bytes:
     h = hashlib.sha256()
     for name in names:
         try:
-            with open(os.path.join(_DIR, name), "rb") as f:
+            with open(os.path.join(folder or _DIR, name), "rb") as f:
                 h.update(name.encode() + b"\0" + f.read() + b"\0")
         except OSError:
             h.update(name.encode() + b"\0missing\0")
@@ -43,7 +47,7 @@ def _install_cache_locator() -> None:
         return  # an unknown numba layout: keep numba's own behaviour
     if any(getattr(c, "_onirim_solver", False) for c in impl._locator_classes):
         return
-    core = _digest(CORE)
+    core = _digest(CORE) + _digest(ENGINE_CORE, _ENGINE_DIR)
 
     def stamped(base):
         class _SolverCacheLocator(base):

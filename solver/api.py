@@ -41,16 +41,17 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from engine.errors import OnirimError
+from .errors import PolicyError
+from .registry import _REGISTRY, Param, PolicyEntry, register_policy
+
+__all__ = ["Policy", "Param", "PolicyEntry", "PolicyError", "register_policy",
+           "policy_entries", "parse_policy_args", "make_policy", "config_hash", "Solver",
+           "ActionValue", "Ranking", "EXACT_TOL"]
 
 # Bounds closer than this are one value (see solver.expectimax.EXACT_TOL).
 EXACT_TOL = 1e-15
-
-
-class PolicyError(OnirimError):
-    """An unknown policy name, an unknown or ill-typed policy argument."""
 
 
 # ----------------------------------------------------------------------------- policies
@@ -64,59 +65,7 @@ class Policy(Protocol):
     def act(self, view, stream: int) -> int: ...
 
 
-@dataclass(frozen=True)
-class Param:
-    """One policy parameter: its name, type (int, float, str or bool), default and help."""
-
-    name: str
-    type: type
-    default: Any
-    help: str = ""
-
-    def parse(self, value):
-        """``value`` (a string from the command line, or a Python value) as ``self.type``."""
-        if isinstance(value, str) and self.type is not str:
-            text = value.strip()
-            try:
-                if self.type is bool:
-                    if text.lower() in ("1", "true", "yes", "on"):
-                        return True
-                    if text.lower() in ("0", "false", "no", "off"):
-                        return False
-                    raise ValueError
-                return self.type(text)
-            except ValueError:
-                raise PolicyError(f"policy argument {self.name}: {value!r} is not "
-                                  f"{self.type.__name__}") from None
-        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
-            return float(value)
-        if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
-            raise PolicyError(f"policy argument {self.name}: {value!r} is not "
-                              f"{self.type.__name__}")
-        return value
-
-
-@dataclass
-class PolicyEntry:
-    name: str
-    factory: Callable[..., Any]
-    params: tuple
-    doc: str
-
-
-_REGISTRY: dict[str, PolicyEntry] = {}
 _BUILTINS_LOADED = False
-
-
-def register_policy(name: str, params=(), doc: str = ""):
-    """Class or function decorator: register ``factory(**args)`` as policy ``name``."""
-    def deco(factory):
-        if name in _REGISTRY and _REGISTRY[name].factory is not factory:
-            raise PolicyError(f"policy {name!r} is registered twice")
-        _REGISTRY[name] = PolicyEntry(name, factory, tuple(params),
-                                      doc or (factory.__doc__ or "").strip().split("\n")[0])
-        return factory
-    return deco
 
 
 def _load_builtins() -> None:

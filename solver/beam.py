@@ -83,11 +83,10 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
     # unless res[6] == 1 (the previous run used the same seed, so its cached shuffles hold)
     if res[6] == 0:
         counts[K.WK_PC:] = -1
-    hand = np.zeros(12, dtype=np.int64)
+    hand = np.zeros(K.NLOC, dtype=np.int64)
     deckc = np.zeros(K.NT, dtype=np.int64)
     doors = np.zeros(4, dtype=np.int64)
     ldoors = np.zeros(4, dtype=np.int64)
-    rev = np.zeros(5, dtype=np.int64)
     ts = np.zeros((TD + 1, K.NW), dtype=np.int64)
     tm = np.zeros((TD, K.MOVES_BUF), dtype=np.int64)
     tn = np.zeros(TD, dtype=np.int64)
@@ -110,7 +109,6 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
     order_ctr = 0
     for level in range(MAXL - 1):
         hn = 0
-        ndedup = 0
         stamp = level + 1 + res[4]
         for b in range(nb):
             slot = ((cur_st[b, 1] >> K.S_SHIFT) & 255) - s_root
@@ -154,7 +152,6 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                 ph = K._phase(c)
                 if ph == K.PH_WON:
                     # line: the turns of the ancestors, then this turn
-                    n = 0
                     idx = b
                     lv = level
                     # count first
@@ -218,7 +215,6 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                     hi = (hi + 1) & hmask
                     probes += 1
                 if dup:
-                    ndedup += 1
                     continue
                 if probes < 16:
                     dstamp[hi] = stamp

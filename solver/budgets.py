@@ -3,7 +3,7 @@
 A node budget is a whole number from 1 to ``MAX_NODES`` (the kernels count nodes in int64);
 a time budget is a finite number of seconds above 0 and at most ``MAX_SECONDS`` (the
 kernels hold deadlines as int64 microseconds).  ``None`` means no budget of that kind.
-Anything else raises :class:`engine.errors.BudgetError` before any search starts, so a bad
+Anything else raises :class:`solver.errors.BudgetError` before any search starts, so a bad
 budget never leaves a half-done search or a traceback behind.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from engine.errors import BudgetError
+from .errors import BudgetError
 
 MAX_NODES = 1 << 62
 MAX_SECONDS = 1e7          # about 116 days

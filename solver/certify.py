@@ -45,20 +45,20 @@ import numba as nb
 import numpy as np
 
 from engine.game import State, series_length
+from engine.rules import NUM_TYPES, PH_SETUP, PHASE_NUMBER
 from solver import expectimax_kernel as K
+from solver.errors import CertificateTooLarge
+from solver.expectimax_encode import encode, forget_seed
 from solver.expectimax_kernel import (LOST, PICK, REFILL, WON, canonical, decision_children,
                                       free_get, plen, search, slot_get, unk_total)
 
 TOL = 1e-12
 
 
-class CertificateTooLarge(Exception):
-    """The replay reached more distinct positions than ``max_positions`` allows."""
+__all__ = ["certify", "CertificateTooLarge"]
 
-
-_PHASE_BYTE = {ph: i for i, ph in enumerate(
-    ("play", "prophecy", "door", "nightmare", "refill", "redraw", "reveal", "foresee",
-     "setup", "won", "lost"))}
+# a byte per engine phase for the short keys: the phase numbers of engine.rules
+_PHASE_BYTE = dict(PHASE_NUMBER, setup=PH_SETUP)
 
 
 def _short_key(s: State) -> bytes:
@@ -82,7 +82,7 @@ def _short_key(s: State) -> bytes:
 @nb.njit(cache=True)
 def _top_counts(w2, w3, m):
     """Counts per card type of the top m known cards."""
-    cnt = np.zeros(17, np.int64)
+    cnt = np.zeros(NUM_TYPES, np.int64)
     n = plen(w2)
     for j in range(n - m, n):
         cnt[slot_get(w2, w3, j)] += 1
@@ -100,7 +100,7 @@ def _worth(w0, w1, w2, w3, keys, vals, stats):
 def _record(order, k, prev, now):
     """Append to order[k:] the cards in prev (counts per type) but not in now, in type
     order (a batch whose order does not matter); returns the new k."""
-    for t in range(17):
+    for t in range(NUM_TYPES):
         for _r in range(prev[t] - now[t]):
             order[k] = t
             k += 1
@@ -139,7 +139,7 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, stats):
     c0, c1, c2, c3 = ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3]
     prev = _top_counts(c2, c3, free_get(c3))
     gone = -1
-    for t in range(17):
+    for t in range(NUM_TYPES):
         if before[t] > prev[t]:
             gone = t
     k = 0
@@ -159,13 +159,12 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, stats):
         now = _top_counts(c2, c3, free_get(c3))
         k = _record(order, k, prev, now)
         prev = now
-    k = _record(order, k, prev, np.zeros(17, np.int64))   # left over: any order
+    k = _record(order, k, prev, np.zeros(NUM_TYPES, np.int64))   # left over: any order
     return True, gone, order[:k]
 
 
 class _Replay:
     def __init__(self, solver, full_key: bool, max_positions: int | None, progress):
-        from solver.expectimax import encode
         self.encode = encode
         self.solver = solver
         self.key = (lambda s: s) if full_key else _short_key
@@ -301,7 +300,6 @@ def certify(solver, state: State, full_key: bool = False, max_positions: int | N
     if not iv.exact:
         raise ValueError("certify: the search did not settle the value exactly")
     t1 = time.perf_counter()
-    from solver.expectimax import forget_seed
     s = forget_seed(state)
     r = _Replay(solver, full_key, max_positions, progress)
     old = sys.getrecursionlimit()

@@ -45,11 +45,25 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from llvmlite import ir as llvm_ir
 
-PLAY, PROPHECY, DOOR, NIGHTMARE, REFILL, REDRAW, REVEAL, FORESEE = 0, 1, 2, 3, 4, 5, 6, 7
-WON, LOST = 8, 9
-PICK = 10        # status only: a refill that draws from free known cards (a decision)
+# card types, rule sizes and phase numbers: engine.rules (imported as module-level names, which
+# numba compiles as constants)
+from engine.rules import DOORS_TO_WIN, FIRST_DOOR, HAND_SIZE, NO_CARD
+from engine.rules import NUM_LOCATION_TYPES, NUM_TYPES, PROPHECY_SIZE
+from engine.rules import PH_DOOR as DOOR
+from engine.rules import PH_FORESEE as FORESEE
+from engine.rules import PH_LOST as LOST
+from engine.rules import NIGHTMARE as NM_CARD  # NIGHTMARE: the phase
+from engine.rules import PH_NIGHTMARE as NIGHTMARE
+from engine.rules import PH_PICK as PICK  # status only: a refill from free known cards
+from engine.rules import PH_PLAY as PLAY
+from engine.rules import PH_PROPHECY as PROPHECY
+from engine.rules import PH_REDRAW as REDRAW
+from engine.rules import PH_REFILL as REFILL
+from engine.rules import PH_REVEAL as REVEAL
+from engine.rules import PH_WON as WON
+
 MAX_PREFIX = 20
-NO_CARD = 15
+W0_TYPES = 15    # packing: types 0..14 have their unknown count in w0, 15 and 16 in w1
 
 # stats array slots
 ST_NODES, ST_LIMIT, ST_HITS, ST_STORED, ST_FULL, ST_PRUNE, ST_BOUND = 0, 1, 2, 3, 4, 5, 6
@@ -69,16 +83,16 @@ CLOCK_EVERY = 1 << 9     # the usual nodes between two looks (mask CLOCK_EVERY -
 # ------------------------------------------------------------------------- field access
 @nb.njit(inline="always", cache=True)
 def unk_get(w0, w1, t):
-    if t < 15:
+    if t < W0_TYPES:
         return (w0 >> (4 * t)) & 15
-    return (w1 >> (4 * (t - 15))) & 15
+    return (w1 >> (4 * (t - W0_TYPES))) & 15
 
 
 @nb.njit(inline="always", cache=True)
 def unk_add(w0, w1, t, d):
-    if t < 15:
+    if t < W0_TYPES:
         return w0 + d * (np.int64(1) << (4 * t)), w1
-    return w0, w1 + d * (np.int64(1) << (4 * (t - 15)))
+    return w0, w1 + d * (np.int64(1) << (4 * (t - W0_TYPES)))
 
 
 @nb.njit(inline="always", cache=True)
@@ -265,26 +279,26 @@ def shuffle_all(w0, w1, w2, w3, with_limbo):
     w3 = np.int64(0)
     if with_limbo:
         for k in range(4):
-            w0, w1 = unk_add(w0, w1, 12 + k, limbo_door_get(w2, k))
-        w0, w1 = unk_add(w0, w1, 16, limbo_n_get(w2))
+            w0, w1 = unk_add(w0, w1, FIRST_DOOR + k, limbo_door_get(w2, k))
+        w0, w1 = unk_add(w0, w1, NM_CARD, limbo_n_get(w2))
         w2 = w2 & ~np.int64(0xFFF)
     return w0, w1, w2, w3
 
 
 @nb.njit(cache=True)
 def to_limbo(w2, c):
-    if c == 16:
+    if c == NM_CARD:
         return w2 + (np.int64(1) << 8)
-    return w2 + (np.int64(1) << (2 * (c - 12)))
+    return w2 + (np.int64(1) << (2 * (c - FIRST_DOOR)))
 
 
 @nb.njit(cache=True)
 def refill_with(w1, w2, c):
     """A card drawn while refilling the hand."""
-    if c < 12:
+    if c < NUM_LOCATION_TYPES:
         return hand_add(w1, c, 1), w2
-    if c < 16:
-        k = c - 12
+    if c < NM_CARD:
+        k = c - FIRST_DOOR
         if hand_get(w1, 3 * k + 2) > 0:
             return drawn_set(phase_set(w1, DOOR), k), w2
         return w1, to_limbo(w2, c)
@@ -294,7 +308,7 @@ def refill_with(w1, w2, c):
 @nb.njit(cache=True)
 def redrawn(w1, w2, c):
     """A card drawn during the nightmare redraw (or the setup): Doors and N to limbo."""
-    if c < 12:
+    if c < NUM_LOCATION_TYPES:
         return hand_add(w1, c, 1), w2
     return w1, to_limbo(w2, c)
 
@@ -303,7 +317,7 @@ def redrawn(w1, w2, c):
 def revealed(w2, c):
     """A card revealed by the nightmare: Locations to the discard pile, the rest to limbo."""
     w2 = left_set(w2, left_get(w2) - 1)
-    if c < 12:
+    if c < NUM_LOCATION_TYPES:
         return w2
     return to_limbo(w2, c)
 
@@ -313,11 +327,11 @@ def advance(w0, w1, w2, w3):
     """Play every automatic step.  Returns (status, w0..w3): status is the phase of the
     decision or chance node reached, or WON / LOST."""
     while True:
-        if doors_total(w1) == 8:
+        if doors_total(w1) == DOORS_TO_WIN:
             return WON, w0, w1, w2, w3
         ph = phase_get(w1)
         if ph == REFILL:
-            if hand_size(w1) == 5:
+            if hand_size(w1) == HAND_SIZE:
                 if (w2 & 0xFFF) != 0:
                     w0, w1, w2, w3 = shuffle_all(w0, w1, w2, w3, True)
                 return PLAY, w0, phase_set(w1, PLAY), w2, w3
@@ -328,7 +342,7 @@ def advance(w0, w1, w2, w3):
                 return REFILL, w0, w1, w2, w3
             f = free_get(w3)
             if f >= 2 and slot_get(w2, w3, n - 1) != slot_get(w2, w3, n - f) and \
-                    (slot_get(w2, w3, n - 1) >= 12 or hand_size(w1) + f > 5):
+                    (slot_get(w2, w3, n - 1) >= FIRST_DOOR or hand_size(w1) + f > HAND_SIZE):
                 # the player picks which of the free cards comes next (deferred order);
                 # not when they are all Locations and the hand takes them all (every
                 # order ends in the same hand, with no decision on the way)
@@ -337,7 +351,7 @@ def advance(w0, w1, w2, w3):
             w1, w2 = refill_with(w1, w2, c)
             continue
         if ph == REDRAW:
-            if hand_size(w1) == 5:
+            if hand_size(w1) == HAND_SIZE:
                 w1 = phase_set(w1, REFILL)
                 continue
             if plen(w2) == 0:
@@ -357,7 +371,7 @@ def advance(w0, w1, w2, w3):
             w2 = revealed(w2, c)
             continue
         if ph == FORESEE:
-            k = min(5, plen(w2) + unk_total(w0, w1))
+            k = min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1))
             if k == 0:
                 w1 = phase_set(w1, REFILL)
                 continue
@@ -391,9 +405,9 @@ def doors_reachable(w0, w1, w2, w3):
     n = doors_outside_prefix(w0, w1, w2)
     for j in range(plen(w2)):
         c = slot_get(w2, w3, j)
-        if c >= 12 and c < 16:
+        if c >= FIRST_DOOR and c < NM_CARD:
             n += 1
-    return n == 8
+    return n == DOORS_TO_WIN
 
 
 @nb.njit(inline="always", cache=True)
@@ -409,9 +423,9 @@ def nightmare_option(w0, w1, w2, act):
         k = act - 4
         if doors_get(w1, k) == 0:
             return False, w1, w2
-        return True, doors_add(phase_set(w1, REFILL), k, -1), to_limbo(w2, 12 + k)
+        return True, doors_add(phase_set(w1, REFILL), k, -1), to_limbo(w2, FIRST_DOOR + k)
     if act == 8:
-        return True, phase_set(w1, REVEAL), left_set(w2, min(5, plen(w2) + unk_total(w0, w1)))
+        return True, phase_set(w1, REVEAL), left_set(w2, min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1)))
     return True, phase_set(w1, REDRAW) & ~(np.int64(0xFFFFFFFFF) << 8), w2
 
 
@@ -489,13 +503,13 @@ def slack(w0, w1, w2, w3, symbols=True):
         left = left_get(w2)
         gone = min(left, n_known)
         stay = n_known - gone
-        nonloc = unk_doors(w0, w1) + unk_get(w0, w1, 16)
+        nonloc = unk_doors(w0, w1) + unk_get(w0, w1, NM_CARD)
         lost = max(0, left - gone - nonloc)
     nloc = 0
     ddeck = np.int64(0)       # per colour k, in byte k: Doors in the deck that stay there
     for j in range(n_known):
         c = slot_get(w2, w3, j)
-        if c < 12:
+        if c < NUM_LOCATION_TYPES:
             if j < stay:
                 nloc += 1
                 sh = 8 * (c // 3)
@@ -506,11 +520,11 @@ def slack(w0, w1, w2, w3, symbols=True):
                     moons += np.int64(1) << sh
                 else:
                     keys += np.int64(1) << sh
-        elif c < 16:
+        elif c < NM_CARD:
             nd += 1
             if j < stay:
-                ddeck += np.int64(1) << (8 * (c - 12))
-    if nd != 8:
+                ddeck += np.int64(1) << (8 * (c - FIRST_DOOR))
+    if nd != DOORS_TO_WIN:
         return -1
     # the unknown Locations: nibbles 0..11 of w0, t = 3 colour + symbol
     x = w0 & np.int64(0xFFFFFFFFFFFF)
@@ -527,8 +541,8 @@ def slack(w0, w1, w2, w3, symbols=True):
     h = hand_size(w1)
     if ph == PLAY:
         plays = 1 + nloc
-    elif nloc >= 5 - h:
-        plays = 1 + nloc - (5 - h)
+    elif nloc >= HAND_SIZE - h:
+        plays = 1 + nloc - (HAND_SIZE - h)
     else:
         # the hand can never be refilled: the game is lost when the deck runs out, so a win
         # must come before, by Keys opening Doors drawn from the deck (step 7): no play,
@@ -536,7 +550,7 @@ def slack(w0, w1, w2, w3, symbols=True):
         # of the turn)
         plays = 0
         for k in range(4):
-            d = ((ddeck >> (8 * k)) & 255) + unk_get(w0, w1, 12 + k)
+            d = ((ddeck >> (8 * k)) & 255) + unk_get(w0, w1, FIRST_DOOR + k)
             if ph == DOOR and drawn_get(w1) == k:
                 d += 1
             if 2 - doors_get(w1, k) > d:
@@ -872,13 +886,13 @@ def rehash(keys, new_keys):
 def single_outcomes(w0, w1, w2, w3, ph, total):
     """The next card from the unknown part: one outcome per card type present."""
     m = 0
-    for t in range(17):
+    for t in range(NUM_TYPES):
         if unk_get(w0, w1, t) > 0:
             m += 1
     cw = np.empty((m, 4), np.int64)
     cp = np.empty(m)
     m = 0
-    for t in range(17):
+    for t in range(NUM_TYPES):
         n = unk_get(w0, w1, t)
         if n == 0:
             continue
@@ -917,10 +931,10 @@ def reveal_outcomes(w0, w1, w2, w3, r, total, foresee):
     multivariate hypergeometric probability.  Same leaves as r single draws, no middle.
     With ``foresee`` the r cards join the known prefix instead (a prophecy is about to
     reorder them at will, so their order does not matter either)."""
-    ts = np.empty(17, np.int64)
-    ns = np.empty(17, np.int64)
+    ts = np.empty(NUM_TYPES, np.int64)
+    ns = np.empty(NUM_TYPES, np.int64)
     m = 0
-    for t in range(17):
+    for t in range(NUM_TYPES):
         n = unk_get(w0, w1, t)
         if n > 0:
             ts[m] = t
@@ -956,7 +970,7 @@ def reveal_outcomes(w0, w1, w2, w3, r, total, foresee):
                         if foresee:
                             for _ in range(x[i]):
                                 a2, a3 = push_bottom(a2, a3, t)
-                        elif t >= 12:
+                        elif t >= FIRST_DOOR:
                             for _ in range(x[i]):
                                 a2 = to_limbo(a2, t)
                         p *= _choose(ns[i], x[i])
@@ -1000,7 +1014,7 @@ def canonical(w0, w1, w2, w3):
     if status == PROPHECY:
         # the revealed cards are reordered at will: their order is irrelevant, and so is
         # the number of free cards (all of them are among the revealed ones)
-        w2, w3 = sort_top(w2, free_set(w3, 0), min(5, plen(w2) + unk_total(w0, w1)))
+        w2, w3 = sort_top(w2, free_set(w3, 0), min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1)))
     elif status == FORESEE:
         # every known card lies among the cards being revealed (fewer than 5 are known)
         w2, w3 = sort_top(w2, free_set(w3, 0), plen(w2))
@@ -1018,7 +1032,7 @@ def static_eval(w0, w1, w2, w3):
     last = row_last(w1)
     if last != NO_CARD and doors_get(w1, last // 3) < 2 and row_series(w1) < 3:
         sc += 30 * row_series(w1)
-    for c in range(12):
+    for c in range(NUM_LOCATION_TYPES):
         h = hand_get(w1, c)
         if h == 0:
             continue
@@ -1084,8 +1098,8 @@ def outcomes(ph, w0, w1, w2, w3):
     total = unk_total(w0, w1)
     if ph == REVEAL and left_get(w2) > 1:
         return reveal_outcomes(w0, w1, w2, w3, left_get(w2), total, False)
-    if ph == FORESEE and min(5, plen(w2) + total) - plen(w2) > 1:
-        return reveal_outcomes(w0, w1, w2, w3, min(5, plen(w2) + total) - plen(w2),
+    if ph == FORESEE and min(PROPHECY_SIZE, plen(w2) + total) - plen(w2) > 1:
+        return reveal_outcomes(w0, w1, w2, w3, min(PROPHECY_SIZE, plen(w2) + total) - plen(w2),
                                total, True)
     return single_outcomes(w0, w1, w2, w3, ph, total)
 
@@ -1151,7 +1165,7 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
         last = row_last(w1)
         ser = row_series(w1)
         b1 = phase_set(w1, REFILL)
-        for ci in range(12):
+        for ci in range(NUM_LOCATION_TYPES):
             c = 11 - ci if rev else ci
             if hand_get(w1, c) == 0:
                 continue
@@ -1174,12 +1188,12 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
                         got = False
                         n = plen(a2)
                         for j in range(n - 1, -1, -1):
-                            if slot_get(a2, a3, j) == 12 + col:
+                            if slot_get(a2, a3, j) == FIRST_DOOR + col:
                                 a2, a3 = remove_slot(a2, a3, j)
                                 got = True
                                 break
-                        if not got and unk_get(a0, a1, 12 + col) > 0:
-                            a0, a1 = unk_add(a0, a1, 12 + col, -1)
+                        if not got and unk_get(a0, a1, FIRST_DOOR + col) > 0:
+                            a0, a1 = unk_add(a0, a1, FIRST_DOOR + col, -1)
                             got = True
                         if got:
                             a1 = doors_add(a1, col, 1)
@@ -1197,13 +1211,13 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
                 ch[nc, 2] = a2
                 ch[nc, 3] = a3
                 nc += 1
-    elif ph == PICK and slot_get(w2, w3, plen(w2) - 1) < 12:
+    elif ph == PICK and slot_get(w2, w3, plen(w2) - 1) < NUM_LOCATION_TYPES:
         # every free card is a Location and the hand takes r < f of them (advance
         # draws them all when they fit): the first r drawn go to the hand in any order,
         # then the refill stops, so one child per multiset of r free cards
         n = plen(w2)
         f = free_get(w3)
-        r = 5 - hand_size(w1)
+        r = HAND_SIZE - hand_size(w1)
         for mi in range(1 << f):
             mask = ((1 << f) - 1 - mi) if rev else mi
             cnt = 0
@@ -1234,7 +1248,7 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
         # free cards), at PICK the free card drawn next
         n = plen(w2)
         if ph == PROPHECY:
-            m = min(5, n + unk_total(w0, w1))
+            m = min(PROPHECY_SIZE, n + unk_total(w0, w1))
             base3 = free_set(w3, 0)
         else:
             m = free_get(w3)
@@ -1267,7 +1281,7 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
                 a2 = w2
             else:
                 a1 = b1
-                a2 = to_limbo(w2, 12 + k)
+                a2 = to_limbo(w2, FIRST_DOOR + k)
             ch[nc, 0] = w0
             ch[nc, 1] = a1
             ch[nc, 2] = a2

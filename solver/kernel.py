@@ -22,17 +22,24 @@ import itertools
 import numpy as np
 from numba import njit
 
-from engine import cards as C
 from engine import game as G
+from engine.rules import COUNTS as _COUNTS
+from engine.rules import DEAL_LOST as PH_LOST
+from engine.rules import DEAL_PHASE_NAMES as PHASE_NAMES
+from engine.rules import DEAL_WON as PH_WON
+from engine.rules import FIRST_DOOR, HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_PROPHECY
+from engine.rules import NIGHTMARE as NIGHT
+from engine.rules import NO_CARD as EMPTY
+from engine.rules import NUM_LOCATION_TYPES as NLOC
+from engine.rules import NUM_TYPES as NT
+from engine.rules import PROPHECY_SIZE
 
 # ----------------------------------------------------------------------------- constants
-NT = 17
-NLOC = 12
-NIGHT = 16
-COUNTS = np.array(C.COUNTS, dtype=np.int64)
+# card types, rule sizes and phase numbers: engine.rules (the short names are this module's)
+COUNTS = np.array(_COUNTS, dtype=np.int64)
 
 # word 0
-HAND_SHIFT = 0      # 12 x 3 bits: count of each Location type in hand
+#   bits 0..35      12 x 3 bits: count of each Location type in hand (bits 3c..3c+2)
 LAST_SHIFT = 36     # 4 bits: type of the last card of the row, 15 = empty row
 SER_SHIFT = 40      # 2 bits: length of the open series (1, 2); 0 = none (empty row or complete)
 DOOR_SHIFT = 42     # 4 x 2 bits: Doors in play per colour
@@ -40,7 +47,7 @@ LDOOR_SHIFT = 50    # 4 x 2 bits: Doors in limbo per colour
 PHASE_SHIFT = 58    # 3 bits: phase
 DRAWN_SHIFT = 61    # 2 bits: colour of the drawn Door (phase door); 0 otherwise
 # word 1
-LN_SHIFT = 0        # 4 bits: Nightmares in limbo
+#   bits 0..3       4 bits: Nightmares in limbo
 S_SHIFT = 4         # 8 bits: shuffles done so far (absolute, as the engine counts)
 P_SHIFT = 12        # 7 bits: next unread position of perm
 OLEN_SHIFT = 19     # 3 bits: number of override cards (0..4)
@@ -51,9 +58,6 @@ N_SHIFT = 42        # 7 bits: length of perm
 # perm, hence it is part of the key.
 NW = 3
 
-EMPTY = 15
-PH_PLAY, PH_PROPHECY, PH_DOOR, PH_NIGHTMARE, PH_WON, PH_LOST = 0, 1, 2, 3, 4, 5
-PHASE_NAMES = ("play", "prophecy", "door", "nightmare", "won", "lost")
 M_REFILL, M_REDRAW, M_FORESEE = 0, 1, 2
 MAX_SLOTS = 256
 PERM_W = 80                 # a slot row: the permutation (bytes 0..79), then
@@ -137,11 +141,6 @@ def _mod_small(r, m):
     return x - m * ((x * mg) >> 35)
 
 
-@njit(cache=True)
-def _mod_check(r, m):
-    return _mod_small(np.uint64(r), np.int64(m))
-
-
 @njit(cache=True, inline="always")
 def _shuffle_row(counts, seed, index, perms, row):
     """Lay ``counts`` out sorted by type in ``perms[row]``, then Fisher-Yates with stream
@@ -177,18 +176,13 @@ def shuffle_counts(counts, seed: int, index: int) -> list[int]:
     """Kernel mirror of :func:`engine.rng.shuffle_counts`."""
     c = np.asarray(counts, dtype=np.int64)
     if c.shape != (NT,) or (c < 0).any():
-        raise ValueError("counts must be 17 non-negative integers")
+        raise ValueError(f"counts must be {NT} non-negative integers")
     out = np.zeros(int(c.sum()) + 1, dtype=np.uint8)
     n = _shuffle_into(c, np.uint64(seed), np.int64(index), out)
     return [int(x) for x in out[:n]]
 
 
 # ----------------------------------------------------------------------------- field access
-
-
-@njit(cache=True, inline="always")
-def _get(w, shift, mask):
-    return (w >> shift) & mask
 
 
 @njit(cache=True, inline="always")
@@ -267,7 +261,7 @@ def _redraw_card(st, c):
     if c < NLOC:
         st[0] += np.int64(1) << (3 * c)
     elif c < NIGHT:
-        st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - 12))
+        st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - FIRST_DOOR))
     else:
         st[1] += 1
 
@@ -318,8 +312,8 @@ def _pack_m(counts):
     m = np.int64(0)
     for t in range(NLOC):
         m |= np.int64(counts[t]) << (4 * t)
-    for t in range(12, 16):
-        m |= np.int64(counts[t]) << (48 + 2 * (t - 12))
+    for t in range(FIRST_DOOR, NIGHT):
+        m |= np.int64(counts[t]) << (48 + 2 * (t - FIRST_DOOR))
     m |= np.int64(counts[NIGHT]) << 56
     return m
 
@@ -363,7 +357,7 @@ def _end_turn(st, perms, s_root, seed, counts):
     if ld != 0 or ln != 0:
         _deck_counts(st, perms, s_root, counts)
         for col in range(4):
-            counts[12 + col] += (ld >> (2 * col)) & 3
+            counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
         counts[NIGHT] += ln
         st[0] = w0 & ~(np.int64(0xFF) << LDOOR_SHIFT)
         st[1] = st[1] & ~np.int64(15)
@@ -382,7 +376,7 @@ def _advance(st, perms, s_root, seed, mode, counts):
             return
         hs = _hand_size(st[0])
         if mode == M_REDRAW:
-            if hs == 5:
+            if hs == HAND_SIZE:
                 mode = M_REFILL
                 continue
             if _deck_size(st) == 0:
@@ -391,7 +385,7 @@ def _advance(st, perms, s_root, seed, mode, counts):
             _redraw_card(st, _pop(st, perms, s_root))
             continue
         # refill
-        if hs == 5:
+        if hs == HAND_SIZE:
             _end_turn(st, perms, s_root, seed, counts)
             return
         if _deck_size(st) == 0:
@@ -402,7 +396,7 @@ def _advance(st, perms, s_root, seed, mode, counts):
             st[0] += np.int64(1) << (3 * c)
             continue
         if c < NIGHT:
-            col = c - 12
+            col = c - FIRST_DOOR
             if _hand_n(st[0], col * 3 + 2) > 0:
                 _set_phase(st, PH_DOOR)
                 st[0] = (st[0] & ~(np.int64(3) << DRAWN_SHIFT)) | (np.int64(col) << DRAWN_SHIFT)
@@ -447,8 +441,8 @@ def _apply(st, a, perms, s_root, seed, counts):
             _set_phase(st, PH_PLAY)
             if ser == 0:
                 _deck_counts(st, perms, s_root, counts)
-                if counts[12 + col] > 0:
-                    counts[12 + col] -= 1
+                if counts[FIRST_DOOR + col] > 0:
+                    counts[FIRST_DOOR + col] -= 1
                     if _gain_door(st, col):
                         return
                     _shuffle(st, perms, s_root, seed, counts)
@@ -465,7 +459,7 @@ def _apply(st, a, perms, s_root, seed, counts):
         x = a - A_PROPHECY
         i = x // 24
         pi = x % 24
-        k = min(5, _deck_size(st))
+        k = min(PROPHECY_SIZE, _deck_size(st))
         m = k - 1
         ov = np.int64(0)
         for q in range(m):
@@ -503,13 +497,13 @@ def _apply(st, a, perms, s_root, seed, counts):
             st[0] -= np.int64(1) << (DOOR_SHIFT + 2 * col)
             st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * col)
         elif a == A_NM_REVEAL:
-            k = min(5, _deck_size(st))
+            k = min(PROPHECY_SIZE, _deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
                 if c >= NIGHT:
                     st[1] += 1
                 elif c >= NLOC:
-                    st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - 12))
+                    st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - FIRST_DOOR))
         else:
             st[0] &= ~np.int64((1 << 36) - 1)
             _advance(st, perms, s_root, seed, M_REDRAW, counts)
@@ -541,7 +535,7 @@ def _legal(st, perms, s_root, out):
         return n
     if ph == PH_PROPHECY:
         # scratch in the upper half of ``out``: codes at CODES_AT, the revealed cards at REV_AT
-        k = min(5, _deck_size(st))
+        k = min(PROPHECY_SIZE, _deck_size(st))
         distinct = True
         for j in range(k):
             out[REV_AT + j] = _card_at(st, perms, s_root, j)
@@ -640,17 +634,17 @@ def encode(state, perms=None) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
         ser = 0
     w0 |= last << LAST_SHIFT | ser << SER_SHIFT
     for d in state.doors[0]:
-        w0 += 1 << (DOOR_SHIFT + 2 * (d - 12))
+        w0 += 1 << (DOOR_SHIFT + 2 * (d - FIRST_DOOR))
     ln = 0
     for c in state.limbo:
         if c == NIGHT:
             ln += 1
         else:
-            w0 += 1 << (LDOOR_SHIFT + 2 * (c - 12))
+            w0 += 1 << (LDOOR_SHIFT + 2 * (c - FIRST_DOOR))
     ph = PHASE_NAMES.index(state.phase)
     w0 |= ph << PHASE_SHIFT
     if state.phase == "door":
-        w0 |= (state.drawn - 12) << DRAWN_SHIFT
+        w0 |= (state.drawn - FIRST_DOOR) << DRAWN_SHIFT
     if perms is None:
         perms = np.zeros((PERMS_ROWS, ROW_W), dtype=np.uint8)
     else:
@@ -688,13 +682,13 @@ def decode(st, perms, s_root) -> dict:
         ser = 3
     doors, limbo = [], []
     for col in range(4):
-        doors += [12 + col] * ((w0 >> (DOOR_SHIFT + 2 * col)) & 3)
-        limbo += [12 + col] * ((w0 >> (LDOOR_SHIFT + 2 * col)) & 3)
+        doors += [FIRST_DOOR + col] * ((w0 >> (DOOR_SHIFT + 2 * col)) & 3)
+        limbo += [FIRST_DOOR + col] * ((w0 >> (LDOOR_SHIFT + 2 * col)) & 3)
     limbo += [NIGHT] * (w1 & 15)
     ph = (w0 >> PHASE_SHIFT) & 7
     drawn = None
     if ph == PH_DOOR:
-        drawn = 12 + ((w0 >> DRAWN_SHIFT) & 3)
+        drawn = FIRST_DOOR + ((w0 >> DRAWN_SHIFT) & 3)
     elif ph == PH_NIGHTMARE:
         drawn = NIGHT
     deck = [int(_card_at(st, perms, np.int64(s_root), i)) for i in range(int(_deck_size(st)))]

@@ -39,9 +39,11 @@ import zlib
 import numba as nb
 import numpy as np
 
-from engine.errors import MemoFileError
+from engine import rules as R
 
+from . import expectimax_encode as E
 from . import expectimax_kernel as K
+from .errors import MemoFileError
 
 MAGIC = b"onirim-expectimax-memo\n"
 HEADER_BYTES = 512
@@ -52,10 +54,12 @@ CHUNK_ROWS = 1 << 20          # rows handled at a time (56 MiB), so memory stays
 
 def fingerprint() -> str:
     """Hex SHA-256 of what gives a memo entry its meaning: the kernel's source (packing,
-    canonical forms, rules) and the encoder of engine states."""
-    from . import expectimax as E
+    canonical forms, rules), the rules vocabulary it compiles in (``engine.rules``) and the
+    encoder of engine states."""
     h = hashlib.sha256()
     with open(K.__file__, "rb") as f:
+        h.update(f.read())
+    with open(R.__file__, "rb") as f:
         h.update(f.read())
     h.update(inspect.getsource(E.encode).encode())
     h.update(repr(sorted(E.PHASE_CODES.items())).encode())

@@ -12,7 +12,7 @@ import importlib
 from engine import rng
 from engine.policy import greedy_action
 
-from .api import register_policy
+from .registry import register_policy
 
 # Modules that register more policies when imported (each optional until it exists).
 _SEARCH_MODULES = ("solver.rollout",)

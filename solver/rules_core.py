@@ -16,15 +16,17 @@ and int64 numpy arrays in engine terms:
 """
 from __future__ import annotations
 
-# engine action numbers (kept literal so numba treats them as constants)
-_DISCARD = 24
-_PROPHECY = 3504
-_DOOR_KEY = 3624
-_DOOR_LIMBO = 3626
-_NM_KEY = 3627
-_NM_DOOR = 3635
-_NM_REVEAL = 3639
-_NM_REDRAW = 3640
+# engine action numbers and card types, imported as module-level names (numba freezes them
+# as constants)
+from engine.game import DISCARD as _DISCARD
+from engine.game import DOOR_KEY as _DOOR_KEY
+from engine.game import DOOR_LIMBO as _DOOR_LIMBO
+from engine.game import NM_DOOR as _NM_DOOR
+from engine.game import NM_KEY as _NM_KEY
+from engine.game import NM_REVEAL as _NM_REVEAL
+from engine.game import PROPHECY as _PROPHECY
+from engine.game import SWAP as _SWAP
+from engine.rules import FIRST_DOOR, NIGHTMARE, NO_CARD, NUM_LOCATION_TYPES
 
 B_DOORS = 1      # a Door is out of the game (discarded): lost
 B_PLAYS = 2      # series Doors need more plays than the deck leaves turns
@@ -36,14 +38,14 @@ def dead_core(hand, deckc, doors, ldoors, drawn, last, ser, hs, is_play, bounds)
     """True if the position can provably no longer be won (see docs/SOLVER.md, B1-B3)."""
     if bounds & B_DOORS:
         for col in range(4):
-            avail = doors[col] + ldoors[col] + deckc[12 + col]
+            avail = doors[col] + ldoors[col] + deckc[FIRST_DOOR + col]
             if drawn == col:
                 avail += 1
             if avail < 2:
                 return True
     if bounds & (B_PLAYS | B_SUPPLY):
         nloc = 0
-        for t in range(12):
+        for t in range(NUM_LOCATION_TYPES):
             nloc += deckc[t]
         if is_play:
             pmax = nloc + 1
@@ -62,7 +64,7 @@ def dead_core(hand, deckc, doors, ldoors, drawn, last, ser, hs, is_play, bounds)
             if sd == 0:
                 continue
             credit = 0
-            if last != 15 and last // 3 == col:
+            if last != NO_CARD and last // 3 == col:
                 credit = ser
             if bounds & B_SUPPLY:
                 locs = 0
@@ -81,9 +83,9 @@ def score_move(a, hand, ncol, deckc, doors, last, ser, rev):
     ``ncol[c]`` is the number of cards of colour c in hand."""
     if a < _DISCARD:                       # play a Location
         col = a // 3
-        if last != 15 and last // 3 == col and ser != 0:
+        if last != NO_CARD and last // 3 == col and ser != 0:
             if ser == 2:
-                if doors[col] < 2 and deckc[12 + col] > 0:
+                if doors[col] < 2 and deckc[FIRST_DOOR + col] > 0:
                     s = 1000
                 else:
                     s = 150
@@ -96,7 +98,7 @@ def score_move(a, hand, ncol, deckc, doors, last, ser, rev):
         if a % 3 == 2:
             s -= 40
         return s
-    if a < 48:                             # discard
+    if a < _SWAP:                             # discard
         c = a - _DISCARD
         col = c // 3
         if c % 3 == 2:
@@ -109,9 +111,9 @@ def score_move(a, hand, ncol, deckc, doors, last, ser, rev):
     if a < _DOOR_KEY:                      # prophecy
         x = a - _PROPHECY
         card = rev[x // 24]
-        if card == 16:
+        if card == NIGHTMARE:
             s = 900
-        elif card >= 12:
+        elif card >= FIRST_DOOR:
             s = 0
         elif doors[card // 3] >= 2:
             s = 600
@@ -131,7 +133,7 @@ def score_move(a, hand, ncol, deckc, doors, last, ser, rev):
     if a == _NM_REVEAL:
         s = 600
         for j in range(5):
-            if rev[j] >= 12 and rev[j] < 16:
+            if rev[j] >= FIRST_DOOR and rev[j] < NIGHTMARE:
                 s -= 100
         return s
     return 200                             # redraw
@@ -154,7 +156,7 @@ def eval_state(hand, deckc, doors, ldoors, last, ser, lnight, w):
     for col in range(4):
         nd += doors[col]
     nloc = 0
-    for t in range(12):
+    for t in range(NUM_LOCATION_TYPES):
         nloc += deckc[t]
     v = w[0] * nd + w[1] * nloc
     for col in range(4):
@@ -165,7 +167,7 @@ def eval_state(hand, deckc, doors, ldoors, last, ser, lnight, w):
         if k > need:
             k = need
         v += w[2] * k
-        if last != 15 and last // 3 == col and ser != 0 and deckc[12 + col] > 0:
+        if last != NO_CARD and last // 3 == col and ser != 0 and deckc[FIRST_DOOR + col] > 0:
             v += w[3] * ser
             # a card in hand that can extend the open series next turn
             for t in range(col * 3, col * 3 + 3):
@@ -181,6 +183,6 @@ def eval_state(hand, deckc, doors, ldoors, last, ser, lnight, w):
                 nsym += 1
         if nsym >= 2:
             v += w[8]
-    v -= w[5] * deckc[16]
+    v -= w[5] * deckc[NIGHTMARE]
     v -= w[6] * lnight
     return v

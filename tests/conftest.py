@@ -1,6 +1,67 @@
-import os
-import sys
+"""Test tiers.  The tests measured as slow are marked ``slow`` here, in one place, so that no
+test file needs editing: ``make test-fast`` (``pytest -m "not slow"``) skips them, ``make
+test`` runs everything.
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+A test is named by its file's name and its function's name (every parametrization of it) or
+its full name with one parametrization (``test_x[param]``), so the list survives moving test
+files into sub-folders.  The list comes from one measured run of
+the whole suite (``pytest --durations=60`` at commit 7911553 on the shared 2-core development
+machine, warm numba caches): a test is slow when that run of it took about 5 s or more.  Tests
+that share a slow module fixture are marked through the fixture (``SLOW_FIXTURES``).  A test
+file may also mark a test itself with ``@pytest.mark.slow``.  With cold numba caches (after an
+edit of a kernel file) the first test that calls a kernel pays its compilation, so the fast
+tier then takes minutes longer.
+"""
+from __future__ import annotations
+
+import pytest
+
+SLOW = {
+    "test_certify.py": ("test_certified_fraction_is_the_brute_force_value",),
+    "test_cli.py": ("test_demo_solver_job",),
+    "test_expectimax_agreement.py": ("test_kernel_agrees_with_brute_force",
+                                     "test_budgeted_values_are_sound_bounds",
+                                     "test_windows_give_sound_bounds"),
+    "test_expectimax_bench.py": ("test_an_interrupted_run_resumes_and_loses_nothing",),
+    "test_expectimax_memo_file.py": (
+        "test_ctrl_c_stops_the_search_cleanly_and_leaves_sound_entries",
+        "test_a_growing_table_makes_room_and_a_small_fixed_one_stays_exact"),
+    "test_expectimax_positions.py": ("test_can_still_win_is_sound",
+                                     "test_a_ranking_of_sure_wins_is_exact_at_once",
+                                     "test_cli_line_starts_with_best_under_a_budget"),
+    "test_expectimax_probe.py": ("test_probe_bounds_hold_the_brute_force_value",
+                                 "test_budgeted_ranking_gains_lower_bounds_from_probes"),
+    "test_expectimax_speedups.py": ("test_free_cards_are_exercised_and_agree",
+                                    "test_bound_is_sound_on_every_searched_position",
+                                    "test_pick_order_matters",
+                                    "test_two_threads_agree_with_brute_force",
+                                    "test_two_moon_sun_moon_series_need_a_card_between",
+                                    "test_threads_with_budgets_stay_sound"),
+    "test_fuzz_positions.py": ("test_mutated_positions_are_refused_or_playable",),
+    "test_invariants.py": ("test_solo_chance_playouts", "test_duo_chance_playouts",
+                           "test_solo_deal_playouts", "test_duo_deal_playouts",
+                           "test_endgame_playouts", "test_deal_games_match_reference_model",
+                           "test_chance_mode_agrees_with_deal_mode"),
+    "test_kernel_diff.py": ("test_diff_100k_steps",),
+    "test_strategy_graph.py": ("test_strategy_value_is_the_brute_force_value",
+                               "test_census_counts_the_door_that_is_better_let_go",
+                               "test_strategy_graph_of_a_larger_position"),
+    "test_view.py": ("test_no_policy_decision_depends_on_the_hidden_order[rollout]",),
+    "test_winrate_cli.py": ("test_json_output_resume_and_jobs", "test_kill_9_then_resume"),
+}
+
+# module fixtures that take long to build: every test using one is slow
+SLOW_FIXTURES = ("quick_result",)     # test_bench.py: one quick benchmark run
+
+
+def is_slow(file_name: str, test_name: str, fixtures=()) -> bool:
+    """``test_name``: the test's full name, with its parametrization if it has one."""
+    listed = SLOW.get(file_name, ())
+    return (test_name in listed or test_name.split("[")[0] in listed
+            or any(f in SLOW_FIXTURES for f in fixtures))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if is_slow(item.path.name, item.name, getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

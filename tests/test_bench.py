@@ -313,3 +313,16 @@ def test_result_file_keeps_every_finished_row_and_resumes(tmp_path, monkeypatch,
     assert H.ResultFile.open("prog", "other", "o", {"cards": 8}, resume=str(path)) is None
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and all(e.startswith("prog: --resume") for e in err)
+
+
+def test_cli_bench_writes_to_the_ignored_folder_by_default(tmp_path, monkeypatch, capsys):
+    """Without --out, `onirim bench` writes to .bench-results/ in the current folder, which
+    git ignores: a run does not write into the repository unless asked to."""
+    monkeypatch.setattr(B, "PLAYOUT_BUDGET", (0.05, 0.05))
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["bench", "--quick", "--sections", "playouts", "--no-plots"]) == 0
+    assert ".bench-results" in capsys.readouterr().out
+    assert B.check_result(json.loads(
+        (tmp_path / ".bench-results" / "bench-quick.json").read_text())) == []
+    with open(os.path.join(B.ROOT, ".gitignore")) as f:      # B.ROOT: the source tree
+        assert ".bench-results/" in f.read().split()

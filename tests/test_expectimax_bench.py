@@ -1,11 +1,6 @@
 """Smoke test of the expectimax benchmark's position source (no timings asserted)."""
-import os
-import sys
-
+from benchmarks import bench_expectimax as B
 from engine.notation import format_position, parse_position
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "benchmarks"))
-import bench_expectimax as B  # noqa: E402
 
 
 def test_benchmark_positions_are_valid_and_open():

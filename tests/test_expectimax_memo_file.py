@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_expectimax import late_position
-from engine.errors import MemoFileError, OnirimError
+from engine.errors import OnirimError
+from solver.errors import MemoFileError
 from engine.notation import format_position
 from onirim import cmd_best
 from onirim.cli import main

@@ -438,7 +438,8 @@ def test_a_cut_rounded_one_unit_above_alpha_is_still_exact():
 def test_api_bad_budgets_raise_budget_error(kw):
     """A budget the kernels cannot count (docs/EXPECTIMAX.md section 4) raises BudgetError,
     an OnirimError, before any search: the memo and the node count stay as they were."""
-    from engine.errors import BudgetError, OnirimError
+    from engine.errors import OnirimError
+    from solver.errors import BudgetError
     solver = Expectimax(16)
     state = parse_position(H5)
     n0 = solver.nodes

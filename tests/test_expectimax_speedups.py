@@ -7,9 +7,7 @@
 * threads sharing the memo, and the deadline inside the kernel.
 """
 import itertools
-import os
 import random
-import sys
 
 import numba as nb
 import numpy as np
@@ -23,8 +21,7 @@ from solver.expectimax import Expectimax, encode
 import naive_expectimax as N
 from test_expectimax_positions import SEVEN, complete
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "benchmarks"))
-from bench_expectimax import late_position  # noqa: E402
+from benchmarks.positions import late_position
 
 
 def _small(seed, count, max_deck=5):

@@ -7,7 +7,7 @@ action strings (section 4) shows up here as a diff.  The seeds were picked (with
 ``--search``) so that the games contain Doors by series and by Key, Nightmares, a prophecy
 and limbo shuffles.  To rewrite the files after an intended change::
 
-    .venv/bin/python tests/test_golden.py --regen
+    PYTHONPATH=. .venv/bin/python tests/test_golden.py --regen
 
 and review the diff before committing.
 """
@@ -16,13 +16,10 @@ from __future__ import annotations
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(HERE))
-    sys.path.insert(0, HERE)
+from engine import Game, format_position, parse_position
+from engine import cards as C
 
-from engine import Game, format_position, parse_position  # noqa: E402
-from engine import cards as C  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 SOLO_SEED = 173
 DUO_SEED = 39

@@ -23,8 +23,9 @@ every action the whole state is checked:
   discarded Key (ruling 4), and a play gets a Door exactly when it completes a series of 3
   whose Door is in the deck (rulings 2, 3; D5 for two-player).
 
-The number of playouts and steps checked is counted in ``STATS`` and asserted and printed by
-the last test of the module (``pytest -s`` shows it).
+The number of playouts and steps checked is counted in ``STATS``; the module's ``_summary``
+fixture asserts and prints it after the module's last test, whatever the order
+(``pytest -s`` shows it).
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -716,8 +718,12 @@ def test_chance_mode_agrees_with_deal_mode(seed, style, players):
     STATS["chance_vs_deal_playouts"] += 1
 
 
-def test_zz_summary():
-    """Make the count visible, and check that the playouts covered the interesting events."""
+@pytest.fixture(scope="module", autouse=True)
+def _summary():
+    """After the last test of this module, in whatever order the tests ran (it was a test
+    that had to run last): print the counts (``pytest -s``) and, when every family ran,
+    check the total and that the playouts covered the interesting events."""
+    yield
     print("\ninvariant playouts:", dict(sorted(STATS.items())))
     if FAMILIES_RUN != {"solo_deal", "solo_chance", "duo_deal", "duo_chance", "endgame",
                         "reference", "chance_vs_deal"}:

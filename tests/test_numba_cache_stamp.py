@@ -74,3 +74,44 @@ def test_the_stamp_changes_with_every_core_file(tmp_path, monkeypatch):
     b = solver._digest(solver.CORE)
     (tmp_path / solver.CORE[-1]).write_text("x = 2\n")
     assert len({a, b, solver._digest(solver.CORE)}) == 3
+
+
+def _engine_imports(tree):
+    """Engine modules imported at module level (a kernel sees only module globals)."""
+    mods = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "engine":                           # from engine import x
+                mods |= {a.name for a in node.names}
+            elif node.module.startswith("engine."):
+                mods.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("engine."):
+                    mods.add(a.name.split(".")[1])
+    return mods
+
+
+def test_every_engine_module_a_cached_function_may_freeze_is_stamped():
+    """A kernel freezes the module globals it reads (card counts, rule sizes, phase and
+    action numbers) into its compiled code, so an edit of the engine file that defines them
+    must recompile it: every engine module that a solver module with cached functions
+    imports is in ``solver.ENGINE_CORE``."""
+    missing = set()
+    for m in _modules():
+        tree = _tree(m)
+        if not _has_jit(tree, cached_only=True):
+            continue
+        for dep in _engine_imports(tree):
+            if dep + ".py" not in solver.ENGINE_CORE:
+                missing.add((m, dep))
+    assert not missing, f"cached functions may freeze engine modules not stamped: {missing}"
+
+
+def test_the_stamp_changes_with_the_rules_vocabulary(tmp_path):
+    a = solver._digest(solver.ENGINE_CORE, solver._ENGINE_DIR)
+    for name in solver.ENGINE_CORE:
+        (tmp_path / name).write_text("x = 1\n")
+    b = solver._digest(solver.ENGINE_CORE, str(tmp_path))
+    (tmp_path / "rules.py").write_text("x = 2\n")
+    assert len({a, b, solver._digest(solver.ENGINE_CORE, str(tmp_path))}) == 3

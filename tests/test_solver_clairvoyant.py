@@ -107,7 +107,7 @@ def test_bad_budgets_raise_budget_error(kw):
     """Budgets the kernel cannot count (solver/budgets.py) raise BudgetError, an OnirimError,
     before the search starts (``inf`` and 1e308 seconds once overflowed the int64 deadline
     with a traceback)."""
-    from engine.errors import BudgetError
+    from solver.errors import BudgetError
     sv = ClairvoyantSolver(tt_mb=4, beam_widths=())
     with pytest.raises(BudgetError):
         sv.solve_deal(1, **kw)

@@ -1,0 +1,99 @@
+"""Behaviour and speed of one source tree, to compare two trees (a refactoring changes neither).
+
+It imports the tree on PYTHONPATH, so run it as a script, once per tree, e.g. with the old
+tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
+
+    PYTHONPATH=/tmp/before python benchmarks/before_after.py cv 0 10000
+    PYTHONPATH=.           python benchmarks/before_after.py cv 0 10000
+    PYTHONPATH=<tree> python benchmarks/before_after.py ex 41:13 103:13 56:15 70:15
+    PYTHONPATH=<tree> python benchmarks/before_after.py speed      # alternate the trees
+
+``cv A B``      clairvoyant solve of deals A..B-1: wins, total nodes and a digest of every
+                deal's (result, nodes, line);
+``ex S:N ...``  the expectimax value of ``late_position(S, N)`` (one thread, a 2^22 memo) as
+                exact hex floats, its node count, and a digest of the ranking's bounds;
+``speed``       kernel greedy playouts/s (20,000 deals), clairvoyant nodes/s (deals
+                1000..1399, no certificate check), expectimax nodes/s (seed 56, 15 cards),
+                each after its compilation.
+"""
+import hashlib
+import json
+import sys
+import time
+
+
+def cv(a, b):
+    from solver.clairvoyant import ClairvoyantSolver
+    sv = ClairvoyantSolver()
+    sv.solve_deal(0)   # compile / load
+    h = hashlib.sha256()
+    out = {"WIN": 0, "LOSS": 0, "UNKNOWN": 0}
+    nodes = 0
+    t0 = time.perf_counter()
+    for seed in range(a, b):
+        r = sv.solve_deal(seed)
+        out[r.result] += 1
+        nodes += r.nodes
+        h.update(f"{seed} {r.result} {r.nodes} {' '.join(r.line)}\n".encode())
+    print(json.dumps({"deals": [a, b], **out, "nodes": nodes, "digest": h.hexdigest()[:16],
+                      "seconds": round(time.perf_counter() - t0, 2)}))
+
+
+def ex(specs):
+    from benchmarks.bench_expectimax import late_position
+    from engine.notation import format_position
+    from solver.expectimax import Expectimax
+    for spec in specs:
+        seed, cards = (int(x) for x in spec.split(":"))
+        st = late_position(seed, cards)
+        sv = Expectimax(22, threads=1)
+        t0 = time.perf_counter()
+        iv = sv.value(st)
+        dt = time.perf_counter() - t0
+        rk = sv.rank(st, probes=False)
+        acts = [(a.action, a.lo.hex(), a.hi.hex()) for a in rk.actions]
+        h = hashlib.sha256(json.dumps(acts).encode()).hexdigest()[:16]
+        print(json.dumps({"seed": seed, "cards": cards, "deck": st.deck_size(),
+                          "lo": iv.lo.hex(), "hi": iv.hi.hex(), "value": iv.lo,
+                          "value_nodes": sv.nodes, "rank_digest": h, "actions": len(acts),
+                          "seconds": round(dt, 2),
+                          "position_digest": hashlib.sha256(format_position(st).encode()).hexdigest()[:12]}))
+        sys.stdout.flush()
+
+
+def speed():
+    from benchmarks import kernel_playouts as KP
+    from benchmarks.bench_expectimax import late_position
+    from solver.clairvoyant import ClairvoyantSolver
+    from solver.expectimax import Expectimax
+    KP.compile_all()
+    sv = ClairvoyantSolver()
+    sv.solve_deal(0)
+    st = late_position(56, 15)
+    Expectimax(20, threads=1).value(late_position(63, 12))
+    res = {}
+    t0 = time.perf_counter()
+    r = KP.run_batch(range(20000), "greedy")
+    res["kernel_playouts_per_s"] = r["games"] / (time.perf_counter() - t0)
+    nodes = 0
+    t0 = time.perf_counter()
+    for seed in range(1000, 1400):
+        nodes += sv.solve_deal(seed, verify=False).nodes
+    res["clairvoyant_nodes_per_s"] = nodes / (time.perf_counter() - t0)
+    ex = Expectimax(22, threads=1)
+    t0 = time.perf_counter()
+    ex.value(st)
+    res["expectimax_nodes_per_s"] = ex.nodes / (time.perf_counter() - t0)
+    res["expectimax_nodes"] = ex.nodes
+    res["clairvoyant_nodes"] = nodes
+    res["playout_games"] = r["games"]
+    print(json.dumps(res))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "cv":
+        cv(int(sys.argv[2]), int(sys.argv[3]))
+    elif sys.argv[1] == "ex":
+        ex(sys.argv[2:])
+    else:
+        speed()

@@ -1,0 +1,129 @@
+"""engine/rules.py: the rules vocabulary is right, and it is defined once.
+
+The last test reads the source of ``engine``, ``solver`` and ``benchmarks`` with ``ast`` and
+fails if a module other than the three that own the vocabulary (``engine/cards.py``: card
+types; ``engine/game.py``: action numbers; ``engine/rules.py``: sizes and phase numbers)
+assigns one of its names from a literal, as the kernels used to (``NT = 17``,
+``PH_WON = 4``, ``_DISCARD = 24``...).
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+import re
+
+import pytest
+
+from engine import cards as C
+from engine import game as G
+from engine import rules as R
+
+def _source_root() -> str:
+    """The folder that holds pyproject.toml (wherever this test file sits under tests/)."""
+    d = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.exists(os.path.join(d, "pyproject.toml")):
+        d = os.path.dirname(d)
+    return d
+
+
+ROOT = _source_root()
+
+
+def test_the_solo_record_is_the_base_game():
+    s = R.SOLO
+    assert (s.hand_size, s.doors_to_win, s.doors_per_colour, s.prophecy_size) == (5, 8, 2, 5)
+    assert (s.colours, s.symbols, s.series_length) == (4, 3, 3)
+    assert s.counts == C.COUNTS and s.total_cards == 76 == C.TOTAL_CARDS
+    assert (s.num_types, s.num_location_types, s.first_door, s.nightmare) == (17, 12, 12, 16)
+    assert [C.CODES[t] for t in range(s.first_door, s.nightmare)] == ["DO", "DA", "DG", "DL"]
+    assert C.CODES[s.nightmare] == "N"
+    # the module-level names are the record's values
+    assert (R.HAND_SIZE, R.DOORS_TO_WIN, R.PROPHECY_SIZE, R.NUM_TYPES, R.NIGHTMARE) == \
+        (5, 8, 5, 17, 16)
+
+
+def test_a_variant_is_a_new_record_and_impossible_ones_are_refused():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        R.SOLO.hand_size = 6
+    assert dataclasses.replace(R.SOLO, hand_size=6).hand_size == 6
+    with pytest.raises(ValueError, match="counts"):
+        dataclasses.replace(R.SOLO, counts=C.COUNTS[:-1])
+    with pytest.raises(ValueError, match="doors_to_win"):
+        dataclasses.replace(R.SOLO, doors_to_win=7)
+
+
+def test_phase_numbers_are_one_numbering():
+    assert sorted(R.PHASE_NUMBER.values()) == list(range(10))
+    assert R.PH_PICK not in R.PHASE_NUMBER.values() and R.PH_SETUP not in R.PHASE_NUMBER.values()
+    assert R.PH_PICK != R.PH_SETUP
+    # deal mode: the decision phases as in expectimax, then won and lost in 3 bits
+    for i, name in enumerate(R.DEAL_PHASE_NAMES[:4]):
+        assert R.PHASE_NUMBER[name] == i
+    assert R.DEAL_PHASE_NAMES[R.DEAL_WON] == "won" and R.DEAL_PHASE_NAMES[R.DEAL_LOST] == "lost"
+    assert max(R.DEAL_WON, R.DEAL_LOST) < 8
+    assert R.NUM_LOCATION_TYPES <= R.NO_CARD < R.NIGHTMARE       # never a Location
+
+
+def test_the_kernels_use_the_vocabulary():
+    from solver import expectimax_kernel as EK
+    from solver import kernel as K
+    from solver.expectimax_encode import PHASE_CODES
+    assert (K.NT, K.NLOC, K.NIGHT, K.EMPTY) == (17, 12, 16, 15)
+    assert K.PHASE_NAMES == R.DEAL_PHASE_NAMES
+    assert (K.PH_WON, K.PH_LOST) == (R.DEAL_WON, R.DEAL_LOST)
+    assert list(K.COUNTS) == list(C.COUNTS)
+    assert (K.A_PLAY, K.A_DISCARD, K.A_NM_REDRAW) == (G.PLAY, G.DISCARD, G.NM_REDRAW)
+    for name, number in PHASE_CODES.items():
+        assert number == R.PHASE_NUMBER["redraw" if name == "setup" else name]
+    assert (EK.NIGHTMARE, EK.NM_CARD, EK.WON, EK.PICK) == (3, 16, 8, 10)
+
+
+VOCAB = re.compile(
+    r"^_?(NT|NUM_TYPES|NLOC|NUM_LOCATION_TYPES|NIGHT|NIGHTMARE|EMPTY|NO_CARD|FIRST_DOOR|"
+    r"PH_[A-Z]+|PLAY|PROPHECY|DOOR|REFILL|REDRAW|REVEAL|FORESEE|WON|LOST|PICK|SETUP|"
+    r"DEAL_WON|DEAL_LOST|PHASE_BYTE|PHASE_NAMES|DEAL_PHASE_NAMES|PHASE_NUMBER|"
+    r"A_[A-Z_]+|DISCARD|SWAP|DOOR_KEY|DOOR_LIMBO|NM_KEY|NM_DOOR|NM_REVEAL|NM_REDRAW|DRAFT|"
+    r"DRAW|HAND_SIZE|DOORS_PER_COLOUR|DOORS_TO_WIN|PROPHECY_SIZE)$")
+OWNERS = {"engine/cards.py", "engine/game.py", "engine/rules.py"}
+
+
+def vocabulary_definitions(root: str = ROOT) -> dict[str, list[str]]:
+    """file -> names of the vocabulary it assigns, at module level, from a literal (a
+    number or a string anywhere in the value; ``A_PLAY = G.PLAY`` is an alias, not one)."""
+    def names(t):
+        if isinstance(t, ast.Name):
+            return [t.id]
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return [x for e in t.elts for x in names(e)]
+        return []
+
+    out = {}
+    for pkg in ("engine", "solver", "benchmarks"):
+        for f in sorted(os.listdir(os.path.join(root, pkg))):
+            if not f.endswith(".py"):
+                continue
+            with open(os.path.join(root, pkg, f)) as fh:
+                tree = ast.parse(fh.read())
+            found = []
+            for node in tree.body:
+                if isinstance(node, ast.Assign):
+                    literal = any(isinstance(n, ast.Constant) and not isinstance(n.value, bool)
+                                  for n in ast.walk(node.value))
+                    for t in node.targets:
+                        found += [n for n in names(t) if VOCAB.match(n) and literal]
+            if found:
+                out[f"{pkg}/{f}"] = found
+    return out
+
+
+def test_the_vocabulary_is_defined_once():
+    defs = vocabulary_definitions()
+    elsewhere = {f: n for f, n in defs.items() if f not in OWNERS}
+    assert not elsewhere, f"rules vocabulary redeclared outside {sorted(OWNERS)}: {elsewhere}"
+    # and each name is defined by one owner only
+    seen: dict[str, str] = {}
+    for f, ns in defs.items():
+        for n in ns:
+            assert n not in seen, f"{n} defined in {seen[n]} and {f}"
+            seen[n] = f
