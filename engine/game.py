@@ -25,38 +25,16 @@ import numbers
 from fractions import Fraction
 
 from . import cards as C
+# The action layout lives in engine.actions; it is re-exported here, where callers look.
+from .actions import (DISCARD, DOOR_KEY, DOOR_LIMBO, DRAFT, DRAW, NM_DOOR,  # noqa: F401
+                      NM_KEY, NM_REDRAW, NM_REVEAL, NUM_ACTIONS, PLAY, PROPHECY, SWAP)
 from .errors import GameConfigError, IllegalActionError, SeedError
+from .fields import join_fields, state_fields
 from .rng import MAX_SEED, shuffle_counts
+from .view import information_state_text, observation_text
 
 CHANCE = -1
 TERMINAL = -4
-
-# ---------------------------------------------------------------------------------------------
-# Action space.  One fixed integer layout for solo and two-player games.
-#   PLAY      + zone*12 + c            play Location type c from zone (0 = own hand, 1 = shared)
-#   DISCARD   + zone*12 + c            discard it, no exchange
-#   SWAP      + ((zone*12+c)*144) + a*12 + b
-#                                      two-player: discard, then exchange own a with shared b
-#   PROPHECY  + i*24 + p               discard revealed card i, put the others back in
-#                                      permutation p (lexicographic rank) of their positions
-#   DOOR_KEY + zone, DOOR_LIMBO        a drawn Door
-#   NM_KEY + zone*4 + colour, NM_DOOR + colour, NM_REVEAL, NM_REDRAW
-#   DRAFT + c                          two-player setup: take Location type c from the centre
-#   DRAW + t                           chance outcome: the card drawn is of type t
-# ---------------------------------------------------------------------------------------------
-PLAY = 0
-DISCARD = 24
-SWAP = 48
-PROPHECY = SWAP + 24 * 144          # 3504
-DOOR_KEY = PROPHECY + 120           # 3624 (+1: key from the shared cards)
-DOOR_LIMBO = DOOR_KEY + 2           # 3626
-NM_KEY = DOOR_LIMBO + 1             # 3627 .. 3634
-NM_DOOR = NM_KEY + 8                # 3635 .. 3638
-NM_REVEAL = NM_DOOR + 4             # 3639
-NM_REDRAW = NM_REVEAL + 1           # 3640
-DRAFT = NM_REDRAW + 1               # 3641 .. 3652
-DRAW = DRAFT + 12                   # 3653 .. 3669
-NUM_ACTIONS = DRAW + C.NUM_TYPES
 
 # Phases in which a player decides.
 DECISION_PHASES = ("play", "prophecy", "door", "nightmare", "draft")
@@ -472,7 +450,6 @@ class State:
     # ------------------------------------------------------------------ strings
     def action_to_string(self, action: int, player: int | None = None) -> str:
         a = action
-        duo = self.players == 2
         if not isinstance(a, int) or not 0 <= a < NUM_ACTIONS:
             raise IllegalActionError(f"no action number {action!r}")
         if a < DISCARD:
@@ -680,19 +657,16 @@ class State:
         of ``docs/NOTATION.md``: no hidden deck order, no ``seed`` or ``shuffles``, and in a
         two-player game the partner's own cards as ``?``.  The full position, with the deal,
         is ``str(state)`` or ``format_position(state, view="full")``."""
-        from .view import observation_text
         return observation_text(self, player)
 
     def information_state_string(self, player: int | None = None) -> str:
         """:meth:`observation_string`, then ``history=`` and every decision taken so far
         (action integers, oldest first): what ``player`` knows and recalls
         (:func:`engine.view.information_state_text`)."""
-        from .view import information_state_text
         return information_state_text(self, player)
 
     def __str__(self) -> str:
-        from .notation import format_position
-        return format_position(self)
+        return join_fields(state_fields(self))   # engine.notation.format_position(self)
 
     def __repr__(self) -> str:
         return f"State({self})"

@@ -29,8 +29,10 @@ import json
 
 from . import cards as C
 from .errors import PositionError
+from .fields import join_fields, state_fields as _fields
 from .game import CHANCE_PHASES, Game, State
 from .rng import MAX_SEED
+from .view import observation_fields, observation_text
 
 SOLO_ORDER = ("mode", "phase", "drawn", "left", "hand", "row", "doors", "deck", "discard",
               "limbo", "seed", "shuffles")
@@ -44,52 +46,6 @@ LIST_FIELDS = ("hand", "row", "doors", "deck", "discard", "limbo", "hand0", "han
 def _clip(text: str, limit: int = 40) -> str:
     """User input echoed in an error message, cut short (a 100 KB token is not repeated)."""
     return text if len(text) <= limit else f"{text[:limit - 16]}... ({len(text)} chars)"
-
-
-def _codes(cards) -> str:
-    return ",".join(C.CODES[c] for c in cards) or "-"
-
-
-def _fields(state: State) -> dict:
-    """The position as an ordered dict of field -> python value (lists of codes, ints)."""
-    duo = state.players == 2
-    f: dict = {"mode": "duo" if duo else "solo", "phase": state.phase}
-    if duo:
-        f["turn"] = state.turn
-    if state.phase in ("door", "nightmare"):
-        f["drawn"] = C.CODES[state.drawn]
-    if state.phase == "reveal":
-        f["left"] = state.left
-    names = lambda cs: [C.CODES[c] for c in cs]  # noqa: E731
-    if duo:
-        f["hand0"], f["hand1"] = names(state.hands[0]), names(state.hands[1])
-        f["shared"] = names(state.shared)
-        f["row0"], f["row1"] = names(state.rows[0]), names(state.rows[1])
-        f["doors0"], f["doors1"] = names(state.doors[0]), names(state.doors[1])
-    else:
-        f["hand"] = names(state.hands[0])
-        f["row"] = names(state.rows[0])
-        f["doors"] = names(state.doors[0])
-    deck = names(state.deck)
-    if sum(state.unknown):
-        deck.append("*")
-    f["deck"] = deck
-    f["discard"] = names(state.discard)
-    f["limbo"] = names(state.limbo)
-    if state.seed is not None:
-        f["seed"] = state.seed
-        f["shuffles"] = state.shuffles
-    return f
-
-
-def join_fields(fields: dict) -> str:
-    """Ordered fields (``_fields``) as the one-line notation."""
-    parts = []
-    for k, v in fields.items():
-        if isinstance(v, list):
-            v = ",".join(v) or "-"
-        parts.append(f"{k}={v}")
-    return " ".join(parts)
 
 
 VIEWS = ("full", "player")
@@ -108,7 +64,6 @@ def format_position(state: State, view: str = "full", player: int | None = None)
             raise ValueError("format_position: player= is for view='player'")
         return join_fields(_fields(state))
     if view == "player":
-        from .view import observation_text
         return observation_text(state, player)
     raise ValueError(f"format_position: view must be one of {VIEWS}, not {view!r}")
 
@@ -121,7 +76,6 @@ def to_json(state: State, view: str = "full", player: int | None = None) -> dict
             raise ValueError("to_json: player= is for view='player'")
         return _fields(state)
     if view == "player":
-        from .view import observation_fields
         return observation_fields(state, player)
     raise ValueError(f"to_json: view must be one of {VIEWS}, not {view!r}")
 

@@ -22,7 +22,9 @@ a two-player view are written: :func:`observation_fields` hides the partner's ow
 from __future__ import annotations
 
 from . import cards as C
+from .actions import DRAW
 from .errors import GameConfigError
+from .fields import join_fields, state_fields
 
 
 def known_top(state) -> int:
@@ -95,9 +97,8 @@ def observation_fields(state, player: int | None = None) -> dict:
     Two-player ruling: both players know the deck cards a prophecy put back (the rule texts
     let players keep their hands secret, not what they see of the deck).  Solo: the fields
     are those of :func:`player_view`, so they parse back into it."""
-    from .notation import _fields
     p = _check_player(state, player)
-    f = _fields(_hide_deck(state))
+    f = state_fields(_hide_deck(state))
     if state.players == 2:
         other = f"hand{1 - p}"
         f[other] = [HIDDEN] * len(f[other])
@@ -106,7 +107,6 @@ def observation_fields(state, player: int | None = None) -> dict:
 
 def observation_text(state, player: int | None = None) -> str:
     """:func:`observation_fields` in the one-line notation (``docs/NOTATION.md``)."""
-    from .notation import join_fields
     return join_fields(observation_fields(state, player))
 
 
@@ -116,6 +116,5 @@ def information_state_text(state, player: int | None = None) -> str:
     are public (cards played, discarded, exchanged, drafted); the chance outcomes (the cards
     drawn) are left out, because in a two-player game a partner's draws are private, and what
     a player drew is in the observation while it is held."""
-    from .game import DRAW
     acts = [a for a in state.history() if a < DRAW]
     return observation_text(state, player) + " history=" + (",".join(map(str, acts)) or "-")

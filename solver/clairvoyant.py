@@ -25,6 +25,7 @@ from . import rules_core as R
 from . import search as S
 from .beam import BEAM_EMPTY, BEAM_WIN, Beam
 from .budgets import check_nodes, check_seconds
+from .errors import CertificateError
 from .tt import TranspositionTable
 
 SOLVER_VERSION = "cv2"   # bump when the search changes (results are keyed by it)
@@ -36,10 +37,6 @@ BEAM_WIDTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048)
 DFS_FIRST = 1_000       # nodes the DFS gets before the beams
 BEAM_SHARE = 0.5        # the beams stop escalating once they used this share
 RATE_GUESS = 2_000_000  # nodes/s, to turn a time budget into a beam node limit
-
-
-class CertificateError(RuntimeError):
-    """A WIN line did not replay to a win in the engine (a solver bug)."""
 
 
 @dataclass

@@ -31,19 +31,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine import cards as C
 from engine.errors import OnirimError, PositionError
-from engine.game import State, series_length
+from engine.game import State
 from engine.notation import format_position, parse_position
 from engine.view import player_view
 
 from . import api
 from . import expectimax_kernel as K
 from .budgets import check_nodes, check_seconds
+from .expectimax_encode import PHASE_CODES, UnsupportedPosition, encode, forget_seed  # noqa: F401
 
-PHASE_CODES = {"play": K.PLAY, "prophecy": K.PROPHECY, "door": K.DOOR,
-               "nightmare": K.NIGHTMARE, "refill": K.REFILL, "redraw": K.REDRAW,
-               "setup": K.REDRAW, "reveal": K.REVEAL, "foresee": K.FORESEE}
 AUTO_START_BITS = 20         # a growing table starts with 2**20 entries (64 MiB) and grows
 AUTO_MAX_BITS = 30           # 4 times at a time, up to this size and half the memory
 GROW_SEEN = 2                # available, once it has taken GROW_SEEN times its size in
@@ -92,10 +89,6 @@ def memory_cap_bits(limit: int = AUTO_MAX_BITS) -> int:
     while b < limit and (64 << (b + 1)) <= avail // 2:
         b += 1
     return b
-
-
-class UnsupportedPosition(OnirimError):
-    """A valid position the expectimax solver does not handle (two-player, long prefix)."""
 
 
 class TableTooLarge(OnirimError):
@@ -212,46 +205,6 @@ def finish(ranking) -> None:
 
 
 # ------------------------------------------------------------------------------- encoding
-def encode(state: State) -> tuple[int, int, int, int]:
-    """Pack a solo, non-terminal engine state into the kernel's four words."""
-    if state.players != 1:
-        raise UnsupportedPosition("mode: expectimax handles solo positions only")
-    if state.phase not in PHASE_CODES:
-        raise UnsupportedPosition(f"phase: no expectimax for phase {state.phase}")
-    if len(state.deck) > K.MAX_PREFIX:
-        raise UnsupportedPosition(f"deck: at most {K.MAX_PREFIX} listed (known) deck cards, "
-                                  f"not {len(state.deck)}")
-    w0 = w1 = w2 = w3 = 0
-    for t, n in enumerate(state.unknown):
-        if t < 15:
-            w0 |= n << (4 * t)
-        else:
-            w1 |= n << (4 * (t - 15))
-    hand = state.hands[0]
-    for c in set(hand):
-        w1 |= hand.count(c) << (8 + 3 * c)
-    row = state.rows[0]
-    last = row[-1] if row else K.NO_CARD
-    w1 |= last << 44
-    w1 |= series_length(row) << 48
-    for d in state.doors[0]:
-        w1 += 1 << (50 + 2 * C.colour(d))
-    w1 |= PHASE_CODES[state.phase] << 58
-    if state.phase == "door":
-        w1 |= C.colour(state.drawn) << 61
-    for c in state.limbo:
-        w2 += (1 << 8) if c == C.NIGHTMARE else 1 << (2 * C.colour(c))
-    if state.phase == "reveal":
-        w2 |= state.left << 12
-    n = len(state.deck)
-    w2 |= n << 15
-    for i, c in enumerate(state.deck):    # deck[0] is the top: slot n-1
-        j = n - 1 - i
-        if j < 8:
-            w2 |= c << (20 + 5 * j)
-        else:
-            w3 |= c << (5 * (j - 8))
-    return w0, w1, w2, w3
 
 
 _SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM") if hasattr(signal, n))
@@ -886,16 +839,6 @@ def as_view(state: State) -> tuple[State, bool]:
 def _clock_every(state: State) -> int:
     """Nodes between two looks at the clock under a deadline (SLOW_NODE_CARDS)."""
     return 1 if state.deck_size() > SLOW_NODE_CARDS else K.CLOCK_EVERY
-
-
-def forget_seed(state: State) -> State:
-    """A copy in chance mode: expectimax does not know the deal, so a seed is ignored."""
-    if state.seed is None:
-        return state
-    s = state.clone()
-    s.seed = None
-    s.shuffles = 0
-    return s
 
 
 def _fmt_iv(iv: Interval) -> str:
