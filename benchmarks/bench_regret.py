@@ -31,6 +31,7 @@ from engine.errors import OnirimError
 from engine.notation import format_position, parse_position
 from engine.view import player_view
 from solver.api import EXACT_TOL, PolicyError, make_policy, parse_policy_args
+from solver.endgame import DEFAULT_NODES, EndgameSwitch, proven_best_actions
 from solver.honest import decision_stream
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -219,6 +220,21 @@ def timing_table(rows) -> dict:
     return out
 
 
+def switch_table(rows) -> dict:
+    """The end-game switch's search by unknown cards: n, median, p90, max seconds, share
+    of positions where it proved a best action within its node budget."""
+    by = {}
+    for r in rows:
+        by.setdefault(r["unknown"], []).append(r)
+    out = {}
+    for u in sorted(by):
+        t = np.array([r["switch_seconds"] for r in by[u]])
+        out[str(u)] = {"n": len(t), "median_s": float(np.median(t)),
+                       "p90_s": float(np.percentile(t, 90)), "max_s": float(t.max()),
+                       "proven_share": float(np.mean([r["switch_proven"] for r in by[u]]))}
+    return out
+
+
 # ----------------------------------------------------------------------------- command line
 class _PolicyAction(argparse.Action):
     def __call__(self, parser, ns, value, option_string=None):
@@ -261,7 +277,7 @@ def _warm(solver) -> None:
     """Compile (or load) the kernels before any position is timed."""
     v = parse_position("mode=solo phase=play hand=Os,Am,Gk,Lk,Ls row=Am,Os "
                        "doors=DO,DO,DA,DA,DG,DG,DL deck=Ls,* discard=- limbo=-")
-    solver.rank(v)
+    solver.rank(v, budget_nodes=1000)
     solver.clear()
 
 
@@ -373,6 +389,7 @@ def cmd_timing(a) -> int:
     solver = Expectimax()
     _warm(solver)
     check = make_lost_check()
+    switch = EndgameSwitch(None, unknown=99, budget_nodes=a.switch_nodes)
     rows = []
     for seed in range(a.seed, a.seed + a.deals):
         seen = set()
@@ -382,21 +399,29 @@ def cmd_timing(a) -> int:
                 continue
             seen.add(u)
             r = exact_row(solver, seed, i, format_position(v), a.cap_s)
+            # the end-game switch's own search: node budget, fixed memo, cleared
+            t0 = time.perf_counter()
+            rk = switch.search(v)
+            r["switch_seconds"] = time.perf_counter() - t0
+            r["switch_proven"] = bool(proven_best_actions(rk.actions))
             rows.append(r)
             print(f"seed {seed} decision {i}: {u} unknown {r['phase']} "
                   f"{r['seconds']:.3f} s {r['nodes']} nodes"
-                  f"{'' if r['exact'] else ' OPEN'}", file=sys.stderr, flush=True)
+                  f"{'' if r['exact'] else ' OPEN'}; switch {r['switch_seconds']:.3f} s "
+                  f"{'proven' if r['switch_proven'] else 'open'}", file=sys.stderr, flush=True)
     result = {"bench": "regret-timing", "machine": machine_info(),
               "command": " ".join(["python", "-m", "benchmarks.bench_regret"] + sys.argv[1:]),
               "cap_s": a.cap_s, "deals": [a.seed, a.seed + a.deals - 1],
-              "timing": timing_table(rows),
+              "switch_nodes": a.switch_nodes, "timing": timing_table(rows),
+              "switch": switch_table(rows),
               "rows": [{k: r[k] for k in ("seed", "decision", "unknown", "phase", "seconds",
-                                          "nodes", "exact")} for r in rows]}
+                                          "nodes", "exact", "switch_seconds",
+                                          "switch_proven")} for r in rows]}
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, f"regret-timing-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json")
     with open(path, "w") as f:
         json.dump(result, f, indent=2, sort_keys=True)
-    print(json.dumps(result["timing"], indent=1))
+    print(json.dumps({"exact": result["timing"], "switch": result["switch"]}, indent=1))
     print(f"-> {path}")
     return 0
 
@@ -429,6 +454,8 @@ def main(argv=None) -> int:
     t.add_argument("--min-unknown", type=int, default=6)
     t.add_argument("--max-unknown", type=int, default=12)
     t.add_argument("--cap-s", type=float, default=30.0)
+    t.add_argument("--switch-nodes", type=int, default=DEFAULT_NODES,
+                   help="node budget of the end-game switch's search")
     t.add_argument("--out", default=OUT_DIR)
     a = ap.parse_args(argv)
     for name in ("positions", "deals"):

@@ -1,0 +1,135 @@
+"""The regret benchmark (benchmarks/bench_regret.py): its fixed positions, its regret
+against a direct calculation, its statistics and its command line (docs/REGRET.md)."""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from benchmarks import bench_regret as B
+from engine.notation import format_position, parse_position
+from solver.api import make_policy
+from solver.honest import decision_stream
+
+# Three fixture positions whose exact ranking is quick (well under a second), with
+# actions of different values: (seed, decision index).
+QUICK = [(5, 35), (12, 41), (15, 39)]
+
+
+@pytest.fixture(scope="module")
+def fixture_rows():
+    return B.read_fixture(B.FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def solver():
+    from solver.expectimax import Expectimax
+    return Expectimax(table_bits=18)
+
+
+def _quick(fixture_rows):
+    by = {(s, i): (s, i, u, t) for s, i, u, t in fixture_rows}
+    return [by[k] for k in QUICK]
+
+
+def test_fixture_is_the_documented_selection(fixture_rows):
+    assert len(fixture_rows) == 300
+    seeds = [s for s, _, _, _ in fixture_rows]
+    assert seeds == sorted(set(seeds))            # one position per deal, in deal order
+    for s, i, u, text in fixture_rows:
+        v = parse_position(text)
+        assert 10 <= u <= 14 and B.unknown_cards(v) == u
+        assert len(v.legal_actions()) >= 2
+        assert format_position(v) == text
+    # the first deals' picks are reproduced by the selection rule itself
+    again = B.select_positions(3)
+    assert [(s, i, u, format_position(v)) for s, i, u, v in again] == fixture_rows[:3]
+
+
+def test_regret_equals_a_direct_calculation(fixture_rows, solver):
+    """On 3 positions: the benchmark's regret (one ranking, cached row) against the
+    values of every child searched one by one on a fresh solver without pruning."""
+    from solver.expectimax import Expectimax
+    greedy = make_policy("greedy")
+    seen_positive = 0
+    for seed, i, u, text in _quick(fixture_rows):
+        row = B.exact_row(solver, seed, i, text, None)
+        assert row["exact"]
+        row = json.loads(json.dumps(row))          # as read back from the cache file
+        view = parse_position(text)
+        a = greedy.act(view, decision_stream(seed, i))
+        direct = {}
+        for b in view.legal_actions():
+            child = view.clone()
+            child.apply_action(b)
+            iv = Expectimax(table_bits=16, prune=False).value(child)
+            assert iv.exact
+            direct[b] = iv.lo
+        want = max(direct.values()) - direct[a]
+        got = B.regret_of(row, a)
+        assert got == pytest.approx(want, abs=1e-12)
+        assert B.contested(row) == (max(direct.values()) - min(direct.values()) > B.ZERO)
+        seen_positive += want > B.ZERO
+        with pytest.raises(ValueError):
+            B.regret_of(row, 10_000)
+    assert seen_positive >= 1        # at least one of them is a real greedy error
+
+
+def test_summary_statistics():
+    x = [0.0] * 90 + [0.1] * 10
+    s = B.summarize(x, boot=2000)
+    assert s["n"] == 100
+    assert s["mean"] == pytest.approx(0.01)
+    assert s["zero_share"] == pytest.approx(0.9)
+    assert s["p95"] == pytest.approx(np.percentile(x, 95))
+    assert s["max"] == pytest.approx(0.1)
+    lo, hi = s["ci95_bootstrap"]
+    assert lo < 0.01 < hi
+    nlo, nhi = s["ci95_normal"]
+    sd = np.std(x, ddof=1)
+    assert nhi - nlo == pytest.approx(2 * 1.96 * sd / 10)
+    assert B.summarize([])["n"] == 0
+    assert B.summarize([0.0, 0.0])["ci95_bootstrap"] == [0.0, 0.0]
+
+
+@pytest.mark.slow
+def test_run_caches_resumes_and_reports(tmp_path, fixture_rows, capsys):
+    pos = tmp_path / "positions.txt"
+    with open(pos, "w") as f:
+        f.write("# two quick positions\n")
+        for s, i, u, t in _quick(fixture_rows)[:2]:
+            f.write(f"{s}\t{i}\t{u}\t{t}\n")
+    out = tmp_path / "out"
+    args = ["run", "--positions-file", str(pos), "--out", str(out), "--quiet",
+            "--policy", "greedy", "--policy", "random", "--policy-arg", "x=1"]
+    # an argument the policy does not take: one line, status 2
+    with pytest.raises(SystemExit) as e:
+        B.main(args)
+    assert e.value.code == 2
+    assert capsys.readouterr().err.startswith("onirim: error: --policy: ")
+    args = args[:-2]
+    assert B.main(args + ["--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["exact"] == 2 and res["positions"] == 2
+    assert set(res["policies"]) == {"greedy", "random"}
+    assert res["policies"]["greedy"]["all"]["n"] == 2
+    assert "machine" in res and "command" in res
+    cache = out / B.CACHE_NAME
+    assert len(cache.read_text().splitlines()) == 2
+    # a second run must be told to resume, and then solves nothing again
+    with pytest.raises(SystemExit) as e:
+        B.main(args)
+    assert e.value.code == 2
+    assert "--resume" in capsys.readouterr().err
+    with open(cache, "a") as f:
+        f.write('{"torn": ')                      # an interrupted write is ignored
+    assert B.main(args + ["--resume", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["policies"]["greedy"]["all"] == res["policies"]["greedy"]["all"]
+    assert len(cache.read_text().splitlines()) == 3
+    with pytest.raises(SystemExit) as e:
+        B.main(["run", "--policy-arg", "k=v"])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.startswith("onirim: error: --policy-arg: ")
