@@ -31,7 +31,8 @@ from engine.errors import OnirimError
 from engine.notation import format_position, parse_position
 from engine.view import player_view
 from solver.api import EXACT_TOL, PolicyError, make_policy, parse_policy_args
-from solver.endgame import DEFAULT_NODES, EndgameSwitch, proven_best_actions
+from solver.endgame import (_WARM_POSITION, DEFAULT_NODES, EndgameSwitch,
+                            proven_best_actions)
 from solver.honest import decision_stream
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -275,9 +276,7 @@ def cmd_select(a) -> int:
 
 def _warm(solver) -> None:
     """Compile (or load) the kernels before any position is timed."""
-    v = parse_position("mode=solo phase=play hand=Os,Am,Gk,Lk,Ls row=Am,Os "
-                       "doors=DO,DO,DA,DA,DG,DG,DL deck=Ls,* discard=- limbo=-")
-    solver.rank(v, budget_nodes=1000)
+    solver.rank(parse_position(_WARM_POSITION), budget_nodes=2000, probes=False)
     solver.clear()
 
 

@@ -37,8 +37,15 @@ from .api import EXACT_TOL, Param, PolicyError, make_policy, register_policy
 DEFAULT_UNKNOWN = 10
 DEFAULT_NODES = 100_000
 
-_WARM_POSITION = ("mode=solo phase=play hand=Os,Am,Gk,Lk,Ls row=Am,Os "
-                  "doors=DO,DO,DA,DA,DG,DG,DL deck=Ls,* discard=- limbo=-")
+# A small end-game position (deal 5, decision 36 of greedy play: 10 unknown cards), ranked
+# once under a small node budget when the policy is made, so that the kernels are compiled
+# (or loaded from numba's cache) before any move is timed.  A position with a large deck
+# would be slow even for 1,000 nodes: its chance nodes have thousands of outcomes.
+_WARM_POSITION = ("mode=solo phase=play hand=As,Am,Gm,Ls,Lm "
+                  "row=As,Ak,As,Ok,Os,Ok,Os,Lm,Ls,Lk,Om,Os,Om,Gs,Gm,Gs "
+                  "doors=DO,DO,DA,DA,DG,DG,DL deck=* discard=Os,Os,Os,Os,Os,Os,Om,Ok,As,As,"
+                  "As,As,Am,Am,Am,Ak,Ak,Gs,Gs,Gs,Gs,Gs,Gm,Gk,Gk,Gk,Ls,Ls,Lm,Lm,Lk,Lk,N,N,N,N,"
+                  "N,N limbo=-")
 
 
 def unknown_cards(view) -> int:
@@ -89,7 +96,7 @@ class EndgameSwitch:
         self.solver = Expectimax(table_bits=_table_bits(budget_nodes))
         self.last = None            # what the last act() did (for tests and benchmarks)
         if warm:
-            self.solver.rank(parse_position(_WARM_POSITION), budget_nodes=1000)
+            self.solver.rank(parse_position(_WARM_POSITION), budget_nodes=2000, probes=False)
             self.solver.clear()
 
     def search(self, view):
