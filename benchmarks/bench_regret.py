@@ -180,6 +180,17 @@ def regret_of(row: dict, action_id: int) -> float:
     return max(vals.values()) - vals[action_id]
 
 
+def regret_bounds(row: dict, action_id: int) -> tuple[float, float]:
+    """Sound bounds on the regret of ``action_id`` from the row's bounds (exact rows: both
+    equal :func:`regret_of`): the best action's value lies in [max lo, max hi]."""
+    acts = {a["id"]: a for a in row["actions"]}
+    if action_id not in acts:
+        raise ValueError(f"action {action_id} is not legal at {row['position']}")
+    mlo = max(a["lo"] for a in acts.values())
+    mhi = max(a["hi"] for a in acts.values())
+    return max(0.0, mlo - acts[action_id]["hi"]), max(0.0, mhi - acts[action_id]["lo"])
+
+
 def contested(row: dict) -> bool:
     """Not every action has the same value: a decision that matters."""
     vals = [a["lo"] for a in row["actions"]]
@@ -342,22 +353,44 @@ def cmd_run(a) -> int:
     for label, pol in policies:
         regs, regs_c, secs = [], [], []
         per = []
+        act_of = {}
         for r in exact:
             view = parse_position(r["position"])
             t0 = time.perf_counter()
             act = pol.act(view, decision_stream(r["seed"], r["decision"]))
             secs.append(time.perf_counter() - t0)
+            act_of[r["position"]] = act
             g = regret_of(r, act)
             regs.append(g)
             if contested(r):
                 regs_c.append(g)
             per.append([r["seed"], r["decision"], view.action_to_string(act), g])
+        # every solved position, the open ones too: bounds on the mean regret over them
+        blo, bhi = [], []
+        for r in rows:
+            if r["exact"]:
+                g = regret_of(r, act_of[r["position"]])
+                blo.append(g)
+                bhi.append(g)
+            else:
+                view = parse_position(r["position"])
+                a_ = pol.act(view, decision_stream(r["seed"], r["decision"]))
+                lo_, hi_ = regret_bounds(r, a_)
+                blo.append(lo_)
+                bhi.append(hi_)
         entry = {"name": pol.name, "config": pol.config, "all": summarize(regs),
+                 "with_open_mean_bounds": ([float(np.mean(blo)), float(np.mean(bhi))]
+                                           if rows else None),
                  "contested": summarize(regs_c),
                  "decision_seconds": {"median": float(np.median(secs)) if secs else None,
                                       "p90": float(np.percentile(secs, 90)) if secs else None,
                                       "max": float(max(secs)) if secs else None},
                  "decisions": per}
+        by_u = {}
+        for r, g in zip(exact, regs):
+            by_u.setdefault(str(r["unknown"]), []).append(g)
+        entry["mean_by_unknown"] = {u: {"n": len(v), "mean": float(np.mean(v))}
+                                    for u, v in sorted(by_u.items(), key=lambda x: int(x[0]))}
         result["policies"][label] = entry
         s, c = entry["all"], entry["contested"]
         if s["n"]:
@@ -365,7 +398,10 @@ def cmd_run(a) -> int:
                          f"[{s['ci95_bootstrap'][0]:.5f}, {s['ci95_bootstrap'][1]:.5f}] "
                          f"p95 {s['p95']:.5f} zero {s['zero_share']:.3f}"
                          + (f" | contested mean {c['mean']:.5f} zero {c['zero_share']:.3f}"
-                            if c["n"] else ""))
+                            if c["n"] else "")
+                         + (" | with open: mean in [{:.5f}, {:.5f}]".format(
+                             *entry["with_open_mean_bounds"])
+                            if len(rows) > len(exact) else ""))
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     path = os.path.join(a.out, f"regret-{stamp}.json")
     with open(path + ".tmp", "w") as f:

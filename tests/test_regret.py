@@ -133,3 +133,17 @@ def test_run_caches_resumes_and_reports(tmp_path, fixture_rows, capsys):
         B.main(["run", "--policy-arg", "k=v"])
     assert e.value.code == 2
     assert capsys.readouterr().err.startswith("onirim: error: --policy-arg: ")
+
+
+def test_regret_bounds_of_open_rows():
+    row = {"position": "p", "actions": [{"id": 0, "lo": 0.5, "hi": 0.7},
+                                        {"id": 1, "lo": 0.4, "hi": 0.4},
+                                        {"id": 2, "lo": 0.6, "hi": 0.6}]}
+    assert B.regret_bounds(row, 0) == (0.0, pytest.approx(0.1))
+    assert B.regret_bounds(row, 1) == (pytest.approx(0.2), pytest.approx(0.3))
+    assert B.regret_bounds(row, 2) == (0.0, pytest.approx(0.1))
+    exact = {"position": "q", "actions": [{"id": 0, "lo": 0.5, "hi": 0.5},
+                                          {"id": 1, "lo": 0.25, "hi": 0.25}]}
+    assert B.regret_bounds(exact, 1) == (B.regret_of(exact, 1), B.regret_of(exact, 1))
+    with pytest.raises(ValueError):
+        B.regret_bounds(row, 7)
