@@ -182,13 +182,17 @@ def regret_of(row: dict, action_id: int) -> float:
 
 def regret_bounds(row: dict, action_id: int) -> tuple[float, float]:
     """Sound bounds on the regret of ``action_id`` from the row's bounds (exact rows: both
-    equal :func:`regret_of`): the best action's value lies in [max lo, max hi]."""
+    equal :func:`regret_of`).  The regret is max(0, max over the other actions b of v(b) -
+    v(a)), and each v lies in [lo, hi]."""
     acts = {a["id"]: a for a in row["actions"]}
     if action_id not in acts:
         raise ValueError(f"action {action_id} is not legal at {row['position']}")
-    mlo = max(a["lo"] for a in acts.values())
-    mhi = max(a["hi"] for a in acts.values())
-    return max(0.0, mlo - acts[action_id]["hi"]), max(0.0, mhi - acts[action_id]["lo"])
+    me = acts[action_id]
+    others = [a for i, a in acts.items() if i != action_id]
+    if not others:
+        return 0.0, 0.0
+    return (max(0.0, max(a["lo"] for a in others) - me["hi"]),
+            max(0.0, max(a["hi"] for a in others) - me["lo"]))
 
 
 def contested(row: dict) -> bool:
