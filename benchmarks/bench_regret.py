@@ -312,7 +312,8 @@ def cmd_run(a) -> int:
         policies.append((_label(name, args), pol))
     os.makedirs(a.out, exist_ok=True)
     cache_path = os.path.join(a.out, CACHE_NAME)
-    if os.path.exists(cache_path) and os.path.getsize(cache_path) and not a.resume:
+    if (os.path.exists(cache_path) and os.path.getsize(cache_path) and not a.resume
+            and not a.cached_only):
         fail("--out", f"{cache_path} exists: pass --resume to continue it, or remove it")
     cache = load_cache(cache_path)
     solver = Expectimax()
@@ -323,6 +324,8 @@ def cmd_run(a) -> int:
         for k, (seed, i, u, text) in enumerate(positions):
             row = cache.get(text)
             if row is not None and (row["exact"] or (row["cap_s"] or 0) >= (a.cap_s or 1e18)):
+                continue
+            if a.cached_only:
                 continue
             row = exact_row(solver, seed, i, text, a.cap_s)
             append_row(cache_path, row)
@@ -485,6 +488,8 @@ def main(argv=None) -> int:
                    help="seconds at most per position's exact ranking (open beyond)")
     r.add_argument("--limit", type=int, help="only the first N positions")
     r.add_argument("--max-minutes", type=float, help="stop solving after this long")
+    r.add_argument("--cached-only", action="store_true",
+                   help="solve nothing: report on the positions already cached")
     r.add_argument("--json", action="store_true")
     r.add_argument("--quiet", action="store_true")
     t = sub.add_parser("timing", help="exact ranking time against unknown cards")
