@@ -111,8 +111,12 @@ def test_falls_back_to_the_base_on_a_large_deck(greedy):
 def test_falls_back_when_the_budget_proves_nothing(endgame, greedy):
     view = parse_position(UNPROVEN)
     assert unknown_cards(view) <= DEFAULT_UNKNOWN
-    assert endgame.act(view, 0) == greedy.act(view, 0)
-    assert endgame.last == "base-open"
+    proven = proven_best_actions(endgame.search(view).actions)
+    a = endgame.act(view, 0)
+    if proven:       # a faster kernel may settle it one day: then the switch must use it
+        assert endgame.last == "exact" and a in {r.action_id for r in proven}
+    else:            # measured: 100,000 nodes leave it open
+        assert endgame.last == "base-open" and a == greedy.act(view, 0)
     # a tiny budget on the position the default budget settles: the base's move too
     view = parse_position(GREEDY_ERRS)
     tiny = EndgameSwitch(greedy, budget_nodes=1, warm=False)
