@@ -221,6 +221,19 @@ def summarize(regrets, boot: int = 10_000, boot_seed: int = 0) -> dict:
             "ci95_normal": [mean - 1.96 * sd / math.sqrt(n), mean + 1.96 * sd / math.sqrt(n)]}
 
 
+def paired(ref, x, boot: int = 10_000, boot_seed: int = 0) -> dict:
+    """Regret ``ref`` minus regret ``x`` position by position: its mean, a bootstrap 95%
+    interval (``boot`` resamples of the positions, numpy seed ``boot_seed``), and on how
+    many positions ``x`` does better or worse."""
+    d = np.asarray(ref, dtype=float) - np.asarray(x, dtype=float)
+    g = np.random.default_rng(boot_seed)
+    means = d[g.integers(0, len(d), size=(boot, len(d)))].mean(axis=1)
+    return {"mean_reduction": float(d.mean()),
+            "ci95_bootstrap": [float(np.percentile(means, 2.5)),
+                               float(np.percentile(means, 97.5))],
+            "better": int((d > ZERO).sum()), "worse": int((d < -ZERO).sum())}
+
+
 def timing_table(rows) -> dict:
     """Exact ranking time by unknown cards: n, median, p90, max seconds, share exact."""
     by = {}
@@ -409,6 +422,19 @@ def cmd_run(a) -> int:
                          + (" | with open: mean in [{:.5f}, {:.5f}]".format(
                              *entry["with_open_mean_bounds"])
                             if len(rows) > len(exact) else ""))
+    # each policy against the first one, position by position (same positions)
+    labels = [lb for lb, _ in policies]
+    if len(labels) > 1 and exact:
+        ref = np.array([d[3] for d in result["policies"][labels[0]]["decisions"]])
+        for lb in labels[1:]:
+            x = np.array([d[3] for d in result["policies"][lb]["decisions"]])
+            pair = paired(ref, x)
+            pair["against"] = labels[0]
+            result["policies"][lb]["paired"] = pair
+            lines.append(f"{lb}: mean regret {pair['mean_reduction']:+.5f} lower than "
+                         f"{labels[0]} [{pair['ci95_bootstrap'][0]:.5f}, "
+                         f"{pair['ci95_bootstrap'][1]:.5f}], better on {pair['better']}, "
+                         f"worse on {pair['worse']}")
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     path = os.path.join(a.out, f"regret-{stamp}.json")
     with open(path + ".tmp", "w") as f:

@@ -147,3 +147,13 @@ def test_regret_bounds_of_open_rows():
     assert B.regret_bounds(exact, 1) == (B.regret_of(exact, 1), B.regret_of(exact, 1))
     with pytest.raises(ValueError):
         B.regret_bounds(row, 7)
+
+
+def test_paired_difference():
+    ref = [0.1, 0.2, 0.0, 0.3]
+    x = [0.0, 0.2, 0.1, 0.1]
+    p = B.paired(ref, x, boot=500)
+    assert p["mean_reduction"] == pytest.approx(0.05)
+    assert p["better"] == 2 and p["worse"] == 1
+    lo, hi = p["ci95_bootstrap"]
+    assert lo <= 0.05 <= hi
