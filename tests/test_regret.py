@@ -94,7 +94,6 @@ def test_summary_statistics():
     assert B.summarize([0.0, 0.0])["ci95_bootstrap"] == [0.0, 0.0]
 
 
-@pytest.mark.slow
 def test_run_caches_resumes_and_reports(tmp_path, fixture_rows, capsys):
     pos = tmp_path / "positions.txt"
     with open(pos, "w") as f:
