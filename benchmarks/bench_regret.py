@@ -494,6 +494,49 @@ def cmd_timing(a) -> int:
     return 0
 
 
+def cmd_games(a) -> int:
+    """Play deals ``seed .. seed + deals - 1`` with each policy under honest information
+    (solver.honest.play_honest: the same deals for every policy) and compare the wins deal
+    by deal with the first policy's."""
+    from solver.honest import play_honest
+    pols = []
+    for name, args in a.policies or []:
+        try:
+            pols.append((_label(name, args), make_policy(name, **parse_policy_args(args))))
+        except OnirimError as e:
+            fail("--policy", str(e))
+    if not pols:
+        fail("--policy", "give at least one")
+    wins = {lb: [] for lb, _ in pols}
+    secs = {lb: 0.0 for lb, _ in pols}
+    for seed in range(a.seed, a.seed + a.deals):
+        for lb, pol in pols:
+            g = play_honest(pol, seed)
+            wins[lb].append(bool(g.won))
+            secs[lb] += g.seconds
+    ref = pols[0][0]
+    out = {"bench": "regret-games", "machine": machine_info(),
+           "command": " ".join(["python", "-m", "benchmarks.bench_regret"] + a.argv),
+           "deals": [a.seed, a.seed + a.deals - 1], "policies": {}}
+    from solver.stats import wilson
+    for lb, pol in pols:
+        w = sum(wins[lb])
+        only = sum(x and not y for x, y in zip(wins[lb], wins[ref]))
+        ref_only = sum(y and not x for x, y in zip(wins[lb], wins[ref]))
+        out["policies"][lb] = {"name": pol.name, "config": pol.config, "wins": w,
+                               "win_rate": w / a.deals, "ci95": list(wilson(w, a.deals)),
+                               f"wins_only_this_vs_{ref}": only,
+                               f"wins_only_{ref}": ref_only, "seconds": secs[lb]}
+        print(f"{lb:28s} wins {w}/{a.deals}  ({only} deals won only by it, {ref_only} only "
+              f"by {ref}), {secs[lb]:.1f} s")
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, f"regret-games-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json")
+    with open(path, "w") as f:
+        json.dump(out, f, indent=2, sort_keys=True)
+    print(f"-> {path}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench_regret", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -527,13 +570,21 @@ def main(argv=None) -> int:
     t.add_argument("--switch-nodes", type=int, default=DEFAULT_NODES,
                    help="node budget of the end-game switch's search")
     t.add_argument("--out", default=OUT_DIR)
+    gm = sub.add_parser("games", help="honest games of each policy on the same deals")
+    gm.add_argument("--seed", type=int, default=0)
+    gm.add_argument("--deals", type=int, default=200)
+    gm.add_argument("--policy", action=_PolicyAction, dest="policies", metavar="NAME")
+    gm.add_argument("--policy-arg", action=_PolicyArgAction, dest="policies", metavar="K=V")
+    gm.add_argument("--out", default=OUT_DIR)
     a = ap.parse_args(argv)
+    a.argv = list(sys.argv[1:] if argv is None else argv)
     for name in ("positions", "deals"):
         if getattr(a, name, 1) is not None and getattr(a, name, 1) < 1:
             fail(f"--{name}", "must be at least 1")
     if getattr(a, "cap_s", None) is not None and not a.cap_s > 0:
         fail("--cap-s", "must be a positive number of seconds")
-    return {"select": cmd_select, "run": cmd_run, "timing": cmd_timing}[a.cmd](a)
+    return {"select": cmd_select, "run": cmd_run, "timing": cmd_timing,
+            "games": cmd_games}[a.cmd](a)
 
 
 if __name__ == "__main__":
