@@ -280,8 +280,14 @@ class _PolicyArgAction(argparse.Action):
         lst[-1][1].append(value)
 
 
-def _label(name, args):
-    return name + ("" if not args else "(" + ",".join(args) + ")")
+def _label(name, args, taken=()):
+    """The policy's name in tables and JSON, with its arguments; a repeat gets #2, #3..."""
+    base = name + ("" if not args else "(" + ",".join(args) + ")")
+    label, k = base, 1
+    while label in taken:
+        k += 1
+        label = f"{base}#{k}"
+    return label
 
 
 def cmd_select(a) -> int:
@@ -322,7 +328,7 @@ def cmd_run(a) -> int:
             pol = make_policy(name, **parse_policy_args(args))
         except OnirimError as e:
             fail("--policy", str(e))
-        policies.append((_label(name, args), pol))
+        policies.append((_label(name, args, [lb for lb, _ in policies]), pol))
     os.makedirs(a.out, exist_ok=True)
     cache_path = os.path.join(a.out, CACHE_NAME)
     if (os.path.exists(cache_path) and os.path.getsize(cache_path) and not a.resume
@@ -502,7 +508,8 @@ def cmd_games(a) -> int:
     pols = []
     for name, args in a.policies or []:
         try:
-            pols.append((_label(name, args), make_policy(name, **parse_policy_args(args))))
+            pols.append((_label(name, args, [lb for lb, _ in pols]),
+                         make_policy(name, **parse_policy_args(args))))
         except OnirimError as e:
             fail("--policy", str(e))
     if not pols:

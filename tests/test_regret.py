@@ -156,3 +156,20 @@ def test_paired_difference():
     assert p["better"] == 2 and p["worse"] == 1
     lo, hi = p["ci95_bootstrap"]
     assert lo <= 0.05 <= hi
+
+
+def test_games_compares_policies_on_the_same_deals(tmp_path, capsys):
+    out = tmp_path / "g"
+    assert B.main(["games", "--deals", "3", "--seed", "3", "--policy", "greedy",
+                   "--policy", "greedy", "--out", str(out)]) == 0
+    (path,) = list(out.iterdir())
+    res = json.loads(path.read_text())
+    assert res["deals"] == [3, 5]
+    g = res["policies"]["greedy#2"]
+    assert 0 <= g["wins"] <= 3 and g["wins_only_greedy"] == 0
+    assert g["wins"] == res["policies"]["greedy"]["wins"]
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        B.main(["games", "--deals", "1", "--out", str(out)])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.startswith("onirim: error: --policy: ")
