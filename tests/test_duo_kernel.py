@@ -57,13 +57,18 @@ def run_steps(steps, seed0, rnd, bias=False):
     return games, done, phases
 
 
-def test_duo_diff_20k_steps():
-    rnd = random.Random(20261201)
-    g1, n1, ph1 = run_steps(10_000, 0, rnd)
-    g2, n2, ph2 = run_steps(10_000, 10**6, rnd, bias=True)
-    assert n1 + n2 >= 20_000 and g1 + g2 > 20
+def test_duo_diff_10k_uniform_steps():
+    g, n, ph = run_steps(10_000, 0, random.Random(20261201))
+    assert n >= 10_000 and g > 10
     # every phase of the game was met, so the comparison covered each rule path
-    assert {"draft", "play", "prophecy", "door", "nightmare", "lost"} <= ph1 | ph2
+    assert {"draft", "play", "prophecy", "door", "nightmare", "lost"} <= ph
+
+
+def test_duo_diff_10k_play_biased_steps():
+    """Biased to plays: longer games, more series, Doors and shuffles."""
+    g, n, ph = run_steps(10_000, 10**6, random.Random(20261202), bias=True)
+    assert n >= 10_000 and g > 10
+    assert {"draft", "play", "prophecy", "door", "nightmare"} <= ph
 
 
 def test_duo_diff_from_parsed_positions():
