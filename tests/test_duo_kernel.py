@@ -3,62 +3,22 @@
 Random legal actions (chosen from the engine's list) are applied to both; after every step the
 decoded kernel state must equal the engine's (both hands, shared cards, last row card and
 series length of both rows, both players' Doors, limbo, the whole deck in order, phase, drawn
-card, active player, shuffle count), and the legal action lists must be equal.  The benchmark
-``python -m benchmarks.bench_duo --diff-steps N`` runs the same loop for many more steps.
+card, active player, shuffle count), and the legal action lists must be equal
+(:func:`solver.duo_kernel.differential`).  ``python -m benchmarks.bench_duo --diff-steps N``
+runs the same loop for many more steps.
 """
 import random
 
 import numpy as np
+import pytest
 
 from engine import Game, format_position, parse_position
+from engine.errors import OnirimError
 from solver import duo_kernel as DK
 
 
-def compare(s, ks, where):
-    ev, kv = DK.engine_view(s), ks.decode()
-    if s.phase == "won":   # the engine took the last Door out of the deck without shuffling
-        ev["deck"] = kv["deck"] = None
-    assert ev == kv, (where, format_position(s), ev, kv)
-    la = s.legal_actions()
-    assert ks.legal_actions() == la, (where, format_position(s))
-    assert (ks.phase() in ("won", "lost")) == s.is_terminal()
-    return la
-
-
-def pick(rnd, la, bias):
-    """A random legal action; with ``bias`` prefer plays (long games, series, Doors)."""
-    if bias and rnd.random() < 0.6:
-        plays = [a for a in la if a < 24]
-        if plays:
-            return rnd.choice(plays)
-    return rnd.choice(la)
-
-
-def run_steps(steps, seed0, rnd, bias=False):
-    """Play random games of deals seed0, seed0+1, ... until ``steps`` actions were checked;
-    returns (games, steps, phases seen)."""
-    done = games = 0
-    seed = seed0
-    phases = set()
-    while done < steps:
-        s = Game(2).new_initial_state(seed)
-        ks = DK.kernel_state(s)
-        while True:
-            la = compare(s, ks, (seed, done))
-            phases.add(s.phase)
-            if not la:
-                break
-            a = pick(rnd, la, bias)
-            s.apply_action(a)
-            ks.apply(a)
-            done += 1
-        seed += 1
-        games += 1
-    return games, done, phases
-
-
 def test_duo_diff_10k_uniform_steps():
-    g, n, ph = run_steps(10_000, 0, random.Random(20261201))
+    g, n, ph = DK.differential(10_000, 0, random.Random(20261201))
     assert n >= 10_000 and g > 10
     # every phase of the game was met, so the comparison covered each rule path
     assert {"draft", "play", "prophecy", "door", "nightmare", "lost"} <= ph
@@ -66,9 +26,32 @@ def test_duo_diff_10k_uniform_steps():
 
 def test_duo_diff_10k_play_biased_steps():
     """Biased to plays: longer games, more series, Doors and shuffles."""
-    g, n, ph = run_steps(10_000, 10**6, random.Random(20261202), bias=True)
+    g, n, ph = DK.differential(10_000, 10**6, random.Random(20261202), bias=True)
     assert n >= 10_000 and g > 10
     assert {"draft", "play", "prophecy", "door", "nightmare"} <= ph
+
+
+def test_duo_diff_catches_a_wrong_kernel(monkeypatch):
+    """The comparison can fail: a decode that loses the active player is caught."""
+    real = DK.decode
+
+    def bad(st, perms, s_root):
+        d = real(st, perms, s_root)
+        d["turn"] = 0
+        return d
+    monkeypatch.setattr(DK, "decode", bad)
+    with pytest.raises(AssertionError):
+        DK.differential(2_000, 0, random.Random(1))
+
+
+def compare(s, ks, where):
+    ev, kv = DK.engine_view(s), ks.decode()
+    if s.phase == "won":
+        ev["deck"] = kv["deck"] = None
+    assert ev == kv, (where, format_position(s), ev, kv)
+    la = s.legal_actions()
+    assert ks.legal_actions() == la, (where, format_position(s))
+    return la
 
 
 def test_duo_diff_from_parsed_positions():
@@ -81,7 +64,9 @@ def test_duo_diff_from_parsed_positions():
         for _ in range(rnd.randrange(1, 150)):
             if s.is_terminal():
                 break
-            s.apply_action(pick(rnd, s.legal_actions(), True))
+            la = s.legal_actions()
+            plays = [a for a in la if a < 24]
+            s.apply_action(rnd.choice(plays if plays and rnd.random() < 0.6 else la))
         if s.is_terminal():
             continue
         s = parse_position(format_position(s))
@@ -98,16 +83,14 @@ def test_duo_diff_from_parsed_positions():
 
 
 def test_duo_encode_refuses_solo_and_chance_mode():
-    import pytest
-    from engine.errors import OnirimError
     with pytest.raises(OnirimError):
         DK.encode(Game(1).new_initial_state(3))
     with pytest.raises(OnirimError):
         DK.encode(Game(2).new_initial_state())
 
 
-def test_duo_packing_words_fit_63_bits():
-    """Every word stays non-negative (63 bits), whatever the position."""
+def test_duo_packing_words_stay_non_negative():
+    """Every word fits 63 bits (no field spills into the sign bit), whatever the position."""
     rnd = random.Random(5)
     for seed in range(30):
         s = Game(2).new_initial_state(seed)
