@@ -1,0 +1,169 @@
+"""Two-player clairvoyant win rate, and the long differential run of the duo kernel.
+
+    python -m benchmarks.bench_duo --deals 10000 --seed 0 [--node-budget 5000000]
+    python -m benchmarks.bench_duo --diff-steps 100000 [--seed 0]
+
+Win rate: solves deals seed .. seed+N-1 with :class:`solver.duo_search.DuoSolver` (every WIN
+line is replayed in ``engine/`` before it counts).  One JSON line per deal is appended to
+``.bench-results/duo-clairvoyant-<version>-b<budget>.jsonl`` and flushed to disk as soon as
+the deal is solved; a rerun skips the deals already in the file, so an interrupted run resumes
+and loses nothing.  The numba compile is done by a warm-up solve before any deal is timed.
+The summary (wins, losses, unknown, Wilson 95% interval, median and p90 time per deal, nodes,
+machine and versions) is printed as JSON and written beside the file.
+
+Differential run: :func:`solver.duo_kernel.differential` over ``--diff-steps`` random steps
+(half uniform, half biased to plays), from deals seed, seed+1, ...; exit status 1 on the first
+disagreement.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+
+from benchmarks.harness import machine_info
+
+OUT_DIR = ".bench-results"
+
+
+def _load_done(path: str) -> dict:
+    done = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:
+                    continue   # a line cut by an interruption: that deal is redone
+                done[rec["seed"]] = rec
+    return done
+
+
+def summarize(recs: list, extra: dict) -> dict:
+    from solver.stats import summarize as wsum
+    wins = sum(r["result"] == "WIN" for r in recs)
+    losses = sum(r["result"] == "LOSS" for r in recs)
+    unknown = sum(r["result"] == "UNKNOWN" for r in recs)
+    secs = sorted(r["seconds"] for r in recs)
+    nodes = sorted(r["nodes"] for r in recs)
+    out = {"deals": len(recs), "wins": wins, "losses": losses, "unknown": unknown,
+           "decided_share": (wins + losses) / len(recs) if recs else None}
+    out.update(wsum(wins, losses, unknown))
+    if wins + losses == 0:
+        out["win_rate"] = None
+    if recs:
+        q = lambda xs, f: xs[min(len(xs) - 1, int(f * len(xs)))]   # noqa: E731
+        out["deal_seconds"] = {"median": statistics.median(secs), "p90": q(secs, 0.9),
+                               "p99": q(secs, 0.99), "max": secs[-1]}
+        out["deal_nodes"] = {"median": statistics.median(nodes), "p90": q(nodes, 0.9),
+                             "p99": q(nodes, 0.99), "max": nodes[-1], "total": sum(nodes)}
+    out.update(extra)
+    return out
+
+
+def run_winrate(args) -> int:
+    from engine import Game
+    from solver import duo_search as DS
+    os.makedirs(args.out_dir, exist_ok=True)
+    path = os.path.join(args.out_dir,
+                        f"duo-clairvoyant-{DS.SOLVER_VERSION}-b{args.node_budget}.jsonl")
+    done = _load_done(path)
+    seeds = list(range(args.seed, args.seed + args.deals))
+    todo = [s for s in seeds if s not in done]
+    solver = DS.DuoSolver(tt_mb=args.tt_mb)
+    t = time.perf_counter()
+    solver.solve_state(Game(2).new_initial_state(10**9), node_budget=20_000)   # compile
+    compile_s = time.perf_counter() - t
+    try:
+        from tqdm import tqdm
+        bar = tqdm(total=len(seeds), initial=len(seeds) - len(todo), unit="deal",
+                   file=sys.stderr, disable=args.quiet)
+    except ImportError:   # pragma: no cover
+        bar = None
+    w = sum(done[s]["result"] == "WIN" for s in seeds if s in done)
+    n = len(seeds) - len(todo)
+    t0 = time.perf_counter()
+    with open(path, "a") as f:
+        for seed in todo:
+            r = solver.solve_deal(seed, node_budget=args.node_budget)
+            rec = {"seed": seed, "result": r.result, "nodes": r.nodes,
+                   "seconds": round(r.seconds, 6), "cpu_seconds": round(r.kernel_cpu_seconds, 6),
+                   "actions": r.actions, "version": DS.SOLVER_VERSION,
+                   "node_budget": args.node_budget}
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+            done[seed] = rec
+            n += 1
+            w += r.result == "WIN"
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(win=f"{w / n:.4f}", last=r.result)
+    if bar is not None:
+        bar.close()
+    recs = [done[s] for s in seeds]
+    summ = summarize(recs, {
+        "mode": "clairvoyant", "players": 2, "seed": args.seed,
+        "node_budget": args.node_budget, "solver_version": DS.SOLVER_VERSION,
+        "results_file": path, "compile_seconds": round(compile_s, 2),
+        "wall_seconds_this_run": round(time.perf_counter() - t0, 2),
+        "command": "python -m benchmarks.bench_duo " + " ".join(sys.argv[1:]),
+        "machine": machine_info()})
+    with open(path[:-len(".jsonl")] + f"-summary-s{args.seed}-n{args.deals}.json", "w") as f:
+        json.dump(summ, f, indent=1)
+    print(json.dumps(summ))
+    return 0
+
+
+def run_diff(args) -> int:
+    from solver import duo_kernel as DK
+    t0 = time.perf_counter()
+    half = args.diff_steps // 2
+    try:
+        g1, n1, _ = DK.differential(half, args.seed, random.Random(args.seed))
+        g2, n2, _ = DK.differential(args.diff_steps - half, args.seed + 10**6,
+                                    random.Random(args.seed + 1), bias=True)
+    except AssertionError as e:
+        print(f"onirim: error: differential: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps({"diff_steps": n1 + n2, "games": g1 + g2, "agree": True,
+                      "seconds": round(time.perf_counter() - t0, 1),
+                      "command": "python -m benchmarks.bench_duo " + " ".join(sys.argv[1:]),
+                      "machine": machine_info()}))
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_duo", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--node-budget", type=int, default=5_000_000)
+    ap.add_argument("--tt-mb", type=float, default=64)
+    ap.add_argument("--out-dir", default=OUT_DIR)
+    ap.add_argument("--diff-steps", type=int, default=0,
+                    help="run the differential test for this many steps instead")
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    for name in ("deals", "node_budget", "diff_steps"):
+        if getattr(args, name) < 0 or (name != "diff_steps" and getattr(args, name) == 0):
+            print(f"onirim: error: --{name.replace('_', '-')}: must be a positive integer",
+                  file=sys.stderr)
+            return 2
+    if args.seed < 0 or not args.tt_mb > 0:
+        print("onirim: error: --seed/--tt-mb: must be non-negative / positive", file=sys.stderr)
+        return 2
+    if args.diff_steps:
+        return run_diff(args)
+    return run_winrate(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
