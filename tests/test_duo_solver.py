@@ -121,3 +121,25 @@ def test_a_line_that_does_not_win_is_refused(monkeypatch):
 def test_solo_positions_are_refused():
     with pytest.raises(OnirimError):
         DS.solve_duo_state(Game(1).new_initial_state(1))
+
+
+def test_bench_duo_resumes_and_refuses_bad_input(tmp_path, capsys):
+    """benchmarks.bench_duo: one line per deal, a rerun skips the deals done, bad input is
+    one line and exit status 2."""
+    import json
+    from benchmarks import bench_duo
+    args = ["--deals", "3", "--seed", "0", "--out-dir", str(tmp_path), "--quiet",
+            "--node-budget", "2000000"]
+    assert bench_duo.main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["deals"] == 3 and first["wins"] + first["losses"] + first["unknown"] == 3
+    files = [p for p in tmp_path.iterdir() if p.suffix == ".jsonl"]
+    assert len(files) == 1 and len(files[0].read_text().splitlines()) == 3
+    args[1] = "4"
+    assert bench_duo.main(args) == 0
+    capsys.readouterr()
+    lines = files[0].read_text().splitlines()
+    assert [json.loads(x)["seed"] for x in lines] == [0, 1, 2, 3]   # only deal 3 was added
+    assert bench_duo.main(["--deals", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("onirim: error: --deals:") and err.count("\n") == 1
