@@ -8,8 +8,8 @@ line is replayed in ``engine/`` before it counts).  One JSON line per deal is ap
 ``.bench-results/duo-clairvoyant-<version>-b<budget>.jsonl`` and flushed to disk as soon as
 the deal is solved; a rerun skips the deals already in the file, so an interrupted run resumes
 and loses nothing.  The numba compile is done by a warm-up solve before any deal is timed.
-The summary (wins, losses, unknown, Wilson 95% interval, median and p90 time per deal, nodes,
-machine and versions) is printed as JSON and written beside the file.
+The summary (wins, losses, unknown, Wilson 95% interval, median and p90 time per deal, wall
+and process CPU (the machine may be shared), nodes, machine and versions) is printed as JSON and written beside the file.
 
 Differential run: :func:`solver.duo_kernel.differential` over ``--diff-steps`` random steps
 (half uniform, half biased to plays), from deals seed, seed+1, ...; exit status 1 on the first
@@ -52,6 +52,7 @@ def summarize(recs: list, extra: dict) -> dict:
     losses = sum(r["result"] == "LOSS" for r in recs)
     unknown = sum(r["result"] == "UNKNOWN" for r in recs)
     secs = sorted(r["seconds"] for r in recs)
+    cpus = sorted(r.get("cpu_seconds", r["seconds"]) for r in recs)
     nodes = sorted(r["nodes"] for r in recs)
     out = {"deals": len(recs), "wins": wins, "losses": losses, "unknown": unknown,
            "decided_share": (wins + losses) / len(recs) if recs else None}
@@ -62,6 +63,8 @@ def summarize(recs: list, extra: dict) -> dict:
         q = lambda xs, f: xs[min(len(xs) - 1, int(f * len(xs)))]   # noqa: E731
         out["deal_seconds"] = {"median": statistics.median(secs), "p90": q(secs, 0.9),
                                "p99": q(secs, 0.99), "max": secs[-1]}
+        out["deal_cpu_seconds"] = {"median": statistics.median(cpus), "p90": q(cpus, 0.9),
+                                   "p99": q(cpus, 0.99), "max": cpus[-1]}
         out["deal_nodes"] = {"median": statistics.median(nodes), "p90": q(nodes, 0.9),
                              "p99": q(nodes, 0.99), "max": nodes[-1], "total": sum(nodes)}
     out.update(extra)
@@ -92,9 +95,12 @@ def run_winrate(args) -> int:
     t0 = time.perf_counter()
     with open(path, "a") as f:
         for seed in todo:
+            c0 = time.process_time()
             r = solver.solve_deal(seed, node_budget=args.node_budget)
+            cpu = time.process_time() - c0
             rec = {"seed": seed, "result": r.result, "nodes": r.nodes,
-                   "seconds": round(r.seconds, 6), "cpu_seconds": round(r.kernel_cpu_seconds, 6),
+                   "seconds": round(r.seconds, 6), "cpu_seconds": round(cpu, 6),
+                   "kernel_cpu_seconds": round(r.kernel_cpu_seconds, 6),
                    "actions": r.actions, "version": DS.SOLVER_VERSION,
                    "node_budget": args.node_budget}
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
