@@ -75,12 +75,13 @@ def run_winrate(args) -> int:
     from engine import Game
     from solver import duo_search as DS
     os.makedirs(args.out_dir, exist_ok=True)
+    tag = "-nolds" if args.no_lds else ""
     path = os.path.join(args.out_dir,
-                        f"duo-clairvoyant-{DS.SOLVER_VERSION}-b{args.node_budget}.jsonl")
+                        f"duo-clairvoyant-{DS.SOLVER_VERSION}{tag}-b{args.node_budget}.jsonl")
     done = _load_done(path)
     seeds = list(range(args.seed, args.seed + args.deals))
     todo = [s for s in seeds if s not in done]
-    solver = DS.DuoSolver(tt_mb=args.tt_mb)
+    solver = DS.DuoSolver(tt_mb=args.tt_mb, lds_levels=() if args.no_lds else DS.LDS_LEVELS)
     t = time.perf_counter()
     solver.solve_state(Game(2).new_initial_state(10**9), node_budget=20_000)   # compile
     compile_s = time.perf_counter() - t
@@ -118,6 +119,7 @@ def run_winrate(args) -> int:
     summ = summarize(recs, {
         "mode": "clairvoyant", "players": 2, "seed": args.seed,
         "node_budget": args.node_budget, "solver_version": DS.SOLVER_VERSION,
+        "lds": not args.no_lds,
         "results_file": path, "compile_seconds": round(compile_s, 2),
         "wall_seconds_this_run": round(time.perf_counter() - t0, 2),
         "command": "python -m benchmarks.bench_duo " + " ".join(sys.argv[1:]),
@@ -157,6 +159,8 @@ def main(argv=None) -> int:
     ap.add_argument("--diff-steps", type=int, default=0,
                     help="run the differential test for this many steps instead")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--no-lds", action="store_true",
+                    help="ablation: the complete DFS only, no limited-discrepancy runs")
     args = ap.parse_args(argv)
     for name in ("deals", "node_budget", "diff_steps"):
         if getattr(args, name) < 0 or (name != "diff_steps" and getattr(args, name) == 0):
