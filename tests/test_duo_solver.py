@@ -143,3 +143,17 @@ def test_bench_duo_resumes_and_refuses_bad_input(tmp_path, capsys):
     assert bench_duo.main(["--deals", "-1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("onirim: error: --deals:") and err.count("\n") == 1
+
+
+def test_bench_duo_retries_unknown_deals_with_a_larger_budget(tmp_path, capsys):
+    import json
+    from benchmarks import bench_duo
+    base = ["--deals", "2", "--seed", "0", "--out-dir", str(tmp_path), "--quiet",
+            "--node-budget", "500"]
+    assert bench_duo.main(base) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["unknown"] >= 1 and first["retried"] == 0
+    assert bench_duo.main(base + ["--retry-budget", "2000000"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["unknown"] == 0 and second["retried"] == first["unknown"]
+    assert second["deal_nodes"]["total"] > first["deal_nodes"]["total"]
