@@ -154,6 +154,35 @@ def run_winrate(args) -> int:
     return 0
 
 
+def run_replay(args) -> int:
+    """Replay every stored WIN line of deals seed .. seed+N-1 in the engine, independently
+    of the solver (action integers applied with ``apply_action``, which checks legality)."""
+    from engine import Game
+    from solver import duo_search as DS
+    path = os.path.join(args.out_dir,
+                        f"duo-clairvoyant-{DS.SOLVER_VERSION}-b{args.node_budget}.jsonl")
+    done = _load_done(path)
+    checked = bad = missing = 0
+    for seed in range(args.seed, args.seed + args.deals):
+        rec = done.get(seed)
+        if rec is None:
+            missing += 1
+            continue
+        if rec["result"] != "WIN":
+            continue
+        s = Game(2).new_initial_state(seed)
+        try:
+            for a in rec["actions"]:
+                s.apply_action(a)
+        except Exception:   # noqa: BLE001 - any failure is a bad certificate
+            pass
+        checked += 1
+        bad += not s.won()
+    print(json.dumps({"replayed_wins": checked, "failed": bad, "missing_deals": missing,
+                      "file": path}))
+    return 1 if bad else 0
+
+
 def run_diff(args) -> int:
     from solver import duo_kernel as DK
     t0 = time.perf_counter()
@@ -185,6 +214,8 @@ def main(argv=None) -> int:
     ap.add_argument("--diff-steps", type=int, default=0,
                     help="run the differential test for this many steps instead")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--replay", action="store_true",
+                    help="replay the stored WIN lines in the engine instead of solving")
     ap.add_argument("--no-lds", action="store_true",
                     help="ablation: the complete DFS only, no limited-discrepancy runs")
     args = ap.parse_args(argv)
@@ -199,6 +230,8 @@ def main(argv=None) -> int:
         return 2
     if args.diff_steps:
         return run_diff(args)
+    if args.replay:
+        return run_replay(args)
     return run_winrate(args)
 
 
