@@ -157,3 +157,8 @@ def test_bench_duo_retries_unknown_deals_with_a_larger_budget(tmp_path, capsys):
     second = json.loads(capsys.readouterr().out)
     assert second["unknown"] == 0 and second["retried"] == first["unknown"]
     assert second["deal_nodes"]["total"] > first["deal_nodes"]["total"]
+    # the stored lines replay to wins in the engine, apart from the solver
+    assert bench_duo.main(base + ["--replay"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep == {"replayed_wins": 2, "failed": 0, "missing_deals": 0,
+                   "file": rep["file"]}
