@@ -17,7 +17,7 @@ _DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 CORE = ("kernel.py", "rules_core.py", "tt.py", "search.py", "beam.py",
-        "expectimax_kernel.py")
+        "expectimax_kernel.py", "duo_kernel.py")
 
 
 def _digest(names) -> bytes:
