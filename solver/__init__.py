@@ -20,8 +20,8 @@ _ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 
 
 CORE = ("kernel.py", "rules_core.py", "tt.py", "search.py", "beam.py",
-        "expectimax_kernel.py")
-ENGINE_CORE = ("cards.py", "rules.py", "game.py")
+        "expectimax_kernel.py", "duo_kernel.py")
+ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py")
 
 
 def _digest(names, folder=None) -> bytes:
