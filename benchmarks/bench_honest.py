@@ -20,6 +20,10 @@ Subcommands (``python -m benchmarks.bench_honest SUB --help``):
     skipped, so an interrupted run resumes.  Prints the Wilson 95% interval and the seconds
     per decision.  One process (the machine is shared).
 
+``report FILE...``
+    The ladder table (policy, configuration, deals, win rate, Wilson interval, s/decision)
+    of ladder result files.
+
 ``kernel``
     Win rates of the level-1 rollout policy inside the kernel (chance-mode games from the
     setup, no engine): the fast tuning loop.  Each game g uses stream word(key, g).
@@ -244,6 +248,35 @@ def cmd_ladder(args) -> int:
     return 0
 
 
+def cmd_report(args) -> int:
+    """The ladder table of the given result files (one row per file)."""
+    out = []
+    for path in args.files:
+        rows = list(_read_done(path).values())
+        if not rows:
+            continue
+        if args.deals:
+            rows = [r for r in rows if r["seed"] < args.deals]
+        sm = summary(rows)
+        seeds = sorted(r["seed"] for r in rows)
+        cfg = rows[0].get("config", {})
+        out.append({"policy": rows[0].get("policy"), "config": cfg,
+                    "config_hash": rows[0].get("config_hash"), "file": path,
+                    "seeds": f"{seeds[0]}..{seeds[-1]}", **sm})
+    out.sort(key=lambda r: r["s_per_decision"] or 0)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    print(table([(r["policy"], " ".join(f"{k}={v}" for k, v in r["config"].items()
+                                        if k in ("n", "z", "base", "level")),
+                  r["deals"], r["seeds"], f"{r['win_rate']:.3f}",
+                  f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]",
+                  f"{r['s_per_decision']:.4f}") for r in out],
+                ("policy", "config", "deals", "seeds", "win rate", "Wilson 95%",
+                 "s/decision")))
+    return 0
+
+
 # ----------------------------------------------------------------------------- kernel
 def cmd_kernel(args) -> int:
     from solver import honest_kernel as HK
@@ -296,6 +329,10 @@ def main(argv=None) -> int:
     la.add_argument("--seed", type=int, default=0)
     la.add_argument("--out", default=None)
     la.add_argument("--progress", type=int, default=20)
+    rp = sub.add_parser("report")
+    rp.add_argument("files", nargs="+", help="ladder .jsonl files")
+    rp.add_argument("--deals", type=int, default=0, help="only seeds below this (0: all)")
+    rp.add_argument("--json", action="store_true")
     k = sub.add_parser("kernel")
     k.add_argument("configs", nargs="+", help="n,z pairs (n = 0: greedy)")
     k.add_argument("--games", type=int, default=400)
@@ -317,6 +354,8 @@ def main(argv=None) -> int:
             return cmd_diff(args)
         if args.cmd == "ladder":
             return cmd_ladder(args)
+        if args.cmd == "report":
+            return cmd_report(args)
         return cmd_kernel(args)
     except Exception as e:   # policy errors and the like: one line, no traceback
         from engine.errors import OnirimError

@@ -145,12 +145,13 @@ class Rollout:
 def action_estimates(view, n: int = 1000, stream: int = 0,
                      base: str = "greedy") -> list[tuple[int, float, float, float]]:
     """Every legal action of ``view`` (a solo chance-mode position, e.g. a player_view) with
-    the winning rate of ``n`` base-policy playouts after it (``base``: greedy or greedy-plus) and its Wilson 95% interval:
-    ``[(action, mean, ci_lo, ci_hi), ...]`` in the order of ``view.legal_actions()``.
+    the winning rate of ``n`` base-policy playouts after it (``base``: greedy or greedy-plus)
+    and its Wilson 95% interval: ``[(action, mean, ci_lo, ci_hi), ...]`` in the order of
+    ``view.legal_actions()``.
 
-    These estimate the value of "this action, then the base policy", a lower estimate of the action's
-    value under optimal play, not a bound.  Playout j uses the same chance stream after every
-    action."""
+    These estimate the value of "this action, then the base policy": a policy's value (below
+    the value under optimal play on average), not a bound.  Playout j uses the same chance
+    stream after every action."""
     if view.is_terminal() or view.is_chance_node():
         return []
     if n < 1:

@@ -115,6 +115,7 @@ def test_screening_mostly_keeps_the_unscreened_choice():
     assert same >= 0.8 * total, (same, total)
 
 
+@pytest.mark.slow   # about 1 s, but compiling the level-2 kernel takes 30+ s on a fresh cache
 def test_level_two_runs_and_is_deterministic():
     p = make_policy("rollout", level=2, n=2, inner_n=2)
     v = parse_position(REDRAW)
