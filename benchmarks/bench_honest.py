@@ -42,7 +42,7 @@ OUT_DIR = ".bench-results"
 
 
 def _wilson(k, n):
-    from solver.rollout import wilson
+    from solver.stats import wilson
     return wilson(k, n)
 
 

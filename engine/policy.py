@@ -1,4 +1,5 @@
-"""Simple built-in policies: a deterministic greedy player and a uniform random player.
+"""Simple built-in policies: a deterministic greedy player, its measured variant greedy-plus
+(:func:`greedy_plus_action`, about 36% of solo deals: docs/HONEST.md) and a uniform random player.
 
 The greedy policy looks only at what a player may know: its hand (two-player: its own cards and
 the shared ones), the rows, the Doors in play, the discard pile, the deck *size*, and, in phase
@@ -214,6 +215,32 @@ def greedy_action(state) -> int:
     if ph == "draft":
         return _greedy_draft(state)
     raise ValueError(f"unknown phase {ph}")  # pragma: no cover
+
+
+def greedy_plus_action(state) -> int:
+    """The ``greedy-plus`` base policy (solo): :func:`greedy_action` with two
+    changes, each measured (docs/HONEST.md):
+
+    1. *Nightmare*: where greedy would reveal the top 5 cards, discard the hand instead.
+    2. *Play*: where greedy would discard a non-Key card that may be played (its symbol differs
+       from the last card of the row), while the row has no open series of a needed colour
+       (a last series of 1-2 cards whose colour still lacks a Door), play that card instead:
+       it leaves the same hand, and a row ending on that card's symbol, often a Moon, which
+       lets a needed colour's Sun start a series next.
+    """
+    a = greedy_action(state)
+    if state.phase == "nightmare":
+        return G.NM_REDRAW if a == G.NM_REVEAL else a
+    if state.phase == "play" and G.DISCARD <= a < G.SWAP:
+        c = a - G.DISCARD
+        row = state.rows[0]
+        last = row[-1] if row else None
+        if not C.is_key(c) and (last is None or C.symbol(last) != C.symbol(c)):
+            open_needed = (last is not None and G.series_length(row) < 3
+                           and state.doors[0].count(C.door_of(C.colour(last))) < 2)
+            if not open_needed:
+                return G.PLAY + c
+    return a
 
 
 def random_action(state, rng: random.Random) -> int:

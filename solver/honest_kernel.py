@@ -1209,7 +1209,7 @@ def differential_run(steps: int, seed: int = 0, greedy_share: float = 0.5) -> di
     """
     import random
 
-    from solver.rollout import greedy_plus_action
+    from engine.policy import greedy_plus_action
 
     rnd = random.Random(seed)
     S = np.zeros(NS, dtype=np.int64)

@@ -31,10 +31,8 @@ import math
 
 import numpy as np
 
-from engine import cards as C
-from engine import game as G
 from engine import rng
-from engine.policy import greedy_action
+from engine.policy import greedy_plus_action
 
 from . import honest_kernel as HK
 from .api import Param, PolicyError, register_policy
@@ -46,32 +44,6 @@ _SALT = 0x2545F4914F6CDD1D
 
 def _key(stream: int) -> int:
     return rng.mix64((int(stream) ^ _SALT) & rng.MASK)
-
-
-def greedy_plus_action(state) -> int:
-    """The ``greedy-plus`` base policy (solo): :func:`engine.policy.greedy_action` with two
-    changes, each measured (docs/HONEST.md):
-
-    1. *Nightmare*: where greedy would reveal the top 5 cards, discard the hand instead.
-    2. *Play*: where greedy would discard a non-Key card that may be played (its symbol differs
-       from the last card of the row), while the row has no open series of a needed colour
-       (a last series of 1-2 cards whose colour still lacks a Door), play that card instead:
-       it leaves the same hand, and a row ending on that card's symbol, often a Moon, which
-       lets a needed colour's Sun start a series next.
-    """
-    a = greedy_action(state)
-    if state.phase == "nightmare":
-        return G.NM_REDRAW if a == G.NM_REVEAL else a
-    if state.phase == "play" and G.DISCARD <= a < G.SWAP:
-        c = a - G.DISCARD
-        row = state.rows[0]
-        last = row[-1] if row else None
-        if not C.is_key(c) and (last is None or C.symbol(last) != C.symbol(c)):
-            open_needed = (last is not None and G.series_length(row) < 3
-                           and state.doors[0].count(C.door_of(C.colour(last))) < 2)
-            if not open_needed:
-                return G.PLAY + c
-    return a
 
 
 @register_policy("greedy-plus", doc="greedy, but discard the hand rather than reveal at a "

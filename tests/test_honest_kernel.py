@@ -19,7 +19,7 @@ from engine import game as G
 from engine.policy import greedy_action
 from engine.view import player_view
 from solver import honest_kernel as HK
-from solver.rollout import greedy_plus_action
+from engine.policy import greedy_plus_action
 
 
 def test_differential_20000_steps():

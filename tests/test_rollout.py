@@ -15,7 +15,9 @@ from engine.view import known_top, player_view
 from solver import honest_kernel as HK
 from solver.api import PolicyError, make_policy
 from solver.honest import decision_stream
-from solver.rollout import _key, action_estimates, greedy_plus_action, wilson
+from engine.policy import greedy_plus_action
+from solver.rollout import _key, action_estimates
+from solver.stats import wilson
 
 # Greedy discards a useless Gs; playing the useless Am instead ends the row on a Moon, so that
 # an Observatory Sun (the colour still needed) can start a series next turn.
