@@ -160,7 +160,8 @@ def _from_rollout(result, actions, n):
     return {a: ActionEstimate(a, rows[a][0], rows[a][1], n) for a in actions}
 
 
-# The fast playouts keep one byte per playout and legal action: this caps them near 16 MB.
+# The fast playouts keep one byte per playout and legal action in a batch, and a batch is
+# at most this many playouts (about 16 MB).
 _MAX_FAST_PLAYOUTS = 1 << 17
 
 
@@ -174,17 +175,27 @@ def estimate_actions(view, actions, deadline: float | None, stream: int,
     fast = _rollout_hook()
     if fast is not None:
         t0 = time.perf_counter()
-        n = 64 if deadline is not None or max_playouts is None else max_playouts
-        res = _from_rollout(fast(view, n, stream), actions, n)
-        if deadline is not None:
-            # scale the playouts to the time left, measured on the first call
-            per = max(time.perf_counter() - t0, 1e-6) / n
-            more = min(int(0.8 * (deadline - time.perf_counter()) / per), _MAX_FAST_PLAYOUTS)
-            if max_playouts is not None:
-                more = min(more, max_playouts)
-            if more > n:
-                n = more
-                res = _from_rollout(fast(view, n, stream), actions, n)
+        if deadline is None:
+            n = max_playouts if max_playouts is not None else 64
+            return Estimates(by_action=_from_rollout(fast(view, n, stream), actions, n),
+                             playouts=n, method="rollout", seconds=time.perf_counter() - t0)
+        # Against a deadline: batches, each sized to half the time left at the rate the last
+        # one ran, so that no batch (one uninterruptible numba call) overruns the budget.
+        # Batch b uses its own stream; within a batch every action sees the same playouts.
+        cap = min(max_playouts or _MAX_FAST_PLAYOUTS, _MAX_FAST_PLAYOUTS)
+        wins = dict.fromkeys(actions, 0)
+        n, b, size = 0, 0, min(64, cap)
+        while size >= 1:
+            t = time.perf_counter()
+            rows = _from_rollout(fast(view, size, stream if b == 0 else rng.word(stream, b)),
+                                 actions, size)
+            for a in actions:
+                wins[a] += round(rows[a].estimate * size)
+            n += size
+            b += 1
+            per = max(time.perf_counter() - t, 1e-9) / size
+            size = min(cap - n, int(0.5 * (deadline - time.perf_counter()) / per))
+        res = {a: ActionEstimate(a, wins[a] / n, wilson(wins[a], n), n) for a in actions}
         return Estimates(by_action=res, playouts=n, method="rollout",
                          seconds=time.perf_counter() - t0)
     return engine_estimates(view, actions, deadline, stream, max_playouts=max_playouts)
