@@ -43,7 +43,7 @@ LIST_FIELDS = ("hand", "row", "doors", "deck", "discard", "limbo", "hand0", "han
                "row0", "row1", "doors0", "doors1")
 
 
-def _clip(text: str, limit: int = 40) -> str:
+def clip(text: str, limit: int = 40) -> str:
     """User input echoed in an error message, cut short (a 100 KB token is not repeated)."""
     return text if len(text) <= limit else f"{text[:limit - 16]}... ({len(text)} chars)"
 
@@ -92,10 +92,10 @@ def parse_position(text: str) -> State:
     raw: dict = {}
     for tok in text.split():
         if "=" not in tok:
-            raise PositionError(_clip(tok), "expected key=value")
+            raise PositionError(clip(tok), "expected key=value")
         k, v = tok.split("=", 1)
         if k in raw:
-            raise PositionError(_clip(k), "field given twice")
+            raise PositionError(clip(k), "field given twice")
         if k in LIST_FIELDS:
             v = [] if v == "-" else v.split(",")
         raw[k] = v
@@ -121,14 +121,14 @@ def from_json(obj) -> State:
                 raise PositionError(k, "expected an integer")
             v = str(v)
         elif not isinstance(v, str):
-            raise PositionError(_clip(k), "expected a string")
+            raise PositionError(clip(k), "expected a string")
         raw[k] = v
     return from_fields(raw)
 
 
 def _card(field: str, code: str) -> int:
     if code not in C.INDEX:
-        raise PositionError(field, f"unknown card code {_clip(code)!r}")
+        raise PositionError(field, f"unknown card code {clip(code)!r}")
     return C.INDEX[code]
 
 
@@ -137,7 +137,7 @@ def _int(raw: dict, field: str, lo: int, hi: int):
         return None
     v = raw[field]
     if not (v.isascii() and v.isdigit()):
-        raise PositionError(field, f"expected a whole number, not {_clip(v)!r}")
+        raise PositionError(field, f"expected a whole number, not {clip(v)!r}")
     n = int(v)
     if not lo <= n <= hi:
         raise PositionError(field, f"{n} is out of range {lo}..{hi}")
@@ -149,17 +149,17 @@ def from_fields(raw: dict) -> State:
     if mode is None:
         raise PositionError("mode", "missing (solo or duo)")
     if mode not in ("solo", "duo"):
-        raise PositionError("mode", f"unknown mode {_clip(mode)!r} (solo or duo)")
+        raise PositionError("mode", f"unknown mode {clip(mode)!r} (solo or duo)")
     duo = mode == "duo"
     order = DUO_ORDER if duo else SOLO_ORDER
     for k in raw:
         if k not in order:
-            raise PositionError(_clip(k), f"unknown field for mode={mode}")
+            raise PositionError(clip(k), f"unknown field for mode={mode}")
     phase = raw.get("phase")
     if phase is None:
         raise PositionError("phase", "missing")
     if phase not in PHASES or (phase == "draft" and not duo):
-        raise PositionError("phase", f"unknown phase {_clip(phase)!r}")
+        raise PositionError("phase", f"unknown phase {clip(phase)!r}")
     required = (["hand0", "hand1", "shared", "row0", "row1", "doors0", "doors1", "turn"]
                 if duo else ["hand", "row", "doors"]) + ["deck", "discard", "limbo"]
     for k in required:

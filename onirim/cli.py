@@ -21,7 +21,7 @@ from importlib import metadata
 from engine.errors import OnirimError
 
 from . import __version__
-from .paths import clip
+from engine.notation import clip
 
 COMMANDS = {
     "play": "play a game in the terminal",

@@ -52,8 +52,13 @@ def run(args) -> int:
         out = os.path.abspath(args.out)
         if os.path.exists(out) and not os.path.isdir(out):
             raise UsageError(f"--out {args.out!r} is not a directory")
+        parent = os.path.dirname(out)
+        if not os.path.isdir(parent):
+            # as --db, --tree and --memo: the folder that holds the output must exist
+            raise UsageError(f"--out: cannot write {args.out}: folder {parent} does not exist")
         try:
-            os.makedirs(out, exist_ok=True)
+            if not os.path.isdir(out):
+                os.mkdir(out)
         except OSError as e:
             raise UsageError(f"--out {args.out!r}: cannot create it ({e.strerror})") from None
     else:

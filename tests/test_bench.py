@@ -220,7 +220,7 @@ def test_cli_bench_playouts_only(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("argv, words", [
     (["bench", "--sections", "playouts,warp"], "unknown section 'warp'"),
     (["bench", "--sections", ","], "at least one section"),
-    (["bench", "--quick", "--bogus"], "unrecognized arguments"),
+    (["bench", "--quick", "--bogus"], "--bogus: unknown option"),
 ])
 def test_cli_bench_bad_input(argv, words, capsys):
     assert cli.main(argv) == 2
@@ -326,3 +326,15 @@ def test_cli_bench_writes_to_the_ignored_folder_by_default(tmp_path, monkeypatch
         (tmp_path / ".bench-results" / "bench-quick.json").read_text())) == []
     with open(os.path.join(B.ROOT, ".gitignore")) as f:      # B.ROOT: the source tree
         assert ".bench-results/" in f.read().split()
+
+
+def test_out_in_a_missing_folder_is_refused_like_db_and_tree(tmp_path):
+    """--out, --db, --tree and --memo alike: the folder that holds the output must exist."""
+    import subprocess
+    import sys
+    missing = tmp_path / "nope" / "out"
+    r = subprocess.run([sys.executable, "-m", "onirim", "bench", "--quick", "--out",
+                        str(missing)], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "does not exist" in r.stderr
+    assert not missing.parent.exists()
