@@ -38,7 +38,7 @@ from engine.game import Game
 from engine.policy import greedy_action
 from engine.view import player_view
 from solver.honest import decision_stream, play_honest
-from solver.policies import Greedy
+from solver.api import make_policy
 from solver.stats import wilson
 
 OUT_DIR = os.path.join(".bench-results", "openspiel_mcts")
@@ -186,7 +186,7 @@ def summary(seed_lo: int | None = None, seed_hi: int | None = None) -> list[dict
         ss = sum(r["search_seconds"] for r in recs)
         seeds = [r["seed"] for r in recs]
         lo, hi = wilson(wins, n)
-        greedy_wins = sum(play_honest(Greedy(), s).won for s in seeds)
+        greedy_wins = sum(play_honest(make_policy("greedy"), s).won for s in seeds)
         rows.append({"row": row, "evaluator": recs[0]["evaluator"], "sims": recs[0]["sims"],
                      "deals": n, "seeds": _ranges(seeds), "wins": wins, "win_rate": wins / n,
                      "ci95": [lo, hi], "mean_doors": sum(r["doors"] for r in recs) / n,

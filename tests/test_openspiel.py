@@ -1,0 +1,206 @@
+"""onirim.openspiel: python_onirim passes OpenSpiel's own checks, plays the engine's game line
+for line, and its observation and information-state strings hold only what a player may know.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from engine import Game, format_position  # noqa: E402
+from engine import game as G  # noqa: E402
+from engine.cards import CODES  # noqa: E402
+from engine.view import known_top, player_view  # noqa: E402
+from onirim.openspiel import (MAX_GAME_LENGTH, OnirimState,  # noqa: E402
+                              observation_string)
+
+CONFIGS = ["python_onirim", "python_onirim(seed=3)", "python_onirim(players=2)",
+           "python_onirim(players=2,seed=5)"]
+
+
+def test_load_and_declared_info():
+    game = pyspiel.load_game("python_onirim")
+    t = game.get_type()
+    assert t.short_name == "python_onirim"
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert t.utility == pyspiel.GameType.Utility.IDENTICAL
+    assert (t.min_num_players, t.max_num_players) == (1, 2)
+    assert game.num_distinct_actions() == G.NUM_ACTIONS
+    assert (game.min_utility(), game.max_utility()) == (0.0, 1.0)
+    assert game.max_game_length() == MAX_GAME_LENGTH
+    assert game.num_players() == 1
+    assert game.new_initial_state().is_chance_node()          # chance mode by default
+    assert pyspiel.load_game("python_onirim(players=2)").num_players() == 2
+    assert not pyspiel.load_game("python_onirim(seed=3)").new_initial_state().is_chance_node()
+
+
+@pytest.mark.parametrize("bad", ["python_onirim(players=3)", "python_onirim(seed=-2)"])
+def test_bad_parameters_are_refused(bad):
+    with pytest.raises(Exception, match="players|seed"):
+        pyspiel.load_game(bad)
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_random_sim_test_with_serialization(name):
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=3, serialize=True,
+                            verbose=False)
+
+
+def _random_line(state, rnd, steps=10_000):
+    """Random legal moves (chance outcomes by their probabilities) until the end."""
+    line = []
+    while not state.is_terminal() and len(line) < steps:
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes())
+            a = rnd.choices(acts, probs)[0]
+        else:
+            a = rnd.choice(state.legal_actions())
+        line.append(a)
+        state.apply_action(a)
+    return line
+
+
+@pytest.mark.parametrize("name,players,seed", [("python_onirim", 1, None),
+                                               ("python_onirim(seed=11)", 1, 11),
+                                               ("python_onirim(players=2)", 2, None),
+                                               ("python_onirim(players=2,seed=4)", 2, 4)])
+def test_same_line_as_the_engine(name, players, seed):
+    """A line played through the adapter is the engine's line, state by state."""
+    rnd = random.Random(7)
+    game = pyspiel.load_game(name)
+    for _ in range(3):
+        st = game.new_initial_state()
+        eng = Game(players).new_initial_state(seed=seed)
+        assert str(st) == format_position(eng)
+        while not st.is_terminal():
+            assert st.legal_actions() == eng.legal_actions()
+            if st.is_chance_node():
+                assert st.chance_outcomes() == eng.chance_outcomes()
+                acts, probs = zip(*st.chance_outcomes())
+                a = rnd.choices(acts, probs)[0]
+            else:
+                a = rnd.choice(st.legal_actions())
+                assert st.action_to_string(st.current_player(), a) == eng.action_to_string(a)
+            st.apply_action(a)
+            eng.apply_action(a)
+            assert str(st) == format_position(eng)
+            assert st.current_player() == (eng.current_player() if eng.current_player() >= 0
+                                           else st.current_player())
+        assert eng.is_terminal() and st.returns() == eng.returns()
+        assert st.history() == eng.history()
+        assert len(st.history()) <= MAX_GAME_LENGTH
+
+
+def test_serialization_round_trip_mid_game():
+    rnd = random.Random(3)
+    for name in CONFIGS:
+        game = pyspiel.load_game(name)
+        st = game.new_initial_state()
+        _random_line(st, rnd, steps=60)
+        text = pyspiel.serialize_game_and_state(game, st)
+        game2, st2 = pyspiel.deserialize_game_and_state(text)
+        assert str(st2) == str(st)
+        assert st2.history() == st.history()
+        c = st.clone()
+        assert str(c) == str(st) and c.history() == st.history()
+
+
+def _permuted_solo(eng, rnd):
+    s = eng.clone()
+    k = known_top(eng)
+    rest = s.deck[k:]
+    rnd.shuffle(rest)
+    s.deck[k:] = rest
+    return s
+
+
+def test_solo_strings_hold_no_hidden_order():
+    """Permuting the deck cards the player does not know changes neither string; changing a
+    card the player knows (its hand) does."""
+    rnd = random.Random(5)
+    game = pyspiel.load_game("python_onirim(seed=0)")
+    checked = prophecy_seen = 0
+    for seed in range(6):
+        eng = Game(1).new_initial_state(seed=seed)
+        while not eng.is_terminal():
+            st = OnirimState(game, eng.clone())
+            other = OnirimState(game, _permuted_solo(eng, rnd))
+            if other.engine.deck != eng.deck:
+                assert other.observation_string(0) == st.observation_string(0)
+                assert other.information_state_string(0) == st.information_state_string(0)
+                checked += 1
+            assert st.observation_string(0) == format_position(player_view(eng))
+            assert "seed=" not in st.observation_string(0)
+            if known_top(eng) >= 2 and len(set(eng.deck[:known_top(eng)])) > 1:
+                prophecy_seen += 1
+                moved = eng.clone()
+                moved.deck[0], moved.deck[1] = moved.deck[1], moved.deck[0]
+                if moved.deck[:2] != eng.deck[:2]:   # the known order is part of the view
+                    assert (OnirimState(game, moved).observation_string(0)
+                            != st.observation_string(0))
+            eng.apply_action(rnd.choice(eng.legal_actions()))
+    assert checked > 100 and prophecy_seen > 0
+
+
+def _permuted_duo(eng, player, seer, rnd):
+    """The partner's hand and the deck cards ``player`` does not know, dealt anew (same sizes,
+    same multiset)."""
+    s = eng.clone()
+    partner = 1 - player
+    k = known_top(eng) if player == seer else 0
+    pool = list(s.hands[partner]) + s.deck[k:]
+    rnd.shuffle(pool)
+    n = len(s.hands[partner])
+    s.hands[partner] = sorted(pool[:n])
+    s.deck[k:] = pool[n:]
+    return s
+
+
+def test_duo_strings_hide_the_partner_hand_and_the_deck():
+    rnd = random.Random(9)
+    game = pyspiel.load_game("python_onirim(players=2,seed=0)")
+    checked = 0
+    for seed in range(3):
+        eng = Game(2).new_initial_state(seed=seed)
+        st = OnirimState(game, eng)
+        while not st.is_terminal():
+            seer = st.engine.turn if st.engine.phase in ("prophecy", "foresee") else st.seer
+            for player in (0, 1):
+                other = OnirimState(game, _permuted_duo(st.engine, player, seer, rnd))
+                other.seer = st.seer
+                assert other.observation_string(player) == st.observation_string(player)
+                assert (other.information_state_string(player)
+                        == st.information_state_string(player))
+                checked += 1
+            for player in (0, 1):     # own hand shown, the partner's as its size only
+                fields = dict(f.split("=", 1) for f in st.observation_string(player).split())
+                own = ",".join(CODES[c] for c in st.engine.hands[player]) or "-"
+                assert fields[f"hand{player}"] == own
+                assert fields[f"hand{1 - player}"] == f"?{len(st.engine.hands[1 - player])}"
+            st.apply_action(rnd.choice(st.legal_actions()))
+    assert checked > 100
+
+
+def test_observation_string_helper_matches_the_state():
+    eng = Game(1).new_initial_state(seed=2)
+    st = OnirimState(pyspiel.load_game("python_onirim(seed=2)"), eng.clone())
+    assert observation_string(eng, 0) == st.observation_string(0)
+
+
+def test_mcts_bot_decides_from_the_view_reproducibly():
+    from open_spiel.python.algorithms import mcts
+    game = pyspiel.load_game("python_onirim")
+    real = Game(1).new_initial_state(seed=1)
+
+    def decide():
+        rs = np.random.RandomState(12345)
+        bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+        return bot.step(OnirimState(game, player_view(real)))
+
+    a = decide()
+    assert a in real.legal_actions()
+    assert decide() == a
