@@ -152,6 +152,7 @@ def run_row(evaluator: str, sims: int, seeds, stop_at: float | None) -> None:
     row = _row_key(evaluator, sims)
     os.makedirs(OUT_DIR, exist_ok=True)
     done = load_done(row)
+    _end_cut_line(_path(row))
     with open(_path(row), "a") as f:
         for s in seeds:
             if s in done:
@@ -166,6 +167,20 @@ def run_row(evaluator: str, sims: int, seeds, stop_at: float | None) -> None:
             os.fsync(f.fileno())
             print(f"{row} deal {s}: {'won' if rec['won'] else 'lost'} doors={rec['doors']} "
                   f"{rec['seconds']:.1f}s", file=sys.stderr)
+
+
+def _end_cut_line(path: str) -> None:
+    """A line cut by a kill has no newline: end it, so the next record starts a line."""
+    try:
+        with open(path, "rb+") as f:
+            f.seek(0, os.SEEK_END)
+            if f.tell() == 0:
+                return
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
+    except FileNotFoundError:
+        pass
 
 
 def summary(seed_lo: int | None = None, seed_hi: int | None = None) -> list[dict]:
