@@ -38,7 +38,8 @@ Observation
 -----------
 A dict: ``"observation"``, a fixed-size int16 vector of what the player may know, computed from
 ``engine.view.player_view`` (so it never holds the hidden deck order, nor the seed), and
-``"action_mask"``.  The vector (``OBS_FIELDS`` lists the slices)::
+``"action_mask"``.  The vector is ``onirim.encoding.solo_vector`` (``OBS_FIELDS`` lists the
+slices)::
 
     phase        4   one-hot: play, prophecy, door, nightmare
     drawn       17   one-hot card type of the Door or Nightmare being resolved
@@ -71,6 +72,8 @@ from engine.notation import format_position
 from engine.rng import MAX_SEED
 from engine.view import player_view
 
+from onirim.encoding import SOLO_FIELDS, SOLO_SIZE, solo_vector
+
 ENV_ID = "OnirimSolo-v0"
 
 # ------------------------------------------------------------------------- action layout
@@ -95,52 +98,16 @@ def compact_action(engine_action: int) -> int:
 
 
 # ------------------------------------------------------------------------- observation
-_PHASES = ("play", "prophecy", "door", "nightmare")
-OBS_FIELDS: dict[str, tuple[int, int]] = {}
-_n = 0
-for _name, _size in (("phase", 4), ("drawn", 17), ("hand", 12), ("row", 12), ("row_last", 12),
-                     ("series", 1), ("doors", 4), ("discard", 17), ("limbo", 17),
-                     ("known_top", 85), ("unknown", 17), ("deck_size", 1)):
-    OBS_FIELDS[_name] = (_n, _n + _size)
-    _n += _size
-OBS_SIZE = _n                             # 199
+OBS_FIELDS = SOLO_FIELDS                  # name -> (start, stop) slice of the vector
+OBS_SIZE = SOLO_SIZE                      # 199
 
 
 def encode_view(view) -> np.ndarray:
     """The observation vector of a player's view (a chance-mode solo ``engine.State``)."""
-    if view.seed is not None:
-        raise GameConfigError("encode_view: needs a player's view (engine.view.player_view)")
-    x = np.zeros(OBS_SIZE, np.int16)
-
-    def put(name, i, v=1):
-        x[OBS_FIELDS[name][0] + i] += v
-
-    if view.phase in _PHASES:
-        put("phase", _PHASES.index(view.phase))
-    if view.drawn is not None:
-        put("drawn", view.drawn)
-    for c in view.hands[0]:
-        put("hand", c)
-    row = view.rows[0]
-    for c in row:
-        put("row", c)
-    if row:
-        put("row_last", row[-1])
-        put("series", 0, G.series_length(row))
-    for d in view.doors[0]:
-        put("doors", C.colour(d))
-    for c in view.discard:
-        put("discard", c)
-    for c in view.limbo:
-        put("limbo", c)
-    if len(view.deck) > 5:
-        raise GameConfigError(f"encode_view: {len(view.deck)} known deck cards (at most 5)")
-    for i, c in enumerate(view.deck):
-        put("known_top", 17 * i + c)
-    for t, n in enumerate(view.unknown):
-        put("unknown", t, n)
-    put("deck_size", 0, view.deck_size())
-    return x
+    try:
+        return solo_vector(view)
+    except ValueError as e:
+        raise GameConfigError(str(e)) from None
 
 
 def action_mask(state) -> np.ndarray:

@@ -39,6 +39,9 @@ Information
 made so far (all players' actions are public moves; chance outcomes are not listed, the player
 sees what they changed through the observation).
 
+``observation_tensor(p)`` is the fixed-size encoding of the same knowledge
+(``onirim.encoding``: 199 numbers solo, 243 two-player); no information-state tensor.
+
 Bound on the game length (``max_game_length``), with chance nodes: every turn moves at least
 one of the 58 Locations from a hand to the row or the discard pile for good, so there are at
 most 58 turns.  In one turn there are at most 2 decisions before the refill (play or discard,
@@ -59,6 +62,7 @@ from engine.errors import GameConfigError
 from engine.notation import format_position
 from engine.rng import MAX_SEED
 from engine.view import known_top, player_view
+from onirim.encoding import DUO_FIELDS, DUO_SIZE, SOLO_FIELDS, SOLO_SIZE, duo_vector, solo_vector
 
 GAME_NAME = "python_onirim"
 MAX_GAME_LENGTH = 6000
@@ -77,7 +81,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     provides_factored_observation_string=False,
     parameter_specification={"players": 1, "seed": -1},
 )
@@ -117,7 +121,7 @@ class OnirimGame(pyspiel.Game):
         if params:
             raise GameConfigError(f"observer: no parameters are supported, got {params!r}")
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return OnirimObserver(perfect_recall=recall)
+        return OnirimObserver(perfect_recall=recall, players=self.engine_game.players)
 
 
 class OnirimState(pyspiel.State):
@@ -167,15 +171,26 @@ class OnirimState(pyspiel.State):
 
 
 class OnirimObserver:
-    """The PyObserver of ``python_onirim``: strings only (no tensor)."""
+    """The PyObserver of ``python_onirim``.  Strings: see the module docstring.  Tensor (the
+    observation tensor; no information-state tensor is offered): ``onirim.encoding``'s
+    ``solo_vector`` of the player's view, or ``duo_vector``, as float32, with ``dict`` holding
+    its named slices."""
 
-    def __init__(self, perfect_recall: bool):
+    def __init__(self, perfect_recall: bool, players: int = 1):
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
+        self.players = players
+        fields, size = (SOLO_FIELDS, SOLO_SIZE) if players == 1 else (DUO_FIELDS, DUO_SIZE)
+        self.tensor = np.zeros(0 if perfect_recall else size, np.float32)
+        self.dict = {} if perfect_recall else {
+            name: self.tensor[a:b] for name, (a, b) in fields.items()}
 
     def set_from(self, state, player):
-        pass
+        if self.perfect_recall:
+            return
+        if self.players == 1:
+            self.tensor[:] = solo_vector(player_view(state.engine))
+        else:
+            self.tensor[:] = duo_vector(state.engine, player, _seer(state))
 
     def string_from(self, state, player):
         obs = observation_string(state.engine, player, _seer(state))

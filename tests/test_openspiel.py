@@ -132,6 +132,7 @@ def test_solo_strings_hold_no_hidden_order():
             if other.engine.deck != eng.deck:
                 assert other.observation_string(0) == st.observation_string(0)
                 assert other.information_state_string(0) == st.information_state_string(0)
+                assert other.observation_tensor(0) == st.observation_tensor(0)
                 checked += 1
             assert st.observation_string(0) == format_position(player_view(eng))
             assert "seed=" not in st.observation_string(0)
@@ -142,6 +143,8 @@ def test_solo_strings_hold_no_hidden_order():
                 if moved.deck[:2] != eng.deck[:2]:   # the known order is part of the view
                     assert (OnirimState(game, moved).observation_string(0)
                             != st.observation_string(0))
+                    assert (OnirimState(game, moved).observation_tensor(0)
+                            != st.observation_tensor(0))
             eng.apply_action(rnd.choice(eng.legal_actions()))
     assert checked > 100 and prophecy_seen > 0
 
@@ -175,6 +178,7 @@ def test_duo_strings_hide_the_partner_hand_and_the_deck():
                 assert other.observation_string(player) == st.observation_string(player)
                 assert (other.information_state_string(player)
                         == st.information_state_string(player))
+                assert other.observation_tensor(player) == st.observation_tensor(player)
                 checked += 1
             for player in (0, 1):     # own hand shown, the partner's as its size only
                 fields = dict(f.split("=", 1) for f in st.observation_string(player).split())
@@ -183,6 +187,25 @@ def test_duo_strings_hide_the_partner_hand_and_the_deck():
                 assert fields[f"hand{1 - player}"] == f"?{len(st.engine.hands[1 - player])}"
             st.apply_action(rnd.choice(st.legal_actions()))
     assert checked > 100
+
+
+def test_observation_tensor_is_the_encoding_of_the_view():
+    from onirim.encoding import DUO_FIELDS, DUO_SIZE, SOLO_SIZE, solo_vector
+    game = pyspiel.load_game("python_onirim(seed=2)")
+    st = game.new_initial_state()
+    assert game.observation_tensor_shape() == [SOLO_SIZE]
+    assert st.observation_tensor(0) == solo_vector(player_view(st.engine)).tolist()
+    duo = pyspiel.load_game("python_onirim(players=2,seed=2)")
+    assert duo.observation_tensor_shape() == [DUO_SIZE]
+    st2 = duo.new_initial_state()
+    rnd = random.Random(4)
+    while not st2.is_terminal():
+        for p in (0, 1):          # every card counted once: all zones + partner hand size
+            t = np.array(st2.observation_tensor(p))
+            parts = ("hand", "shared", "partner_hand_size", "row", "partner_row", "doors",
+                     "partner_doors", "discard", "limbo", "deck_size", "drawn")
+            assert sum(t[slice(*DUO_FIELDS[f])].sum() for f in parts) == 76
+        st2.apply_action(rnd.choice(st2.legal_actions()))
 
 
 def test_observation_string_helper_matches_the_state():
