@@ -60,7 +60,6 @@ from engine import cards as C
 from engine import game as G
 from engine.errors import GameConfigError
 from engine.notation import format_position
-from engine.rng import MAX_SEED
 from engine.view import known_top, player_view
 from onirim.encoding import DUO_FIELDS, DUO_SIZE, SOLO_FIELDS, SOLO_SIZE, duo_vector, solo_vector
 
@@ -107,7 +106,7 @@ class OnirimGame(pyspiel.Game):
         seed = params.get("seed", -1)
         if isinstance(players, bool) or not isinstance(players, int) or players not in (1, 2):
             raise GameConfigError(f"players: must be 1 or 2, not {players!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not -1 <= seed <= MAX_SEED:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -1 <= seed <= MAX_PARAM_SEED:
             raise GameConfigError(f"seed: must be -1 (chance mode) or a deal 0..2**31-1, "
                                   f"not {seed!r}")
         super().__init__(_GAME_TYPE, _game_info(players), params)
@@ -167,7 +166,6 @@ class OnirimState(pyspiel.State):
 
     def __str__(self):
         return format_position(self.engine)
-
 
 
 class OnirimObserver:
