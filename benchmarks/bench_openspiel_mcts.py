@@ -208,6 +208,7 @@ def summary(seed_lo: int | None = None, seed_hi: int | None = None) -> list[dict
                      "s_per_decision": ss / searched if searched else None,
                      "searched_decisions": searched,
                      "greedy_wins_same_deals": greedy_wins})
+    rows.sort(key=lambda r: (r["evaluator"], r["sims"]))
     return rows
 
 
