@@ -201,13 +201,14 @@ def summary(seed_lo: int | None = None, seed_hi: int | None = None) -> list[dict
         ss = sum(r["search_seconds"] for r in recs)
         seeds = [r["seed"] for r in recs]
         lo, hi = wilson(wins, n)
-        greedy_wins = sum(play_honest(make_policy("greedy"), s).won for s in seeds)
+        greedy = [play_honest(make_policy("greedy"), s) for s in seeds]
         rows.append({"row": row, "evaluator": recs[0]["evaluator"], "sims": recs[0]["sims"],
                      "deals": n, "seeds": _ranges(seeds), "wins": wins, "win_rate": wins / n,
                      "ci95": [lo, hi], "mean_doors": sum(r["doors"] for r in recs) / n,
                      "s_per_decision": ss / searched if searched else None,
                      "searched_decisions": searched,
-                     "greedy_wins_same_deals": greedy_wins})
+                     "greedy_wins_same_deals": sum(g.won for g in greedy),
+                     "greedy_mean_doors_same_deals": sum(g.doors for g in greedy) / n})
     rows.sort(key=lambda r: (r["evaluator"], r["sims"]))
     return rows
 
@@ -230,13 +231,14 @@ def _ranges(seeds) -> str:
 
 def print_table(rows: list[dict]) -> None:
     print("| row | deals (seeds) | wins | win rate | Wilson 95% | mean Doors | "
-          "s / searched decision | greedy wins, same deals |")
+          "s / searched decision | greedy on the same deals: wins, mean Doors |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         spd = f"{r['s_per_decision']:.3f}" if r["s_per_decision"] is not None else "-"
         print(f"| {r['row']} | {r['deals']} ({r['seeds']}) | {r['wins']} | "
               f"{r['win_rate']:.3f} | [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] | "
-              f"{r['mean_doors']:.2f} | {spd} | {r['greedy_wins_same_deals']} |")
+              f"{r['mean_doors']:.2f} | {spd} | {r['greedy_wins_same_deals']}, "
+              f"{r['greedy_mean_doors_same_deals']:.2f} |")
 
 
 def main(argv=None) -> int:

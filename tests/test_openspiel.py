@@ -234,16 +234,32 @@ def test_mcts_bench_is_reproducible_and_resumes(tmp_path, monkeypatch):
     already stored; a deal replayed gives the same game (decision streams seed the bot)."""
     from benchmarks import bench_openspiel_mcts as B
     monkeypatch.setattr(B, "OUT_DIR", str(tmp_path))
-    B.run_row("greedy", 2, range(0, 1), None)
-    lines = (tmp_path / "mcts-greedy-2.jsonl").read_text().splitlines()
+    B.run_row("greedy", 1, range(0, 1), None)
+    lines = (tmp_path / "mcts-greedy-1.jsonl").read_text().splitlines()
     assert len(lines) == 1
-    with open(tmp_path / "mcts-greedy-2.jsonl", "a") as f:
+    with open(tmp_path / "mcts-greedy-1.jsonl", "a") as f:
         f.write('{"seed": 9, "cut')                      # a line cut by a kill
-    B.run_row("greedy", 2, range(0, 2), None)             # resumes: only deal 1 is played
-    recs = B.load_done("mcts-greedy-2")
+    B.run_row("greedy", 1, range(0, 2), None)             # resumes: only deal 1 is played
+    recs = B.load_done("mcts-greedy-1")
     assert sorted(recs) == [0, 1]
-    again = B.play_mcts(1, "greedy", 2)
+    again = B.play_mcts(1, "greedy", 1)
     for k in ("won", "doors", "decisions", "searched"):
         assert again[k] == recs[1][k]
     rows = B.summary()
     assert rows[0]["deals"] == 2 and rows[0]["seeds"] == "0-1"
+
+
+def test_mcts_bot_takes_a_winning_move():
+    """The search machinery works on python_onirim: with the last Door one play away (the
+    third Library of a series takes DL from the deck), MCTS-Solver finds the win."""
+    from open_spiel.python.algorithms import mcts
+
+    from engine import parse_position
+    pos = parse_position("mode=solo phase=play hand=Lk,Os,Os,As,Gs row=Ls,Lm "
+                         "doors=DO,DO,DA,DA,DG,DG,DL deck=* discard=- limbo=-")
+    game = pyspiel.load_game("python_onirim")
+    win = pos.string_to_action("play Lk")
+    for seed in range(3):
+        rs = np.random.RandomState(seed)
+        bot = mcts.MCTSBot(game, 2.0, 30, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+        assert bot.step(OnirimState(game, pos.clone())) == win
