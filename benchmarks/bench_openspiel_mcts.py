@@ -57,9 +57,10 @@ def parse_rows(text: str) -> list[tuple[str, int]]:
             sims = int(sims)
         except ValueError:
             raise SystemExit(f"onirim: error: --rows: {part!r} is not EVALUATOR:SIMS")
-        if ev not in ("random", "greedy") or sims < 1:
+        if ev not in ("random", "greedy") or sims < 2:
+            # MCTSBot expands the root's children on its second simulation only
             raise SystemExit(f"onirim: error: --rows: {part!r}: evaluator random|greedy, "
-                             f"sims >= 1")
+                             f"sims >= 2")
         rows.append((ev, sims))
     return rows
 

@@ -234,15 +234,15 @@ def test_mcts_bench_is_reproducible_and_resumes(tmp_path, monkeypatch):
     already stored; a deal replayed gives the same game (decision streams seed the bot)."""
     from benchmarks import bench_openspiel_mcts as B
     monkeypatch.setattr(B, "OUT_DIR", str(tmp_path))
-    B.run_row("greedy", 1, range(0, 1), None)
-    lines = (tmp_path / "mcts-greedy-1.jsonl").read_text().splitlines()
+    B.run_row("greedy", 2, range(0, 1), None)
+    lines = (tmp_path / "mcts-greedy-2.jsonl").read_text().splitlines()
     assert len(lines) == 1
-    with open(tmp_path / "mcts-greedy-1.jsonl", "a") as f:
+    with open(tmp_path / "mcts-greedy-2.jsonl", "a") as f:
         f.write('{"seed": 9, "cut')                      # a line cut by a kill
-    B.run_row("greedy", 1, range(0, 2), None)             # resumes: only deal 1 is played
-    recs = B.load_done("mcts-greedy-1")
+    B.run_row("greedy", 2, range(0, 2), None)             # resumes: only deal 1 is played
+    recs = B.load_done("mcts-greedy-2")
     assert sorted(recs) == [0, 1]
-    again = B.play_mcts(1, "greedy", 1)
+    again = B.play_mcts(1, "greedy", 2)
     for k in ("won", "doors", "decisions", "searched"):
         assert again[k] == recs[1][k]
     rows = B.summary()
