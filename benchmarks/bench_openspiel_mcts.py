@@ -49,6 +49,11 @@ def _row_key(evaluator: str, sims: int) -> str:
     return f"mcts-{evaluator}-{sims}"
 
 
+def _die(msg: str):
+    print(f"onirim: error: {msg}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def parse_rows(text: str) -> list[tuple[str, int]]:
     rows = []
     for part in text.split(","):
@@ -56,11 +61,10 @@ def parse_rows(text: str) -> list[tuple[str, int]]:
             ev, sims = part.strip().split(":")
             sims = int(sims)
         except ValueError:
-            raise SystemExit(f"onirim: error: --rows: {part!r} is not EVALUATOR:SIMS")
+            _die(f"--rows: {part!r} is not EVALUATOR:SIMS")
         if ev not in ("random", "greedy") or sims < 2:
             # MCTSBot expands the root's children on its second simulation only
-            raise SystemExit(f"onirim: error: --rows: {part!r}: evaluator random|greedy, "
-                             f"sims >= 2")
+            _die(f"--rows: {part!r}: evaluator random|greedy, sims >= 2")
         rows.append((ev, sims))
     return rows
 
@@ -254,7 +258,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default=None, help="also write the summary and machine here")
     args = ap.parse_args(argv)
     if args.deals < 0 or args.seed < 0:
-        raise SystemExit("onirim: error: --deals/--seed: must be non-negative")
+        _die("--deals/--seed: must be non-negative")
     if not args.summary:
         stop_at = time.time() + args.stop_after_s if args.stop_after_s else None
         for ev, sims in parse_rows(args.rows):
