@@ -94,7 +94,8 @@ def compact_action(engine_action: int) -> int:
     try:
         return _COMPACT[int(engine_action)]
     except KeyError:
-        raise IllegalActionError(f"engine action {engine_action!r} is not a solo decision")
+        raise IllegalActionError(
+            f"engine action {engine_action!r} is not a solo decision") from None
 
 
 # ------------------------------------------------------------------------- observation

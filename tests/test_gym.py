@@ -157,3 +157,16 @@ def test_encoding_counts_every_card_once():
         assert env.observation_space.contains(obs)
         legal = np.flatnonzero(obs["action_mask"]).tolist()
         obs, r, done, _, info = env.step(rnd.choice(legal))
+
+
+def test_ansi_render_is_the_view_and_bad_options_are_refused():
+    from engine import GameConfigError
+    env = og.OnirimSoloEnv(render_mode="ansi")
+    obs, info = env.reset(seed=4)
+    assert env.render() == info["position"] and "seed=" not in env.render()
+    with pytest.raises(GameConfigError, match="render_mode"):
+        og.OnirimSoloEnv(render_mode="human")
+    with pytest.raises(GameConfigError, match="illegal"):
+        og.OnirimSoloEnv(illegal="ignore")
+    with pytest.raises(GameConfigError, match="deal"):
+        env.reset(options={"deal": -5})
