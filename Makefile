@@ -9,7 +9,7 @@ PLOTS := $(VENV)/.plots
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,openspiel,gym,cluster,paper]'
 	touch $(STAMP)
 
 $(PLOTS): $(STAMP)
