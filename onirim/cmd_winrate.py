@@ -22,7 +22,7 @@ import threading
 import time
 
 from onirim.cli import UsageError
-from solver.budgets import check_nodes, check_seconds
+from solver.budgets import available_memory, check_nodes, check_seconds
 
 MODES = ("clairvoyant", "honest")
 MAX_SEED = (1 << 64) - 1
@@ -59,18 +59,6 @@ def add_arguments(p) -> None:
     p.add_argument("--chunk", type=int, default=None,
                    help="with --cluster: seeds per task (default: about 2 s of work)")
     p.add_argument("--json", action="store_true", help="print the SPEC JSON summary")
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available now (Linux: MemAvailable), or None if unknown."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def check_args(args):

@@ -8,6 +8,8 @@ budget never leaves a half-done search or a traceback behind.
 """
 from __future__ import annotations
 
+import os
+
 import math
 import numbers
 
@@ -41,3 +43,18 @@ def check_seconds(t, name: str = "time budget", allow_zero: bool = False):
         raise BudgetError(f"{name} must be a {'' if allow_zero else 'positive '}number of "
                           f"seconds up to {MAX_SECONDS:g}, not {t!r}")
     return t
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux: MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None

@@ -23,7 +23,6 @@ proven best, and otherwise each action gets an estimate of greedy play after it
 """
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
@@ -38,7 +37,7 @@ from engine.view import player_view
 
 from . import api
 from . import expectimax_kernel as K
-from .budgets import check_nodes, check_seconds
+from .budgets import available_memory, check_nodes, check_seconds
 from .expectimax_encode import PHASE_CODES, UnsupportedPosition, encode, forget_seed  # noqa: F401
 
 AUTO_START_BITS = 20         # a growing table starts with 2**20 entries (64 MiB) and grows
@@ -62,21 +61,6 @@ BYTES_PER_ENTRY = 64         # one memo table row (K.new_tables); memo files hol
 COMPILE_S = 120              # about what compiling the kernels takes on a cold cache (the
                              # cold-cache test of tests/test_best_cli.py: 151 s on a loaded
                              # 2-core machine, ~100 s on a quieter one)
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available now (Linux: MemAvailable), or None if unknown."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
 def memory_cap_bits(limit: int = AUTO_MAX_BITS) -> int:
