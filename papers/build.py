@@ -821,7 +821,9 @@ def figure_ladder(recs, plt):
         x = r["per_decision"]
         ax.errorbar([x], [r["rate"]], yerr=[[r["rate"] - r["lo"]], [r["hi"] - r["rate"]]],
                     fmt="o", capsize=3, color="C0")
-        ax.annotate(r["policy"], (x, r["rate"]), textcoords="offset points", xytext=(6, 4))
+        label = r["policy"] + "".join(f" {k}={v}" for k, v in r["config"].items())
+        ax.annotate(label, (x, r["rate"]), textcoords="offset points", xytext=(-6, 4),
+                    ha="right", fontsize=8)
     ax.axhline(1.0, ls="--", color="grey", lw=1)
     ax.text(1.5e-6, 0.965, "clairvoyant bound (not honest play)",
             color="grey", fontsize=8, va="top")
