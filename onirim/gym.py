@@ -38,22 +38,8 @@ Observation
 -----------
 A dict: ``"observation"``, a fixed-size int16 vector of what the player may know, computed from
 ``engine.view.player_view`` (so it never holds the hidden deck order, nor the seed), and
-``"action_mask"``.  The vector is ``onirim.encoding.solo_vector`` (``OBS_FIELDS`` lists the
-slices)::
-
-    phase        4   one-hot: play, prophecy, door, nightmare
-    drawn       17   one-hot card type of the Door or Nightmare being resolved
-    hand        12   count of each Location type in hand
-    row         12   count of each Location type in the row
-    row_last    12   one-hot type of the last card of the row
-    series       1   length 0..3 of the row's last series
-    doors        4   Doors in play of each colour
-    discard     17   count of each card type in the discard pile
-    limbo       17   count of each card type in limbo
-    known_top   85   5 slots x 17: the known top cards of the deck, top first (the revealed
-                     cards of a prophecy, then the cards it put back until they are drawn)
-    unknown     17   count of each card type in the rest of the deck (order unknown)
-    deck_size    1   cards in the deck
+``"action_mask"``.  The vector is ``onirim.encoding.solo_vector``: its 199 numbers, field by
+field, are listed in ``onirim/encoding.py`` (``OBS_FIELDS`` gives the slices).
 
 ``info`` also holds ``"position"``: the player's view in SPEC notation (``engine.parse_position``
 reads it back into a chance-mode position, on which any of our policies can decide), and
