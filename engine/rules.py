@@ -91,6 +91,14 @@ PH_SETUP = 11     # the engine's setup: no kernel state has it (the expectimax e
 # the decision phases
 DEAL_WON, DEAL_LOST = 4, 5
 DEAL_PHASE_NAMES = ("play", "prophecy", "door", "nightmare", "won", "lost")   # by number
+# the two-player deal-mode kernel (solver.duo_kernel) adds the draft after them
+DEAL_DRAFT = 6
+DEAL_DUO_PHASE_NAMES = DEAL_PHASE_NAMES + ("draft",)
+# the information-state playouts (solver.honest_kernel) keep the setup as a chance phase of its
+# own, and every chance phase lies between the decisions and the end (it tests
+# setup <= phase <= foresee): their own order, by number
+INFO_PHASE_NAMES = ("play", "prophecy", "door", "nightmare", "setup", "refill", "redraw",
+                    "reveal", "foresee", "won", "lost")
 
 # engine phase name -> number (the expectimax numbering; deal-mode kernels use DEAL_*)
 PHASE_NUMBER = {"play": PH_PLAY, "prophecy": PH_PROPHECY, "door": PH_DOOR,
@@ -98,6 +106,8 @@ PHASE_NUMBER = {"play": PH_PLAY, "prophecy": PH_PROPHECY, "door": PH_DOOR,
                 "reveal": PH_REVEAL, "foresee": PH_FORESEE, "won": PH_WON, "lost": PH_LOST}
 
 assert DEAL_PHASE_NAMES.index("won") == DEAL_WON and DEAL_PHASE_NAMES.index("lost") == DEAL_LOST
+assert DEAL_DUO_PHASE_NAMES.index("draft") == DEAL_DRAFT
+assert INFO_PHASE_NAMES[:4] == DEAL_PHASE_NAMES[:4]
 assert all(PHASE_NUMBER[n] == i for i, n in enumerate(DEAL_PHASE_NAMES[:4]))
 assert NO_CARD < NIGHTMARE and NO_CARD >= NUM_LOCATION_TYPES
 assert TOTAL_CARDS == C.TOTAL_CARDS

@@ -25,14 +25,20 @@ import numpy as np
 from numba import njit
 
 from engine import game as G
-from engine.errors import OnirimError
+from engine.rules import DEAL_DRAFT as PH_DRAFT
+from engine.rules import DEAL_DUO_PHASE_NAMES as PHASE_NAMES
+from engine.rules import DEAL_LOST as PH_LOST
+from engine.rules import DEAL_WON as PH_WON
+from engine.rules import NIGHTMARE as NIGHT
+from engine.rules import NO_CARD as EMPTY
+from engine.rules import NUM_LOCATION_TYPES as NLOC
+from engine.rules import NUM_TYPES as NT
+from engine.rules import PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_PROPHECY
 
 from . import kernel as K
+from .errors import UnsupportedPosition
 from .kernel import _card_at, _deck_counts, _deck_size, _fill_sfx, _pack_m, _pop, _shuffle
 
-NT = 17
-NLOC = 12
-NIGHT = 16
 NW = 4
 
 # word 0
@@ -49,9 +55,6 @@ SHARED_SHIFT = 0
 LAST_SHIFT = (48, 54)
 SER_SHIFT = (52, 58)
 
-EMPTY = 15
-PH_PLAY, PH_PROPHECY, PH_DOOR, PH_NIGHTMARE, PH_WON, PH_LOST, PH_DRAFT = 0, 1, 2, 3, 4, 5, 6
-PHASE_NAMES = ("play", "prophecy", "door", "nightmare", "won", "lost", "draft")
 M_REFILL, M_REDRAW, M_FORESEE = 0, 1, 2
 
 A_PLAY = G.PLAY
@@ -530,13 +533,13 @@ def encode(state, perms=None):
 
     Returns (st, perms, s_root, seed); ``perms`` as in :func:`solver.kernel.encode`."""
     if state.players != 2:
-        raise OnirimError("the duo kernel plays two-player games only")
+        raise UnsupportedPosition("the duo kernel plays two-player games only")
     if state.seed is None or any(state.unknown):
-        raise OnirimError("clairvoyant solving needs deal mode: a seed and a fully known deck")
+        raise UnsupportedPosition("clairvoyant solving needs deal mode: a seed and a fully known deck")
     if state.phase not in PHASE_NAMES:
-        raise OnirimError(f"cannot solve from phase {state.phase}")
+        raise UnsupportedPosition(f"cannot solve from phase {state.phase}")
     if state.shuffles > 160:   # + at most ~90 more in a game: the 8-bit field never wraps
-        raise OnirimError("too many shuffles for the kernel")
+        raise UnsupportedPosition("too many shuffles for the kernel")
     w0 = 0
     for p in range(2):
         for c in state.hands[p]:

@@ -26,8 +26,7 @@ import time
 import numpy as np
 from numba import njit
 
-from engine import Game
-from engine.errors import OnirimError
+from engine.game import Game
 
 from . import duo_kernel as DK
 from . import kernel as K
@@ -35,6 +34,7 @@ from . import rules_core as R
 from .budgets import check_nodes, check_seconds
 from .clairvoyant import CertificateError, SolveResult, actions_to_strings, certified_line, \
     replay_line
+from .errors import UnsupportedPosition
 from .tt import _mix
 
 SOLVER_VERSION = "duo-cv1"
@@ -594,7 +594,7 @@ def solve_duo_state(state, node_budget: int = DEFAULT_NODE_BUDGET,
     """Solve a two-player engine State in deal mode (a shared default solver)."""
     global _DEFAULT
     if state.players != 2:
-        raise OnirimError("solve_duo_state needs a two-player position")
+        raise UnsupportedPosition("solve_duo_state needs a two-player position")
     if _DEFAULT is None:
         _DEFAULT = DuoSolver()
     return _DEFAULT.solve_state(state, node_budget=node_budget, time_budget_s=time_budget_s)

@@ -40,6 +40,8 @@ from numba import njit
 
 from engine import cards as C
 from engine import game as G
+from engine.rules import DEAL_PHASE_NAMES
+from engine.rules import INFO_PHASE_NAMES as PHASE_NAMES
 
 # ----------------------------------------------------------------------------- layout
 H = 0            # 12: hand counts per Location type
@@ -62,12 +64,11 @@ TOP = 80         # known top cards, top first (up to 76)
 ARR = 160        # the unknown cards as a list of types (UTOT of them, any order)
 NS = 240         # array length
 
-P_PLAY, P_PROPHECY, P_DOOR, P_NIGHTMARE = 0, 1, 2, 3
-P_SETUP, P_REFILL, P_REDRAW, P_REVEAL, P_FORESEE = 4, 5, 6, 7, 8
-P_WON, P_LOST = 9, 10
-PHASE_NAMES = ("play", "prophecy", "door", "nightmare", "setup", "refill", "redraw", "reveal",
-               "foresee", "won", "lost")
 PHASE_CODE = {name: i for i, name in enumerate(PHASE_NAMES)}
+P_PLAY, P_PROPHECY, P_DOOR, P_NIGHTMARE = (PHASE_CODE[n] for n in DEAL_PHASE_NAMES[:4])
+P_SETUP, P_REFILL, P_REDRAW, P_REVEAL, P_FORESEE = (
+    PHASE_CODE[n] for n in ("setup", "refill", "redraw", "reveal", "foresee"))
+P_WON, P_LOST = PHASE_CODE["won"], PHASE_CODE["lost"]
 
 NIGHT = C.NIGHTMARE
 COUNTS = np.array(C.COUNTS, dtype=np.int64)

@@ -131,7 +131,11 @@ def test_worker_killed_mid_run_and_warm_up_once_per_worker():
                           for r in sorted(rows, key=key)]
     assert strip(got) == strip(want)
     assert len(more) == 40
-    assert before == after and set(after.values()) == {1}
+    # every worker warmed up exactly once; one that was there before the second run did not
+    # warm up again (the restarted worker may join only during the second run, and then
+    # warms up there, once)
+    assert set(after.values()) == {1}
+    assert all(after.get(pid, c) == c for pid, c in before.items())
 
 
 @pytest.mark.slow

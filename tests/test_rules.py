@@ -85,7 +85,7 @@ VOCAB = re.compile(
     r"DEAL_WON|DEAL_LOST|PHASE_BYTE|PHASE_NAMES|DEAL_PHASE_NAMES|PHASE_NUMBER|"
     r"A_[A-Z_]+|DISCARD|SWAP|DOOR_KEY|DOOR_LIMBO|NM_KEY|NM_DOOR|NM_REVEAL|NM_REDRAW|DRAFT|"
     r"DRAW|HAND_SIZE|DOORS_PER_COLOUR|DOORS_TO_WIN|PROPHECY_SIZE)$")
-OWNERS = {"engine/cards.py", "engine/game.py", "engine/rules.py"}
+OWNERS = {"engine/cards.py", "engine/game.py", "engine/rules.py", "engine/actions.py"}
 
 
 def vocabulary_definitions(root: str = ROOT) -> dict[str, list[str]]:
