@@ -4,20 +4,13 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest
 
 from onirim import cli
+from winrate_kit import ROOT, onirim, start, wait_for_rows
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def onirim(*args, cwd, timeout=240):
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    return subprocess.run([sys.executable, "-m", "onirim", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 def run_main(capsys, *args, cwd):
@@ -109,25 +102,11 @@ def test_verify_catches_a_bad_certificate(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_kill_9_then_resume(tmp_path):
-    env = dict(os.environ, PYTHONPATH=ROOT)
     n = 600
-    p = subprocess.Popen([sys.executable, "-m", "onirim", "winrate", "--deals", str(n), "--seed",
-                          "300", "--db", "k.sqlite", "--json"], cwd=tmp_path, env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = start(["winrate", "--deals", str(n), "--seed", "300", "--db", "k.sqlite", "--json"],
+              tmp_path)
     db = tmp_path / "k.sqlite"
-    t0 = time.time()
-    stored = 0
-    while time.time() - t0 < 120:
-        time.sleep(0.02)
-        if db.exists():
-            try:
-                con = sqlite3.connect(db, timeout=1)
-                stored = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-                con.close()
-            except sqlite3.Error:
-                stored = 0
-            if stored >= 3:
-                break
+    wait_for_rows(db, "results", 3, poll=0.02)
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
     before = rows(db)
@@ -359,24 +338,12 @@ def test_kernels_warm_up_before_the_first_deal(tmp_path, monkeypatch, capsys):
 
 
 def test_ctrl_c_with_two_jobs_clairvoyant(tmp_path):
-    env = dict(os.environ, PYTHONPATH=ROOT)
     cmd = ["winrate", "--mode", "clairvoyant", "--deals", "50000", "--seed", "0", "--jobs",
            "2", "--db", "c.sqlite", "--json"]
-    p = subprocess.Popen([sys.executable, "-m", "onirim", *cmd], cwd=tmp_path, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+    p = start(cmd, tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+              start_new_session=True)
     db = tmp_path / "c.sqlite"
-    t0 = time.time()
-    while time.time() - t0 < 120:
-        time.sleep(0.05)
-        try:
-            con = sqlite3.connect(db, timeout=1)
-            n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-            con.close()
-        except sqlite3.Error:
-            n = 0
-        if n >= 5:
-            break
+    wait_for_rows(db, "results", 5, poll=0.05)
     os.killpg(p.pid, signal.SIGINT)          # Ctrl-C reaches every process of the group
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and out == "", err

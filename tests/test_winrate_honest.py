@@ -5,17 +5,16 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest
 
 from onirim import cli
+from winrate_kit import onirim, start, wait_for_rows
 from solver.api import Param, register_policy
 from solver.honest import play_honest
 from solver.api import make_policy
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUMMARY = {"mode", "deals", "wins", "losses", "unknown", "win_rate", "ci95",
            "ci95_with_unknown", "seconds", "nodes", "policy", "policy_config", "policy_hash",
            "decisions", "seconds_per_decision", "mean_doors"}
@@ -27,12 +26,6 @@ def run_main(capsys, *args):
     rc = cli.main(list(args))
     out = capsys.readouterr()
     return rc, out.out, out.err
-
-
-def onirim(*args, cwd, timeout=240):
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    return subprocess.run([sys.executable, "-m", "onirim", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 def games(db):
@@ -97,26 +90,12 @@ def test_json_jobs_and_the_same_deals(tmp_path, capsys):
 
 
 def test_kill_9_then_resume(tmp_path):
-    env = dict(os.environ, PYTHONPATH=ROOT)
     n = 300
     cmd = ["winrate", "--mode", "honest", "--policy", "greedy", "--deals", str(n), "--seed",
            "7", "--db", "k.sqlite", "--json"]
-    p = subprocess.Popen([sys.executable, "-m", "onirim", *cmd], cwd=tmp_path, env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = start(cmd, tmp_path)
     db = tmp_path / "k.sqlite"
-    t0 = time.time()
-    stored = 0
-    while time.time() - t0 < 120:
-        time.sleep(0.02)
-        if db.exists():
-            try:
-                con = sqlite3.connect(db, timeout=1)
-                stored = con.execute("SELECT COUNT(*) FROM honest").fetchone()[0]
-                con.close()
-            except sqlite3.Error:
-                stored = 0
-            if stored >= 3:
-                break
+    wait_for_rows(db, "honest", 3, poll=0.02)
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
     before = games(db)
@@ -186,24 +165,12 @@ def test_warm_up_is_not_timed(tmp_path, capsys, jobs):
 
 
 def test_ctrl_c_with_two_jobs_says_what_is_stored(tmp_path):
-    env = dict(os.environ, PYTHONPATH=ROOT)
     cmd = ["winrate", "--mode", "honest", "--policy", "greedy", "--deals", "20000", "--seed",
            "0", "--jobs", "2", "--db", "c.sqlite"]
-    p = subprocess.Popen([sys.executable, "-m", "onirim", *cmd], cwd=tmp_path, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+    p = start(cmd, tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+              start_new_session=True)
     db = tmp_path / "c.sqlite"
-    t0 = time.time()
-    while time.time() - t0 < 120:
-        time.sleep(0.05)
-        try:
-            con = sqlite3.connect(db, timeout=1)
-            n = con.execute("SELECT COUNT(*) FROM honest").fetchone()[0]
-            con.close()
-        except sqlite3.Error:
-            n = 0
-        if n >= 5:
-            break
+    wait_for_rows(db, "honest", 5, poll=0.05)
     os.killpg(p.pid, signal.SIGINT)          # Ctrl-C: the whole foreground process group
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
