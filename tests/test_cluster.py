@@ -131,11 +131,11 @@ def test_worker_killed_mid_run_and_warm_up_once_per_worker():
                           for r in sorted(rows, key=key)]
     assert strip(got) == strip(want)
     assert len(more) == 40
-    # every worker warmed up exactly once; one that was there before the second run did not
-    # warm up again (the restarted worker may join only during the second run, and then
-    # warms up there, once)
-    assert set(after.values()) == {1}
-    assert all(after.get(pid, c) == c for pid, c in before.items())
+    # no worker warmed up more than once, and one that had warmed up before the second run did
+    # not warm up again. The restarted worker warms up on its first task; it may join late and
+    # get no task at all (the other worker took every chunk), and then it never warms up.
+    assert set(after.values()) <= {0, 1} and max(after.values()) == 1
+    assert all(after[pid] == 1 for pid, c in before.items() if c == 1 and pid in after)
 
 
 @pytest.mark.slow
