@@ -57,7 +57,7 @@ coverage-kernel: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,coverage]'
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m coverage run --data-file=.coverage-kernel \
 	  --source=solver -m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning \
-	  tests/test_expectimax_agreement.py
+	  tests/solver/expectimax/test_expectimax_agreement.py
 	$(BIN)/python -m coverage report --data-file=.coverage-kernel \
 	  --include=solver/expectimax_kernel.py
 

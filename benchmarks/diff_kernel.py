@@ -2,7 +2,7 @@
 
     python -m benchmarks.diff_kernel [--steps 10000000] [--seed 0] [--jobs 1]
 
-Same checks as tests/test_kernel_diff.py (decoded kernel state == engine state, same legal
+Same checks as tests/solver/clairvoyant/test_kernel_diff.py (decoded kernel state == engine state, same legal
 action sets, same terminal status), over many more steps.  Each job plays its own deals
 (seed + job * 10**9 + k); half of the actions prefer plays over discards to reach long games.
 Exit status 1 on the first disagreement, with the position and the action history.

@@ -11,7 +11,7 @@ on the bit-packed deal-mode state); this module adds three things on top:
   function of (seed, stream) and needs no generator state;
 * ``_greedy``: the greedy policy of :mod:`engine.policy` (``greedy_action``), solo part,
   rewritten on the packed state.  Its tie-breaks are the engine's, written as integer sort
-  keys; ``tests/test_kernel_playouts.py`` checks that it takes exactly the engine's actions.
+  keys; ``tests/solver/clairvoyant/test_kernel_playouts.py`` checks that it takes exactly the engine's actions.
 
 The greedy policy reads only what the engine's reads: the hand, the last card of the row and
 the length of its series, the Doors in play, the deck *size* and, in phase ``prophecy``, the

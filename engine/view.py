@@ -10,7 +10,7 @@ seed that will decide future shuffles.
 :func:`player_view` turns any position into a chance-mode position that holds exactly that:
 the known top cards are listed in ``deck``, every other deck card is in ``unknown`` (counts
 only), and ``seed`` is dropped.  A policy that decides from the view cannot read the hidden
-order, whatever it does; ``tests/test_view.py`` checks that permuting the unknown part of the
+order, whatever it does; ``tests/engine/test_view.py`` checks that permuting the unknown part of the
 deck leaves the view, and every registered policy's decision, unchanged.
 
 Two-player views as ``State`` objects (a partner's hand is hidden too) are not written yet:

@@ -5,7 +5,7 @@ cached search that was compiled with an older copy of a kernel function it calls
 file) would silently keep the old code.  To rule that out, every ``cache=True`` function of
 this package is stamped with a hash of its own file *and* of the shared kernel sources
 (``CORE``): editing a kernel file recompiles every cached function of the package that may
-have inlined or linked it.  ``tests/test_numba_cache_stamp.py`` checks that every module whose
+have inlined or linked it.  ``tests/project/test_numba_cache_stamp.py`` checks that every module whose
 kernels a cached function of another module calls is in ``CORE``.  The kernels also compile in
 the rules vocabulary of ``engine/`` (``ENGINE_CORE``: card counts, rule sizes, phase numbers
 and action numbers, frozen as constants), so those files are part of the stamp too.

@@ -59,7 +59,7 @@ SLOW_NODE_CARDS = 24         # positions with more deck cards than this look at 
                              # K.CLOCK_EVERY nodes
 BYTES_PER_ENTRY = 64         # one memo table row (K.new_tables); memo files hold 56 per entry
 COMPILE_S = 120              # about what compiling the kernels takes on a cold cache (the
-                             # cold-cache test of tests/test_best_cli.py: 151 s on a loaded
+                             # cold-cache test of tests/cli/test_best_cli.py: 151 s on a loaded
                              # 2-core machine, ~100 s on a quieter one)
 
 

@@ -15,7 +15,7 @@ actions and ``0 < screen < n``, every action first gets ``screen`` playouts; onl
 actions with the most wins, plus the base action, get the remaining ``n - screen``.  This is a
 heuristic, not a proof: an action ranked outside the top ``keep`` after ``screen`` common-random-
 number playouts rarely has the best mean after ``n``, and the z-margin against the base then
-decides among the survivors as usual.  ``tests/test_rollout.py`` compares the screened choice
+decides among the survivors as usual.  ``tests/solver/honest/test_rollout.py`` compares the screened choice
 with the unscreened one.
 
 ``level=2``: the playouts after each action are played by the level-1 policy (``inner_n``

@@ -6,12 +6,12 @@ from solver import pysearch as PS
 from solver import rules_core as R
 from solver import search as S
 from solver.clairvoyant import ClairvoyantSolver, replay_line, actions_to_strings
+from paths import FIXTURES
 
-HERE = os.path.dirname(__file__)
 
 
 def positions():
-    with open(os.path.join(HERE, "fixtures", "solver_near_end.tsv")) as f:
+    with open(os.path.join(FIXTURES, "solver_near_end.tsv")) as f:
         return [ln.split("\t")[0] for ln in f if ln.strip() and not ln.startswith("#")]
 
 

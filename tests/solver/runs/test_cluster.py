@@ -12,6 +12,7 @@ import pytest
 from onirim import cli
 from solver import cluster as CL
 from solver import runner
+from paths import ROOT
 
 
 def run_main(capsys, *args):
@@ -179,7 +180,7 @@ def test_ctrl_c_on_a_local_cluster_is_one_line(tmp_path):
     pytest.importorskip("distributed")
     import subprocess
     import time
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = ROOT
     env = dict(os.environ, PYTHONPATH=root)
     db = tmp_path / "c.sqlite"
     p = subprocess.Popen([sys.executable, "-m", "onirim", "winrate", "--mode", "honest",

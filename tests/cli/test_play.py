@@ -1,4 +1,4 @@
-"""``onirim play`` beyond the basics of tests/test_cli.py: what a move says it did (from the
+"""``onirim play`` beyond the basics of tests/cli/test_cli.py: what a move says it did (from the
 engine's own steps, ``State.apply_action_logged``), the prophecy's orderings at 80 columns,
 the ``position`` command, the hint (exact near the end, else a named heuristic) and the help.
 """

@@ -24,6 +24,7 @@ from engine.notation import format_position, parse_position
 from engine.policy import greedy_action
 from engine.view import player_view
 from onirim.cli import main
+from paths import ROOT
 
 # The README's example, in full: seven Doors in play (DL missing), 8 unknown deck cards (two
 # Ls, one Lm, one Lk, DL, three N), hand Os,Am,Gk,Lk,Ls, row Am,Os, the rest discarded.
@@ -282,7 +283,7 @@ def test_readme_example_on_a_cold_cache(tmp_path):
     """A first run with an empty numba cache: compiling is announced once on stderr and not
     charged to --budget-s 20, and the answer is exact: discard Gk (issue 16 item 1)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = ROOT
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     p = subprocess.run([sys.executable, "-m", "onirim", "best", README, "--budget-s", "20",
                         "--json"], env=env, cwd=root, capture_output=True, text=True,

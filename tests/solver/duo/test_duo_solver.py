@@ -11,8 +11,9 @@ from engine import Game, parse_position
 from engine.errors import OnirimError
 from solver import duo_search as DS
 from solver.clairvoyant import CertificateError, replay_line
+from paths import FIXTURES
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "duo_small_positions.txt")
+FIXTURE = os.path.join(FIXTURES, "duo_small_positions.txt")
 
 
 def positions():

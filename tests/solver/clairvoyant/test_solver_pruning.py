@@ -15,13 +15,13 @@ from solver import search as S
 from solver.beam import BEAM_EMPTY, BEAM_WIN, Beam
 from solver.clairvoyant import ClairvoyantSolver
 from solver import kernel as K
+from paths import FIXTURES
 
-HERE = os.path.dirname(__file__)
 
 
 def load():
     out = []
-    with open(os.path.join(HERE, "fixtures", "solver_near_end.tsv")) as f:
+    with open(os.path.join(FIXTURES, "solver_near_end.tsv")) as f:
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue

@@ -20,8 +20,8 @@ from engine.policy import greedy_action, play_game
 from onirim import cli
 from onirim.cmd_demo import demo_game
 from onirim.cmd_play import Session
+from paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = ("mode=solo phase=play hand=Os,Os,Am,Gk,Ls row=Am,Os doors=DA deck=N,DL,* "
            "discard=Ak limbo=-")
 

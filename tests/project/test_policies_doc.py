@@ -1,5 +1,5 @@
 """The policy example of docs/POLICIES.md runs as written: it registers, passes the honesty
-check of tests/test_view.py, parses its arguments by type, and plays honest games."""
+check of tests/engine/test_view.py, parses its arguments by type, and plays honest games."""
 from __future__ import annotations
 
 import os
@@ -12,9 +12,9 @@ from engine import Game
 from engine.view import player_view
 from solver import api
 from solver.honest import decision_stream, play_honest
+from paths import ROOT
 
-DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
-                   "POLICIES.md")
+DOC = os.path.join(ROOT, "docs", "POLICIES.md")
 
 
 @pytest.fixture(scope="module")

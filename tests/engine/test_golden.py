@@ -7,7 +7,7 @@ action strings (section 4) shows up here as a diff.  The seeds were picked (with
 ``--search``) so that the games contain Doors by series and by Key, Nightmares, a prophecy
 and limbo shuffles.  To rewrite the files after an intended change::
 
-    PYTHONPATH=. .venv/bin/python tests/test_golden.py --regen
+    PYTHONPATH=.:tests .venv/bin/python tests/engine/test_golden.py --regen
 
 and review the diff before committing.
 """
@@ -18,12 +18,12 @@ import sys
 
 from engine import Game, format_position, parse_position
 from engine import cards as C
+from paths import GOLDEN
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 SOLO_SEED = 173
 DUO_SEED = 39
-GOLDEN_DIR = os.path.join(HERE, "golden")
+GOLDEN_DIR = GOLDEN
 
 
 # --------------------------------------------------------------------------- the policy
@@ -126,7 +126,7 @@ def transcript(players: int, seed: int) -> str:
     s = Game(players).new_initial_state(seed=seed)
     mode = "solo" if players == 1 else "duo"
     lines = [f"# onirim golden playthrough: mode={mode} seed={seed}",
-             "# policy: tests/test_golden.py choose(); after each '> action' line, the position",
+             "# policy: tests/engine/test_golden.py choose(); after each '> action' line, the position",
              format_position(s)]
     while not s.is_terminal():
         text = choose(s)

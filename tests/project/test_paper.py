@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from papers import build, check
+import paths
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(paths.ROOT)
 
 
 def test_check_passes_on_the_committed_paper():
