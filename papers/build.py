@@ -58,10 +58,13 @@ REGRET_SOURCES = [
 # "info-state kernel", "deal-mode kernel", "engine"), or, while none is committed,
 # "bench-full.json", whose playouts give the deal-mode kernel and the engine only.
 THROUGHPUT_SOURCE = "bench-full.json"
-# The honest two-player ladder (docs/DUO.md): the file of
-# `python -m benchmarks.bench_duo_honest summary` (name "duo-honest-ladder", one row per policy),
+# The honest two-player ladder (docs/DUO.md): (file, status) with the file of
+# `python -m benchmarks.bench_duo_honest summary` (name "duo-honest-ladder", one row per policy)
+# and status "preliminary" or "final" (the text marks a preliminary ladder as such; "final" is
+# refused unless greedy and another honest policy each have >= DUO_LADDER_MIN_DEALS deals),
 # or None while it is not measured: the text then says so and gives no number.
-DUO_LADDER_SOURCE: str | None = None
+# Example: DUO_LADDER_SOURCE = ("duo-honest-ladder.json", "final")
+DUO_LADDER_SOURCE: tuple[str, str] | None = None
 # The two-player clairvoyant run and the differential test of the duo kernel (docs/DUO.md).
 DUO_CLAIRVOYANT_SOURCE = "duo-clairvoyant-s0-n10000.json"
 DUO_DIFF_SOURCE = "duo-diff-200k.json"
@@ -343,18 +346,16 @@ def extract_duo_diff() -> dict:
     return rec
 
 
-def duo_ladder_status(rows: list[dict]) -> str:
-    """final when the issue's ladder is there: greedy and a search policy, each honest row over
-    at least DUO_LADDER_MIN_DEALS deals; preliminary otherwise."""
+def duo_ladder_complete(rows: list[dict]) -> bool:
+    """The issue's ladder is there: greedy and at least one other honest policy, every honest
+    row over at least DUO_LADDER_MIN_DEALS deals."""
     honest = [r for r in rows if r.get("mode", "honest") == "honest"]
-    ok = (len(honest) >= 2 and any(r["policy"] == "greedy" for r in honest)
-          and all(r["deals"] >= DUO_LADDER_MIN_DEALS for r in honest))
-    return "final" if ok else "preliminary"
+    return (len(honest) >= 2 and any(r["policy"] == "greedy" for r in honest)
+            and all(r["deals"] >= DUO_LADDER_MIN_DEALS for r in honest))
 
 
 def extract_duo_ladder() -> dict:
-    name = DUO_LADDER_SOURCE
-    if name is None:
+    if DUO_LADDER_SOURCE is None:
         return {
             "name": "duo-honest-ladder",
             "title": "The two-player ladder: win rates of honest policies (not measured yet)",
@@ -366,6 +367,10 @@ def extract_duo_ladder() -> dict:
             "commit": None, "clean_tree": None, "machine": None, "date": None,
             "status": "preliminary", "rows": [],
         }
+    name, status = DUO_LADDER_SOURCE
+    if status not in ("preliminary", "final"):
+        raise ValueError(f"DUO_LADDER_SOURCE: status must be 'preliminary' or 'final', "
+                         f"not {status!r}")
     d = _load(name)
     rows = []
     for r in d["rows"]:
@@ -380,7 +385,10 @@ def extract_duo_ladder() -> dict:
         })
     rec = _base("duo-honest-ladder", "The two-player ladder: win rates of honest policies",
                 [f"benchmarks/results/{name}"], "python -m benchmarks.bench_duo_honest summary",
-                d["machine"], status=duo_ladder_status(rows), note=d.get("note"))
+                d["machine"], status=status, note=d.get("note"))
+    if status == "final" and not duo_ladder_complete(rows):
+        raise ValueError(f"{name}: a final two-player ladder needs greedy and another honest "
+                         f"policy, each over at least {DUO_LADDER_MIN_DEALS:,} deals")
     rec["rows"] = rows
     return rec
 
