@@ -273,12 +273,19 @@ def extract_regret() -> dict:
     rec = _base("regret", "Regret of honest policies against the exact end game, 300 late "
                 "positions", [f"benchmarks/results/{n}" for n, _ in files],
                 "python -m benchmarks.bench_regret run --cached-only --cap-s 60 --policy ... "
-                "(each row gives its own command)", last["machine"],
+                "(each run below gives its own command)", last["machine"],
                 note="Commit, machine and date at the top are those of the last file; each row "
                      "has its own. A policy found in several files is taken from the last.")
     rec["numbers"] = {"target_mean": REGRET_TARGET,
                       "target_source": "issue 18: mean regret <= 0.01 on the 300 late positions"}
     rec["rows"] = sorted(by_label.values(), key=lambda r: -r["mean"])
+    runs = {}
+    for row in rec["rows"]:
+        run = runs.setdefault(row["source"], {
+            k: row[k] for k in ("run", "source", "command", "commit", "clean_tree", "machine",
+                                "date")})
+        run.setdefault("policies", []).append(row["policy"])
+    rec["runs"] = sorted(runs.values(), key=lambda x: x["run"])
     return rec
 
 
@@ -1135,13 +1142,18 @@ def table_experiments(recs) -> str:
         out.append(f"#exprecord({typ_str(name)}, (\n")
         for k, v in fields:
             out.append(f"  ({typ_str(k)}, {typ_str(str(v))}),\n")
-        for row in r.get("rows", []):
+        # a record whose rows come from a few runs lists the runs, else every row
+        for key, row in ([("run " + x["run"], x) for x in r["runs"]] if "runs" in r else
+                         [("row " + x["policy"], x) for x in r.get("rows", [])]):
             rsrc = row["source"]
             rcommit = row.get("commit") or "not recorded"
+            if row.get("clean_tree") is False:
+                rcommit += " (tree not clean)"
             rdate = row.get("date") or "not recorded"
-            desc = (f"source {rsrc}, commit {rcommit}, date {rdate}, "
+            rows_of = f"rows {', '.join(row['policies'])}; " if "policies" in row else ""
+            desc = (f"{rows_of}source {rsrc}, commit {rcommit}, date {rdate}, "
                     f"machine {_machine_str(row.get('machine'))}; command: {row['command']}")
-            out.append(f"  ({typ_str('row ' + row['policy'])}, {typ_str(desc)}),\n")
+            out.append(f"  ({typ_str(key)}, {typ_str(desc)}),\n")
         out.append(f"), {typ_str(r['command'] or 'none: figures taken from the source')})\n")
     return "".join(out)
 
