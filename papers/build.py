@@ -299,19 +299,21 @@ def extract_throughput() -> dict:
             "schema": "honest-throughput", "clock": "CPU",
             "info_state_games_per_s": rows["info-state kernel"]["games_per_s_cpu"],
             "info_state_games": rows["info-state kernel"]["games"],
+            "info_state_games_per_s_wall": rows["info-state kernel"].get("games_per_s_wall"),
             "deal_mode_games_per_s": rows["deal-mode kernel"]["games_per_s_cpu"],
             "deal_mode_games": rows["deal-mode kernel"]["games"],
             "engine_games_per_s": rows["engine"]["games_per_s_cpu"],
             "engine_games": rows["engine"]["games"],
             "target_games_per_s": d.get("target_games_per_s", THROUGHPUT_TARGET),
         }
-        command = "python -m benchmarks.bench_honest throughput --engine-games 300"
+        command = d.get("command") or "python -m benchmarks.bench_honest throughput"
         note = None
     else:  # bench-full.json: the deal-mode kernel and the engine, no information-state kernel
         p = d["playouts"]
         nums = {
             "schema": "bench-full", "clock": "wall",
             "info_state_games_per_s": None, "info_state_games": None,
+            "info_state_games_per_s_wall": None,
             "deal_mode_games_per_s": p["kernel_greedy"]["playouts_per_s"],
             "deal_mode_games": p["kernel_greedy"]["games"],
             "engine_games_per_s": p["engine_greedy"]["playouts_per_s"],
@@ -905,6 +907,8 @@ def numbers_spec() -> list[Num]:
     der("tp_clock", tp, "numbers.clock", lambda r: tpn(r, "clock"), fstr)
     der("tp_info_gps", tp, "numbers.info_state_games_per_s",
         lambda r: tpn(r, "info_state_games_per_s"), _opt(fint))
+    der("tp_info_gps_wall", tp, "numbers.info_state_games_per_s_wall",
+        lambda r: tpn(r, "info_state_games_per_s_wall"), _opt(fint))
     der("tp_deal_gps", tp, "numbers.deal_mode_games_per_s",
         lambda r: tpn(r, "deal_mode_games_per_s"), fint)
     der("tp_engine_gps", tp, "numbers.engine_games_per_s",
