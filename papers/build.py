@@ -388,6 +388,7 @@ def extract_duo_ladder() -> dict:
             "config": r.get("policy_config") or {}, "deals": r["deals"], "wins": r["wins"],
             "unknown": r.get("unknown", 0), "seed_first": r.get("seed_first"),
             "seconds_per_decision": r.get("seconds_per_decision"),
+            "seconds_per_deal_median": (r.get("seconds_per_deal") or {}).get("median"),
             "mean_doors": r.get("mean_doors"), "command": r["command"],
             "source": f"benchmarks/results/{name}", "commit": _commit(d["machine"])[0],
             "date": d["machine"].get("date"), "machine": _machine(d["machine"]),
@@ -1110,10 +1111,11 @@ def table_duo_ladder(recs) -> str:
                 "(DUO_LADDER_SOURCE is None): no table.\n")
     out = []
     for r in rows:
-        spd = r.get("seconds_per_decision")
+        spd, sdeal = r.get("seconds_per_decision"), r.get("seconds_per_deal_median")
+        time = (ftime(spd) if spd else f"{ftime(sdeal)} per deal (median)" if sdeal
+                else "not measured")
         out.append([r["policy"], r["mode"], fint(r["deals"]), fint(r["wins"]),
-                    fpct_auto(r["rate"]), f"{fpct_auto(r['lo'])} to {fpct_auto(r['hi'])}",
-                    ftime(spd) if spd else "not measured"])
+                    fpct_auto(r["rate"]), f"{fpct_auto(r['lo'])} to {fpct_auto(r['hi'])}", time])
     return _table(["policy", "mode", "deals", "wins", "win rate", "Wilson 95%",
                    "time per decision"], out, "left, left, right, right, right, right, right")
 
