@@ -155,3 +155,28 @@ def test_the_fingerprint_can_fail():
     rows = [_trace_row(S0, 5000 + g, "greedy") for g in range(5)]
     shifted = [_trace_row(S0, 5001 + g, "greedy") for g in range(5)]
     assert rows != shifted
+
+
+def test_table_greedy_play_equals_the_readable_one():
+    """The table-driven greedy play decision (_greedy_play) against the readable rule-by-rule
+    one it replaced (_greedy_play_ref) on random play-phase states: any hand of up to 5
+    Location cards (of the real multiplicities), any last card and series length, 0-2 Doors per
+    colour."""
+    rnd = random.Random(18)
+    pool = [c for c in range(12) for _ in range(HK.COUNTS[c])]
+    seen = {"play": 0, "discard": 0}
+    for _ in range(20_000):
+        S = HK.INITIAL.copy()
+        S[HK.PH] = HK.P_PLAY
+        for c in rnd.sample(pool, rnd.choice((1, 2, 3, 4, 5, 5, 5))):
+            S[HK.H + c] += 1
+            S[HK.HSIZE] += 1
+        if rnd.random() < 0.9:
+            S[HK.LAST] = rnd.randrange(12)
+            S[HK.SER] = rnd.randint(1, 3)
+        for col in range(4):
+            S[HK.DR + col] = rnd.choice((0, 0, 1, 2))
+        a, b = HK._greedy_play(S), HK._greedy_play_ref(S)
+        assert a == b, (HK.decode(S), a, b)
+        seen["play" if a < HK.A_DISCARD else "discard"] += 1
+    assert seen["play"] > 2000 and seen["discard"] > 2000
