@@ -3,8 +3,10 @@
 Subcommands (``python -m benchmarks.bench_honest SUB --help``):
 
 ``throughput`` (the default)
-    Whole greedy games per second on one core, side by side in one run: the information-state
-    kernel (chance-mode games from the setup, solver.honest_kernel), the deal-mode kernel of
+    Whole greedy games per second on one core, side by side in one run, in ``--rounds``
+    alternating slices: the information-state kernel (chance-mode games from the setup,
+    solver.honest_kernel) as it is now and as it was at git ``--before`` (default: before the
+    throughput work; the same streams, so the same games and wins), the deal-mode kernel of
     benchmarks/kernel_playouts.py (seeded deals) and the engine (engine.policy.play_game on
     seeded deals).  Games/s is given per CPU second of this process (``cpu``; what one core
     does when the machine is shared) and per wall second.  Also a breakdown of the kernel's
@@ -105,60 +107,150 @@ def breakdown(games: int = 20_000) -> dict:
             "ns_per_step_cpu": cpu / (dec + dr) * 1e9}
 
 
-def throughput(kernel_games: int, engine_games: int, old_games: int) -> dict:
+BEFORE_REF = "000c4b9"    # main before the throughput work (issue 18, item 1)
+
+
+def load_kernel_at(ref: str, out_dir: str = OUT_DIR):
+    """solver/honest_kernel.py as it was at git ``ref``, imported as a module of its own (a
+    copy under ``out_dir``, numba-cached there), for a side-by-side measurement; None (and a
+    reason) when git cannot give it."""
+    import importlib.util
+    import subprocess
+
+    from benchmarks.harness import ROOT
+    try:
+        r = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True,
+                           text=True, check=True)
+        sha = r.stdout.strip()
+        src = subprocess.run(["git", "show", f"{sha}:solver/honest_kernel.py"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        return None, f"git cannot give solver/honest_kernel.py at {ref!r}: {e}"
+    os.makedirs(out_dir, exist_ok=True)
+    name = f"honest_kernel_at_{sha}"
+    path = os.path.join(out_dir, name + ".py")
+    old = None
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+    if old != src:                      # rewritten only when it changed (keeps numba's cache)
+        with open(path, "w") as f:
+            f.write(src)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod, sha
+
+
+def throughput(kernel_games: int, engine_games: int, old_games: int, rounds: int = 4,
+               before: str | None = BEFORE_REF, out_dir: str = OUT_DIR) -> dict:
+    """Greedy games per second, side by side in ``rounds`` alternating slices (A B A B): the
+    information-state kernel as it is now ("after"), as it was at git ``before`` (same
+    streams, so the same games), the deal-mode kernel and the engine.  ``kernel_games``,
+    ``engine_games`` and ``old_games`` are totals over the rounds."""
     from engine import Game
     from engine.policy import play_game
     from solver import honest_kernel as HK
 
     t0 = time.perf_counter()
     HK.compile_all()
-    compile_s = time.perf_counter() - t0
-    rows = {}
-    r, cpu, wall = _timed(lambda: HK.playout_batch(kernel_games, key=12345))
-    rows["info-state kernel"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu,
-                                 "wall_s": wall}
+    sides = {"info-state kernel": HK}
+    before_sha = None
+    if before:
+        mod, info = load_kernel_at(before, out_dir)
+        if mod is None:
+            print(f"bench_honest: no 'before' row: {info}", file=sys.stderr)
+        else:
+            mod.compile_all()
+            before_sha = info
+            sides[f"info-state kernel at {info}"] = mod
+    KP = None
     if old_games:
         from benchmarks import kernel_playouts as KP
         KP.compile_all()
-        r, cpu, wall = _timed(lambda: KP.run_batch(range(old_games), "greedy"))
-        rows["deal-mode kernel"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu,
-                                    "wall_s": wall}
+    compile_s = time.perf_counter() - t0
     game = Game(1)
+    rows = {name: {"games": 0, "wins": 0, "cpu_s": 0.0, "wall_s": 0.0, "per_round": []}
+            for name in list(sides) + (["deal-mode kernel"] if KP else []) + ["engine"]}
+    kg = max(1, kernel_games // rounds)
+    eg = max(1, engine_games // rounds)
+    og = max(1, old_games // rounds) if KP else 0
 
-    def _engine():
+    def _engine(seeds):
         wins = 0
-        for s in range(engine_games):
+        for s in seeds:
             st, _ = play_game(game, s)
             wins += st.won()
-        return {"games": engine_games, "wins": wins}
-    r, cpu, wall = _timed(_engine)
-    rows["engine"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu, "wall_s": wall}
+        return {"games": len(seeds), "wins": wins}
+
+    def _add(name, r, cpu, wall):
+        row = rows[name]
+        row["games"] += r["games"]
+        row["wins"] += r["wins"]
+        row["cpu_s"] += cpu
+        row["wall_s"] += wall
+        row["per_round"].append(round(r["games"] / cpu))
+    for i in range(rounds):
+        # the kernels alternate their order from round to round: A B, B A, ...
+        order = list(sides) if i % 2 == 0 else list(sides)[::-1]
+        for name in order:
+            M = sides[name]
+            # round i: kg games of stream 12345 + i, the same on both kernel sides
+            r, cpu, wall = _timed(lambda: M.playout_batch(kg, key=12345 + i))
+            _add(name, r, cpu, wall)
+        if KP:
+            r, cpu, wall = _timed(lambda: KP.run_batch(range(i * og, (i + 1) * og), "greedy"))
+            _add("deal-mode kernel", r, cpu, wall)
+        r, cpu, wall = _timed(lambda: _engine(range(i * eg, (i + 1) * eg)))
+        _add("engine", r, cpu, wall)
     for v in rows.values():
         v["games_per_s_cpu"] = v["games"] / v["cpu_s"]
         v["games_per_s_wall"] = v["games"] / v["wall_s"]
         v["win_rate"] = v["wins"] / v["games"]
     eng = rows["engine"]["games_per_s_cpu"]
-    return {"compile_or_load_s": compile_s, "rows": rows,
-            "kernel_vs_engine": rows["info-state kernel"]["games_per_s_cpu"] / eng}
+    now = rows["info-state kernel"]["games_per_s_cpu"]
+    out = {"compile_or_load_s": compile_s, "rows": rows, "rounds": rounds,
+           "kernel_vs_engine": now / eng, "before_ref": before, "before_commit": before_sha}
+    if before_sha:
+        b = rows[f"info-state kernel at {before_sha}"]
+        out["after_vs_before"] = now / b["games_per_s_cpu"]
+        # the same streams: the same games, so the same wins (a check, not a timing)
+        out["same_games_as_before"] = b["wins"] == rows["info-state kernel"]["wins"]
+    return out
 
 
 def cmd_throughput(args) -> int:
     out = {"benchmark": "honest-throughput", "machine": machine_info(),
-           "target_games_per_s": 400_000}
-    out.update(throughput(args.games, args.engine_games, args.old_games))
+           "target_games_per_s": 400_000,
+           "command": "python -m benchmarks.bench_honest " + " ".join(sys.argv[1:])}
+    out.update(throughput(args.games, args.engine_games, args.old_games, args.rounds,
+                          args.before or None, args.out_dir))
     out["breakdown"] = breakdown(min(args.games, 50_000))
     if args.diff_steps:
         out["differential"] = _diff(args.diff_steps, args.diff_seed)
+    try:
+        out["machine"]["loadavg_end"] = list(os.getloadavg())
+    except OSError:
+        pass
     rows = [(name, f"{v['games']:,}", f"{v['games_per_s_cpu']:,.0f}",
-             f"{v['games_per_s_wall']:,.0f}", f"{v['win_rate']:.3f}")
+             " ".join(f"{x:,}" for x in v["per_round"]),
+             f"{v['games_per_s_wall']:,.0f}", f"{v['win_rate']:.4f}")
             for name, v in out["rows"].items()]
-    print(table(rows, ("greedy games", "games", "games/s (cpu)", "games/s (wall)", "win rate")))
+    print(table(rows, ("greedy games", "games", "games/s (cpu)", "per round (cpu)",
+                       "games/s (wall)", "win rate")))
     b = out["breakdown"]
     print(f"kernel: {b['decisions_per_game']:.1f} decisions and {b['draws_per_game']:.1f} draws "
           f"per game, {b['ns_per_game_cpu']:.0f} ns per game, {b['ns_per_step_cpu']:.1f} ns "
           f"per step, {b['ns_per_draw_cpu']:.1f} ns per draw (cpu)")
     print(f"kernel / engine: {out['kernel_vs_engine']:.0f}x; compile or cache load "
           f"{out['compile_or_load_s']:.1f} s (not counted)")
+    if out.get("before_commit"):
+        print(f"kernel now / at {out['before_commit']}: {out['after_vs_before']:.3f}x "
+              f"(same games: {out['same_games_as_before']}); target "
+              f"{out['target_games_per_s']:,} games/s of CPU: "
+              f"{'met' if out['rows']['info-state kernel']['games_per_s_cpu'] >= 400_000 else 'NOT met'}"
+              f"; load {out['machine']['loadavg']} -> {out['machine'].get('loadavg_end')}")
     if args.diff_steps:
         print(f"differential: {out['differential']}")
     path = write_json(f"honest-throughput-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json",
@@ -315,6 +407,11 @@ def main(argv=None) -> int:
                        help="deal-mode kernel games (0: skip)")
         p.add_argument("--diff-steps", type=int, default=0)
         p.add_argument("--diff-seed", type=int, default=0)
+        p.add_argument("--rounds", type=int, default=4,
+                       help="alternating slices (A B A B ...) the totals are split into")
+        p.add_argument("--before", default=BEFORE_REF, metavar="REF",
+                       help="git ref of the kernel to measure beside the current one "
+                            f"(default {BEFORE_REF}, before the throughput work; '' to skip)")
         p.add_argument("--out-dir", default=OUT_DIR)
 
     common_tp(ap)
@@ -343,6 +440,9 @@ def main(argv=None) -> int:
     k.add_argument("--json-out", default=None)
     k.add_argument("--out-dir", default=OUT_DIR)
     args = ap.parse_args(argv)
+    if getattr(args, "rounds", 1) is not None and getattr(args, "rounds", 1) < 1:
+        print("onirim: error: rounds: must be >= 1", file=sys.stderr)
+        return 2
     for name in ("games", "engine_games", "old_games", "diff_steps", "deals"):
         if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
             print(f"onirim: error: {name.replace('_', '-')}: must be >= 0", file=sys.stderr)
