@@ -15,6 +15,11 @@ Subcommands (``python -m benchmarks.bench_honest SUB --help``):
 ``--diff-steps N`` (with ``throughput`` or alone: ``diff``)
     The engine-versus-kernel differential run of N steps (solver.honest_kernel.differential_run).
 
+``ablation``
+    Games/s of CPU of the information-state kernel and of copies of it with one throughput
+    change undone each (NRT reference counting in playout, rule-by-rule greedy play, new_game
+    filled card by card), plus the kernel at ``--before``, in alternating rounds.
+
 ``ladder``
     Win rate of a registered policy through solver.honest.play_honest (real deals, honest
     view): deals S .. S+N-1, one JSON line per deal appended to ``--out`` (default
@@ -259,6 +264,96 @@ def cmd_throughput(args) -> int:
     return 0
 
 
+# Each variant undoes one of the throughput changes in a copy of the current kernel's source.
+ABLATIONS = {
+    "with NRT reference counting in playout": [
+        ("@njit(cache=True, _nrt=False)\ndef playout(", "@njit(cache=True)\ndef playout(")],
+    "rule-by-rule greedy play (_greedy_play_ref)": [
+        ("@njit(cache=True)\ndef _greedy_play_ref(S):",
+         "@njit(cache=True, inline=\"always\")\ndef _greedy_play_ref(S):"),
+        ("        return _greedy_play(S)\n", "        return _greedy_play_ref(S)\n")],
+    "new_game filled card by card": [
+        ("    for i in range(NS):\n        S[i] = INITIAL[i]\n",
+         "    for i in range(NS):\n        S[i] = 0\n    n = 0\n    for t in range(17):\n"
+         "        S[U + t] = COUNTS[t]\n        for _ in range(COUNTS[t]):\n"
+         "            S[ARR + n] = t\n            n += 1\n    S[UTOT] = 76\n"
+         "    S[LAST] = -1\n    S[DRAWN] = -1\n    S[PH] = P_SETUP\n")],
+}
+
+
+def load_variant(label: str, out_dir: str = OUT_DIR):
+    """The current kernel with one change undone (ABLATIONS[label]), as a module of its own."""
+    import importlib.util
+
+    from solver import honest_kernel as HK
+    with open(HK.__file__) as f:
+        src = f.read()
+    for old, new in ABLATIONS[label]:
+        if src.count(old) != 1:
+            raise RuntimeError(f"ablation {label!r}: the kernel source changed ({old[:40]!r})")
+        src = src.replace(old, new)
+    name = "honest_kernel_without_" + str(list(ABLATIONS).index(label))
+    path = os.path.join(out_dir, name + ".py")
+    os.makedirs(out_dir, exist_ok=True)
+    old_src = open(path).read() if os.path.exists(path) else None
+    if old_src != src:
+        with open(path, "w") as f:
+            f.write(src)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def cmd_ablation(args) -> int:
+    """Games/s of CPU of the current kernel and of each variant with one change undone (and
+    the kernel at --before), in alternating rounds; same streams, so the same games."""
+    from solver import honest_kernel as HK
+    sides = {"current kernel": HK}
+    for label in ABLATIONS:
+        sides["current, " + label] = load_variant(label, args.out_dir)
+    if args.before:
+        mod, sha = load_kernel_at(args.before, args.out_dir)
+        if mod is not None:
+            sides[f"kernel at {sha}"] = mod
+    for M in sides.values():
+        M.compile_all()
+    kg = max(1, args.games // args.rounds)
+    res = {name: {"games": 0, "wins": 0, "cpu_s": 0.0, "per_round": []} for name in sides}
+    for i in range(args.rounds):
+        order = list(sides) if i % 2 == 0 else list(sides)[::-1]
+        for name in order:
+            r, cpu, _ = _timed(lambda: sides[name].playout_batch(kg, key=777 + i))
+            v = res[name]
+            v["games"] += r["games"]
+            v["wins"] += r["wins"]
+            v["cpu_s"] += cpu
+            v["per_round"].append(round(r["games"] / cpu))
+    base = res["current kernel"]["games"] / res["current kernel"]["cpu_s"]
+    for v in res.values():
+        v["games_per_s_cpu"] = v["games"] / v["cpu_s"]
+        v["vs_current"] = v["games_per_s_cpu"] / base
+    out = {"benchmark": "honest-throughput-ablation", "machine": machine_info(),
+           "command": "python -m benchmarks.bench_honest " + " ".join(sys.argv[1:]),
+           "rounds": args.rounds, "rows": res,
+           "same_games": len({v["wins"] for v in res.values()}) == 1}
+    try:
+        out["machine"]["loadavg_end"] = list(os.getloadavg())
+    except OSError:
+        pass
+    print(table([(n, f"{v['games']:,}", f"{v['games_per_s_cpu']:,.0f}", f"{v['vs_current']:.3f}",
+                  " ".join(f"{x:,}" for x in v["per_round"]), v["wins"])
+                 for n, v in res.items()],
+                ("greedy games", "games", "games/s (cpu)", "/ current", "per round", "wins")))
+    print(f"same games on every side: {out['same_games']}; load {out['machine']['loadavg']} -> "
+          f"{out['machine'].get('loadavg_end')}")
+    path = write_json(f"honest-ablation-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json",
+                      out, args.out_dir)
+    print(f"written: {path}")
+    return 0
+
+
 def _diff(steps, seed):
     from solver import honest_kernel as HK
     t0 = time.perf_counter()
@@ -416,6 +511,11 @@ def main(argv=None) -> int:
 
     common_tp(ap)
     common_tp(sub.add_parser("throughput"))
+    ab = sub.add_parser("ablation")
+    ab.add_argument("--games", type=int, default=400_000, help="games per side (total)")
+    ab.add_argument("--rounds", type=int, default=4)
+    ab.add_argument("--before", default=BEFORE_REF, metavar="REF")
+    ab.add_argument("--out-dir", default=OUT_DIR)
     d = sub.add_parser("diff")
     d.add_argument("--diff-steps", type=int, default=1_000_000)
     d.add_argument("--diff-seed", type=int, default=0)
@@ -452,6 +552,8 @@ def main(argv=None) -> int:
             return cmd_throughput(args)
         if args.cmd == "diff":
             return cmd_diff(args)
+        if args.cmd == "ablation":
+            return cmd_ablation(args)
         if args.cmd == "ladder":
             return cmd_ladder(args)
         if args.cmd == "report":
