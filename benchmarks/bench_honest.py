@@ -68,7 +68,7 @@ def breakdown(games: int = 20_000) -> dict:
 
     from solver import honest_kernel as HK
 
-    @njit
+    @njit(_nrt=False)      # as solver.honest_kernel.playout: no reference counting per step
     def _count(n, S):
         dec = 0
         dr = 0
@@ -91,7 +91,7 @@ def breakdown(games: int = 20_000) -> dict:
                 dec += 1
         return dec, dr
 
-    @njit
+    @njit(_nrt=False)
     def _draws(n, S):
         acc = 0
         for g in range(n):
