@@ -310,6 +310,7 @@ def cmd_ablation(args) -> int:
     """Games/s of CPU of the current kernel and of each variant with one change undone (and
     the kernel at --before), in alternating rounds; same streams, so the same games."""
     from solver import honest_kernel as HK
+    machine = machine_info()            # the load at the start
     sides = {"current kernel": HK}
     for label in ABLATIONS:
         sides["current, " + label] = load_variant(label, args.out_dir)
@@ -334,7 +335,7 @@ def cmd_ablation(args) -> int:
     for v in res.values():
         v["games_per_s_cpu"] = v["games"] / v["cpu_s"]
         v["vs_current"] = v["games_per_s_cpu"] / base
-    out = {"benchmark": "honest-throughput-ablation", "machine": machine_info(),
+    out = {"benchmark": "honest-throughput-ablation", "machine": machine,
            "command": "python -m benchmarks.bench_honest " + " ".join(sys.argv[1:]),
            "rounds": args.rounds, "rows": res,
            "same_games": len({v["wins"] for v in res.values()}) == 1}
