@@ -61,12 +61,15 @@ def _timed(fn):
     return r, time.process_time() - c0, time.perf_counter() - w0
 
 
-def breakdown(games: int = 20_000) -> dict:
-    """Decisions and draws per game, and ns per draw, of the kernel's greedy playouts."""
+def breakdown(games: int = 20_000, HK=None) -> dict:
+    """Decisions and draws per game, and ns per draw, of the kernel's greedy playouts; ns per
+    new_game and per greedy decision, each measured alone (the decisions over the first 3,000
+    decision states of greedy games, repeated 300 times)."""
     import numpy as np
     from numba import njit
 
-    from solver import honest_kernel as HK
+    if HK is None:
+        from solver import honest_kernel as HK
 
     @njit(_nrt=False)      # as solver.honest_kernel.playout: no reference counting per step
     def _count(n, S):
@@ -101,15 +104,64 @@ def breakdown(games: int = 20_000) -> dict:
                 acc += HK.draw_unknown(S, key, i)
         return acc
 
+    @njit(_nrt=False)
+    def _new_games(n, S):
+        acc = 0
+        for i in range(n):
+            HK.new_game(S)
+            acc += S[HK.ARR + i % 76]
+        return acc
+
+    @njit
+    def _record(n, out):
+        """The first decision states of greedy games 0.. (stream 7) into out's rows."""
+        S = np.zeros(HK.NS, dtype=np.int64)
+        k = 0
+        for g in range(n):
+            HK.new_game(S)
+            key = HK.word(np.uint64(7), g)
+            ctr = 0
+            while k < out.shape[0]:
+                HK.advance(S)
+                p = S[HK.PH]
+                if p == HK.P_WON or p == HK.P_LOST:
+                    break
+                if p >= HK.P_SETUP:
+                    t = HK.draw_unknown(S, key, ctr)
+                    ctr += 1
+                    HK._drawn(S, t)
+                    continue
+                out[k, :] = S
+                k += 1
+                HK.apply_action(S, HK.greedy(S))
+        return k
+
+    @njit
+    def _decide(states, k, reps):
+        acc = 0
+        for _ in range(reps):
+            for i in range(k):
+                acc += HK.greedy(states[i])
+        return acc
+
     S = np.zeros(HK.NS, dtype=np.int64)
+    states = np.zeros((3000, HK.NS), dtype=np.int64)
     _count(2, S)
     _draws(2, S)
+    _new_games(2, S)
+    k = _record(1000, states)
+    _decide(states, 2, 1)
     (dec, dr), cpu, _ = _timed(lambda: _count(games, S))
     _, cpu_d, _ = _timed(lambda: _draws(games, S))
+    _, cpu_n, _ = _timed(lambda: _new_games(1_000_000, S))
+    _, cpu_g, _ = _timed(lambda: _decide(states, k, 300))
     return {"games": games, "decisions_per_game": dec / games, "draws_per_game": dr / games,
             "ns_per_game_cpu": cpu / games * 1e9,
             "ns_per_draw_cpu": cpu_d / (70 * games) * 1e9,
-            "ns_per_step_cpu": cpu / (dec + dr) * 1e9}
+            "ns_per_step_cpu": cpu / (dec + dr) * 1e9,
+            "ns_per_new_game_cpu": cpu_n / 1e6 * 1e9,
+            "greedy_states": k,
+            "ns_per_greedy_decision_cpu": cpu_g / (300 * k) * 1e9}
 
 
 BEFORE_REF = "000c4b9"    # main before the throughput work (issue 18, item 1)
@@ -232,6 +284,12 @@ def cmd_throughput(args) -> int:
     out.update(throughput(args.games, args.engine_games, args.old_games, args.rounds,
                           args.before or None, args.out_dir))
     out["breakdown"] = breakdown(min(args.games, 50_000))
+    if out.get("before_commit"):
+        # the pieces measured alone, in the kernel at --before (its game loop as above would
+        # run without reference counting, which its own playout did not: not comparable)
+        b = breakdown(20_000, sys.modules[f"honest_kernel_at_{out['before_commit']}"])
+        out["alone_before"] = {k: b[k] for k in ("ns_per_new_game_cpu",
+                                                 "ns_per_greedy_decision_cpu", "greedy_states")}
     if args.diff_steps:
         out["differential"] = _diff(args.diff_steps, args.diff_seed)
     try:
@@ -248,6 +306,12 @@ def cmd_throughput(args) -> int:
     print(f"kernel: {b['decisions_per_game']:.1f} decisions and {b['draws_per_game']:.1f} draws "
           f"per game, {b['ns_per_game_cpu']:.0f} ns per game, {b['ns_per_step_cpu']:.1f} ns "
           f"per step, {b['ns_per_draw_cpu']:.1f} ns per draw (cpu)")
+    print(f"alone (cpu): new_game {b['ns_per_new_game_cpu']:.1f} ns, a greedy decision "
+          f"{b['ns_per_greedy_decision_cpu']:.1f} ns (over {b['greedy_states']:,} recorded "
+          f"decision states, in cache)"
+          + (f"; at {out['before_commit']}: {out['alone_before']['ns_per_new_game_cpu']:.1f} "
+             f"and {out['alone_before']['ns_per_greedy_decision_cpu']:.1f} ns"
+             if out.get("alone_before") else ""))
     print(f"kernel / engine: {out['kernel_vs_engine']:.0f}x; compile or cache load "
           f"{out['compile_or_load_s']:.1f} s (not counted)")
     if out.get("before_commit"):
