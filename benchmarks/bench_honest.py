@@ -169,8 +169,8 @@ BEFORE_REF = "000c4b9"    # main before the throughput work (issue 18, item 1)
 
 def load_kernel_at(ref: str, out_dir: str = OUT_DIR):
     """solver/honest_kernel.py as it was at git ``ref``, imported as a module of its own (a
-    copy under ``out_dir``, numba-cached there), for a side-by-side measurement; None (and a
-    reason) when git cannot give it."""
+    copy under ``out_dir``, the git-ignored scratch folder by default, numba-cached there), for
+    a side-by-side measurement; None (and a reason) when git cannot give it."""
     import importlib.util
     import subprocess
 
@@ -201,7 +201,7 @@ def load_kernel_at(ref: str, out_dir: str = OUT_DIR):
 
 
 def throughput(kernel_games: int, engine_games: int, old_games: int, rounds: int = 4,
-               before: str | None = BEFORE_REF, out_dir: str = OUT_DIR) -> dict:
+               before: str | None = BEFORE_REF) -> dict:
     """Greedy games per second, side by side in ``rounds`` alternating slices (A B A B): the
     information-state kernel as it is now ("after"), as it was at git ``before`` (same
     streams, so the same games), the deal-mode kernel and the engine.  ``kernel_games``,
@@ -215,7 +215,7 @@ def throughput(kernel_games: int, engine_games: int, old_games: int, rounds: int
     sides = {"info-state kernel": HK}
     before_sha = None
     if before:
-        mod, info = load_kernel_at(before, out_dir)
+        mod, info = load_kernel_at(before)
         if mod is None:
             print(f"bench_honest: no 'before' row: {info}", file=sys.stderr)
         else:
@@ -282,7 +282,7 @@ def cmd_throughput(args) -> int:
            "target_games_per_s": 400_000,
            "command": "python -m benchmarks.bench_honest " + " ".join(sys.argv[1:])}
     out.update(throughput(args.games, args.engine_games, args.old_games, args.rounds,
-                          args.before or None, args.out_dir))
+                          args.before or None))
     out["breakdown"] = breakdown(min(args.games, 50_000))
     if out.get("before_commit"):
         # the pieces measured alone, in the kernel at --before (its game loop as above would
@@ -377,9 +377,9 @@ def cmd_ablation(args) -> int:
     machine = machine_info()            # the load at the start
     sides = {"current kernel": HK}
     for label in ABLATIONS:
-        sides["current, " + label] = load_variant(label, args.out_dir)
+        sides["current, " + label] = load_variant(label)
     if args.before:
-        mod, sha = load_kernel_at(args.before, args.out_dir)
+        mod, sha = load_kernel_at(args.before)
         if mod is not None:
             sides[f"kernel at {sha}"] = mod
     for M in sides.values():
