@@ -22,7 +22,14 @@ the hidden order of a real deck (the kernel has none).
 
 Base policies: ``greedy`` (engine.policy.greedy_action) and ``greedy-plus``
 (solver.rollout.greedy_plus_action); both are checked against their Python references at every
-decision of the differential run.
+decision of the differential run.  The greedy play decision reads per-colour tables
+(``PLAY_BEST``, ``LOWEST``); the readable rule-by-rule version is kept as ``_greedy_play_ref``
+and tested against it.
+
+Speed: :func:`playout` allocates nothing and is compiled without numba's reference counting
+(``_nrt=False``), so the helpers inlined into its loop pay no atomic count updates on the
+state array; docs/HONEST.md ("Throughput") measures each such change.  None of them changes a
+decision: tests/test_honest_kernel.py compares the kernel with a fingerprint recorded before.
 
 Actions are the engine's action integers (``engine.game`` layout, solo zone 0).
 
