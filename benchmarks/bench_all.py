@@ -8,7 +8,9 @@ Sections (all by default):
 ``playouts``    complete solo games per second with a uniform random and with the greedy
                 policy, in the pure-Python engine (:mod:`benchmarks.bench_engine`) and in the
                 numba kernel (:mod:`benchmarks.kernel_playouts`), measured in alternating
-                slices in this process, and their ratios;
+                slices in this process, and their ratios; and greedy games in the
+                information-state kernel (:mod:`solver.honest_kernel`, honest playouts: draws
+                from the unknown counts) in a third slice of each greedy round;
 ``solver``      the clairvoyant solver, table operations and worker scaling
                 (:func:`benchmarks.bench_solver.run`);
 ``expectimax``  expectimax states per second and time against the unknown-deck size
@@ -45,6 +47,7 @@ PLAYOUT_KEYS = (
     "kernel_random_playouts_per_s", "kernel_greedy_playouts_per_s",
     "kernel_vs_engine_playout_ratio_random", "kernel_vs_engine_playout_ratio_greedy",
     "kernel_vs_engine_playout_ratio",
+    "honest_greedy_playouts_per_s", "honest_vs_engine_playout_ratio",
 )
 SOLVER_KEYS = ("clairvoyant_nodes_per_s", "clairvoyant_deals_per_s", "clairvoyant_deal_seconds",
                "tt_ops_per_s", "two_vs_one_worker_ratio")
@@ -122,6 +125,19 @@ def bench_playouts(quick: bool, budget_s: float | None = None, rounds: int | Non
         for pol in ("random", "greedy"):
             out[f"kernel_{pol}_playouts_per_s"] = None
             out["errors"][f"kernel_{pol}_playouts_per_s"] = msg
+    HK = None
+    try:
+        from solver import honest_kernel as HK
+        t0 = time.perf_counter()
+        HK.compile_all()
+        out["honest_compile_seconds"] = time.perf_counter() - t0
+    except Exception as e:  # noqa: BLE001 - recorded, the other figures still run
+        HK = None
+        out["honest_greedy_playouts_per_s"] = None
+        out["errors"]["honest_greedy_playouts_per_s"] = \
+            f"information-state kernel unavailable: {type(e).__name__}: {e}"
+    hon = {"games": 0, "wins": 0, "seconds": 0.0, "cpu_seconds": 0.0, "rounds": 0}
+    honest_error = None
     for pol in ("random", "greedy"):
         eng = {"games": 0, "steps": 0, "wins": 0, "seconds": 0.0}
         ker = {"games": 0, "steps": 0, "wins": 0, "seconds": 0.0, "distinct_seeds": 0}
@@ -135,6 +151,11 @@ def bench_playouts(quick: bool, budget_s: float | None = None, rounds: int | Non
                     eng[f] += r[f]
                 batch = list(range(next_seed, next_seed + r["games"]))
                 next_seed += r["games"]
+                if pol == "greedy" and HK is not None and honest_error is None:
+                    try:
+                        _honest_slice(HK, hon, budget / rounds)
+                    except Exception as e:  # noqa: BLE001
+                        honest_error = f"honest playouts failed: {type(e).__name__}: {e}"
                 if KP is None or kernel_error is not None:
                     continue
                 try:
@@ -189,12 +210,57 @@ def bench_playouts(quick: bool, budget_s: float | None = None, rounds: int | Non
         else:
             out[key] = None
             out["errors"][key] = "needs both the engine and the kernel figure"
+    if HK is not None:
+        if honest_error is None and hon["seconds"] > 0:
+            hon.update(policy="greedy", playouts_per_s=hon["games"] / hon["seconds"],
+                       playouts_per_cpu_s=hon["games"] / hon["cpu_seconds"]
+                       if hon["cpu_seconds"] > 0 else None)
+            out["playouts"]["honest_greedy"] = hon
+            out["honest_greedy_playouts_per_s"] = hon["playouts_per_s"]
+        else:
+            out["honest_greedy_playouts_per_s"] = None
+            out["errors"]["honest_greedy_playouts_per_s"] = \
+                honest_error or "the greedy rounds did not run"
+    h, e = out.get("honest_greedy_playouts_per_s"), out.get("engine_greedy_playouts_per_s")
+    if _positive(h) and _positive(e):
+        out["honest_vs_engine_playout_ratio"] = h / e
+    else:
+        out["honest_vs_engine_playout_ratio"] = None
+        out["errors"]["honest_vs_engine_playout_ratio"] = \
+            "needs both the engine greedy and the honest figure"
     # the headline ratio: the greedy one, where both sides play the very same games
     out["kernel_vs_engine_playout_ratio"] = out["kernel_vs_engine_playout_ratio_greedy"]
     if out["kernel_vs_engine_playout_ratio"] is None:
         out["errors"]["kernel_vs_engine_playout_ratio"] = \
             out["errors"]["kernel_vs_engine_playout_ratio_greedy"]
     return out
+
+
+HONEST_CHUNK = 5_000      # honest games per call inside a slice (about 10 ms)
+
+
+def _honest_slice(HK, hon: dict, seconds: float) -> None:
+    """One slice of honest greedy playouts (solver.honest_kernel.playout_batch): chance-mode
+    games from the setup, stream key 1 + the slice number, chunks of HONEST_CHUNK games until
+    ``seconds`` of wall time have passed.  Not the engine's deals: an honest playout draws
+    from the unknown counts, so there is no seeded deck to share."""
+    key = 1 + hon["rounds"]
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    g = 0
+    while True:
+        r = HK.playout_batch(HONEST_CHUNK, key=key * 1_000_003 + g)
+        if r["failed"]:
+            raise RuntimeError(f"{r['failed']} honest playouts failed")
+        hon["games"] += r["games"]
+        hon["wins"] += r["wins"]
+        g += 1
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            break
+    hon["seconds"] += dt
+    hon["cpu_seconds"] += time.process_time() - c0
+    hon["rounds"] += 1
 
 
 # ============================================================================ child sections
@@ -617,9 +683,20 @@ def table_rows(r: dict) -> list[tuple]:
             rows.append((f"{side} playouts/s, {pol}", _fmt(r.get(k)), note(k, extra)))
         k = f"kernel_vs_engine_playout_ratio_{pol}"
         rows.append((f"kernel / engine, {pol}", _fmt(r.get(k), " x"), note(k)))
+    k = "honest_greedy_playouts_per_s"
+    hg = (r.get("playouts") or {}).get("honest_greedy") or {}
+    extra = "information-state kernel, draws from the unknown counts"
+    if hg.get("playouts_per_cpu_s"):
+        extra += f"; {_fmt(hg['playouts_per_cpu_s'])}/s of CPU"
+    rows.append(("honest playouts/s, greedy", _fmt(r.get(k)), note(k, extra)))
+    k = "honest_vs_engine_playout_ratio"
+    rows.append(("honest kernel / engine, greedy", _fmt(r.get(k), " x"), note(k)))
     if r.get("kernel_compile_seconds") is not None:
         rows.append(("kernel compile or load", f"{r['kernel_compile_seconds']:.2f} s",
                      "numba, before the kernel timings (not counted in them)"))
+    if r.get("honest_compile_seconds") is not None:
+        rows.append(("honest kernel compile or load", f"{r['honest_compile_seconds']:.2f} s",
+                     "numba, before the timings (not counted in them)"))
     k = "kernel_vs_engine_playout_ratio"
     rows.append(("kernel / engine (headline)", _fmt(r.get(k), " x"),
                  note(k, "= the greedy ratio: identical games on both sides")))

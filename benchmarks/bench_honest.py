@@ -3,8 +3,10 @@
 Subcommands (``python -m benchmarks.bench_honest SUB --help``):
 
 ``throughput`` (the default)
-    Whole greedy games per second on one core, side by side in one run: the information-state
-    kernel (chance-mode games from the setup, solver.honest_kernel), the deal-mode kernel of
+    Whole greedy games per second on one core, side by side in one run, in ``--rounds``
+    alternating slices: the information-state kernel (chance-mode games from the setup,
+    solver.honest_kernel) as it is now and as it was at git ``--before`` (default: before the
+    throughput work; the same streams, so the same games and wins), the deal-mode kernel of
     benchmarks/kernel_playouts.py (seeded deals) and the engine (engine.policy.play_game on
     seeded deals).  Games/s is given per CPU second of this process (``cpu``; what one core
     does when the machine is shared) and per wall second.  Also a breakdown of the kernel's
@@ -12,6 +14,11 @@ Subcommands (``python -m benchmarks.bench_honest SUB --help``):
 
 ``--diff-steps N`` (with ``throughput`` or alone: ``diff``)
     The engine-versus-kernel differential run of N steps (solver.honest_kernel.differential_run).
+
+``ablation``
+    Games/s of CPU of the information-state kernel and of copies of it with one throughput
+    change undone each (NRT reference counting in playout, rule-by-rule greedy play, new_game
+    filled card by card), plus the kernel at ``--before``, in alternating rounds.
 
 ``ladder``
     Win rate of a registered policy through solver.honest.play_honest (real deals, honest
@@ -54,14 +61,17 @@ def _timed(fn):
     return r, time.process_time() - c0, time.perf_counter() - w0
 
 
-def breakdown(games: int = 20_000) -> dict:
-    """Decisions and draws per game, and ns per draw, of the kernel's greedy playouts."""
+def breakdown(games: int = 20_000, HK=None) -> dict:
+    """Decisions and draws per game, and ns per draw, of the kernel's greedy playouts; ns per
+    new_game and per greedy decision, each measured alone (the decisions over the first 3,000
+    decision states of greedy games, repeated 300 times)."""
     import numpy as np
     from numba import njit
 
-    from solver import honest_kernel as HK
+    if HK is None:
+        from solver import honest_kernel as HK
 
-    @njit
+    @njit(_nrt=False)      # as solver.honest_kernel.playout: no reference counting per step
     def _count(n, S):
         dec = 0
         dr = 0
@@ -84,7 +94,7 @@ def breakdown(games: int = 20_000) -> dict:
                 dec += 1
         return dec, dr
 
-    @njit
+    @njit(_nrt=False)
     def _draws(n, S):
         acc = 0
         for g in range(n):
@@ -94,74 +104,316 @@ def breakdown(games: int = 20_000) -> dict:
                 acc += HK.draw_unknown(S, key, i)
         return acc
 
+    @njit(_nrt=False)
+    def _new_games(n, S):
+        acc = 0
+        for i in range(n):
+            HK.new_game(S)
+            acc += S[HK.ARR + i % 76]
+        return acc
+
+    @njit
+    def _record(n, out):
+        """The first decision states of greedy games 0.. (stream 7) into out's rows."""
+        S = np.zeros(HK.NS, dtype=np.int64)
+        k = 0
+        for g in range(n):
+            HK.new_game(S)
+            key = HK.word(np.uint64(7), g)
+            ctr = 0
+            while k < out.shape[0]:
+                HK.advance(S)
+                p = S[HK.PH]
+                if p == HK.P_WON or p == HK.P_LOST:
+                    break
+                if p >= HK.P_SETUP:
+                    t = HK.draw_unknown(S, key, ctr)
+                    ctr += 1
+                    HK._drawn(S, t)
+                    continue
+                out[k, :] = S
+                k += 1
+                HK.apply_action(S, HK.greedy(S))
+        return k
+
+    @njit
+    def _decide(states, k, reps):
+        acc = 0
+        for _ in range(reps):
+            for i in range(k):
+                acc += HK.greedy(states[i])
+        return acc
+
     S = np.zeros(HK.NS, dtype=np.int64)
+    states = np.zeros((3000, HK.NS), dtype=np.int64)
     _count(2, S)
     _draws(2, S)
+    _new_games(2, S)
+    k = _record(1000, states)
+    _decide(states, 2, 1)
     (dec, dr), cpu, _ = _timed(lambda: _count(games, S))
     _, cpu_d, _ = _timed(lambda: _draws(games, S))
+    _, cpu_n, _ = _timed(lambda: _new_games(1_000_000, S))
+    _, cpu_g, _ = _timed(lambda: _decide(states, k, 300))
     return {"games": games, "decisions_per_game": dec / games, "draws_per_game": dr / games,
             "ns_per_game_cpu": cpu / games * 1e9,
             "ns_per_draw_cpu": cpu_d / (70 * games) * 1e9,
-            "ns_per_step_cpu": cpu / (dec + dr) * 1e9}
+            "ns_per_step_cpu": cpu / (dec + dr) * 1e9,
+            "ns_per_new_game_cpu": cpu_n / 1e6 * 1e9,
+            "greedy_states": k,
+            "ns_per_greedy_decision_cpu": cpu_g / (300 * k) * 1e9}
 
 
-def throughput(kernel_games: int, engine_games: int, old_games: int) -> dict:
+BEFORE_REF = "000c4b9"    # main before the throughput work (issue 18, item 1)
+
+
+def load_kernel_at(ref: str, out_dir: str = OUT_DIR):
+    """solver/honest_kernel.py as it was at git ``ref``, imported as a module of its own (a
+    copy under ``out_dir``, the git-ignored scratch folder by default, numba-cached there), for
+    a side-by-side measurement; None (and a reason) when git cannot give it."""
+    import importlib.util
+    import subprocess
+
+    from benchmarks.harness import ROOT
+    try:
+        r = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True,
+                           text=True, check=True)
+        sha = r.stdout.strip()
+        src = subprocess.run(["git", "show", f"{sha}:solver/honest_kernel.py"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        return None, f"git cannot give solver/honest_kernel.py at {ref!r}: {e}"
+    os.makedirs(out_dir, exist_ok=True)
+    name = f"honest_kernel_at_{sha}"
+    path = os.path.join(out_dir, name + ".py")
+    old = None
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+    if old != src:                      # rewritten only when it changed (keeps numba's cache)
+        with open(path, "w") as f:
+            f.write(src)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod, sha
+
+
+def throughput(kernel_games: int, engine_games: int, old_games: int, rounds: int = 4,
+               before: str | None = BEFORE_REF) -> dict:
+    """Greedy games per second, side by side in ``rounds`` alternating slices (A B A B): the
+    information-state kernel as it is now ("after"), as it was at git ``before`` (same
+    streams, so the same games), the deal-mode kernel and the engine.  ``kernel_games``,
+    ``engine_games`` and ``old_games`` are totals over the rounds."""
     from engine import Game
     from engine.policy import play_game
     from solver import honest_kernel as HK
 
     t0 = time.perf_counter()
     HK.compile_all()
-    compile_s = time.perf_counter() - t0
-    rows = {}
-    r, cpu, wall = _timed(lambda: HK.playout_batch(kernel_games, key=12345))
-    rows["info-state kernel"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu,
-                                 "wall_s": wall}
+    sides = {"info-state kernel": HK}
+    before_sha = None
+    if before:
+        mod, info = load_kernel_at(before)
+        if mod is None:
+            print(f"bench_honest: no 'before' row: {info}", file=sys.stderr)
+        else:
+            mod.compile_all()
+            before_sha = info
+            sides[f"info-state kernel at {info}"] = mod
+    KP = None
     if old_games:
         from benchmarks import kernel_playouts as KP
         KP.compile_all()
-        r, cpu, wall = _timed(lambda: KP.run_batch(range(old_games), "greedy"))
-        rows["deal-mode kernel"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu,
-                                    "wall_s": wall}
+    compile_s = time.perf_counter() - t0
     game = Game(1)
+    rows = {name: {"games": 0, "wins": 0, "cpu_s": 0.0, "wall_s": 0.0, "per_round": []}
+            for name in list(sides) + (["deal-mode kernel"] if KP else []) + ["engine"]}
+    kg = max(1, kernel_games // rounds)
+    eg = max(1, engine_games // rounds)
+    og = max(1, old_games // rounds) if KP else 0
 
-    def _engine():
+    def _engine(seeds):
         wins = 0
-        for s in range(engine_games):
+        for s in seeds:
             st, _ = play_game(game, s)
             wins += st.won()
-        return {"games": engine_games, "wins": wins}
-    r, cpu, wall = _timed(_engine)
-    rows["engine"] = {"games": r["games"], "wins": r["wins"], "cpu_s": cpu, "wall_s": wall}
+        return {"games": len(seeds), "wins": wins}
+
+    def _add(name, r, cpu, wall):
+        row = rows[name]
+        row["games"] += r["games"]
+        row["wins"] += r["wins"]
+        row["cpu_s"] += cpu
+        row["wall_s"] += wall
+        row["per_round"].append(round(r["games"] / cpu))
+    for i in range(rounds):
+        # the kernels alternate their order from round to round: A B, B A, ...
+        order = list(sides) if i % 2 == 0 else list(sides)[::-1]
+        for name in order:
+            M = sides[name]
+            # round i: kg games of stream 12345 + i, the same on both kernel sides
+            r, cpu, wall = _timed(lambda: M.playout_batch(kg, key=12345 + i))
+            _add(name, r, cpu, wall)
+        if KP:
+            r, cpu, wall = _timed(lambda: KP.run_batch(range(i * og, (i + 1) * og), "greedy"))
+            _add("deal-mode kernel", r, cpu, wall)
+        r, cpu, wall = _timed(lambda: _engine(range(i * eg, (i + 1) * eg)))
+        _add("engine", r, cpu, wall)
     for v in rows.values():
         v["games_per_s_cpu"] = v["games"] / v["cpu_s"]
         v["games_per_s_wall"] = v["games"] / v["wall_s"]
         v["win_rate"] = v["wins"] / v["games"]
     eng = rows["engine"]["games_per_s_cpu"]
-    return {"compile_or_load_s": compile_s, "rows": rows,
-            "kernel_vs_engine": rows["info-state kernel"]["games_per_s_cpu"] / eng}
+    now = rows["info-state kernel"]["games_per_s_cpu"]
+    out = {"compile_or_load_s": compile_s, "rows": rows, "rounds": rounds,
+           "kernel_vs_engine": now / eng, "before_ref": before, "before_commit": before_sha}
+    if before_sha:
+        b = rows[f"info-state kernel at {before_sha}"]
+        out["after_vs_before"] = now / b["games_per_s_cpu"]
+        # the same streams: the same games, so the same wins (a check, not a timing)
+        out["same_games_as_before"] = b["wins"] == rows["info-state kernel"]["wins"]
+    return out
 
 
 def cmd_throughput(args) -> int:
     out = {"benchmark": "honest-throughput", "machine": machine_info(),
-           "target_games_per_s": 400_000}
-    out.update(throughput(args.games, args.engine_games, args.old_games))
+           "target_games_per_s": 400_000,
+           "command": "python -m benchmarks.bench_honest " + " ".join(sys.argv[1:])}
+    out.update(throughput(args.games, args.engine_games, args.old_games, args.rounds,
+                          args.before or None))
     out["breakdown"] = breakdown(min(args.games, 50_000))
+    if out.get("before_commit"):
+        # the pieces measured alone, in the kernel at --before (its game loop as above would
+        # run without reference counting, which its own playout did not: not comparable)
+        b = breakdown(20_000, sys.modules[f"honest_kernel_at_{out['before_commit']}"])
+        out["alone_before"] = {k: b[k] for k in ("ns_per_new_game_cpu",
+                                                 "ns_per_greedy_decision_cpu", "greedy_states")}
     if args.diff_steps:
         out["differential"] = _diff(args.diff_steps, args.diff_seed)
+    try:
+        out["machine"]["loadavg_end"] = list(os.getloadavg())
+    except OSError:
+        pass
     rows = [(name, f"{v['games']:,}", f"{v['games_per_s_cpu']:,.0f}",
-             f"{v['games_per_s_wall']:,.0f}", f"{v['win_rate']:.3f}")
+             " ".join(f"{x:,}" for x in v["per_round"]),
+             f"{v['games_per_s_wall']:,.0f}", f"{v['win_rate']:.4f}")
             for name, v in out["rows"].items()]
-    print(table(rows, ("greedy games", "games", "games/s (cpu)", "games/s (wall)", "win rate")))
+    print(table(rows, ("greedy games", "games", "games/s (cpu)", "per round (cpu)",
+                       "games/s (wall)", "win rate")))
     b = out["breakdown"]
     print(f"kernel: {b['decisions_per_game']:.1f} decisions and {b['draws_per_game']:.1f} draws "
           f"per game, {b['ns_per_game_cpu']:.0f} ns per game, {b['ns_per_step_cpu']:.1f} ns "
           f"per step, {b['ns_per_draw_cpu']:.1f} ns per draw (cpu)")
+    print(f"alone (cpu): new_game {b['ns_per_new_game_cpu']:.1f} ns, a greedy decision "
+          f"{b['ns_per_greedy_decision_cpu']:.1f} ns (over {b['greedy_states']:,} recorded "
+          f"decision states, in cache)"
+          + (f"; at {out['before_commit']}: {out['alone_before']['ns_per_new_game_cpu']:.1f} "
+             f"and {out['alone_before']['ns_per_greedy_decision_cpu']:.1f} ns"
+             if out.get("alone_before") else ""))
     print(f"kernel / engine: {out['kernel_vs_engine']:.0f}x; compile or cache load "
           f"{out['compile_or_load_s']:.1f} s (not counted)")
+    if out.get("before_commit"):
+        print(f"kernel now / at {out['before_commit']}: {out['after_vs_before']:.3f}x "
+              f"(same games: {out['same_games_as_before']}); target "
+              f"{out['target_games_per_s']:,} games/s of CPU: "
+              f"{'met' if out['rows']['info-state kernel']['games_per_s_cpu'] >= 400_000 else 'NOT met'}"
+              f"; load {out['machine']['loadavg']} -> {out['machine'].get('loadavg_end')}")
     if args.diff_steps:
         print(f"differential: {out['differential']}")
     path = write_json(f"honest-throughput-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json",
+                      out, args.out_dir)
+    print(f"written: {path}")
+    return 0
+
+
+# Each variant undoes one of the throughput changes in a copy of the current kernel's source.
+ABLATIONS = {
+    "with NRT reference counting in playout": [
+        ("@njit(cache=True, _nrt=False)\ndef playout(", "@njit(cache=True)\ndef playout(")],
+    "rule-by-rule greedy play (_greedy_play_ref)": [
+        ("@njit(cache=True)\ndef _greedy_play_ref(S):",
+         "@njit(cache=True, inline=\"always\")\ndef _greedy_play_ref(S):"),
+        ("        return _greedy_play(S)\n", "        return _greedy_play_ref(S)\n")],
+    "new_game filled card by card": [
+        ("    for i in range(NS):\n        S[i] = INITIAL[i]\n",
+         "    for i in range(NS):\n        S[i] = 0\n    n = 0\n    for t in range(17):\n"
+         "        S[U + t] = COUNTS[t]\n        for _ in range(COUNTS[t]):\n"
+         "            S[ARR + n] = t\n            n += 1\n    S[UTOT] = 76\n"
+         "    S[LAST] = -1\n    S[DRAWN] = -1\n    S[PH] = P_SETUP\n")],
+}
+
+
+def load_variant(label: str, out_dir: str = OUT_DIR):
+    """The current kernel with one change undone (ABLATIONS[label]), as a module of its own."""
+    import importlib.util
+
+    from solver import honest_kernel as HK
+    with open(HK.__file__) as f:
+        src = f.read()
+    for old, new in ABLATIONS[label]:
+        if src.count(old) != 1:
+            raise RuntimeError(f"ablation {label!r}: the kernel source changed ({old[:40]!r})")
+        src = src.replace(old, new)
+    name = "honest_kernel_without_" + str(list(ABLATIONS).index(label))
+    path = os.path.join(out_dir, name + ".py")
+    os.makedirs(out_dir, exist_ok=True)
+    old_src = open(path).read() if os.path.exists(path) else None
+    if old_src != src:
+        with open(path, "w") as f:
+            f.write(src)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def cmd_ablation(args) -> int:
+    """Games/s of CPU of the current kernel and of each variant with one change undone (and
+    the kernel at --before), in alternating rounds; same streams, so the same games."""
+    from solver import honest_kernel as HK
+    machine = machine_info()            # the load at the start
+    sides = {"current kernel": HK}
+    for label in ABLATIONS:
+        sides["current, " + label] = load_variant(label)
+    if args.before:
+        mod, sha = load_kernel_at(args.before)
+        if mod is not None:
+            sides[f"kernel at {sha}"] = mod
+    for M in sides.values():
+        M.compile_all()
+    kg = max(1, args.games // args.rounds)
+    res = {name: {"games": 0, "wins": 0, "cpu_s": 0.0, "per_round": []} for name in sides}
+    for i in range(args.rounds):
+        order = list(sides) if i % 2 == 0 else list(sides)[::-1]
+        for name in order:
+            r, cpu, _ = _timed(lambda: sides[name].playout_batch(kg, key=777 + i))
+            v = res[name]
+            v["games"] += r["games"]
+            v["wins"] += r["wins"]
+            v["cpu_s"] += cpu
+            v["per_round"].append(round(r["games"] / cpu))
+    base = res["current kernel"]["games"] / res["current kernel"]["cpu_s"]
+    for v in res.values():
+        v["games_per_s_cpu"] = v["games"] / v["cpu_s"]
+        v["vs_current"] = v["games_per_s_cpu"] / base
+    out = {"benchmark": "honest-throughput-ablation", "machine": machine,
+           "command": "python -m benchmarks.bench_honest " + " ".join(sys.argv[1:]),
+           "rounds": args.rounds, "rows": res,
+           "same_games": len({v["wins"] for v in res.values()}) == 1}
+    try:
+        out["machine"]["loadavg_end"] = list(os.getloadavg())
+    except OSError:
+        pass
+    print(table([(n, f"{v['games']:,}", f"{v['games_per_s_cpu']:,.0f}", f"{v['vs_current']:.3f}",
+                  " ".join(f"{x:,}" for x in v["per_round"]), v["wins"])
+                 for n, v in res.items()],
+                ("greedy games", "games", "games/s (cpu)", "/ current", "per round", "wins")))
+    print(f"same games on every side: {out['same_games']}; load {out['machine']['loadavg']} -> "
+          f"{out['machine'].get('loadavg_end')}")
+    path = write_json(f"honest-ablation-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}.json",
                       out, args.out_dir)
     print(f"written: {path}")
     return 0
@@ -315,10 +567,20 @@ def main(argv=None) -> int:
                        help="deal-mode kernel games (0: skip)")
         p.add_argument("--diff-steps", type=int, default=0)
         p.add_argument("--diff-seed", type=int, default=0)
+        p.add_argument("--rounds", type=int, default=4,
+                       help="alternating slices (A B A B ...) the totals are split into")
+        p.add_argument("--before", default=BEFORE_REF, metavar="REF",
+                       help="git ref of the kernel to measure beside the current one "
+                            f"(default {BEFORE_REF}, before the throughput work; '' to skip)")
         p.add_argument("--out-dir", default=OUT_DIR)
 
     common_tp(ap)
     common_tp(sub.add_parser("throughput"))
+    ab = sub.add_parser("ablation")
+    ab.add_argument("--games", type=int, default=400_000, help="games per side (total)")
+    ab.add_argument("--rounds", type=int, default=4)
+    ab.add_argument("--before", default=BEFORE_REF, metavar="REF")
+    ab.add_argument("--out-dir", default=OUT_DIR)
     d = sub.add_parser("diff")
     d.add_argument("--diff-steps", type=int, default=1_000_000)
     d.add_argument("--diff-seed", type=int, default=0)
@@ -343,6 +605,9 @@ def main(argv=None) -> int:
     k.add_argument("--json-out", default=None)
     k.add_argument("--out-dir", default=OUT_DIR)
     args = ap.parse_args(argv)
+    if getattr(args, "rounds", 1) is not None and getattr(args, "rounds", 1) < 1:
+        print("onirim: error: rounds: must be >= 1", file=sys.stderr)
+        return 2
     for name in ("games", "engine_games", "old_games", "diff_steps", "deals"):
         if getattr(args, name, 0) is not None and getattr(args, name, 0) < 0:
             print(f"onirim: error: {name.replace('_', '-')}: must be >= 0", file=sys.stderr)
@@ -352,6 +617,8 @@ def main(argv=None) -> int:
             return cmd_throughput(args)
         if args.cmd == "diff":
             return cmd_diff(args)
+        if args.cmd == "ablation":
+            return cmd_ablation(args)
         if args.cmd == "ladder":
             return cmd_ladder(args)
         if args.cmd == "report":

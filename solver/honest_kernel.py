@@ -22,7 +22,14 @@ the hidden order of a real deck (the kernel has none).
 
 Base policies: ``greedy`` (engine.policy.greedy_action) and ``greedy-plus``
 (solver.rollout.greedy_plus_action); both are checked against their Python references at every
-decision of the differential run.
+decision of the differential run.  The greedy play decision reads per-colour tables
+(``PLAY_BEST``, ``LOWEST``); the readable rule-by-rule version is kept as ``_greedy_play_ref``
+and tested against it.
+
+Speed: :func:`playout` allocates nothing and is compiled without numba's reference counting
+(``_nrt=False``), so the helpers inlined into its loop pay no atomic count updates on the
+state array; docs/HONEST.md ("Throughput") measures each such change.  None of them changes a
+decision: tests/test_honest_kernel.py compares the kernel with a fingerprint recorded before.
 
 Actions are the engine's action integers (``engine.game`` layout, solo zone 0).
 
@@ -140,11 +147,9 @@ def _add_unknown(S, t):
 
 
 # ----------------------------------------------------------------------------- state
-@njit(cache=True)
-def new_game(S):
-    """``S`` = a fresh chance-mode game before the setup draws (engine new_initial_state())."""
-    for i in range(NS):
-        S[i] = 0
+def _initial_state() -> np.ndarray:
+    """The array of a fresh chance-mode game before the setup draws (see new_game)."""
+    S = np.zeros(NS, dtype=np.int64)
     n = 0
     for t in range(17):
         S[U + t] = COUNTS[t]
@@ -155,6 +160,19 @@ def new_game(S):
     S[LAST] = -1
     S[DRAWN] = -1
     S[PH] = P_SETUP
+    return S
+
+
+INITIAL = _initial_state()
+
+
+@njit(cache=True)
+def new_game(S):
+    """``S`` = a fresh chance-mode game before the setup draws (engine new_initial_state()):
+    one copy of the template ``INITIAL`` (every field zero but the unknown counts and list,
+    UTOT = 76, LAST = DRAWN = -1, phase setup)."""
+    for i in range(NS):
+        S[i] = INITIAL[i]
 
 
 @njit(cache=True, inline="always")
@@ -543,8 +561,10 @@ def _prophecy_value(S, s_col, s_len, c):
     return (bonus + min(_cnt(S, col), 3)) * 16 - c
 
 
-@njit(cache=True, inline="always")
-def _greedy_play(S):
+@njit(cache=True)
+def _greedy_play_ref(S):
+    """The readable greedy play decision (engine.policy._play_choice / _discard_rank, rule by
+    rule); :func:`_greedy_play` is the same decision from tables, checked against this one."""
     last = S[LAST]
     if last < 0:
         s_col = -1
@@ -606,6 +626,100 @@ def _greedy_play(S):
                 best_r = r
                 best = c
     return A_DISCARD + best
+
+
+# Greedy play from tables.  Within one colour the greedy ranks depend only on which of its
+# three cards are held (a 3-bit mask: bit 0 Sun, 1 Moon, 2 Key) and the last card's symbol:
+# PLAY_BEST[mask, lsym + 1] = (class * 16 + offset) of the colour's playable card with the
+# lowest _play_rank (class = the rank without the card number; adding colour * 3 gives the
+# full rank, whose last term is the card number), or NO_PLAY if no card of it may be played.
+# For discards the lowest-ranked card of a colour is always its lowest held offset (Sun < Moon
+# < Key: the Key term outweighs the symbol term), LOWEST[mask].
+NO_PLAY = 1 << 40
+
+
+def _play_tables():
+    best = np.full((8, 4), NO_PLAY, dtype=np.int64)
+    lowest = np.full(8, -1, dtype=np.int64)
+    for mask in range(8):
+        held = [off for off in range(3) if mask >> off & 1]
+        if held:
+            lowest[mask] = held[0]
+        for ls in range(-1, 3):
+            for off in held:
+                if off == ls:
+                    continue
+                follow = 1 if any(x != off for x in held) else 0
+                key = 1 if off == 2 else 0
+                r = (((1 - follow) * 2 + key) * 3 + int(_SYM_PREF[off])) * 16 + off
+                if r < best[mask, ls + 1]:
+                    best[mask, ls + 1] = r
+    return best, lowest
+
+
+PLAY_BEST, LOWEST = _play_tables()
+
+
+@njit(cache=True, inline="always")
+def _mask(S, col):
+    b = H + col * 3
+    return (1 if S[b] > 0 else 0) | (2 if S[b + 1] > 0 else 0) | (4 if S[b + 2] > 0 else 0)
+
+
+@njit(cache=True, inline="always")
+def _greedy_play(S):
+    """engine.policy's play decision (rules 1-4) from the tables above; the same action as
+    :func:`_greedy_play_ref` at every state (tests/test_honest_kernel.py)."""
+    last = S[LAST]
+    if last < 0:
+        s_col = -1
+        s_len = 0
+        ls1 = 0
+    else:
+        s_col = last // 3
+        s_len = S[SER]
+        ls1 = last % 3 + 1
+    m0 = _mask(S, 0)
+    m1 = _mask(S, 1)
+    m2 = _mask(S, 2)
+    m3 = _mask(S, 3)
+    active_needed = s_col >= 0 and S[DR + s_col] < 2
+    # rule 1: continue the open series of a needed colour
+    if active_needed and (s_len == 1 or s_len == 2):
+        pb = PLAY_BEST[_mask(S, s_col), ls1]
+        if pb < NO_PLAY:
+            return A_PLAY + s_col * 3 + (pb & 15)
+    # rule 3: start a series in the best-held needed colour (unless rule 2 holds)
+    if not (active_needed and s_len == 2):
+        top = 0
+        best_r = NO_PLAY
+        for col in range(4):
+            if S[DR + col] < 2:
+                n = _cnt(S, col)
+                if n >= 2 and n >= top:
+                    m = m0 if col == 0 else (m1 if col == 1 else (m2 if col == 2 else m3))
+                    pb = PLAY_BEST[m, ls1]
+                    if pb < NO_PLAY:
+                        r = pb + col * 3
+                        if n > top or r < best_r:
+                            top = n
+                            best_r = r
+        if top > 0:
+            return A_PLAY + (best_r & 15)
+    # rules 2 and 4: discard the least useful card (engine.policy._discard_rank)
+    best_r = NO_PLAY
+    for col in range(4):
+        m = m0 if col == 0 else (m1 if col == 1 else (m2 if col == 2 else m3))
+        if m != 0:
+            off = LOWEST[m]
+            nd = 1 if S[DR + col] < 2 else 0
+            key = 1 if off == 2 else 0
+            ins = 1 if (col == s_col and 0 < s_len < 3 and nd == 1) else 0
+            sym = 0 if off == 0 else 1
+            r = ((((key * 2 + nd) * 2 + ins) * 8 + _cnt(S, col)) * 2 + sym) * 16 + col * 3 + off
+            if r < best_r:
+                best_r = r
+    return A_DISCARD + (best_r & 15)
 
 
 @njit(cache=True)
@@ -793,7 +907,7 @@ def base_action(S, base):
 MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playout(S, key, trace, base):
     """Play ``S`` to the end with the base policy's decisions (``base``: GREEDY or
     GREEDY_PLUS) and draws from stream ``key``.

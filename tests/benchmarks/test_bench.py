@@ -97,6 +97,33 @@ def test_greedy_playouts_are_the_same_games_on_both_sides(quick_result):
     assert ker["games"] == sum(r["kernel_repeats"] * r["games"] for r in ker["rounds"])
 
 
+def test_honest_playouts_run_beside_the_engine(quick_result):
+    """The information-state kernel's greedy playouts: one slice in each greedy round, whole
+    chunks of games, a win rate near greedy's, and the ratio to the engine's greedy figure."""
+    r = quick_result
+    hg = r["playouts"]["honest_greedy"]
+    assert hg["rounds"] == 2 and hg["games"] % B.HONEST_CHUNK == 0 and hg["games"] > 0
+    assert 0.0 < hg["wins"] / hg["games"] < 0.3
+    assert r["honest_greedy_playouts_per_s"] == pytest.approx(hg["games"] / hg["seconds"])
+    assert r["honest_vs_engine_playout_ratio"] == pytest.approx(
+        r["honest_greedy_playouts_per_s"] / r["engine_greedy_playouts_per_s"])
+    table = B.format_table(r)
+    assert "honest playouts/s, greedy" in table and "honest kernel / engine" in table
+
+
+def test_honest_kernel_failure_costs_only_its_figures(monkeypatch):
+    from solver import honest_kernel as HK
+
+    def broken():
+        raise RuntimeError("no kernel today")
+    monkeypatch.setattr(HK, "compile_all", broken)
+    out = B.bench_playouts(True, budget_s=0.02)
+    for k in ("honest_greedy_playouts_per_s", "honest_vs_engine_playout_ratio"):
+        assert out[k] is None and k in out["errors"], k
+    assert "no kernel today" in out["errors"]["honest_greedy_playouts_per_s"]
+    assert out["engine_greedy_playouts_per_s"] > 0 and out["kernel_greedy_playouts_per_s"] > 0
+
+
 def test_check_result_catches_bad_files(quick_result):
     r = json.loads(json.dumps(quick_result))
     r["tt_ops_per_s"] = None
@@ -242,7 +269,8 @@ def test_markdown_table_lists_every_figure(quick_result):
     assert lines[0] == "| figure | value | note |"
     assert lines[1] == "|---|---|---|"
     assert all(line.startswith("| ") and line.endswith(" |") for line in lines[2:])
-    for label in ("kernel / engine, random", "clairvoyant nodes/s", "table ops/s",
+    for label in ("kernel / engine, random", "honest playouts/s, greedy", "clairvoyant nodes/s",
+                  "table ops/s",
                   "2 vs 1 workers", "expectimax states/s"):
         assert any(label in line for line in lines), label
 

@@ -117,3 +117,66 @@ def test_base_batch_win_rates(base, lo, hi):
     # greedy wins 11.0% of real deals (engine.policy), greedy-plus 35.7% (docs/HONEST.md);
     # 20,000 games: sd 0.22 and 0.34 points
     assert lo < r["wins"] / r["games"] < hi
+
+
+def test_same_games_as_the_recorded_kernel():
+    """The kernel plays exactly the games it played before the throughput work: the
+    fingerprint (tests/fixtures/make_honest_kernel_fingerprint.py, run on main at 000c4b9)
+    holds per-seed results, decision counts and hashes of the full step sequences of greedy and
+    greedy-plus playouts, plus estimate_all, decide1, decide2 and policy_games outputs."""
+    import json
+    import os
+
+    from tests.fixtures.make_honest_kernel_fingerprint import OUT, fingerprint
+
+    with open(OUT) as f:
+        want = json.load(f)
+    got = json.loads(json.dumps(fingerprint()))
+    for part in want:
+        if isinstance(want[part], dict):
+            for base in want[part]:
+                w, g = want[part][base], got[part][base]
+                if isinstance(w, list):
+                    bad = [i for i in range(len(w)) if w[i] != g[i]]
+                    assert not bad, f"{part}/{base}: first difference at entry {bad[0]}: " \
+                                    f"{g[bad[0]]} != {w[bad[0]]} (recorded)"
+                assert g == w, f"{part}/{base}"
+        else:
+            assert got[part] == want[part], part
+    assert os.path.exists(OUT)
+
+
+def test_the_fingerprint_can_fail():
+    """A changed stream (one key off) changes the fingerprint's hashes."""
+    from tests.fixtures.make_honest_kernel_fingerprint import _trace_row
+
+    S0 = np.zeros(HK.NS, dtype=np.int64)
+    HK.new_game(S0)
+    rows = [_trace_row(S0, 5000 + g, "greedy") for g in range(5)]
+    shifted = [_trace_row(S0, 5001 + g, "greedy") for g in range(5)]
+    assert rows != shifted
+
+
+def test_table_greedy_play_equals_the_readable_one():
+    """The table-driven greedy play decision (_greedy_play) against the readable rule-by-rule
+    one it replaced (_greedy_play_ref) on random play-phase states: any hand of up to 5
+    Location cards (of the real multiplicities), any last card and series length, 0-2 Doors per
+    colour."""
+    rnd = random.Random(18)
+    pool = [c for c in range(12) for _ in range(HK.COUNTS[c])]
+    seen = {"play": 0, "discard": 0}
+    for _ in range(20_000):
+        S = HK.INITIAL.copy()
+        S[HK.PH] = HK.P_PLAY
+        for c in rnd.sample(pool, rnd.choice((1, 2, 3, 4, 5, 5, 5))):
+            S[HK.H + c] += 1
+            S[HK.HSIZE] += 1
+        if rnd.random() < 0.9:
+            S[HK.LAST] = rnd.randrange(12)
+            S[HK.SER] = rnd.randint(1, 3)
+        for col in range(4):
+            S[HK.DR + col] = rnd.choice((0, 0, 1, 2))
+        a, b = HK._greedy_play(S), HK._greedy_play_ref(S)
+        assert a == b, (HK.decode(S), a, b)
+        seen["play" if a < HK.A_DISCARD else "discard"] += 1
+    assert seen["play"] > 2000 and seen["discard"] > 2000
