@@ -29,7 +29,7 @@ and tested against it.
 Speed: :func:`playout` allocates nothing and is compiled without numba's reference counting
 (``_nrt=False``), so the helpers inlined into its loop pay no atomic count updates on the
 state array; docs/HONEST.md ("Throughput") measures each such change.  None of them changes a
-decision: tests/test_honest_kernel.py compares the kernel with a fingerprint recorded before.
+decision: tests/solver/honest/test_honest_kernel.py compares the kernel with a fingerprint recorded before.
 
 Actions are the engine's action integers (``engine.game`` layout, solo zone 0).
 
@@ -669,7 +669,7 @@ def _mask(S, col):
 @njit(cache=True, inline="always")
 def _greedy_play(S):
     """engine.policy's play decision (rules 1-4) from the tables above; the same action as
-    :func:`_greedy_play_ref` at every state (tests/test_honest_kernel.py)."""
+    :func:`_greedy_play_ref` at every state (tests/solver/honest/test_honest_kernel.py)."""
     last = S[LAST]
     if last < 0:
         s_col = -1
