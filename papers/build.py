@@ -57,7 +57,7 @@ REGRET_SOURCES = [
 # `python -m benchmarks.bench_honest throughput` (schema "honest-throughput": rows
 # "info-state kernel", "deal-mode kernel", "engine"), or, while none is committed,
 # "bench-full.json", whose playouts give the deal-mode kernel and the engine only.
-THROUGHPUT_SOURCE = "bench-full.json"
+THROUGHPUT_SOURCE = "honest-throughput-20261201-063446.json"
 # The honest two-player ladder (docs/DUO.md): (file, status) with the file of
 # `python -m benchmarks.bench_duo_honest summary` (name "duo-honest-ladder", one row per policy)
 # and status "preliminary" or "final" (the text marks a preliminary ladder as such; "final" is
