@@ -10,8 +10,12 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
 
 ``cv A B``      clairvoyant solve of deals A..B-1: wins, total nodes and a digest of every
                 deal's (result, nodes, line);
-``ex S:N ...``  the expectimax value of ``late_position(S, N)`` (one thread, a 2^22 memo) as
-                exact hex floats, its node count, and a digest of the ranking's bounds;
+``ex [--nodes B] S:N ...``  the expectimax value of ``late_position(S, N)`` (one thread, a
+                2^22 memo, a fresh solver per position) as exact hex floats, its node count,
+                and a digest of the ranking's bounds; with ``--nodes B`` the value and the
+                ranking each stop after B expanded nodes (no probes, no estimates), and the
+                budgeted bounds are compared bit for bit (the hardest positions take many
+                minutes with one thread and a small memo);
 ``speed``       kernel greedy playouts/s (20,000 deals), clairvoyant nodes/s (deals
                 1000..1399, no certificate check), expectimax nodes/s (seed 56, 15 cards),
                 each after its compilation.
@@ -39,7 +43,7 @@ def cv(a, b):
                       "seconds": round(time.perf_counter() - t0, 2)}))
 
 
-def ex(specs):
+def ex(specs, budget=None):
     from benchmarks.bench_expectimax import late_position
     from engine.notation import format_position
     from solver.expectimax import Expectimax
@@ -48,14 +52,17 @@ def ex(specs):
         st = late_position(seed, cards)
         sv = Expectimax(22, threads=1)
         t0 = time.perf_counter()
-        iv = sv.value(st)
+        iv = sv.value(st, node_budget=budget)
         dt = time.perf_counter() - t0
-        rk = sv.rank(st, probes=False)
+        value_nodes = sv.nodes
+        rk = sv.rank(st, budget_nodes=budget, probes=False, estimate=False)
         acts = [(a.action, a.lo.hex(), a.hi.hex()) for a in rk.actions]
         h = hashlib.sha256(json.dumps(acts).encode()).hexdigest()[:16]
         print(json.dumps({"seed": seed, "cards": cards, "deck": st.deck_size(),
                           "lo": iv.lo.hex(), "hi": iv.hi.hex(), "value": iv.lo,
-                          "value_nodes": sv.nodes, "rank_digest": h, "actions": len(acts),
+                          "value_nodes": value_nodes,
+                          "exact": iv.lo == iv.hi, "budget": budget, "rank_nodes": sv.nodes,
+                          "rank_digest": h, "actions": len(acts),
                           "seconds": round(dt, 2),
                           "position_digest": hashlib.sha256(format_position(st).encode()).hexdigest()[:12]}))
         sys.stdout.flush()
@@ -94,6 +101,10 @@ if __name__ == "__main__":
     if sys.argv[1] == "cv":
         cv(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "ex":
-        ex(sys.argv[2:])
+        args = sys.argv[2:]
+        budget = None
+        if args[:1] == ["--nodes"]:
+            budget, args = int(args[1]), args[2:]
+        ex(args, budget)
     else:
         speed()
