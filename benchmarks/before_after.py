@@ -19,6 +19,11 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
 ``speed``       kernel greedy playouts/s (20,000 deals), clairvoyant nodes/s (deals
                 1000..1399, no certificate check), expectimax nodes/s (seed 56, 15 cards),
                 each after its compilation.
+``report OUT BEFORE AFTER``  compare the outputs of two trees, kept in folders BEFORE and
+                AFTER as ``cv.json``, ``ex.jsonl`` and ``speed.jsonl`` (one line per run,
+                the runs of the two trees alternated), and write them with the
+                comparison and the machine to OUT (JSON).  Exit status 1 if a value, a
+                node count or a digest differs.
 """
 import hashlib
 import json
@@ -64,7 +69,8 @@ def ex(specs, budget=None):
                           "exact": iv.lo == iv.hi, "budget": budget, "rank_nodes": sv.nodes,
                           "rank_digest": h, "actions": len(acts),
                           "seconds": round(dt, 2),
-                          "position_digest": hashlib.sha256(format_position(st).encode()).hexdigest()[:12]}))
+                          "position_digest":
+                              hashlib.sha256(format_position(st).encode()).hexdigest()[:12]}))
         sys.stdout.flush()
 
 
@@ -97,6 +103,52 @@ def speed():
     print(json.dumps(res))
 
 
+def _lines(path):
+    with open(path) as f:
+        return [json.loads(x) for x in f if x.strip()]
+
+
+def report(out, before, after):
+    import os
+    import statistics
+    from benchmarks.harness import machine_info, write_json
+    res = {"machine": machine_info(), "trees": {"before": before, "after": after}}
+    same = True
+    trees = (("before", before), ("after", after))
+    cv = {k: _lines(os.path.join(d, "cv.json")) for k, d in trees}
+    keys = ("deals", "WIN", "LOSS", "UNKNOWN", "nodes", "digest")
+    cv_same = [{k: r[k] for k in keys} for r in cv["before"]] == \
+        [{k: r[k] for k in keys} for r in cv["after"]]
+    same &= cv_same
+    res["cv"] = {**cv, "identical": cv_same}
+    ex = {k: _lines(os.path.join(d, "ex.jsonl")) for k, d in trees}
+    drop = ("seconds",)
+    rows = []
+    for b, a in zip(ex["before"], ex["after"]):
+        eq = {k: v for k, v in b.items() if k not in drop} == \
+            {k: v for k, v in a.items() if k not in drop}
+        rows.append({"seed": b["seed"], "identical": eq, "before": b, "after": a})
+        same &= eq
+    same &= len(ex["before"]) == len(ex["after"])
+    res["ex"] = {"rows": rows, "positions": len(rows),
+                 "identical": all(r["identical"] for r in rows)
+                 and len(ex["before"]) == len(ex["after"])}
+    sp = {k: _lines(os.path.join(d, "speed.jsonl")) for k, d in trees}
+    ratios = {}
+    for m in ("kernel_playouts_per_s", "clairvoyant_nodes_per_s", "expectimax_nodes_per_s"):
+        rs = [a[m] / b[m] for b, a in zip(sp["before"], sp["after"])]
+        ratios[m] = {"after_over_before": rs, "median": statistics.median(rs),
+                     "before": [b[m] for b in sp["before"]], "after": [a[m] for a in sp["after"]]}
+    res["speed"] = {"pairs": min(len(sp["before"]), len(sp["after"])), "ratios": ratios,
+                    "runs": sp}
+    res["identical"] = same
+    print(write_json(os.path.basename(out), res, os.path.dirname(out) or "."))
+    print(json.dumps({"identical": same, "cv": cv_same, "ex": res["ex"]["identical"],
+                      "speed_median_ratios": {m: round(r["median"], 3)
+                                              for m, r in ratios.items()}}))
+    return 0 if same else 1
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "cv":
         cv(int(sys.argv[2]), int(sys.argv[3]))
@@ -106,5 +158,7 @@ if __name__ == "__main__":
         if args[:1] == ["--nodes"]:
             budget, args = int(args[1]), args[2:]
         ex(args, budget)
+    elif sys.argv[1] == "report":
+        sys.exit(report(*sys.argv[2:5]))
     else:
         speed()
