@@ -13,23 +13,17 @@ import time
 import numba as nb
 import numpy as np
 
-from engine.rules import FIRST_DOOR, HAND_SIZE, NO_CARD, NUM_LOCATION_TYPES, PROPHECY_SIZE
-from engine.rules import PH_DOOR as DOOR
-from engine.rules import PH_FORESEE as FORESEE
+from engine.rules import NO_CARD, NUM_LOCATION_TYPES
 from engine.rules import PH_LOST as LOST
 from engine.rules import PH_NIGHTMARE as NIGHTMARE
 from engine.rules import PH_PICK as PICK
-from engine.rules import PH_PLAY as PLAY
-from engine.rules import PH_PROPHECY as PROPHECY
 from engine.rules import PH_REFILL as REFILL
 from engine.rules import PH_WON as WON
 from .exk_control import (CT_HITS, CT_NODES, CT_PHASE, CT_TIMEOUT, SE_BOUND, SE_CLOCK_MASK,
                           SE_DEADLINE, SE_LIMIT, SE_PEEK, SE_PROBE, SE_PRUNE, SE_REVERSE,
                           new_settings)
-from .exk_fields import (doors_add, doors_get, doors_total, drawn_get, drawn_set, free_get,
-                         free_set, hand_add, hand_get, hand_size, phase_set, plen, row_last,
-                         row_series, set_row, slot_get, unk_add, unk_get, unk_total)
-from .exk_rules import canonical, nightmare_option, refill_with, remove_slot, shuffle_all, to_limbo
+from .exk_fields import doors_get, doors_total, hand_get, row_last, row_series
+from .exk_rules import canonical, decision_children, nightmare_option
 from .exk_bound import can_still_win, doors_reachable, slack
 from .exk_table import memo_get, memo_store, prefetch_key
 from .exk_chance import outcomes
@@ -161,154 +155,6 @@ def settle(cw, m, keys, cfg):
         if cq[i] < 0.0:
             prefetch_key(keys, cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
     return cs, cq
-
-
-@nb.njit(inline="always", cache=True)
-def decision_children(ph, w0, w1, w2, w3, rev, ch):
-    """The children of a decision node in phase (status) ph, written to the rows of ch
-    (at most 24); returns their number.  One child per distinct action: at play each card
-    type played (when legal) and discarded, at a prophecy each distinct discard (the kept
-    cards become free), at PICK each distinct free type drawn next (or each multiset the
-    hand takes), at a Door open or not, at a Nightmare each legal option.  rev: generate
-    them in reverse order (the helper thread of lazy SMP)."""
-    nc = 0
-    if ph == PLAY:
-        last = row_last(w1)
-        ser = row_series(w1)
-        b1 = phase_set(w1, REFILL)
-        for ci in range(NUM_LOCATION_TYPES):
-            c = 11 - ci if rev else ci
-            if hand_get(w1, c) == 0:
-                continue
-            h1 = hand_add(b1, c, -1)
-            for act in range(2):
-                if act == 0:
-                    # play c to the row
-                    if last != NO_CARD and (last % 3) == (c % 3):
-                        continue
-                    col = c // 3
-                    if last != NO_CARD and last // 3 == col and ser < 3:
-                        s = ser + 1
-                    else:
-                        s = 1
-                    a0 = w0
-                    a1 = set_row(h1, c, s)
-                    a2 = w2
-                    a3 = w3
-                    if s == 3:
-                        got = False
-                        n = plen(a2)
-                        for j in range(n - 1, -1, -1):
-                            if slot_get(a2, a3, j) == FIRST_DOOR + col:
-                                a2, a3 = remove_slot(a2, a3, j)
-                                got = True
-                                break
-                        if not got and unk_get(a0, a1, FIRST_DOOR + col) > 0:
-                            a0, a1 = unk_add(a0, a1, FIRST_DOOR + col, -1)
-                            got = True
-                        if got:
-                            a1 = doors_add(a1, col, 1)
-                            if doors_total(a1) < 8:
-                                a0, a1, a2, a3 = shuffle_all(a0, a1, a2, a3, False)
-                else:
-                    a0 = w0
-                    a1 = h1
-                    a2 = w2
-                    a3 = w3
-                    if c % 3 == 2:
-                        a1 = phase_set(a1, FORESEE)
-                ch[nc, 0] = a0
-                ch[nc, 1] = a1
-                ch[nc, 2] = a2
-                ch[nc, 3] = a3
-                nc += 1
-    elif ph == PICK and slot_get(w2, w3, plen(w2) - 1) < NUM_LOCATION_TYPES:
-        # every free card is a Location and the hand takes r < f of them (advance
-        # draws them all when they fit): the first r drawn go to the hand in any order,
-        # then the refill stops, so one child per multiset of r free cards
-        n = plen(w2)
-        f = free_get(w3)
-        r = HAND_SIZE - hand_size(w1)
-        for mi in range(1 << f):
-            mask = ((1 << f) - 1 - mi) if rev else mi
-            cnt = 0
-            ok = True
-            for i in range(f):
-                if (mask >> i) & 1:
-                    cnt += 1
-                    if i > 0 and ((mask >> (i - 1)) & 1) == 0 and \
-                            slot_get(w2, w3, n - f + i) == slot_get(w2, w3, n - f + i - 1):
-                        ok = False
-            if cnt != r or not ok:
-                continue
-            a1 = w1
-            a2 = w2
-            a3 = w3
-            for i in range(f - 1, -1, -1):
-                if (mask >> i) & 1:
-                    a1 = hand_add(a1, slot_get(w2, w3, n - f + i), 1)
-                    a2, a3 = remove_slot(a2, a3, n - f + i)
-            ch[nc, 0] = w0
-            ch[nc, 1] = a1
-            ch[nc, 2] = a2
-            ch[nc, 3] = a3
-            nc += 1
-    elif ph == PROPHECY or ph == PICK:
-        # one child per distinct type among the top m known cards (sorted, so equal
-        # types are neighbours): at a prophecy the discarded one (the others stay as
-        # free cards), at PICK the free card drawn next
-        n = plen(w2)
-        if ph == PROPHECY:
-            m = min(PROPHECY_SIZE, n + unk_total(w0, w1))
-            base3 = free_set(w3, 0)
-        else:
-            m = free_get(w3)
-            base3 = w3
-        prev = -1
-        for jj in range(m):
-            j = n - m + jj if rev else n - 1 - jj
-            t = slot_get(w2, w3, j)
-            if t == prev:
-                continue
-            prev = t
-            a2, a3 = remove_slot(w2, base3, j)
-            if ph == PROPHECY:
-                a1 = phase_set(w1, REFILL)
-                a3 = free_set(a3, m - 1)
-            else:
-                a1, a2 = refill_with(w1, a2, t)
-            ch[nc, 0] = w0
-            ch[nc, 1] = a1
-            ch[nc, 2] = a2
-            ch[nc, 3] = a3
-            nc += 1
-    elif ph == DOOR:
-        k = drawn_get(w1)
-        b1 = drawn_set(phase_set(w1, REFILL), 0)
-        for ai in range(2):
-            act = 1 - ai if rev else ai
-            if act == 0:
-                a1 = doors_add(hand_add(b1, 3 * k + 2, -1), k, 1)
-                a2 = w2
-            else:
-                a1 = b1
-                a2 = to_limbo(w2, FIRST_DOOR + k)
-            ch[nc, 0] = w0
-            ch[nc, 1] = a1
-            ch[nc, 2] = a2
-            ch[nc, 3] = w3
-            nc += 1
-    else:
-        for ai in range(10):
-            ok, a1, a2 = nightmare_option(w0, w1, w2, 9 - ai if rev else ai)
-            if not ok:
-                continue
-            ch[nc, 0] = w0
-            ch[nc, 1] = a1
-            ch[nc, 2] = a2
-            ch[nc, 3] = w3
-            nc += 1
-    return nc
 
 
 @nb.njit(cache=True)

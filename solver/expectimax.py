@@ -692,7 +692,7 @@ def kernels_cached() -> bool | None:
     """True if numba's cache holds the compiled search kernel for this source (loading
     it takes a second), False if it must be compiled, None if that cannot be told."""
     try:
-        cache = K.solve_words._cache
+        cache = K.solve._cache       # the jitted entry point of every search
         return bool(cache._cache_file._load_index())
     except Exception:        # noqa: BLE001  numba internals: any change means "cannot tell"
         return None
