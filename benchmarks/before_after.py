@@ -18,7 +18,7 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
                 minutes with one thread and a small memo);
 ``speed``       kernel greedy playouts/s (20,000 deals), clairvoyant nodes/s (deals
                 1000..1399, no certificate check), expectimax nodes/s (seed 56, 15 cards),
-                each after its compilation.
+                each after its compilation, per second of wall time and of CPU time.
 ``report OUT BEFORE AFTER``  compare the outputs of two trees, kept in folders BEFORE and
                 AFTER as ``cv.json``, ``ex.jsonl`` and ``speed.jsonl`` (one line per run,
                 the runs of the two trees alternated), and write them with the
@@ -27,6 +27,7 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
 """
 import hashlib
 import json
+import os
 import sys
 import time
 
@@ -75,6 +76,10 @@ def ex(specs, budget=None):
 
 
 def speed():
+    """Rates per second of wall time and per second of CPU time (``time.process_time``, all
+    threads of the process): on a machine shared with other jobs the wall time includes the
+    time the process waited for a core, the CPU time does not, so its ratios are the
+    steadier ones."""
     from benchmarks import kernel_playouts as KP
     from benchmarks.bench_expectimax import late_position
     from solver.clairvoyant import ClairvoyantSolver
@@ -85,21 +90,30 @@ def speed():
     st = late_position(56, 15)
     Expectimax(20, threads=1).value(late_position(63, 12))
     res = {}
-    t0 = time.perf_counter()
+
+    def clocks():
+        return time.perf_counter(), time.process_time()
+
+    def rate(name, count, t0):
+        t1 = clocks()
+        res[name] = count / (t1[0] - t0[0])
+        res[name.replace("_per_s", "_per_cpu_s")] = count / (t1[1] - t0[1])
+    t0 = clocks()
     r = KP.run_batch(range(20000), "greedy")
-    res["kernel_playouts_per_s"] = r["games"] / (time.perf_counter() - t0)
+    rate("kernel_playouts_per_s", r["games"], t0)
     nodes = 0
-    t0 = time.perf_counter()
+    t0 = clocks()
     for seed in range(1000, 1400):
         nodes += sv.solve_deal(seed, verify=False).nodes
-    res["clairvoyant_nodes_per_s"] = nodes / (time.perf_counter() - t0)
+    rate("clairvoyant_nodes_per_s", nodes, t0)
     ex = Expectimax(22, threads=1)
-    t0 = time.perf_counter()
+    t0 = clocks()
     ex.value(st)
-    res["expectimax_nodes_per_s"] = ex.nodes / (time.perf_counter() - t0)
+    rate("expectimax_nodes_per_s", ex.nodes, t0)
     res["expectimax_nodes"] = ex.nodes
     res["clairvoyant_nodes"] = nodes
     res["playout_games"] = r["games"]
+    res["loadavg"] = list(os.getloadavg())
     print(json.dumps(res))
 
 
@@ -109,7 +123,6 @@ def _lines(path):
 
 
 def report(out, before, after):
-    import os
     import statistics
     from benchmarks.harness import machine_info, write_json
     res = {"machine": machine_info(), "trees": {"before": before, "after": after}}
@@ -135,8 +148,12 @@ def report(out, before, after):
                  and len(ex["before"]) == len(ex["after"])}
     sp = {k: _lines(os.path.join(d, "speed.jsonl")) for k, d in trees}
     ratios = {}
-    for m in ("kernel_playouts_per_s", "clairvoyant_nodes_per_s", "expectimax_nodes_per_s"):
-        rs = [a[m] / b[m] for b, a in zip(sp["before"], sp["after"])]
+    for m in ("kernel_playouts_per_s", "clairvoyant_nodes_per_s", "expectimax_nodes_per_s",
+              "kernel_playouts_per_cpu_s", "clairvoyant_nodes_per_cpu_s",
+              "expectimax_nodes_per_cpu_s"):
+        rs = [a[m] / b[m] for b, a in zip(sp["before"], sp["after"]) if m in a and m in b]
+        if not rs:
+            continue
         ratios[m] = {"after_over_before": rs, "median": statistics.median(rs),
                      "before": [b[m] for b in sp["before"]], "after": [a[m] for a in sp["after"]]}
     res["speed"] = {"pairs": min(len(sp["before"]), len(sp["after"])), "ratios": ratios,
