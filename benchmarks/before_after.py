@@ -10,14 +10,24 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
 
 ``cv A B``      clairvoyant solve of deals A..B-1: wins, total nodes and a digest of every
                 deal's (result, nodes, line);
-``ex S:N ...``  the expectimax value of ``late_position(S, N)`` (one thread, a 2^22 memo) as
-                exact hex floats, its node count, and a digest of the ranking's bounds;
+``ex [--nodes B] S:N ...``  the expectimax value of ``late_position(S, N)`` (one thread, a
+                2^22 memo, a fresh solver per position) as exact hex floats, its node count,
+                and a digest of the ranking's bounds; with ``--nodes B`` the value and the
+                ranking each stop after B expanded nodes (no probes, no estimates), and the
+                budgeted bounds are compared bit for bit (the hardest positions take many
+                minutes with one thread and a small memo);
 ``speed``       kernel greedy playouts/s (20,000 deals), clairvoyant nodes/s (deals
                 1000..1399, no certificate check), expectimax nodes/s (seed 56, 15 cards),
-                each after its compilation.
+                each after its compilation, per second of wall time and of CPU time.
+``report OUT BEFORE AFTER``  compare the outputs of two trees, kept in folders BEFORE and
+                AFTER as ``cv.json``, ``ex.jsonl`` and ``speed.jsonl`` (one line per run,
+                the runs of the two trees alternated), and write them with the
+                comparison and the machine to OUT (JSON).  Exit status 1 if a value, a
+                node count or a digest differs.
 """
 import hashlib
 import json
+import os
 import sys
 import time
 
@@ -39,7 +49,7 @@ def cv(a, b):
                       "seconds": round(time.perf_counter() - t0, 2)}))
 
 
-def ex(specs):
+def ex(specs, budget=None):
     from benchmarks.bench_expectimax import late_position
     from engine.notation import format_position
     from solver.expectimax import Expectimax
@@ -48,20 +58,28 @@ def ex(specs):
         st = late_position(seed, cards)
         sv = Expectimax(22, threads=1)
         t0 = time.perf_counter()
-        iv = sv.value(st)
+        iv = sv.value(st, node_budget=budget)
         dt = time.perf_counter() - t0
-        rk = sv.rank(st, probes=False)
+        value_nodes = sv.nodes
+        rk = sv.rank(st, budget_nodes=budget, probes=False, estimate=False)
         acts = [(a.action, a.lo.hex(), a.hi.hex()) for a in rk.actions]
         h = hashlib.sha256(json.dumps(acts).encode()).hexdigest()[:16]
         print(json.dumps({"seed": seed, "cards": cards, "deck": st.deck_size(),
                           "lo": iv.lo.hex(), "hi": iv.hi.hex(), "value": iv.lo,
-                          "value_nodes": sv.nodes, "rank_digest": h, "actions": len(acts),
+                          "value_nodes": value_nodes,
+                          "exact": iv.lo == iv.hi, "budget": budget, "rank_nodes": sv.nodes,
+                          "rank_digest": h, "actions": len(acts),
                           "seconds": round(dt, 2),
-                          "position_digest": hashlib.sha256(format_position(st).encode()).hexdigest()[:12]}))
+                          "position_digest":
+                              hashlib.sha256(format_position(st).encode()).hexdigest()[:12]}))
         sys.stdout.flush()
 
 
 def speed():
+    """Rates per second of wall time and per second of CPU time (``time.process_time``, all
+    threads of the process): on a machine shared with other jobs the wall time includes the
+    time the process waited for a core, the CPU time does not, so its ratios are the
+    steadier ones."""
     from benchmarks import kernel_playouts as KP
     from benchmarks.bench_expectimax import late_position
     from solver.clairvoyant import ClairvoyantSolver
@@ -72,28 +90,92 @@ def speed():
     st = late_position(56, 15)
     Expectimax(20, threads=1).value(late_position(63, 12))
     res = {}
-    t0 = time.perf_counter()
+
+    def clocks():
+        return time.perf_counter(), time.process_time()
+
+    def rate(name, count, t0):
+        t1 = clocks()
+        res[name] = count / (t1[0] - t0[0])
+        res[name.replace("_per_s", "_per_cpu_s")] = count / (t1[1] - t0[1])
+    t0 = clocks()
     r = KP.run_batch(range(20000), "greedy")
-    res["kernel_playouts_per_s"] = r["games"] / (time.perf_counter() - t0)
+    rate("kernel_playouts_per_s", r["games"], t0)
     nodes = 0
-    t0 = time.perf_counter()
+    t0 = clocks()
     for seed in range(1000, 1400):
         nodes += sv.solve_deal(seed, verify=False).nodes
-    res["clairvoyant_nodes_per_s"] = nodes / (time.perf_counter() - t0)
+    rate("clairvoyant_nodes_per_s", nodes, t0)
     ex = Expectimax(22, threads=1)
-    t0 = time.perf_counter()
+    t0 = clocks()
     ex.value(st)
-    res["expectimax_nodes_per_s"] = ex.nodes / (time.perf_counter() - t0)
+    rate("expectimax_nodes_per_s", ex.nodes, t0)
     res["expectimax_nodes"] = ex.nodes
     res["clairvoyant_nodes"] = nodes
     res["playout_games"] = r["games"]
+    res["loadavg"] = list(os.getloadavg())
     print(json.dumps(res))
+
+
+def _lines(path):
+    with open(path) as f:
+        return [json.loads(x) for x in f if x.strip()]
+
+
+def report(out, before, after):
+    import statistics
+    from benchmarks.harness import machine_info, write_json
+    res = {"machine": machine_info(), "trees": {"before": before, "after": after}}
+    same = True
+    trees = (("before", before), ("after", after))
+    cv = {k: _lines(os.path.join(d, "cv.json")) for k, d in trees}
+    keys = ("deals", "WIN", "LOSS", "UNKNOWN", "nodes", "digest")
+    cv_same = [{k: r[k] for k in keys} for r in cv["before"]] == \
+        [{k: r[k] for k in keys} for r in cv["after"]]
+    same &= cv_same
+    res["cv"] = {**cv, "identical": cv_same}
+    ex = {k: _lines(os.path.join(d, "ex.jsonl")) for k, d in trees}
+    drop = ("seconds",)
+    rows = []
+    for b, a in zip(ex["before"], ex["after"]):
+        eq = {k: v for k, v in b.items() if k not in drop} == \
+            {k: v for k, v in a.items() if k not in drop}
+        rows.append({"seed": b["seed"], "identical": eq, "before": b, "after": a})
+        same &= eq
+    same &= len(ex["before"]) == len(ex["after"])
+    res["ex"] = {"rows": rows, "positions": len(rows),
+                 "identical": all(r["identical"] for r in rows)
+                 and len(ex["before"]) == len(ex["after"])}
+    sp = {k: _lines(os.path.join(d, "speed.jsonl")) for k, d in trees}
+    ratios = {}
+    for m in ("kernel_playouts_per_s", "clairvoyant_nodes_per_s", "expectimax_nodes_per_s",
+              "kernel_playouts_per_cpu_s", "clairvoyant_nodes_per_cpu_s",
+              "expectimax_nodes_per_cpu_s"):
+        rs = [a[m] / b[m] for b, a in zip(sp["before"], sp["after"]) if m in a and m in b]
+        if not rs:
+            continue
+        ratios[m] = {"after_over_before": rs, "median": statistics.median(rs),
+                     "before": [b[m] for b in sp["before"]], "after": [a[m] for a in sp["after"]]}
+    res["speed"] = {"pairs": min(len(sp["before"]), len(sp["after"])), "ratios": ratios,
+                    "runs": sp}
+    res["identical"] = same
+    print(write_json(os.path.basename(out), res, os.path.dirname(out) or "."))
+    print(json.dumps({"identical": same, "cv": cv_same, "ex": res["ex"]["identical"],
+                      "speed_median_ratios": {m: round(r["median"], 3)
+                                              for m, r in ratios.items()}}))
+    return 0 if same else 1
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "cv":
         cv(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "ex":
-        ex(sys.argv[2:])
+        args = sys.argv[2:]
+        budget = None
+        if args[:1] == ["--nodes"]:
+            budget, args = int(args[1]), args[2:]
+        ex(args, budget)
+    elif sys.argv[1] == "report":
+        sys.exit(report(*sys.argv[2:5]))
     else:
         speed()

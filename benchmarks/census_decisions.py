@@ -37,7 +37,7 @@ FIELDS = ("door_decisions", "door_open_better", "door_limbo_better", "door_tie",
 
 
 @nb.njit(cache=True)
-def _census(keys, vals, stats):
+def _census(keys, vals, cfg):
     out = np.zeros(15, np.int64)
     ch = np.empty((24, 4), np.int64)
     for r in range(keys.shape[0]):
@@ -49,7 +49,7 @@ def _census(keys, vals, stats):
         nc = K.decision_children(st, w0, w1, w2, w3, False, ch)
         v = np.empty(nc)            # exact values; -1 where a child has bounds only
         for i in range(nc):
-            lo, hi = known_bounds(ch, i, keys, vals, stats)
+            lo, hi = known_bounds(ch, i, keys, vals, cfg)
             v[i] = lo if hi - lo <= EPS else -1.0
         bad = False
         for i in range(nc):
@@ -112,7 +112,7 @@ def census(solver) -> dict:
     """The counts of FIELDS over the decisions stored in an Expectimax's memo (solve with
     ``prune=False`` first, or the children of many decisions hold bounds only and are
     counted as ``skipped_not_exact``)."""
-    counts = _census(solver.keys, solver.vals, solver.stats)
+    counts = _census(solver.keys, solver.vals, solver.settings)
     return dict(zip(FIELDS, (int(x) for x in counts)))
 
 

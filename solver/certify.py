@@ -90,10 +90,10 @@ def _top_counts(w2, w3, m):
 
 
 @nb.njit(cache=True)
-def _worth(w0, w1, w2, w3, keys, vals, stats):
+def _worth(w0, w1, w2, w3, keys, vals, cfg, ctr):
     """The exact value of a position (search settles it at once when it costs no search
     or the memo holds it, as after the solve)."""
-    return search(w0, w1, w2, w3, 0.0, 1.0, keys, vals, stats)[0]
+    return search(w0, w1, w2, w3, 0.0, 1.0, keys, vals, cfg, ctr)[0]
 
 
 @nb.njit(cache=True)
@@ -108,15 +108,16 @@ def _record(order, k, prev, now):
 
 
 @nb.njit(cache=True)
-def _pick_child(ch, nc, v, keys, vals, stats):
+def _pick_child(ch, nc, v, keys, vals, cfg, ctr):
     for i in range(nc):
-        if abs(_worth(ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3], keys, vals, stats) - v) <= TOL:
+        if abs(_worth(ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3], keys, vals, cfg, ctr)
+               - v) <= TOL:
             return i
     return -1
 
 
 @nb.njit(cache=True)
-def _deferred_order(w0, w1, w2, w3, keys, vals, stats):
+def _deferred_order(w0, w1, w2, w3, keys, vals, cfg, ctr):
     """The committed prophecy that plays like the kernel's deferred one (docs/EXPECTIMAX.md
     section 2a).  From a prophecy, follow the kernel's optimal line (at each decision the
     first child worth the position's value) until no free card is left: no chance event
@@ -133,7 +134,8 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, stats):
     before = _top_counts(w2, w3, m)
     ch = np.empty((24, 4), np.int64)
     nc = decision_children(st, w0, w1, w2, w3, False, ch)
-    i = _pick_child(ch, nc, _worth(w0, w1, w2, w3, keys, vals, stats), keys, vals, stats)
+    i = _pick_child(ch, nc, _worth(w0, w1, w2, w3, keys, vals, cfg, ctr), keys, vals, cfg,
+                    ctr)
     if i < 0:
         return False, -1, order[:0]
     c0, c1, c2, c3 = ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3]
@@ -152,7 +154,8 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, stats):
         if f == 0 or (st >= REFILL and st != PICK):
             break
         nc = decision_children(st, c0, c1, c2, c3, False, ch)
-        i = _pick_child(ch, nc, _worth(c0, c1, c2, c3, keys, vals, stats), keys, vals, stats)
+        i = _pick_child(ch, nc, _worth(c0, c1, c2, c3, keys, vals, cfg, ctr), keys, vals,
+                        cfg, ctr)
         if i < 0:
             break
         c0, c1, c2, c3 = ch[i, 0], ch[i, 1], ch[i, 2], ch[i, 3]
@@ -191,7 +194,7 @@ class _Replay:
         w = self.encode(s)
         lo, hi = K.solve_words(np.int64(w[0]), np.int64(w[1]), np.int64(w[2]),
                                np.int64(w[3]), 0.0, 1.0, self.solver.keys, self.solver.vals,
-                               self.solver.stats)
+                               self.solver.counters, self.solver.settings)
         if hi - lo > TOL:     # only a node limit could do this; none is set
             raise RuntimeError("kernel value not exact")
         return lo
@@ -203,7 +206,8 @@ class _Replay:
         w = self.encode(s)
         ok, gone, order = _deferred_order(np.int64(w[0]), np.int64(w[1]), np.int64(w[2]),
                                           np.int64(w[3]), self.solver.keys,
-                                          self.solver.vals, self.solver.stats)
+                                          self.solver.vals, self.solver.settings,
+                                          self.solver.counters)
         if not ok:
             return None
         return s._prophecy_actions().get((int(gone), tuple(int(t) for t in order)))

@@ -23,12 +23,8 @@ proven best, and otherwise each action gets an estimate of greedy play after it
 """
 from __future__ import annotations
 
-import signal
-import threading
 import time
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from engine.errors import OnirimError, PositionError
 from engine.game import State
@@ -39,11 +35,13 @@ from . import api
 from . import expectimax_kernel as K
 from .budgets import available_memory, check_nodes, check_seconds
 from .expectimax_encode import PHASE_CODES, UnsupportedPosition, encode, forget_seed  # noqa: F401
+from .expectimax_memo import GROW_SEEN, MemoTable
+from .expectimax_runner import SearchRunner
 
 AUTO_START_BITS = 20         # a growing table starts with 2**20 entries (64 MiB) and grows
 AUTO_MAX_BITS = 30           # 4 times at a time, up to this size and half the memory
-GROW_SEEN = 2                # available, once it has taken GROW_SEEN times its size in
-                             # entries (stored, plus replaced since it last grew)
+                             # available, once it has taken GROW_SEEN (expectimax_memo)
+                             # times its size in entries (stored, plus replaced)
 GROW_BYTES_PER_S = 4e8       # growth a deadline must leave time for: the slowest first
                              # touch of new memory measured (4 GiB in 10 s, a shared VM)
 PROBE_SHARE = 0.5            # under budgets, probes of the actions may take this share first
@@ -191,25 +189,15 @@ def finish(ranking) -> None:
 # ------------------------------------------------------------------------------- encoding
 
 
-_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM") if hasattr(signal, n))
-
-
-def _block_signals():
-    """Block SIGINT and SIGTERM in this thread (threads started now inherit the mask);
-    returns the old mask, or None where signal masks do not exist."""
-    if not hasattr(signal, "pthread_sigmask"):
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
-
-
-def _unblock_signals(old) -> None:
-    signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
 # ------------------------------------------------------------------------------- solver
 class Expectimax:
     """A memoized expectimax solver.  The memo table persists between queries, so related
-    positions (the children of one root, a principal line) reuse each other's work."""
+    positions (the children of one root, a principal line) reuse each other's work.
+
+    The queries (``value``, ``probe``, ``rank``, ``line``, ...) are this class; the memo table
+    with its growth and files is ``self.memo`` (``solver.expectimax_memo.MemoTable``), and
+    the searches run in ``self.runner`` (``solver.expectimax_runner.SearchRunner``: the
+    threads, their settings and counters, signals, the deadline)."""
 
     def __init__(self, table_bits: int | None = None, prune: bool = True,
                  bound: bool = True, peek: bool = False, threads: int = 1,
@@ -235,65 +223,47 @@ class Expectimax:
             table_bits = AUTO_START_BITS
             if max_table_bits is None:
                 max_table_bits = AUTO_MAX_BITS
-        self.start_bits = table_bits
-        self.max_table_bits = max(table_bits, max_table_bits or table_bits)
-        self.grown = 0       # times the table grew
-        self._replaced_before = 0    # replacements counted before the table last grew
-        self.table_bits = table_bits
-        self.threads = threads
-        self.keys, self.vals, self.stats = K.new_tables(table_bits)
-        self.stats[K.ST_PRUNE] = 1 if prune else 0
-        self.stats[K.ST_BOUND] = 1 if bound else 0
-        self.stats[K.ST_PEEK] = 1 if peek else 0
-        # one stats array per helper thread (its own counters, limit and deadline)
-        self.helper_stats = [self.stats.copy() for _ in range(threads - 1)]
-        for i, st in enumerate(self.helper_stats):
-            st[K.ST_REVERSE] = (i + 1) % 2
+        self.memo = MemoTable(table_bits, max_table_bits or table_bits)
+        self.runner = SearchRunner(threads, prune, bound, peek)
 
-    @property
-    def prune(self) -> bool:
-        return bool(self.stats[K.ST_PRUNE])
-
-    def _all_stats(self):
-        return [self.stats] + self.helper_stats
+    # ------------------------------------------------------------ the memo, the runner
+    keys = property(lambda self: self.memo.keys, doc="The memo's rows (int64, 8 per entry).")
+    vals = property(lambda self: self.memo.vals, doc="The same rows as float64 (lo, hi).")
+    table_bits = property(lambda self: self.memo.table_bits)
+    start_bits = property(lambda self: self.memo.start_bits)
+    max_table_bits = property(lambda self: self.memo.max_table_bits)
+    grown = property(lambda self: self.memo.grown, doc="Times the table grew.")
+    growable = property(lambda self: self.memo.growable)
+    threads = property(lambda self: self.runner.threads)
+    prune = property(lambda self: self.runner.prune)
+    settings = property(lambda self: self.runner.settings[0],
+                        doc="The first search thread's settings (``exk_control.SE_*``).")
+    counters = property(lambda self: self.runner.counters[0],
+                        doc="The first search thread's counters (``exk_control.CT_*``).")
+    stats = counters      # the name of the counters before settings and counters were apart
 
     def clear(self) -> None:
         """Forget every memo entry and counter (a grown table goes back to its first size)."""
-        if self.table_bits != self.start_bits:
-            self.keys = self.vals = None
-            self.keys, self.vals, _ = K.new_tables(self.start_bits)
-            self.table_bits = self.start_bits
-        else:
-            self.keys[:, 0] = -1
-        self._replaced_before = 0
-        for st in self._all_stats():
-            keep = [(i, st[i]) for i in (K.ST_PRUNE, K.ST_BOUND, K.ST_PEEK, K.ST_REVERSE)]
-            st[:] = 0
-            st[K.ST_LIMIT] = np.iinfo(np.int64).max
-            for i, v in keep:
-                st[i] = v
+        self.memo.reset()
+        self.runner.reset_counters()
 
     @property
     def nodes(self) -> int:
         """Nodes expanded since the solver was made (memo hits excluded), all threads."""
-        return int(sum(int(st[K.ST_NODES]) for st in self._all_stats()))
+        return self.runner.nodes
 
     @property
     def stored(self) -> int:
-        return int(sum(int(st[K.ST_STORED]) for st in self._all_stats()))
+        return self.runner.stored
 
     @property
     def replaced(self) -> int:
         """Memo entries overwritten because their probe window was full."""
-        return int(sum(int(st[K.ST_FULL]) for st in self._all_stats()))
-
-    @property
-    def growable(self) -> bool:
-        return self.table_bits < self.max_table_bits
+        return self.runner.replaced
 
     def _seen(self) -> int:
         """Entries the table has taken since it last grew: stored, plus replaced."""
-        return self.stored + self.replaced - self._replaced_before
+        return self.memo.seen(self.runner)
 
     def grow_if_full(self, deadline: float | None = None) -> bool:
         """Move the memo to a table 4 times as large (at most ``max_table_bits`` and half
@@ -302,35 +272,17 @@ class Expectimax:
         (``rehash``); the search is not running, so nothing else touches the table.  With
         a ``deadline`` (a time.perf_counter() value) the table grows only if the time left
         covers making the new table at GROW_BYTES_PER_S.  True if it grew."""
-        rows = self.keys.shape[0]
-        if not self.growable or self._seen() < rows * GROW_SEEN:
-            return False
-        bits = min(self.max_table_bits, self.table_bits + 2,
-                   memory_cap_bits(self.max_table_bits))
-        if bits <= self.table_bits:
-            self.max_table_bits = self.table_bits     # no memory for more: stop growing
-            return False
-        if (deadline is not None
-                and time.perf_counter() + (64 << bits) / GROW_BYTES_PER_S > deadline):
-            return False                              # not now: too close to the deadline
-        keys, vals, _ = K.new_tables(bits)
-        used = K.rehash(self.keys, keys)
-        self.keys, self.vals = keys, vals
-        self.table_bits = bits
-        for st in self._all_stats():
-            st[K.ST_STORED] = 0
-        self.stats[K.ST_STORED] = used
-        self._replaced_before = self.replaced
-        self.grown += 1
-        return True
+        return self.memo.grow_if_full(self.runner, self._cap_bits, deadline, GROW_BYTES_PER_S)
+
+    def _cap_bits(self) -> int:
+        return memory_cap_bits(self.memo.max_table_bits)
 
     # ---------------------------------------------------------------------- memo files
     def save_memo(self, path: str) -> int:
         """Write every memo entry to ``path`` (atomically; ``solver.memo_file``) so that a
         later solver can ``load_memo`` it and go on from there.  Returns the entries
         written.  Raises MemoFileError if the file cannot be written."""
-        from . import memo_file
-        return memo_file.save(self.keys, path, self.table_bits, self.nodes)
+        return self.memo.save(path, self.nodes)
 
     def load_memo(self, path: str) -> int:
         """Add the entries of a file written by ``save_memo`` to the memo (docs/EXPECTIMAX.md
@@ -340,127 +292,18 @@ class Expectimax:
         entries and its own (up to ``max_table_bits`` and half the memory available); a
         fixed table keeps the entries that cost the most work where they do not all fit.
         Returns the entries the memo holds afterwards."""
-        from . import memo_file
-        held = int(np.count_nonzero(self.keys[:, 0] != -1))    # entries in the memo
-
-        def prepare(header):            # the file passed every check: make room
-            nonlocal held
-            need = header["rows"] + held
-            bits = self.table_bits
-            if self.growable:
-                cap = min(self.max_table_bits, max(self.table_bits,
-                                                   memory_cap_bits(self.max_table_bits)))
-                while bits < cap and (1 << bits) < 4 * need:     # at most a quarter full
-                    bits += 1
-            if bits > self.table_bits:
-                keys, vals, _ = K.new_tables(bits)
-                held = K.rehash(self.keys, keys)
-                self.keys, self.vals, self.table_bits = keys, vals, bits
-                self.grown += 1
-
-        def insert(rows):
-            nonlocal held
-            held += memo_file.merge(rows, self.keys, self.vals)[0]      # the new keys
-
-        memo_file.load(path, prepare, insert)
-        for st in self.helper_stats:
-            st[K.ST_STORED] = 0
-        self.stats[K.ST_STORED] = held
-        self._replaced_before = self.replaced
-        return held
+        return self.memo.load(path, self.runner, self._cap_bits)
 
     def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0,
              deadline: float | None = None, clock_every: int = K.CLOCK_EVERY) -> Interval:
-        """One search (or one per thread).  ``deadline``: a time.perf_counter() value; the
-        kernel looks at the clock every few thousand nodes and stops with sound bounds once
-        it is past.  With threads, each gets an equal share of ``node_budget``; every
-        result is a sound interval, so their intersection is returned."""
-        all_st = self._all_stats()
-        share = None if node_budget is None else max(0, int(node_budget)) // len(all_st)
-        if share is not None and share == 0 and node_budget:
-            share = 1
-        for st in all_st:
-            st[K.ST_LIMIT] = (np.iinfo(np.int64).max if share is None
-                              else min(int(st[K.ST_NODES]) + share, np.iinfo(np.int64).max))
-            st[K.ST_DEADLINE] = 0 if deadline is None else max(1, int(deadline * 1e6))
-            st[K.ST_CLOCK_MASK] = max(1, int(clock_every)) - 1
-            st[K.ST_TIMEOUT] = 0
-        w = [np.int64(x) for x in words]
-        results: list = [None] * len(all_st)
-        errors: list = []
-
-        def stop():
-            for st in all_st:
-                st[K.ST_LIMIT] = 0
-
-        def work(i):
-            try:
-                results[i] = K.solve_words(w[0], w[1], w[2], w[3], float(alpha), float(beta),
-                                           self.keys, self.vals, all_st[i])
-            except BaseException as e:     # re-raised in the calling thread
-                errors.append(e)
-            finally:
-                stop()                     # the first to finish stops the others
-                done[i].set()              # last: nothing of this search runs after it
-        # Every search runs in a thread of its own, and this (main) thread waits.  A signal
-        # handler runs in the main thread only: had the main thread been searching, a
-        # Ctrl-C would have been raised inside the kernel's clock call (an object-mode
-        # block) and left as a SystemError with a traceback.  Here it reaches the wait
-        # below: the searches are stopped (node limit 0: each returns the sound interval
-        # it has), and KeyboardInterrupt is raised only once every one of them has ended,
-        # so the memo holds complete, sound entries only and can be saved (``save_memo``).
-        # SIGINT and SIGTERM are blocked while the threads start, so that no interrupt can
-        # leave a thread started but unaccounted for; the wait is on an Event each search
-        # sets as its very last step, not on Thread.join (a join interrupted by Ctrl-C can
-        # mark a thread as finished while it still runs: CPython's bpo-45274 handling).
-        done = [threading.Event() for _ in all_st]
-        workers = [threading.Thread(target=work, args=(i,), daemon=True)
-                   for i in range(len(all_st))]
-        interrupted = False
-        start_error = None
-        masked = _block_signals()
-        try:
-            for i, t in enumerate(workers):
-                try:
-                    t.start()
-                except Exception as e:      # no thread: stop the ones started
-                    start_error = e
-                    for j in range(i, len(workers)):
-                        done[j].set()
-                    stop()
-                    break
-            while True:
-                try:
-                    if masked is not None:
-                        _unblock_signals(masked)
-                        masked = None
-                    for ev in done:
-                        while not ev.is_set():
-                            ev.wait(0.25)
-                    break
-                except KeyboardInterrupt:
-                    interrupted = True
-                    stop()
-        finally:
-            if masked is not None:     # only if something above failed unexpectedly
-                _unblock_signals(masked)
-            for st in all_st:
-                st[K.ST_LIMIT] = np.iinfo(np.int64).max
-                st[K.ST_DEADLINE] = 0
-        if start_error is not None:
-            raise start_error
-        if interrupted:
-            raise KeyboardInterrupt
-        if errors:
-            raise errors[0]
-        lo = max(r[0] for r in results if r is not None)
-        hi = min(r[1] for r in results if r is not None)
-        return bounds(lo, hi)
+        """One search (or one per thread: ``SearchRunner.run``) as a clamped Interval."""
+        return bounds(*self.runner.run(self.memo.keys, self.memo.vals, words, node_budget,
+                                       alpha, beta, deadline, clock_every))
 
     @property
     def timed_out(self) -> bool:
         """True if the last search was stopped by its deadline."""
-        return any(bool(st[K.ST_TIMEOUT]) for st in self._all_stats())
+        return self.runner.timed_out
 
     def value(self, state: State, node_budget: int | None = None,
               budget_s: float | None = None) -> Interval:
@@ -524,13 +367,11 @@ class Expectimax:
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         words = encode(state)
         try:
-            for st in self._all_stats():
-                st[K.ST_PROBE] = 1
+            self.runner.set_probe(True)
             return self._run(words, node_budget, deadline=deadline,
                              clock_every=_clock_every(state))
         finally:
-            for st in self._all_stats():
-                st[K.ST_PROBE] = 0
+            self.runner.set_probe(False)
 
     def strategy_graph(self, state: State, bits: int = 24) -> dict:
         """Solve ``state`` exactly, then walk one optimal strategy through the memo
@@ -545,7 +386,8 @@ class Expectimax:
         if state.is_terminal():
             raise ValueError("strategy_graph: the position is already decided")
         iv = self.value(state)
-        out = strategy_graph(encode(state), self.keys, self.vals, self.stats, bits)
+        out = strategy_graph(encode(state), self.keys, self.vals, self.settings,
+                             self.counters, bits)
         out.update(exact=iv.lo, stored=self.stored, nodes=self.nodes)
         return out
 
@@ -850,7 +692,7 @@ def kernels_cached() -> bool | None:
     """True if numba's cache holds the compiled search kernel for this source (loading
     it takes a second), False if it must be compiled, None if that cannot be told."""
     try:
-        cache = K.solve_words._cache
+        cache = K.solve._cache       # the jitted entry point of every search
         return bool(cache._cache_file._load_index())
     except Exception:        # noqa: BLE001  numba internals: any change means "cannot tell"
         return None

@@ -8,10 +8,11 @@ invariant holds whatever the window, budget, deadline, probe or thread that prod
 That meaning does not depend on the query, the process or the table, so an entry stays true
 in any later search, under one condition: the packing and the rules it encodes must be the
 same.  The file therefore records a fingerprint of the code that defines them (the kernel's
-source and ``encode``), and a file with another fingerprint is refused.  A damaged file could
-flip a value, so the data carries a CRC-32, and the whole file is checked (size, CRC, and
-every row's interval within [0, 1]) before a single entry goes into the table: a bad file
-raises ``MemoFileError`` and leaves the solver as it was.
+sources, ``solver.expectimax_kernel`` and every module it gathers, and ``encode``), and a
+file with another fingerprint is refused.  A damaged file could flip a value, so the data
+carries a CRC-32, and the whole file is checked (size, CRC, and every row's interval within
+[0, 1]) before a single entry goes into the table: a bad file raises ``MemoFileError`` and
+leaves the solver as it was.
 
 File layout (little-endian):
 
@@ -44,6 +45,7 @@ from engine import rules as R
 from . import expectimax_encode as E
 from . import expectimax_kernel as K
 from .errors import MemoFileError
+from .exk_table import _slot
 
 MAGIC = b"onirim-expectimax-memo\n"
 HEADER_BYTES = 512
@@ -53,12 +55,13 @@ CHUNK_ROWS = 1 << 20          # rows handled at a time (56 MiB), so memory stays
 
 
 def fingerprint() -> str:
-    """Hex SHA-256 of what gives a memo entry its meaning: the kernel's source (packing,
-    canonical forms, rules), the rules vocabulary it compiles in (``engine.rules``) and the
-    encoder of engine states."""
+    """Hex SHA-256 of what gives a memo entry its meaning: the kernel's sources (packing,
+    canonical forms, rules: ``expectimax_kernel`` and its parts ``K.PARTS``), the rules
+    vocabulary it compiles in (``engine.rules``) and the encoder of engine states."""
     h = hashlib.sha256()
-    with open(K.__file__, "rb") as f:
-        h.update(f.read())
+    for path in [K.__file__] + [m.__file__ for m in K.PARTS]:
+        with open(path, "rb") as f:
+            h.update(f.read())
     with open(R.__file__, "rb") as f:
         h.update(f.read())
     h.update(inspect.getsource(E.encode).encode())
@@ -251,7 +254,7 @@ def _merge(rows, rows_f, keys, vals):
     dropped = 0
     for r in range(rows.shape[0]):
         w0, w1, w2, w3 = rows[r, 0], rows[r, 1], rows[r, 2], rows[r, 3]
-        t = K._slot(keys, w0, w1, w2, w3)
+        t = _slot(keys, w0, w1, w2, w3)
         if keys[t, 0] == w0 and keys[t, 1] == w1 and keys[t, 2] == w2 and keys[t, 3] == w3:
             if rows_f[r, 5] > vals[t, 5]:
                 vals[t, 5] = rows_f[r, 5]

@@ -58,11 +58,11 @@ def _children(st, w0, w1, w2, w3):
 
 
 @nb.njit(cache=True)
-def known_bounds(cw, i, keys, vals, stats):
+def known_bounds(cw, i, keys, vals, cfg):
     """(lo, hi) of child (row) i of cw that cost no search: its value when quick settles
     it, its memo interval, or (0, 1) when it has no entry."""
     s2, c0, c1, c2, c3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-    q2 = quick(s2, c0, c1, c2, c3, stats)
+    q2 = quick(s2, c0, c1, c2, c3, cfg)
     if q2 >= 0.0:
         return q2, q2
     f2, l2, h2 = memo_get(keys, vals, c0, c1, c2, c3)
@@ -72,33 +72,33 @@ def known_bounds(cw, i, keys, vals, stats):
 
 
 @nb.njit(cache=True)
-def _choose(cw, v, keys, vals, stats):
+def _choose(cw, v, keys, vals, cfg):
     """The first child (row of cw) known to be worth v (both bounds within TOL of v); -1
     if none is."""
     for i in range(cw.shape[0]):
-        lo, hi = known_bounds(cw, i, keys, vals, stats)
+        lo, hi = known_bounds(cw, i, keys, vals, cfg)
         if abs(lo - v) <= TOL and abs(hi - v) <= TOL:
             return i
     return -1
 
 
 @nb.njit(cache=True)
-def _exact(w0, w1, w2, w3, keys, vals, stats):
+def _exact(w0, w1, w2, w3, keys, vals, cfg, ctr):
     """(exact, value, searched) of a canonical position: from the memo, or, when its entry
     is gone (overwritten in a full probe window, or a store dropped while the other thread
     held the row), by searching it again."""
     found, lo, hi = memo_get(keys, vals, w0, w1, w2, w3)
     if found and hi - lo <= TOL:
         return True, lo, False
-    lo, hi = search(w0, w1, w2, w3, 0.0, 1.0, keys, vals, stats)
+    lo, hi = search(w0, w1, w2, w3, 0.0, 1.0, keys, vals, cfg, ctr)
     return hi - lo <= TOL, lo, True
 
 
 @nb.njit(cache=True)
-def _done_value(cw, i, vis, stats):
+def _done_value(cw, i, vis, cfg):
     """The strategy's value at child i (its quick value, or the value the walk stored)."""
     s2, c0, c1, c2, c3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-    q2 = quick(s2, c0, c1, c2, c3, stats)
+    q2 = quick(s2, c0, c1, c2, c3, cfg)
     if q2 >= 0.0:
         return q2
     r2 = _slot(vis, c0, c1, c2, c3)
@@ -123,7 +123,7 @@ def _push(stack, sp, st, w0, w1, w2, w3, leave):
 
 
 @nb.njit(cache=True)
-def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
+def _walk(w0, w1, w2, w3, keys, vals, cfg, ctr, vis, counts):
     """Returns (value of the strategy followed, positions found exact neither in the memo
     nor by a new search, positions searched again, full).
 
@@ -134,7 +134,7 @@ def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
     game has no cycles: every turn and every Nightmare discards a card for good)."""
     fv = vis.view(np.float64)
     s, a0, a1, a2, a3 = canonical(w0, w1, w2, w3)
-    q = quick(s, a0, a1, a2, a3, stats)
+    q = quick(s, a0, a1, a2, a3, cfg)
     if q >= 0.0:
         return q, 0, 0, False
     cap = vis.shape[0] // 2       # at most half full: probing stays short
@@ -164,7 +164,7 @@ def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
             vis[r, 3] = b3
             vis[r, 5] = 1
             counts[st] += 1
-            ok, lo, again = _exact(b0, b1, b2, b3, keys, vals, stats)
+            ok, lo, again = _exact(b0, b1, b2, b3, keys, vals, cfg, ctr)
             searched += again
             fv[r, 4] = lo           # the value (replaced by the strategy's on leaving)
             if not ok:
@@ -174,25 +174,25 @@ def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
             stack, sp = _push(stack, sp, st, b0, b1, b2, b3, 1)
             cw, cp, chance = _children(st, b0, b1, b2, b3)
             if not chance:
-                i = _choose(cw, lo, keys, vals, stats)
+                i = _choose(cw, lo, keys, vals, cfg)
                 if i < 0:
                     # the optimal child's entry is gone: search the children again
                     for j in range(cw.shape[0]):
                         s2, c0, c1, c2, c3 = canonical(cw[j, 0], cw[j, 1], cw[j, 2], cw[j, 3])
-                        if quick(s2, c0, c1, c2, c3, stats) < 0.0:
-                            searched += _exact(c0, c1, c2, c3, keys, vals, stats)[2]
-                    i = _choose(cw, lo, keys, vals, stats)
+                        if quick(s2, c0, c1, c2, c3, cfg) < 0.0:
+                            searched += _exact(c0, c1, c2, c3, keys, vals, cfg, ctr)[2]
+                    i = _choose(cw, lo, keys, vals, cfg)
                 vis[r, 6] = i
                 if i < 0:
                     missing += 1
                     continue
                 s2, c0, c1, c2, c3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-                if quick(s2, c0, c1, c2, c3, stats) < 0.0:
+                if quick(s2, c0, c1, c2, c3, cfg) < 0.0:
                     stack, sp = _push(stack, sp, s2, c0, c1, c2, c3, 0)
                 continue
             for i in range(cw.shape[0]):
                 s2, c0, c1, c2, c3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-                if quick(s2, c0, c1, c2, c3, stats) < 0.0:
+                if quick(s2, c0, c1, c2, c3, cfg) < 0.0:
                     stack, sp = _push(stack, sp, s2, c0, c1, c2, c3, 0)
             continue
         # leave: every child followed is done; evaluate the strategy here
@@ -200,19 +200,19 @@ def _walk(w0, w1, w2, w3, keys, vals, stats, vis, counts):
         v = 0.0
         if chance:
             for i in range(cw.shape[0]):
-                v += cp[i] * _done_value(cw, i, vis, stats)
+                v += cp[i] * _done_value(cw, i, vis, cfg)
         else:
             i = vis[r, 6]                                   # the child chosen on entry
-            v = fv[r, 4] if i < 0 else _done_value(cw, i, vis, stats)   # < 0: missing
+            v = fv[r, 4] if i < 0 else _done_value(cw, i, vis, cfg)   # < 0: missing
         fv[r, 4] = v
         vis[r, 5] = 2
     r = _slot(vis, a0, a1, a2, a3)
     return fv[r, 4], missing, searched, False
 
 
-def strategy_graph(words, keys, vals, stats, bits: int = 24):
+def strategy_graph(words, keys, vals, cfg, ctr, bits: int = 24):
     """Walk one optimal strategy from the packed position ``words`` through a solved memo
-    (``keys``, ``vals``, ``stats`` of an Expectimax).  Returns a dict: ``value`` (the
+    (``keys``, ``vals``, ``settings``, ``counters`` of an Expectimax).  Returns a dict: ``value`` (the
     strategy's win probability, which must be the root's exact value), ``positions``
     (distinct positions that need a search), ``per_status`` (their count per phase/status
     number), ``searched_again`` (positions whose exact entry was gone, overwritten or
@@ -222,7 +222,7 @@ def strategy_graph(words, keys, vals, stats, bits: int = 24):
     vis = np.zeros((1 << bits, 7), np.int64)
     counts = np.zeros(16, np.int64)
     w = [np.int64(x) for x in words]
-    v, missing, searched, full = _walk(w[0], w[1], w[2], w[3], keys, vals, stats, vis,
+    v, missing, searched, full = _walk(w[0], w[1], w[2], w[3], keys, vals, cfg, ctr, vis,
                                        counts)
     return {"value": float(v), "positions": int(counts.sum()),
             "per_status": [int(x) for x in counts[:11]], "missing": int(missing),
