@@ -200,6 +200,32 @@ class _CompileNotice:
         return False
 
 
+def _check_policy_players(policy, players: int, seed: int) -> None:
+    """Refuse (one line, exit 2) a policy that cannot play ``players``-player games, before
+    any deal: by its ``PLAYERS`` (the player counts it declares), else by letting it decide
+    the first decision of the first deal (a solo policy refuses a two-player view)."""
+    declared = getattr(policy, "PLAYERS", None)
+    if declared is not None:
+        if players not in declared:
+            raise UsageError(f"--policy: {policy.name} plays "
+                             f"{' and '.join(map(str, declared))}-player games only, not "
+                             f"--players {players}")
+        return
+    if players == 1:
+        return
+    from engine.game import Game
+    from engine.view import player_view
+    from solver.honest import decision_stream
+    try:
+        view = player_view(Game(players).new_initial_state(seed))
+        a = policy.act(view, decision_stream(seed, 0))
+        if a not in view.legal_actions():
+            raise ValueError(f"it chose the illegal action {a!r}")
+    except Exception as e:
+        raise UsageError(f"--policy: {policy.name} cannot play {players}-player games "
+                         f"({e})") from None
+
+
 def _sigterm_as_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -238,12 +264,7 @@ def run(args) -> int:
         except Exception as e:   # PolicyError, or a policy that refuses its arguments
             raise UsageError(f"--policy: {e}") from None
         phash = config_hash(policy)
-        check = getattr(policy, "check_players", None)
-        if callable(check):
-            try:
-                check(players)
-            except Exception as e:
-                raise UsageError(f"--policy: {e}") from None
+        _check_policy_players(policy, players, args.seed)
         job = runner.honest_job(policy.name, policy.config, players)
     db = _open_db(args.db)
     if args.mode == "clairvoyant":

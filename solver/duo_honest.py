@@ -166,7 +166,7 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
         want = set()
         for i in range(k):
             rest = [revealed[j] for j in range(k) if j != i]
-            rest.sort(key=lambda c: _prophecy_value(view, hand, c), reverse=True)
+            rest.sort(key=lambda c: (_prophecy_value(view, hand, c), c), reverse=True)
             want.add((revealed[i], tuple(rest)))
         for a in legal:
             i, p = divmod(a - G.PROPHECY, 24)
