@@ -190,12 +190,12 @@ def _check(name, value, lo, hi=None):
 @register_policy(
     "duo-rollout",
     params=[
-        Param("n", int, 8, "playouts per candidate action"),
-        Param("z", float, 1.0, "margin: leave the base action only if a rival's paired mean "
+        Param("n", int, 6, "playouts per candidate action"),
+        Param("z", float, 2.0, "margin: leave the base action only if a rival's paired mean "
                                "difference exceeds z standard errors"),
         Param("screen", int, 2, "with many candidates: playouts per candidate in the first "
                                 "round (0: no screen)"),
-        Param("keep", int, 4, "with many candidates: how many the screen keeps (plus the "
+        Param("keep", int, 2, "with many candidates: how many the screen keeps (plus the "
                               "base)"),
         Param("base", str, "greedy-plus", "base policy of the playouts: greedy or "
                                           "greedy-plus (duo-greedy-plus)"),
@@ -209,7 +209,7 @@ def _check(name, value, lo, hi=None):
 class DuoRollout:
     PLAYERS = (2,)
 
-    def __init__(self, n=8, z=1.0, screen=2, keep=4, base="greedy-plus", reward="doors",
+    def __init__(self, n=6, z=2.0, screen=2, keep=2, base="greedy-plus", reward="doors",
                  swaps="base"):
         if base not in BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
