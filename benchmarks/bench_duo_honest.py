@@ -1,0 +1,126 @@
+"""The two-player ladder: `onirim winrate --players 2`, clairvoyant and honest, on deals
+0 .. N-1 (the same deals for every row); the honest rows share one SQLite file (rows are keyed
+by player count and policy hash), and an interrupted run resumes where it stopped.
+
+    python -m benchmarks.bench_duo_honest run [--jobs 2] [--only LABEL ...]
+    python -m benchmarks.bench_duo_honest summary [--out benchmarks/results/duo-honest-ladder.json]
+
+``run`` plays every row of ``LADDER`` with the command line and keeps each row's JSON
+summary in ``.bench-results/``.  ``summary`` reads them, adds the machine, the
+commit, the exact command of each row, and for the clairvoyant row the per-deal time
+percentiles from the database, and writes one result file (``docs/DUO.md``, "Honest
+two-player play").  Seconds are wall time per deal or decision as `winrate` measures them
+(compile excluded), on a machine that may be shared: the load average is recorded.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sqlite3
+import subprocess
+import sys
+
+from benchmarks.harness import machine_info, percentiles, write_json
+
+# (label, mode, policy, policy arguments, deals, jobs, database, summary file)
+LADDER = (
+    ("clairvoyant", "clairvoyant", None, {}, 2_000, 1, "duo-cv.sqlite", "duo-cv-2000.json"),
+    ("greedy", "honest", "greedy", {}, 2_000, 1, "duo-honest.sqlite",
+     "duo-honest-greedy.json"),
+    ("duo-greedy-plus", "honest", "duo-greedy-plus", {}, 2_000, 1, "duo-honest.sqlite",
+     "duo-honest-duo-greedy-plus.json"),
+    ("duo-rollout", "honest", "duo-rollout", {}, 2_000, 2, "duo-honest.sqlite",
+     "duo-honest-duo-rollout.json"),
+)
+DIR = ".bench-results"
+
+
+def command(mode, policy, args, deals, jobs, db) -> list[str]:
+    cmd = ["onirim", "winrate", "--mode", mode, "--players", "2"]
+    if policy:
+        cmd += ["--policy", policy]
+        for k, v in args.items():
+            cmd += ["--policy-arg", f"{k}={v}"]
+    cmd += ["--deals", str(deals), "--seed", "0"]
+    if jobs != 1:
+        cmd += ["--jobs", str(jobs)]
+    return cmd + ["--db", os.path.join(DIR, db), "--json"]
+
+
+def run(only) -> None:
+    os.makedirs(DIR, exist_ok=True)
+    for label, mode, policy, args, deals, jobs, db, name in LADDER:
+        if only and label not in only:
+            continue
+        cmd = command(mode, policy, args, deals, jobs, db)
+        print("$", shlex.join(cmd), flush=True)
+        out = subprocess.run([sys.executable, "-m", "onirim"] + cmd[1:], capture_output=True,
+                             text=True)
+        if out.returncode != 0:
+            sys.stderr.write(out.stderr)
+            raise SystemExit(out.returncode)
+        s = json.loads(out.stdout)
+        s["command"] = shlex.join(cmd)
+        with open(os.path.join(DIR, name), "w") as f:
+            json.dump(s, f, indent=2, sort_keys=True)
+        print(f"  {s['wins']}/{s['deals']} [{s['ci95'][0]:.4f}, {s['ci95'][1]:.4f}]", flush=True)
+
+
+def _deal_seconds(db, deals) -> dict:
+    con = sqlite3.connect(db)
+    secs = [r[0] for r in con.execute(
+        "SELECT seconds FROM results WHERE mode='clairvoyant' AND players=2 AND key='' "
+        "AND CAST(seed AS INTEGER) < ?", (deals,))]
+    con.close()
+    return percentiles(secs)
+
+
+def summary(out: str) -> dict:
+    rows = []
+    for label, mode, policy, args, deals, jobs, db, name in LADDER:
+        db = os.path.join(DIR, db)
+        path = os.path.join(DIR, name)
+        if not os.path.exists(path):
+            print(f"{label}: not run yet ({path})", file=sys.stderr)
+            continue
+        with open(path) as f:
+            s = json.load(f)
+        row = {"label": label, "players": 2, "seed_first": 0,
+               "command": shlex.join(command(mode, policy, args, deals, jobs,
+                                             os.path.basename(db))), **s}
+        if mode == "clairvoyant" and os.path.exists(db):
+            row["seconds_per_deal"] = _deal_seconds(db, deals)
+        rows.append(row)
+    data = {"name": "duo-honest-ladder", "rows": rows, "machine": machine_info(),
+            "note": "seconds are wall time per deal (clairvoyant) or per decision (honest) on "
+                    "a 2-core machine shared with other jobs (load average at the end in "
+                    "machine.loadavg)"}
+    folder, name = os.path.split(out)
+    write_json(name, data, folder or ".")
+    for r in rows:
+        extra = (f"{r['seconds_per_decision'] * 1000:.3f} ms/decision"
+                 if r.get("seconds_per_decision") else "")
+        print(f"{r['label']:<16} {r['wins']:>5}/{r['deals']:<5} {r['win_rate']:.4f} "
+              f"[{r['ci95'][0]:.4f}, {r['ci95'][1]:.4f}]  {extra}")
+    return data
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_duo_honest")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--only", nargs="*", default=None)
+    s = sub.add_parser("summary")
+    s.add_argument("--out", default=os.path.join("benchmarks", "results",
+                                                 "duo-honest-ladder.json"))
+    a = ap.parse_args(argv)
+    if a.cmd == "run":
+        run(a.only)
+    else:
+        summary(a.out)
+
+
+if __name__ == "__main__":
+    main()
