@@ -148,6 +148,7 @@ def test_duo_clairvoyant_kill_9_then_resume(tmp_path):
     assert json.loads(r.stdout)["deals"] == n
 
 
+@pytest.mark.slow
 def test_duo_honest_jobs_resume_and_verify(tmp_path):
     base = ["winrate", "--mode", "honest", "--players", "2", "--policy", "greedy", "--seed",
             "40", "--json"]
