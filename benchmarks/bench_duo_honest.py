@@ -77,6 +77,26 @@ def _deal_seconds(db, deals) -> dict:
     return percentiles(secs)
 
 
+def _won(db, phash, deals) -> dict:
+    con = sqlite3.connect(db)
+    out = {int(seed): bool(won) for seed, won in con.execute(
+        "SELECT seed, won FROM honest WHERE policy_hash=? AND players=2 "
+        "AND CAST(seed AS INTEGER) < ?", (phash, deals))}
+    con.close()
+    return out
+
+
+def paired(db, hash_a, hash_b, deals) -> dict:
+    """Deal by deal (the same deals: common random numbers): won by both, by A only, by B
+    only, by neither."""
+    a, b = _won(db, hash_a, deals), _won(db, hash_b, deals)
+    seeds = sorted(set(a) & set(b))
+    return {"deals": len(seeds), "both": sum(a[s] and b[s] for s in seeds),
+            "only_a": sum(a[s] and not b[s] for s in seeds),
+            "only_b": sum(b[s] and not a[s] for s in seeds),
+            "neither": sum(not a[s] and not b[s] for s in seeds)}
+
+
 def summary(out: str) -> dict:
     rows = []
     for label, mode, policy, args, deals, jobs, db, name in LADDER:
@@ -93,6 +113,12 @@ def summary(out: str) -> dict:
         if mode == "clairvoyant" and os.path.exists(db):
             row["seconds_per_deal"] = _deal_seconds(db, deals)
         rows.append(row)
+    by = {r["label"]: r for r in rows}
+    if "duo-rollout" in by and "duo-greedy-plus" in by:
+        db = os.path.join(DIR, "duo-honest.sqlite")
+        by["duo-rollout"]["paired_vs_duo_greedy_plus"] = paired(
+            db, by["duo-rollout"]["policy_hash"], by["duo-greedy-plus"]["policy_hash"],
+            by["duo-rollout"]["deals"])
     data = {"name": "duo-honest-ladder", "rows": rows, "machine": machine_info(),
             "note": "seconds are wall time per deal (clairvoyant) or per decision (honest) on "
                     "a 2-core machine shared with other jobs (load average at the end in "

@@ -130,7 +130,7 @@ def test_duo_clairvoyant_json_jobs_and_verify(tmp_path):
 
 @pytest.mark.slow
 def test_duo_clairvoyant_kill_9_then_resume(tmp_path):
-    n = 400
+    n = 24
     args = ["winrate", "--mode", "clairvoyant", "--players", "2", "--deals", str(n), "--seed",
             "500", "--db", "k.sqlite", "--json"]
     p = start(args, tmp_path)
