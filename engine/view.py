@@ -30,7 +30,7 @@ as ``?`` (see ``docs/NOTATION.md``, "The player's view"), and ``State.observatio
 from __future__ import annotations
 
 from . import cards as C
-from .actions import DRAW
+from .actions import DOOR_KEY, DRAW, PROPHECY
 from .errors import GameConfigError
 from .fields import join_fields, state_fields
 
@@ -186,6 +186,11 @@ def _duo_view(state, p: int):
                                   f"not player {p}'s")
         return state.clone()
     v = _hide_deck(state)
+    if state.seed is not None and v.deck and prophecy_seer(state) != p:
+        # the known top cards were seen by the partner's prophecy only: unknown to p
+        for c in v.deck:
+            v.unknown[c] += 1
+        v.deck = []
     partner = 1 - p
     unknown = list(v.unknown)
     for c in v.hands[partner]:
@@ -197,6 +202,31 @@ def _duo_view(state, p: int):
     v._history = [a for a in v._history if a < DRAW]   # decisions are public, draws are not
     v.__class__ = _duo_view_class(type(state))
     return v
+
+
+def prophecy_seer(state) -> int | None:
+    """Two-player, deal mode: the seat that saw the known top cards of the deck (the cards
+    the latest prophecy revealed and put back), or None if that cannot be told.
+
+    Every known top card was revealed by the latest prophecy (a prophecy reveals the top 5,
+    which hold every card still known), so its maker is the only one who saw them (strict
+    reading, ``docs/DUO.md``).  The maker is found from the decisions after the latest
+    prophecy in the history, counted back from the seat to move: turns alternate (D8), and
+    each turn has exactly one play or discard.  A history without a prophecy (a position
+    parsed mid-game) gives None: nobody is credited with the cards."""
+    if state.phase == "prophecy":
+        return state.turn
+    hist = [a for a in state.history() if a < DRAW]
+    last = None
+    for i in range(len(hist) - 1, -1, -1):
+        if PROPHECY <= hist[i] < DOOR_KEY:
+            last = i
+            break
+    if last is None:
+        return None
+    m = sum(1 for a in hist[last + 1:] if a < PROPHECY)   # turn actions (plays, discards)
+    turns_since = m + 1 if state.phase == "play" else m    # play: a new turn, no action yet
+    return state.turn if turns_since % 2 == 0 else 1 - state.turn
 
 
 def sample_position(view, rnd):
