@@ -16,7 +16,8 @@ deck leaves the view, and every registered policy's decision, unchanged.
 Two-player (``docs/DUO.md``, "What a player may know"): the view of a two-player position is
 a *duo view*, a ``State`` of a subclass made here (:func:`_duo_view_class`) that holds the
 viewer's own 3 cards, the 2 shared cards, both rows, every Door in play (whose), the discard
-pile, the limbo, the deck cards a prophecy showed, the public decisions so far (``history``:
+pile, the limbo, the deck cards its own prophecy showed (a partner's prophecy shows it
+nothing: :func:`prophecy_seer`), the public decisions so far (``history``:
 no draws), and, as ``unknown``, the multiset of every card the viewer cannot see: the deck's
 unseen part *and* the partner's own cards, merged, since the viewer cannot tell them apart.
 The partner's hand is empty in the view and ``hidden`` says how many cards it holds;
@@ -33,6 +34,18 @@ from . import cards as C
 from .actions import DOOR_KEY, DRAW, PROPHECY
 from .errors import GameConfigError
 from .fields import join_fields, state_fields
+
+
+def _hide_deck_duo(state, p: int):
+    """:func:`_hide_deck` for seat ``p`` of a two-player game: the known top cards stay
+    listed only if ``p`` saw them (its own prophecy, :func:`prophecy_seer`); otherwise they
+    join the unknown cards."""
+    v = _hide_deck(state)
+    if state.seed is not None and v.deck and prophecy_seer(state) != p:
+        for c in v.deck:
+            v.unknown[c] += 1
+        v.deck = []
+    return v
 
 
 def known_top(state) -> int:
@@ -102,11 +115,12 @@ def observation_fields(state, player: int | None = None) -> dict:
     ``player`` may know: no hidden deck order, no ``seed``/``shuffles``, and in a two-player
     game the partner's own cards as ``?`` (one per card).
 
-    Two-player ruling: both players know the deck cards a prophecy put back (the rule texts
-    let players keep their hands secret, not what they see of the deck).  Solo: the fields
-    are those of :func:`player_view`, so they parse back into it."""
+    Two-player ruling (strict, ``docs/DUO.md``): the deck cards a prophecy put back are known
+    only to the player who made the prophecy (:func:`prophecy_seer`); the partner sees them
+    as unknown.  Solo: the fields are those of :func:`player_view`, so they parse back into
+    it."""
     p = _check_player(state, player)
-    f = state_fields(_hide_deck(state))
+    f = state_fields(_hide_deck_duo(state, p) if state.players == 2 else _hide_deck(state))
     if state.players == 2:
         other = f"hand{1 - p}"
         f[other] = [HIDDEN] * len(f[other])
@@ -185,12 +199,7 @@ def _duo_view(state, p: int):
             raise GameConfigError(f"player_view: this is player {state.viewer}'s view, "
                                   f"not player {p}'s")
         return state.clone()
-    v = _hide_deck(state)
-    if state.seed is not None and v.deck and prophecy_seer(state) != p:
-        # the known top cards were seen by the partner's prophecy only: unknown to p
-        for c in v.deck:
-            v.unknown[c] += 1
-        v.deck = []
+    v = _hide_deck_duo(state, p)
     partner = 1 - p
     unknown = list(v.unknown)
     for c in v.hands[partner]:

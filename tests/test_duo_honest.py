@@ -13,7 +13,7 @@ from engine import cards as C
 from engine import game as G
 from engine.errors import GameConfigError
 from engine.policy import greedy_action
-from engine.view import known_top, player_view, sample_position
+from engine.view import known_top, player_view, prophecy_seer, sample_position
 from solver.api import PolicyError, make_policy
 from solver.duo_honest import candidates, duo_greedy_plus_action, playout, playout_checked
 from solver.honest import decision_stream, play_honest
@@ -61,10 +61,10 @@ def _redealt(state, rnd):
 
 def test_the_duo_view_holds_what_the_player_may_know():
     n = 0
-    for seed, i, s in _positions(12):
+    for seed, i, s in _positions(12, explore=0.1):
         v = player_view(s)
         me, partner = s.turn, 1 - s.turn
-        k = known_top(s)
+        k = known_top(s) if prophecy_seer(s) == me else 0   # a partner's prophecy: unseen
         assert v.viewer == me and v.seed is None
         assert v.hands[me] == s.hands[me] and v.hands[partner] == []
         assert v.hidden == len(s.hands[partner])
@@ -81,6 +81,41 @@ def test_the_duo_view_holds_what_the_player_may_know():
         assert v.clone() == v and type(v.clone()) is type(v)
         n += 1
     assert n > 400
+
+
+def test_the_prophecy_seer_is_the_player_who_made_the_latest_prophecy():
+    """Tracked along games (with random Key discards, so prophecies are many): the known top
+    cards are in the view of the player who made the prophecy, and in no other."""
+    rnd = random.Random(8)
+    hidden = shown = 0
+    for seed in range(60):
+        s = Game(2).new_initial_state(seed=seed)
+        seer = None
+        while not s.is_terminal():
+            if s.phase == "prophecy":
+                seer = s.turn
+            if known_top(s) > 0:
+                assert prophecy_seer(s) == seer
+                for p in (0, 1):
+                    obs = s.observation_string(p)
+                    deck = obs.split("deck=")[1].split()[0]
+                    if p == seer:
+                        assert deck.split(",")[:known_top(s)] != ["*"]
+                    else:
+                        assert deck == "*"
+                if seer == s.turn:
+                    shown += 1
+                    assert player_view(s).deck == s.deck[:known_top(s)]
+                else:
+                    hidden += 1
+                    assert player_view(s).deck == []
+            a = greedy_action(s)
+            keys = [x for x in s.legal_actions()
+                    if G.DISCARD <= x < G.SWAP and C.is_key((x - G.DISCARD) % 12)]
+            if keys and rnd.random() < 0.3:
+                a = rnd.choice(keys)
+            s.apply_action(a)
+    assert hidden > 100 and shown > 100
 
 
 def test_a_duo_view_is_not_a_position():
