@@ -25,17 +25,23 @@ import sys
 from benchmarks.harness import machine_info, percentiles, write_json
 
 # (label, mode, policy, policy arguments, deals, jobs, database, summary file)
+# The honest rows on duo-honest-strict.sqlite use the view of the strict prophecy ruling
+# (engine.view.prophecy_seer, commit 499f7a5); "duo-rollout, shared prophecy" is the same
+# policy run before that ruling (commit 2f76ffa), when a prophecy's kept cards were in both
+# players' views (its own database: the same policy hash, another view).
 LADDER = (
     # the default budget (5,000,000 nodes) first, then 40,000,000 for the deals it left
     # UNKNOWN (a rerun with another budget solves only those): this row is the second run
     ("clairvoyant", "clairvoyant", None, {"--budget-nodes": 40_000_000}, 2_000, 1,
      "duo-cv.sqlite", "duo-cv-2000-retry.json"),
-    ("greedy", "honest", "greedy", {}, 2_000, 1, "duo-honest.sqlite",
-     "duo-honest-greedy.json"),
-    ("duo-greedy-plus", "honest", "duo-greedy-plus", {}, 2_000, 1, "duo-honest.sqlite",
-     "duo-honest-duo-greedy-plus.json"),
-    ("duo-rollout", "honest", "duo-rollout", {}, 2_000, 2, "duo-honest.sqlite",
-     "duo-honest-duo-rollout.json"),
+    ("greedy", "honest", "greedy", {}, 2_000, 1, "duo-honest-strict.sqlite",
+     "duo-honest-strict-greedy.json"),
+    ("duo-greedy-plus", "honest", "duo-greedy-plus", {}, 2_000, 1, "duo-honest-strict.sqlite",
+     "duo-honest-strict-duo-greedy-plus.json"),
+    ("duo-rollout", "honest", "duo-rollout", {}, 2_000, 2, "duo-honest-strict.sqlite",
+     "duo-honest-strict-duo-rollout.json"),
+    ("duo-rollout, shared prophecy", "honest", "duo-rollout", {}, 2_000, 2,
+     "duo-honest.sqlite", "duo-honest-duo-rollout.json"),
 )
 DIR = ".bench-results"
 
@@ -92,6 +98,36 @@ def _won(db, phash, deals) -> dict:
     return out
 
 
+def _partial(db, policy, deals):
+    """An honest run stopped before its end: the summary of the deals it stored (with
+    --jobs 2 the even deals come first), marked ``complete: false``."""
+    from solver.api import config_hash, make_policy
+    from solver.stats import summarize
+    if not os.path.exists(db):
+        return None
+    pol = make_policy(policy)
+    phash = config_hash(pol)
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT seed, won, doors, decisions, seconds FROM honest WHERE "
+                       "policy_hash=? AND players=2 AND CAST(seed AS INTEGER) < ?",
+                       (phash, deals)).fetchall()
+    con.close()
+    if not rows:
+        return None
+    w = sum(r[1] for r in rows)
+    summ = summarize(w, len(rows) - w, 0)
+    dec = sum(r[3] for r in rows)
+    secs = sum(r[4] for r in rows)
+    seeds = sorted(int(r[0]) for r in rows)
+    return {"mode": "honest", "players": 2, "deals": len(rows), "wins": w,
+            "losses": len(rows) - w, "win_rate": summ["win_rate"], "ci95": summ["ci95"],
+            "seconds": secs, "decisions": dec, "seconds_per_decision": secs / dec,
+            "mean_doors": sum(r[2] for r in rows) / len(rows), "policy": policy,
+            "policy_config": pol.config, "policy_hash": phash, "complete": False,
+            "seeds": {"even_below": 1 + max([x for x in seeds if x % 2 == 0] or [-1]),
+                      "odd": [x for x in seeds if x % 2]}}
+
+
 def paired(db, hash_a, hash_b, deals) -> dict:
     """Deal by deal (the same deals: common random numbers): won by both, by A only, by B
     only, by neither."""
@@ -108,11 +144,14 @@ def summary(out: str) -> dict:
     for label, mode, policy, args, deals, jobs, db, name in LADDER:
         db = os.path.join(DIR, db)
         path = os.path.join(DIR, name)
-        if not os.path.exists(path):
-            print(f"{label}: not run yet ({path})", file=sys.stderr)
-            continue
-        with open(path) as f:
-            s = json.load(f)
+        if not os.path.exists(path) or os.path.getsize(path) == 0:
+            s = _partial(db, policy, deals) if mode == "honest" else None
+            if s is None:
+                print(f"{label}: not run yet ({path})", file=sys.stderr)
+                continue
+        else:
+            with open(path) as f:
+                s = json.load(f)
         row = {"label": label, "players": 2, "seed_first": 0,
                "command": shlex.join(command(mode, policy, args, deals, jobs,
                                              os.path.basename(db))), **s}
@@ -124,10 +163,15 @@ def summary(out: str) -> dict:
         by["clairvoyant"]["first_pass_command"] = shlex.join(command(
             "clairvoyant", None, {}, 2000, 1, "duo-cv.sqlite"))
     if "duo-rollout" in by and "duo-greedy-plus" in by:
-        db = os.path.join(DIR, "duo-honest.sqlite")
+        strict = os.path.join(DIR, "duo-honest-strict.sqlite")
         by["duo-rollout"]["paired_vs_duo_greedy_plus"] = paired(
-            db, by["duo-rollout"]["policy_hash"], by["duo-greedy-plus"]["policy_hash"],
-            by["duo-rollout"]["deals"])
+            strict, by["duo-rollout"]["policy_hash"], by["duo-greedy-plus"]["policy_hash"],
+            2000)
+    if "duo-rollout, shared prophecy" in by and "duo-greedy-plus" in by:
+        old = os.path.join(DIR, "duo-honest.sqlite")
+        by["duo-rollout, shared prophecy"]["paired_vs_duo_greedy_plus"] = paired(
+            old, by["duo-rollout, shared prophecy"]["policy_hash"],
+            by["duo-greedy-plus"]["policy_hash"], 2000)
     data = {"name": "duo-honest-ladder", "rows": rows, "machine": machine_info(),
             "note": "seconds are wall time per deal (clairvoyant) or per decision (honest) on "
                     "a 2-core machine shared with other jobs (load average at the end in "
@@ -137,7 +181,7 @@ def summary(out: str) -> dict:
     for r in rows:
         extra = (f"{r['seconds_per_decision'] * 1000:.3f} ms/decision"
                  if r.get("seconds_per_decision") else "")
-        print(f"{r['label']:<16} {r['wins']:>5}/{r['deals']:<5} {r['win_rate']:.4f} "
+        print(f"{r['label']:<30} {r['wins']:>5}/{r['deals']:<5} {r['win_rate']:.4f} "
               f"[{r['ci95'][0]:.4f}, {r['ci95'][1]:.4f}]  {extra}")
     return data
 
