@@ -1,6 +1,6 @@
 """Honest two-player policies: each seat decides from its own view (``engine.view.player_view``:
 its own 3 cards, the 2 shared cards, both rows, the Doors, the discard pile, the limbo, the
-deck cards a prophecy showed, and the unknown multiset of the deck *and the partner's hand*).
+deck cards its own prophecy showed, and the unknown multiset of the deck *and the partner's hand*).
 ``docs/DUO.md``, "Honest two-player play", has the rulings and the measured ladder.
 
 * ``greedy`` (``solver.policies``) already plays both seats: :func:`engine.policy.greedy_action`
