@@ -15,7 +15,8 @@ Schema version 3 (``docs/WINRATE.md`` describes every column):
   ``certificate`` is the winning line (JSON list of action strings) of a WIN, the re-solve
   recipe (JSON object) of a LOSS, and ``[]`` for UNKNOWN.
 * ``honest``: games played by a policy under honest information, primary key
-  ``(policy_hash, players, seed)``; ``policies`` maps each hash to the policy's name and configuration.
+  ``(policy_hash, players, seed)``; ``policies`` maps each hash to the policy's name and
+  configuration.
 * ``meta``: ``schema_version``.
 
 A version 1 file (``results`` keyed by ``(mode, settings, seed)`` with the table size inside

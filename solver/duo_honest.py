@@ -1,7 +1,8 @@
 """Honest two-player policies: each seat decides from its own view (``engine.view.player_view``:
 its own 3 cards, the 2 shared cards, both rows, the Doors, the discard pile, the limbo, the
-deck cards its own prophecy showed, and the unknown multiset of the deck *and the partner's hand*).
-``docs/DUO.md``, "Honest two-player play", has the rulings and the measured ladder.
+deck cards its own prophecy showed, and the unknown multiset of the deck *and the partner's
+hand*).  ``docs/DUO.md``, "What a player may know" and "Honest two-player policies", has the
+rulings, and "Measured: two-player win rates through `onirim winrate`" the ladder.
 
 * ``greedy`` (``solver.policies``) already plays both seats: :func:`engine.policy.greedy_action`
   reads only the active player's cards, the shared cards, the rows, the Doors and the deck size.
