@@ -5,9 +5,9 @@ A *job* is a plain dict, ``{"mode": "clairvoyant", "budget_nodes": B, "budget_s"
 ``"players": 2`` as well (a solo job has no such key, so solo jobs are unchanged), and is
 played by the two-player solver (``solver.duo_search.DuoSolver``) or the two-player game.
 :func:`play_chunk` ``(job, seeds)`` plays the deals ``seeds`` and returns one row (a dict)
-per deal.  It is idempotent: a row depends only on the job's mode, its policy configuration (or, for a
-clairvoyant deal decided within its node budget, nothing else at all) and the seed, never on
-the process, the chunking, the order or a retry.  Only the caller stores rows.  So any backend
+per deal.  It is idempotent: a row depends only on the job's mode, its policy configuration
+(or, for a clairvoyant deal decided within its node budget, nothing else at all) and the
+seed, never on the process, the chunking, the order or a retry.  Only the caller stores rows.  So any backend
 that can call ``play_chunk`` on a worker and bring the rows back (a process pool here, a
 cluster later) gives the same results.
 
