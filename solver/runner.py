@@ -7,9 +7,9 @@ played by the two-player solver (``solver.duo_search.DuoSolver``) or the two-pla
 :func:`play_chunk` ``(job, seeds)`` plays the deals ``seeds`` and returns one row (a dict)
 per deal.  It is idempotent: a row depends only on the job's mode, its policy configuration
 (or, for a clairvoyant deal decided within its node budget, nothing else at all) and the
-seed, never on the process, the chunking, the order or a retry.  Only the caller stores rows.  So any backend
-that can call ``play_chunk`` on a worker and bring the rows back (a process pool here, a
-cluster later) gives the same results.
+seed, never on the process, the chunking, the order or a retry.  Only the caller stores
+rows.  So any backend that can call ``play_chunk`` on a worker and bring the rows back (a
+process pool here, a cluster later) gives the same results.
 
 Each process builds its worker (a solver with its table, or the policy) once per job and warms
 it up before its first deal: the numba kernels are compiled or loaded from the cache then, so
