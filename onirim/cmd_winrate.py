@@ -3,6 +3,10 @@
 * ``--mode clairvoyant`` solves each deal with perfect information (``solver.clairvoyant``).
 * ``--mode honest --policy NAME [--policy-arg k=v ...]`` plays each deal with a registered
   policy that sees only the player's view (``solver.honest``).
+* ``--players 2`` does either for the two-player cooperative game: the clairvoyant team is
+  ``solver.duo_search.DuoSolver`` (version ``duo-cv1``), an honest policy plays both seats,
+  each from its own view (``engine.view.player_view``).  Results are stored under the player
+  count, so a solo row is never read as a two-player one or the reverse.
 
 Results go to SQLite (``solver.db``), one row per deal, committed as each deal finishes; a rerun
 skips stored deals, so an interrupted run (Ctrl-C, kill -9) resumes where it stopped.  A decided
@@ -41,6 +45,8 @@ def add_arguments(p) -> None:
     p.add_argument("--policy", default=None, help="honest mode: the registered policy to play")
     p.add_argument("--policy-arg", action="append", default=[], metavar="K=V",
                    help="honest mode: a policy parameter (repeatable)")
+    p.add_argument("--players", type=int, default=1,
+                   help="1 (solo, the default) or 2 (the two-player cooperative game)")
     p.add_argument("--deals", type=int, required=True, help="number of deals N")
     p.add_argument("--seed", type=int, default=0, help="first seed S (deals S .. S+N-1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
@@ -64,6 +70,8 @@ def add_arguments(p) -> None:
 def check_args(args):
     if args.mode not in MODES:
         raise UsageError(f"--mode: unknown mode {args.mode!r} (choose from: {', '.join(MODES)})")
+    if getattr(args, "players", 1) not in (1, 2):
+        raise UsageError(f"--players must be 1 or 2, not {args.players}")
     if not 1 <= args.deals <= MAX_DEALS:
         raise UsageError(f"--deals must be from 1 to {MAX_DEALS:,}, not {args.deals} "
                          "(run larger jobs in batches of seeds on one --db)")
@@ -137,6 +145,8 @@ def _open_db(path):
 def resume_command(args) -> str:
     """The command line that resumes this run."""
     parts = ["onirim", "winrate", "--mode", args.mode]
+    if getattr(args, "players", 1) != 1:
+        parts += ["--players", str(args.players)]
     if args.mode == "honest":
         parts += ["--policy", args.policy]
         for a in args.policy_arg:
@@ -190,6 +200,32 @@ class _CompileNotice:
         return False
 
 
+def _check_policy_players(policy, players: int, seed: int) -> None:
+    """Refuse (one line, exit 2) a policy that cannot play ``players``-player games, before
+    any deal: by its ``PLAYERS`` (the player counts it declares), else by letting it decide
+    the first decision of the first deal (a solo policy refuses a two-player view)."""
+    declared = getattr(policy, "PLAYERS", None)
+    if declared is not None:
+        if players not in declared:
+            raise UsageError(f"--policy: {policy.name} plays "
+                             f"{' and '.join(map(str, declared))}-player games only, not "
+                             f"--players {players}")
+        return
+    if players == 1:
+        return
+    from engine.game import Game
+    from engine.view import player_view
+    from solver.honest import decision_stream
+    try:
+        view = player_view(Game(players).new_initial_state(seed))
+        a = policy.act(view, decision_stream(seed, 0))
+        if a not in view.legal_actions():
+            raise ValueError(f"it chose the illegal action {a!r}")
+    except Exception as e:
+        raise UsageError(f"--policy: {policy.name} cannot play {players}-player games "
+                         f"({e})") from None
+
+
 def _sigterm_as_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -205,14 +241,20 @@ def run(args) -> int:
     if cluster is not None:
         from solver.cluster import parse_cluster
         ckind, ctarget = parse_cluster(cluster)
+    players = getattr(args, "players", 1)
     if args.mode == "clairvoyant":
-        from solver import clairvoyant as CV
+        if players == 2:
+            from solver import duo_search as CV
+        else:
+            from solver import clairvoyant as CV
         from solver.db import unknown_key
         budget = CV.DEFAULT_NODE_BUDGET if args.budget_nodes is None else args.budget_nodes
         tt_mb = CV.DEFAULT_TT_MB if args.tt_mb is None else args.tt_mb
         if ckind != "address":
             check_memory(tt_mb, ctarget if ckind == "local" else args.jobs)
-        job = runner.clairvoyant_job(budget, args.budget_s, tt_mb)
+        job = runner.clairvoyant_job(budget, args.budget_s, tt_mb, players)
+        # the solver version is part of the UNKNOWN key (solo "cv..", two-player "duo-cv1");
+        # the player count is a column of the key of every row (solver.db)
         settings = {"budget_nodes": budget, "budget_s": args.budget_s, "tt_mb": tt_mb,
                     "solver": CV.SOLVER_VERSION}
     else:
@@ -222,14 +264,15 @@ def run(args) -> int:
         except Exception as e:   # PolicyError, or a policy that refuses its arguments
             raise UsageError(f"--policy: {e}") from None
         phash = config_hash(policy)
-        job = runner.honest_job(policy.name, policy.config)
+        _check_policy_players(policy, players, args.seed)
+        job = runner.honest_job(policy.name, policy.config, players)
     db = _open_db(args.db)
     if args.mode == "clairvoyant":
         ukey = unknown_key(settings)
-        stored = db.done(args.mode, ukey, seeds)
+        stored = db.done(args.mode, ukey, seeds, players)
     else:
         db.add_policy(phash, policy.name, policy.config)
-        stored = db.honest_done(phash, seeds)
+        stored = db.honest_done(phash, seeds, players)
     n_stored_before = len(stored)
     todo = [s for s in seeds if s not in stored]
     # interleave the work (stride) so that every worker sees a similar mix of seeds
@@ -265,11 +308,11 @@ def run(args) -> int:
             if args.mode == "clairvoyant":
                 db.add_many(args.mode, settings, [(r["seed"], r["result"], r["nodes"],
                                                    r["seconds"], r["certificate"])
-                                                  for r in rows])
+                                                  for r in rows], players)
                 for r in rows:
                     results[r["seed"]] = (r["result"], r["nodes"], r["seconds"])
             else:
-                db.add_honest(phash, rows)
+                db.add_honest(phash, rows, players)
                 for r in rows:
                     results[r["seed"]] = {k: r[k] for k in ("won", "doors", "decisions",
                                                             "seconds")}
@@ -291,8 +334,8 @@ def run(args) -> int:
             bar = None
         # count what the file holds (a chunk may be committed but not yet in ``results``)
         try:
-            n = len(db.done(args.mode, ukey, seeds) if args.mode == "clairvoyant"
-                    else db.honest_done(phash, seeds))
+            n = len(db.done(args.mode, ukey, seeds, players) if args.mode == "clairvoyant"
+                    else db.honest_done(phash, seeds, players))
         except Exception:
             n = len(results)
         print(f"onirim: interrupted: {n} of {args.deals} deals are stored in {args.db}; "
@@ -319,12 +362,16 @@ def _running(results, mode):
     return wins, dec
 
 
-def _summary(mode, deals, w, lo, un) -> dict:
+def _summary(mode, deals, w, lo, un, players=1) -> dict:
     from solver.stats import summarize
     summ = summarize(w, lo, un)
-    return {"mode": mode, "deals": deals, "wins": w, "losses": lo, "unknown": un,
-            "win_rate": summ["win_rate"], "ci95": summ["ci95"],
-            "ci95_with_unknown": summ["ci95_with_unknown"]}
+    out = {"mode": mode, "deals": deals, "wins": w, "losses": lo, "unknown": un,
+           "win_rate": summ["win_rate"], "ci95": summ["ci95"],
+           "ci95_with_unknown": summ["ci95_with_unknown"]}
+    if players != 1:        # the solo summary keeps exactly the keys of SPEC section 6
+        out = {"mode": mode, "players": players, **{k: v for k, v in out.items()
+                                                    if k != "mode"}}
+    return out
 
 
 def _rate_text(out) -> str:
@@ -342,7 +389,7 @@ def _report_clairvoyant(args, seeds, results, n_before, wall, warm_s, budget) ->
     w = sum(1 for r in res if r[0] == "WIN")
     lo = sum(1 for r in res if r[0] == "LOSS")
     un = sum(1 for r in res if r[0] == "UNKNOWN")
-    out = _summary(args.mode, args.deals, w, lo, un)
+    out = _summary(args.mode, args.deals, w, lo, un, getattr(args, "players", 1))
     out["seconds"] = round(sum(r[2] for r in res), 6)
     out["nodes"] = int(sum(r[1] for r in res))
     if args.json:
@@ -350,7 +397,8 @@ def _report_clairvoyant(args, seeds, results, n_before, wall, warm_s, budget) ->
         return 0
     secs = sorted(r[2] for r in res)
     med = secs[len(secs) // 2]
-    print(f"mode {args.mode}: deals {args.seed}..{args.seed + args.deals - 1} "
+    pl = " (two-player)" if getattr(args, "players", 1) == 2 else ""
+    print(f"mode {args.mode}{pl}: deals {args.seed}..{args.seed + args.deals - 1} "
           f"({args.deals} deals, {n_before} already stored in {args.db})")
     print(f"  wins {w}  losses {lo}  unknown {un}")
     print(_rate_text(out))
@@ -363,7 +411,7 @@ def _report_clairvoyant(args, seeds, results, n_before, wall, warm_s, budget) ->
 def _report_honest(args, seeds, results, n_before, wall, warm_s, policy, phash) -> int:
     res = [results[s] for s in seeds]
     w = sum(1 for r in res if r["won"])
-    out = _summary(args.mode, args.deals, w, len(res) - w, 0)
+    out = _summary(args.mode, args.deals, w, len(res) - w, 0, getattr(args, "players", 1))
     secs = sum(r["seconds"] for r in res)
     decisions = sum(r["decisions"] for r in res)
     out["seconds"] = round(secs, 6)
@@ -378,7 +426,8 @@ def _report_honest(args, seeds, results, n_before, wall, warm_s, policy, phash) 
         print(json.dumps(out))
         return 0
     cfg = ", ".join(f"{k}={v}" for k, v in sorted(policy.config.items()))
-    print(f"mode honest, policy {policy.name}" + (f" ({cfg})" if cfg else "")
+    pl = ", two-player" if getattr(args, "players", 1) == 2 else ""
+    print(f"mode honest{pl}, policy {policy.name}" + (f" ({cfg})" if cfg else "")
           + f" [{phash}]: deals {args.seed}..{args.seed + args.deals - 1} "
           f"({args.deals} deals, {n_before} already stored in {args.db})")
     print(f"  wins {w}  losses {len(res) - w}  mean Doors {out['mean_doors']:.2f}")

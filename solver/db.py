@@ -1,8 +1,10 @@
 """SQLite store of ``onirim winrate`` results: one row per deal, committed as it finishes.
 
-Schema version 2 (``docs/WINRATE.md`` describes every column):
+Schema version 3 (``docs/WINRATE.md`` describes every column):
 
-* ``results``: clairvoyant solves.  The primary key is ``(mode, key, seed)``.  A *decided* deal
+* ``results``: clairvoyant solves.  The primary key is ``(mode, players, key, seed)``:
+  ``players`` (1 solo, 2 two-player) keeps a solo row from ever being read as a two-player one
+  and the reverse (deal ``S`` is a different game for each player count).  A *decided* deal
   (WIN or LOSS) is stored under ``key = ''``: the result of a deal does not depend on the table
   size, the number of workers or the budget that decided it, so every run finds it whatever its
   settings.  An UNKNOWN deal is stored under ``key`` = the budget that failed to decide it
@@ -13,12 +15,14 @@ Schema version 2 (``docs/WINRATE.md`` describes every column):
   ``certificate`` is the winning line (JSON list of action strings) of a WIN, the re-solve
   recipe (JSON object) of a LOSS, and ``[]`` for UNKNOWN.
 * ``honest``: games played by a policy under honest information, primary key
-  ``(policy_hash, seed)``; ``policies`` maps each hash to the policy's name and configuration.
+  ``(policy_hash, players, seed)``; ``policies`` maps each hash to the policy's name and
+  configuration.
 * ``meta``: ``schema_version``.
 
 A version 1 file (``results`` keyed by ``(mode, settings, seed)`` with the table size inside
-``settings``) is migrated in place, in one transaction, the first time it is opened for
-writing; opened read-only (``onirim verify``) it is read as it is.  Seeds are stored as decimal
+``settings``) or a version 2 file (no ``players`` column: every row is solo) is migrated in
+place, in one transaction per step, the first time it is opened for writing; opened read-only
+(``onirim verify``) it is read as it is, its rows as solo rows.  Seeds are stored as decimal
 text (SQLite integers stop at 2**63 - 1, seeds go to 2**64 - 1).
 """
 from __future__ import annotations
@@ -31,14 +35,16 @@ import urllib.parse
 
 from engine.errors import OnirimError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DECIDED_KEY = ""
 
 COLUMNS_V1 = ["mode", "settings", "seed", "result", "nodes", "seconds", "certificate", "created"]
-COLUMNS = ["mode", "key", "seed", "result", "nodes", "seconds", "certificate", "created",
-           "settings"]
-HONEST_COLUMNS = ["policy_hash", "seed", "won", "doors", "decisions", "seconds", "actions",
-                  "created"]
+COLUMNS_V2 = ["mode", "key", "seed", "result", "nodes", "seconds", "certificate", "created",
+              "settings"]
+COLUMNS = COLUMNS_V2 + ["players"]
+HONEST_COLUMNS_V2 = ["policy_hash", "seed", "won", "doors", "decisions", "seconds", "actions",
+                     "created"]
+HONEST_COLUMNS = HONEST_COLUMNS_V2 + ["players"]
 POLICY_COLUMNS = ["hash", "name", "config", "created"]
 
 SCHEMA = """
@@ -52,7 +58,8 @@ CREATE TABLE IF NOT EXISTS results (
     certificate TEXT NOT NULL,
     created     REAL NOT NULL,
     settings    TEXT NOT NULL,
-    PRIMARY KEY (mode, key, seed)
+    players     INTEGER NOT NULL DEFAULT 1 CHECK (players IN (1, 2)),
+    PRIMARY KEY (mode, players, key, seed)
 );
 CREATE TABLE IF NOT EXISTS policies (
     hash    TEXT PRIMARY KEY,
@@ -69,17 +76,31 @@ CREATE TABLE IF NOT EXISTS honest (
     seconds     REAL NOT NULL,
     actions     TEXT NOT NULL,
     created     REAL NOT NULL,
-    PRIMARY KEY (policy_hash, seed)
+    players     INTEGER NOT NULL DEFAULT 1 CHECK (players IN (1, 2)),
+    PRIMARY KEY (policy_hash, players, seed)
 );
 CREATE TABLE IF NOT EXISTS meta (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
 """
+# The version 2 results table: the version 1 migration builds it, then version 2 -> 3 runs.
+RESULTS_V2 = """
+CREATE TABLE results (
+    mode TEXT NOT NULL, key TEXT NOT NULL, seed TEXT NOT NULL,
+    result TEXT NOT NULL CHECK (result IN ('WIN', 'LOSS', 'UNKNOWN')),
+    nodes INTEGER NOT NULL, seconds REAL NOT NULL, certificate TEXT NOT NULL,
+    created REAL NOT NULL, settings TEXT NOT NULL,
+    PRIMARY KEY (mode, key, seed)
+)"""
 
 
 class DBError(OnirimError):
     """The database cannot be opened or written, or is not an onirim results file."""
+
+
+_RCOLS = ", ".join(COLUMNS)
+_HCOLS = ", ".join(HONEST_COLUMNS)
 
 
 def settings_key(settings: dict) -> str:
@@ -119,35 +140,42 @@ class ResultsDB:
             # check before changing anything: a SQLite file of some other program may
             # have a table called "results" of its own
             cols = _columns(self.con, "results")
-            self.version = 1 if cols == COLUMNS_V1 else 2
+            self.version = {tuple(COLUMNS_V1): 1, tuple(COLUMNS_V2): 2}.get(tuple(cols), 3)
             problem = None
-            if cols and cols not in (COLUMNS, COLUMNS_V1):
+            if cols and cols not in (COLUMNS, COLUMNS_V2, COLUMNS_V1):
                 problem = f"its table 'results' has the columns {', '.join(cols)}"
             elif readonly and not cols:
                 problem = "it has no table 'results'"
-            for table, want in (("honest", HONEST_COLUMNS), ("policies", POLICY_COLUMNS)):
+            for table, want in (("honest", (HONEST_COLUMNS, HONEST_COLUMNS_V2)),
+                                ("policies", (POLICY_COLUMNS,))):
                 have = _columns(self.con, table)
-                if have and have != want and problem is None:
+                if have and have not in want and problem is None:
                     problem = f"its table {table!r} has the columns {', '.join(have)}"
             if problem is None and _columns(self.con, "meta"):
                 row = self.con.execute(
                     "SELECT value FROM meta WHERE name='schema_version'").fetchone()
-                if row is not None and str(row[0]) != str(SCHEMA_VERSION):
-                    problem = (f"it has schema version {row[0]}, this onirim reads version "
-                               f"{SCHEMA_VERSION}")
+                if row is not None and str(row[0]) not in ("1", "2", str(SCHEMA_VERSION)):
+                    problem = (f"it has schema version {row[0]}, this onirim reads versions "
+                               f"up to {SCHEMA_VERSION}")
             if problem is not None:
                 self.con.close()
                 raise DBError(f"database {path!r} is not an onirim results file: {problem}")
+            hcols = _columns(self.con, "honest")
+            self.honest_players = hcols == HONEST_COLUMNS
             if not readonly:
                 self.con.execute("PRAGMA journal_mode=WAL")
                 self.con.execute("PRAGMA synchronous=NORMAL")
                 if self.version == 1:
                     self._migrate_v1()
+                    self.version = 2
+                if self.version == 2 or hcols == HONEST_COLUMNS_V2:
+                    self._migrate_v2()
                 self.con.executescript(SCHEMA)
                 with self.con:
                     self.con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                                      (str(SCHEMA_VERSION),))
                 self.version = SCHEMA_VERSION
+                self.honest_players = True
         except sqlite3.Error as e:
             raise DBError(f"cannot open database {path!r}: {e}") from None
 
@@ -168,7 +196,7 @@ class ResultsDB:
             old = con.execute("SELECT mode, settings, seed, result, nodes, seconds, "
                               "certificate, created FROM results ORDER BY created").fetchall()
             con.execute("ALTER TABLE results RENAME TO results_v1")
-            con.execute(SCHEMA.split(";")[0])
+            con.execute(RESULTS_V2)
             seen = set()
             for mode, settings, seed, result, nodes, seconds, cert, created in old:
                 try:
@@ -198,71 +226,104 @@ class ResultsDB:
         finally:
             con.isolation_level = ""
 
+    def _migrate_v2(self) -> None:
+        """Version 2 -> 3 in one transaction: ``results`` and ``honest`` get the column
+        ``players`` (every version 2 row is solo: 1) and it joins their primary keys."""
+        con = self.con
+        con.commit()
+        con.isolation_level = None
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            tables = (("results", COLUMNS_V2, COLUMNS), ("honest", HONEST_COLUMNS_V2,
+                                                          HONEST_COLUMNS))
+            for table, old_cols, _ in tables:
+                if _columns(con, table) == old_cols:
+                    con.execute(f"ALTER TABLE {table} RENAME TO {table}_v2")
+            for stmt in SCHEMA.split(";"):
+                if stmt.strip():
+                    con.execute(stmt)
+            for table, old_cols, _ in tables:
+                if _columns(con, f"{table}_v2"):
+                    names = ", ".join(old_cols)
+                    con.execute(f"INSERT INTO {table} ({names}, players) "
+                                f"SELECT {names}, 1 FROM {table}_v2")
+                    con.execute(f"DROP TABLE {table}_v2")
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        finally:
+            con.isolation_level = ""
+
     def close(self) -> None:
         self.con.close()
 
     # ------------------------------------------------------------------ clairvoyant rows
-    def done(self, mode: str, ukey: str, seeds) -> dict:
-        """Stored rows among ``seeds`` usable by a run whose UNKNOWN key is ``ukey``:
-        seed -> (result, nodes, seconds).  A decided row wins over an UNKNOWN one."""
+    def done(self, mode: str, ukey: str, seeds, players: int = 1) -> dict:
+        """Stored rows of ``players``-player deals among ``seeds`` usable by a run whose
+        UNKNOWN key is ``ukey``: seed -> (result, nodes, seconds).  A decided row wins over an
+        UNKNOWN one.  Rows of the other player count are never read."""
         want = {str(s) for s in seeds}
         out = {}
         cur = self.con.execute(
-            "SELECT seed, key, result, nodes, seconds FROM results WHERE mode=? AND key IN (?, ?)",
-            (mode, DECIDED_KEY, ukey))
+            "SELECT seed, key, result, nodes, seconds FROM results WHERE mode=? AND players=? "
+            "AND key IN (?, ?)", (mode, int(players), DECIDED_KEY, ukey))
         for seed, key, result, nodes, seconds in cur:
             if seed in want and (key == DECIDED_KEY or int(seed) not in out):
                 out[int(seed)] = (result, nodes, seconds)
         return out
 
     def add(self, mode: str, settings: dict, seed: int, result: str, nodes: int,
-            seconds: float, certificate) -> None:
+            seconds: float, certificate, players: int = 1) -> None:
         """Store one solve (committed at once)."""
-        self.add_many(mode, settings, [(seed, result, nodes, seconds, certificate)])
+        self.add_many(mode, settings, [(seed, result, nodes, seconds, certificate)], players)
 
-    def add_many(self, mode: str, settings: dict, rows) -> None:
-        """Store solves ``(seed, result, nodes, seconds, certificate)`` in one transaction.
+    def add_many(self, mode: str, settings: dict, rows, players: int = 1) -> None:
+        """Store solves ``(seed, result, nodes, seconds, certificate)`` of ``players``-player
+        deals in one transaction.
 
         A decided deal that already has a decided row keeps it (a run never solves a stored
         decided deal again; if it did and disagreed, the new row is kept under its settings
         so that ``verify`` reports the contradiction)."""
         skey = settings_key(settings)
         ukey = unknown_key(settings)
+        p = int(players)
         try:
             with self.con:
                 for seed, result, nodes, seconds, cert in rows:
                     cert_text = cert if isinstance(cert, str) else json.dumps(cert)
                     vals = (str(seed), result, int(nodes), float(seconds), cert_text,
-                            time.time(), skey)
+                            time.time(), skey, p)
                     if result in ("WIN", "LOSS"):
                         prev = self.con.execute(
-                            "SELECT result FROM results WHERE mode=? AND key=? AND seed=?",
-                            (mode, DECIDED_KEY, str(seed))).fetchone()
+                            "SELECT result FROM results WHERE mode=? AND players=? AND key=? "
+                            "AND seed=?", (mode, p, DECIDED_KEY, str(seed))).fetchone()
                         key = DECIDED_KEY if prev is None else skey
                         if prev is None or prev[0] != result:
                             self.con.execute(
-                                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                (mode, key) + vals)
-                        self.con.execute("DELETE FROM results WHERE mode=? AND seed=? AND "
-                                         "result='UNKNOWN'", (mode, str(seed)))
+                                f"INSERT OR REPLACE INTO results ({_RCOLS}) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (mode, key) + vals)
+                        self.con.execute("DELETE FROM results WHERE mode=? AND players=? AND "
+                                         "seed=? AND result='UNKNOWN'", (mode, p, str(seed)))
                     else:
                         self.con.execute(
-                            "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (mode, ukey) + vals)
+                            f"INSERT OR REPLACE INTO results ({_RCOLS}) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (mode, ukey) + vals)
         except sqlite3.Error as e:
             raise DBError(f"cannot write database {self.path!r}: {e}") from None
 
     def rows(self):
-        """Every clairvoyant row (either schema version)."""
+        """Every clairvoyant row (any schema version), with its player count."""
         kcol = "settings" if self.version == 1 else "key"
-        scol = "settings"
+        pcol = "players" if self.version >= 3 else "1"
         cur = self.con.execute(
-            f"SELECT mode, {kcol}, seed, result, nodes, seconds, certificate, {scol} "
-            "FROM results ORDER BY mode, CAST(seed AS INTEGER), 2")
-        for mode, key, seed, result, nodes, seconds, cert, settings in cur:
+            f"SELECT mode, {kcol}, seed, result, nodes, seconds, certificate, settings, {pcol} "
+            "FROM results ORDER BY mode, 9, CAST(seed AS INTEGER), 2")
+        for mode, key, seed, result, nodes, seconds, cert, settings, players in cur:
             yield {"mode": mode, "key": key, "seed": int(seed), "result": result,
                    "nodes": nodes, "seconds": seconds, "certificate": cert,
-                   "settings": settings}
+                   "settings": settings, "players": int(players)}
 
     # ------------------------------------------------------------------ honest rows
     def add_policy(self, phash: str, name: str, config: dict) -> None:
@@ -273,30 +334,31 @@ class ResultsDB:
         except sqlite3.Error as e:
             raise DBError(f"cannot write database {self.path!r}: {e}") from None
 
-    def honest_done(self, phash: str, seeds) -> dict:
-        """Stored games of policy ``phash`` among ``seeds``: seed -> dict."""
+    def honest_done(self, phash: str, seeds, players: int = 1) -> dict:
+        """Stored ``players``-player games of policy ``phash`` among ``seeds``: seed -> dict."""
         want = {str(s) for s in seeds}
         out = {}
         cur = self.con.execute("SELECT seed, won, doors, decisions, seconds FROM honest "
-                               "WHERE policy_hash=?", (phash,))
+                               "WHERE policy_hash=? AND players=?", (phash, int(players)))
         for seed, won, doors, decisions, seconds in cur:
             if seed in want:
                 out[int(seed)] = {"won": bool(won), "doors": doors, "decisions": decisions,
                                   "seconds": seconds}
         return out
 
-    def add_honest(self, phash: str, rows) -> None:
-        """Store games (dicts with seed, won, doors, decisions, seconds, actions) in one
-        transaction.  A game already stored is kept (the same policy hash and seed give the
-        same game)."""
+    def add_honest(self, phash: str, rows, players: int = 1) -> None:
+        """Store ``players``-player games (dicts with seed, won, doors, decisions, seconds,
+        actions) in one transaction.  A game already stored is kept (the same policy hash,
+        player count and seed give the same game)."""
         try:
             with self.con:
                 for r in rows:
                     self.con.execute(
-                        "INSERT OR IGNORE INTO honest VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        f"INSERT OR IGNORE INTO honest ({_HCOLS}) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (phash, str(r["seed"]), int(bool(r["won"])), int(r["doors"]),
                          int(r["decisions"]), float(r["seconds"]), json.dumps(r["actions"]),
-                         time.time()))
+                         time.time(), int(players)))
         except sqlite3.Error as e:
             raise DBError(f"cannot write database {self.path!r}: {e}") from None
 
@@ -307,10 +369,14 @@ class ResultsDB:
                 for h, n, c in self.con.execute("SELECT hash, name, config FROM policies")}
 
     def honest_rows(self):
+        """Every honest game (any schema version), with its player count."""
         if not _columns(self.con, "honest"):
             return
+        pcol = "players" if self.honest_players else "1"
         cur = self.con.execute("SELECT policy_hash, seed, won, doors, decisions, seconds, "
-                               "actions FROM honest ORDER BY policy_hash, CAST(seed AS INTEGER)")
-        for phash, seed, won, doors, decisions, seconds, actions in cur:
+                               f"actions, {pcol} FROM honest ORDER BY policy_hash, 8, "
+                               "CAST(seed AS INTEGER)")
+        for phash, seed, won, doors, decisions, seconds, actions, players in cur:
             yield {"policy_hash": phash, "seed": int(seed), "won": bool(won), "doors": doors,
-                   "decisions": decisions, "seconds": seconds, "actions": actions}
+                   "decisions": decisions, "seconds": seconds, "actions": actions,
+                   "players": int(players)}

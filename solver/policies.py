@@ -15,7 +15,7 @@ from engine.policy import greedy_action
 from .registry import register_policy
 
 # Modules that register more policies when imported (each optional until it exists).
-_SEARCH_MODULES = ("solver.rollout", "solver.endgame")
+_SEARCH_MODULES = ("solver.rollout", "solver.endgame", "solver.duo_honest")
 
 
 @register_policy("greedy", doc="rule-based: continue series, discard the least useful card, "

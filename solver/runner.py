@@ -1,13 +1,15 @@
 """Play chunks of deals for ``onirim winrate``: the unit of work of every backend.
 
 A *job* is a plain dict, ``{"mode": "clairvoyant", "budget_nodes": B, "budget_s": T,
-"tt_mb": M}`` or ``{"mode": "honest", "policy": NAME, "config": {...}}``.  :func:`play_chunk`
-``(job, seeds)`` plays the deals ``seeds`` and returns one row (a dict) per deal.  It is
-idempotent: a row depends only on the job's mode, its policy configuration (or, for a
-clairvoyant deal decided within its node budget, nothing else at all) and the seed, never on
-the process, the chunking, the order or a retry.  Only the caller stores rows.  So any backend
-that can call ``play_chunk`` on a worker and bring the rows back (a process pool here, a
-cluster later) gives the same results.
+"tt_mb": M}`` or ``{"mode": "honest", "policy": NAME, "config": {...}}``; a two-player job has
+``"players": 2`` as well (a solo job has no such key, so solo jobs are unchanged), and is
+played by the two-player solver (``solver.duo_search.DuoSolver``) or the two-player game.
+:func:`play_chunk` ``(job, seeds)`` plays the deals ``seeds`` and returns one row (a dict)
+per deal.  It is idempotent: a row depends only on the job's mode, its policy configuration
+(or, for a clairvoyant deal decided within its node budget, nothing else at all) and the
+seed, never on the process, the chunking, the order or a retry.  Only the caller stores
+rows.  So any backend that can call ``play_chunk`` on a worker and bring the rows back (a
+process pool here, a cluster later) gives the same results.
 
 Each process builds its worker (a solver with its table, or the policy) once per job and warms
 it up before its first deal: the numba kernels are compiled or loaded from the cache then, so
@@ -38,13 +40,25 @@ def job_key(job: dict) -> str:
     return json.dumps(job, sort_keys=True, separators=(",", ":"))
 
 
-def clairvoyant_job(budget_nodes, budget_s, tt_mb) -> dict:
-    return {"mode": "clairvoyant", "budget_nodes": budget_nodes, "budget_s": budget_s,
-            "tt_mb": tt_mb}
+def _with_players(job: dict, players: int) -> dict:
+    if players not in (1, 2):
+        raise ValueError(f"players must be 1 or 2, not {players!r}")
+    if players == 2:
+        job["players"] = 2
+    return job
 
 
-def honest_job(policy, config: dict) -> dict:
-    return {"mode": "honest", "policy": policy, "config": dict(config)}
+def job_players(job: dict) -> int:
+    return int(job.get("players", 1))
+
+
+def clairvoyant_job(budget_nodes, budget_s, tt_mb, players: int = 1) -> dict:
+    return _with_players({"mode": "clairvoyant", "budget_nodes": budget_nodes,
+                          "budget_s": budget_s, "tt_mb": tt_mb}, players)
+
+
+def honest_job(policy, config: dict, players: int = 1) -> dict:
+    return _with_players({"mode": "honest", "policy": policy, "config": dict(config)}, players)
 
 
 # ----------------------------------------------------------------------------- workers
@@ -74,6 +88,34 @@ class ClairvoyantWorker:
                 "seconds": float(r.seconds), "certificate": cert}
 
 
+class DuoClairvoyantWorker:
+    """One two-player clairvoyant solver (``DuoSolver``, one table) reused for every deal.
+    Its WIN lines are replayed in ``engine/`` by the solver before they are returned."""
+
+    def __init__(self, job: dict):
+        from solver.duo_search import DuoSolver
+        self.job = job
+        self.solver = DuoSolver(tt_mb=job["tt_mb"])
+
+    def warm_up(self) -> None:
+        warm_duo(self.solver)
+
+    def play(self, seed: int) -> dict:
+        from solver.duo_search import SOLVER_VERSION
+        r = self.solver.solve_deal(seed, node_budget=self.job["budget_nodes"],
+                                   time_budget_s=self.job["budget_s"])
+        if r.result == "WIN":
+            cert = list(r.line)
+        elif r.result == "LOSS":   # the same search, same budget and table, finds it again
+            cert = {"proof": "re-solve", "solver": SOLVER_VERSION, "players": 2,
+                    "budget_nodes": self.job["budget_nodes"], "budget_s": self.job["budget_s"],
+                    "tt_mb": self.job["tt_mb"], "nodes": int(r.nodes)}
+        else:
+            cert = []
+        return {"seed": seed, "result": r.result, "nodes": int(r.nodes),
+                "seconds": float(r.seconds), "certificate": cert}
+
+
 class HonestWorker:
     """One policy, made once, playing deals under honest information."""
 
@@ -89,15 +131,16 @@ class HonestWorker:
 
     def play(self, seed: int) -> dict:
         from solver.honest import play_honest
-        g = play_honest(self.policy, seed)
+        players = job_players(self.job)
+        g = play_honest(self.policy, seed, players=players)
         return {"seed": seed, "won": bool(g.won), "doors": int(g.doors),
                 "decisions": int(g.decisions), "seconds": float(g.seconds),
-                "actions": action_strings(seed, g.actions)}
+                "actions": action_strings(seed, g.actions, players)}
 
 
-def action_strings(seed: int, actions) -> list[str]:
-    """The engine action numbers of a solo game of deal ``seed`` as SPEC action strings."""
-    s = Game(1).new_initial_state(seed)
+def action_strings(seed: int, actions, players: int = 1) -> list[str]:
+    """The engine action numbers of a game of deal ``seed`` as SPEC action strings."""
+    s = Game(players).new_initial_state(seed)
     out = []
     for a in actions:
         out.append(s.action_to_string(a))
@@ -117,9 +160,20 @@ def warm_clairvoyant(solver) -> None:
         solver.solve_state(s, node_budget=WARM_NODES)
 
 
+def warm_duo(solver) -> None:
+    """Run the two-player kernels once (compiled, or loaded from numba's cache): a whole
+    deal, then a position near the end of its line."""
+    r = solver.solve_deal(WARM_SEED, node_budget=WARM_NODES)
+    if r.result == "WIN" and len(r.line) > WARM_TAIL:
+        s = Game(2).new_initial_state(WARM_SEED)
+        for text in r.line[:-WARM_TAIL]:
+            s.apply_action(s.string_to_action(text))
+        solver.solve_state(s, node_budget=WARM_NODES)
+
+
 def make_worker(job: dict):
     if job["mode"] == "clairvoyant":
-        return ClairvoyantWorker(job)
+        return DuoClairvoyantWorker(job) if job_players(job) == 2 else ClairvoyantWorker(job)
     if job["mode"] == "honest":
         return HonestWorker(job)
     raise ValueError(f"unknown mode {job['mode']!r}")
@@ -148,7 +202,10 @@ def warm_kernels(job: dict) -> float:
     """Compile (or load) the kernels ``job`` uses, in this process, without keeping a big
     table; returns the seconds it took.  Forked workers inherit the compiled code."""
     t0 = time.perf_counter()
-    if job["mode"] == "clairvoyant":
+    if job["mode"] == "clairvoyant" and job_players(job) == 2:
+        from solver.duo_search import DuoSolver
+        warm_duo(DuoSolver(tt_mb=1))
+    elif job["mode"] == "clairvoyant":
         from solver.clairvoyant import ClairvoyantSolver
         warm_clairvoyant(ClairvoyantSolver(tt_mb=1))
     else:

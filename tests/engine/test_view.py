@@ -61,9 +61,14 @@ def test_permuting_the_unknown_deck_changes_no_view():
     assert checked > 500
 
 
-@pytest.mark.parametrize("name", sorted(policy_entries()))
+SOLO_POLICIES = sorted(n for n, e in policy_entries().items()
+                      if 1 in getattr(e.factory, "PLAYERS", (1,)))
+
+
+@pytest.mark.parametrize("name", SOLO_POLICIES)
 def test_no_policy_decision_depends_on_the_hidden_order(name):
-    """Every registered policy, at its default settings, on positions of real games."""
+    """Every registered policy that plays solo, at its default settings, on positions of real
+    games (the two-player-only policies: tests/solver/duo/test_duo_honest.py)."""
     policy = make_policy(name)
     rnd = random.Random(11)
     n = 0

@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from solver.db import (COLUMNS, COLUMNS_V1, DECIDED_KEY, DBError, ResultsDB, settings_key,
-                       unknown_key)
+from solver.db import (COLUMNS, COLUMNS_V1, DECIDED_KEY, SCHEMA_VERSION, DBError, ResultsDB,
+                       settings_key, unknown_key)
 
 S64 = {"budget_nodes": 1000, "budget_s": None, "tt_mb": 64, "solver": "cv2"}
 S8 = dict(S64, tt_mb=8)
@@ -82,7 +82,7 @@ def test_version_1_file_is_read_only_as_is_and_migrated_on_write(tmp_path):
     ro.close()
     assert cols(path) == COLUMNS_V1                       # reading changed nothing
     db = ResultsDB(path)
-    assert db.version == 2 and cols(path) == COLUMNS
+    assert db.version == SCHEMA_VERSION and cols(path) == COLUMNS
     got = db.done("clairvoyant", unknown_key(S8), [1, 2, 3, 4, 5, 6])
     assert {k: v[0] for k, v in got.items()} == {1: "WIN", 2: "UNKNOWN", 3: "WIN", 4: "LOSS"}
     assert db.done("clairvoyant", unknown_key(B2000), [6]) == {6: ("UNKNOWN", 7, 0.01)}

@@ -1,0 +1,210 @@
+"""`onirim winrate --players 2`: the results database keeps solo and two-player rows apart
+(schema 3, a ``players`` column in the keys; version 2 files migrate), and the two-player
+clairvoyant and honest modes resume after a kill and give the same rows for any --jobs."""
+import json
+import os
+import signal
+import sqlite3
+
+import pytest
+
+from solver.db import (COLUMNS, COLUMNS_V2, HONEST_COLUMNS, SCHEMA_VERSION, ResultsDB,
+                       unknown_key)
+from winrate_kit import onirim, start, wait_for_rows
+
+S = {"budget_nodes": 1000, "budget_s": None, "tt_mb": 64, "solver": "cv2"}
+SD = dict(S, solver="duo-cv1")
+
+
+def cols(path, table):
+    con = sqlite3.connect(path)
+    out = [r[1] for r in con.execute(f"PRAGMA table_info({table})")]
+    con.close()
+    return out
+
+
+def test_solo_and_two_player_rows_never_mix(tmp_path):
+    db = ResultsDB(str(tmp_path / "a.sqlite"))
+    db.add("clairvoyant", S, 1, "WIN", 10, 0.1, ["play Os"])
+    db.add("clairvoyant", SD, 2, "WIN", 20, 0.2, ["draft Os"], players=2)
+    db.add("clairvoyant", SD, 3, "UNKNOWN", 1000, 0.3, [], players=2)
+    assert db.done("clairvoyant", unknown_key(S), [1, 2, 3]) == {1: ("WIN", 10, 0.1)}
+    assert db.done("clairvoyant", unknown_key(SD), [1, 2, 3], players=2) == {
+        2: ("WIN", 20, 0.2), 3: ("UNKNOWN", 1000, 0.3)}
+    # the same seed solved in both games: two rows, each found by its own player count
+    db.add("clairvoyant", SD, 1, "LOSS", 30, 0.3, {"proof": "re-solve"}, players=2)
+    assert db.done("clairvoyant", unknown_key(S), [1])[1][0] == "WIN"
+    assert db.done("clairvoyant", unknown_key(SD), [1], players=2)[1][0] == "LOSS"
+    # a two-player decision deletes only two-player UNKNOWN rows
+    db.add("clairvoyant", S, 3, "UNKNOWN", 1000, 0.3, [])
+    db.add("clairvoyant", SD, 3, "WIN", 40, 0.4, ["x"], players=2)
+    assert db.done("clairvoyant", unknown_key(S), [3]) == {3: ("UNKNOWN", 1000, 0.3)}
+    assert {(r["seed"], r["players"]) for r in db.rows()} == {(1, 1), (1, 2), (2, 2), (3, 1),
+                                                              (3, 2)}
+    # honest games: the same policy hash and seed, kept apart by the player count
+    g = {"seed": 9, "won": True, "doors": 8, "decisions": 50, "seconds": 0.5, "actions": []}
+    db.add_honest("h", [g])
+    db.add_honest("h", [dict(g, won=False, doors=4)], players=2)
+    assert db.honest_done("h", [9])[9]["doors"] == 8
+    assert db.honest_done("h", [9], players=2)[9]["doors"] == 4
+    assert sorted(r["players"] for r in db.honest_rows()) == [1, 2]
+    db.close()
+
+
+def make_v2(path):
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE results (mode TEXT NOT NULL, key TEXT NOT NULL, seed TEXT NOT NULL,
+            result TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
+            certificate TEXT NOT NULL, created REAL NOT NULL, settings TEXT NOT NULL,
+            PRIMARY KEY (mode, key, seed));
+        CREATE TABLE policies (hash TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL,
+            created REAL NOT NULL);
+        CREATE TABLE honest (policy_hash TEXT NOT NULL, seed TEXT NOT NULL, won INTEGER NOT NULL,
+            doors INTEGER NOT NULL, decisions INTEGER NOT NULL, seconds REAL NOT NULL,
+            actions TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (policy_hash, seed));
+        CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta VALUES ('schema_version', '2');
+        INSERT INTO results VALUES ('clairvoyant', '', '5', 'WIN', 7, 0.01, '["w"]', 1.0, '{}');
+        INSERT INTO honest VALUES ('h', '5', 1, 8, 40, 0.1, '[]', 1.0);
+    """)
+    con.commit()
+    con.close()
+
+
+def test_a_version_2_file_is_read_as_solo_and_migrated_on_write(tmp_path):
+    path = str(tmp_path / "v2.sqlite")
+    make_v2(path)
+    ro = ResultsDB(path, readonly=True)
+    assert ro.version == 2
+    assert [(r["seed"], r["players"]) for r in ro.rows()] == [(5, 1)]
+    assert [(r["seed"], r["players"]) for r in ro.honest_rows()] == [(5, 1)]
+    ro.close()
+    assert cols(path, "results") == COLUMNS_V2              # reading changed nothing
+    db = ResultsDB(path)
+    assert db.version == SCHEMA_VERSION == 3
+    assert cols(path, "results") == COLUMNS and cols(path, "honest") == HONEST_COLUMNS
+    assert db.done("clairvoyant", unknown_key(S), [5]) == {5: ("WIN", 7, 0.01)}
+    assert db.done("clairvoyant", unknown_key(SD), [5], players=2) == {}
+    assert db.honest_done("h", [5])[5]["won"] and db.honest_done("h", [5], players=2) == {}
+    db.close()
+    ResultsDB(path).close()                                 # a second open: nothing to do
+    assert cols(path, "results") == COLUMNS
+
+
+def _rows(db, table="results"):
+    con = sqlite3.connect(db)
+    if table == "results":
+        q = "SELECT seed, players, result, nodes, certificate, created FROM results"
+    else:
+        q = "SELECT seed, players, won, doors, actions, created FROM honest"
+    out = {int(r[0]): r[1:] for r in con.execute(q)}
+    con.close()
+    return out
+
+
+@pytest.mark.slow
+def test_duo_clairvoyant_json_jobs_and_verify(tmp_path):
+    a = onirim("winrate", "--mode", "clairvoyant", "--players", "2", "--deals", "6", "--seed",
+               "20", "--jobs", "2", "--db", "a.sqlite", "--json", cwd=tmp_path)
+    assert a.returncode == 0, a.stderr
+    out = json.loads(a.stdout)
+    assert out["players"] == 2 and out["deals"] == 6
+    assert out["wins"] + out["losses"] + out["unknown"] == 6
+    b = onirim("winrate", "--mode", "clairvoyant", "--players", "2", "--deals", "6", "--seed",
+               "20", "--db", "b.sqlite", "--json", cwd=tmp_path)
+    assert b.returncode == 0, b.stderr
+    ra, rb = _rows(tmp_path / "a.sqlite"), _rows(tmp_path / "b.sqlite")
+    assert sorted(ra) == list(range(20, 26))
+    assert {k: v[:4] for k, v in ra.items()} == {k: v[:4] for k, v in rb.items()}
+    assert all(v[0] == 2 for v in ra.values())
+    # no solo row is read as a two-player one: the solo deals of the same seeds are not found
+    db = ResultsDB(str(tmp_path / "a.sqlite"))
+    assert db.done("clairvoyant", unknown_key(S), range(20, 26)) == {}
+    db.close()
+    v = onirim("verify", "--db", "a.sqlite", "--json", cwd=tmp_path)
+    assert v.returncode == 0, v.stdout + v.stderr
+    vj = json.loads(v.stdout)
+    assert vj["wins_verified"] == vj["wins"] == out["wins"] > 0
+
+
+@pytest.mark.slow
+def test_duo_clairvoyant_kill_9_then_resume(tmp_path):
+    n = 24
+    args = ["winrate", "--mode", "clairvoyant", "--players", "2", "--deals", str(n), "--seed",
+            "500", "--db", "k.sqlite", "--json"]
+    p = start(args, tmp_path)
+    db = tmp_path / "k.sqlite"
+    wait_for_rows(db, "results", 3, poll=0.02)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    before = _rows(db)
+    assert 3 <= len(before) < n
+    r = onirim(*args, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    after = _rows(db)
+    assert sorted(after) == list(range(500, 500 + n))
+    assert all(after[k] == before[k] for k in before)   # nothing solved twice
+    assert json.loads(r.stdout)["deals"] == n
+
+
+@pytest.mark.slow
+def test_duo_honest_jobs_resume_and_verify(tmp_path):
+    base = ["winrate", "--mode", "honest", "--players", "2", "--policy", "greedy", "--seed",
+            "40", "--json"]
+    a = onirim(*base, "--deals", "20", "--db", "a.sqlite", cwd=tmp_path)
+    assert a.returncode == 0, a.stderr
+    out = json.loads(a.stdout)
+    assert out["players"] == 2 and out["policy"] == "greedy" and out["deals"] == 20
+    b = onirim(*base, "--deals", "12", "--jobs", "2", "--db", "b.sqlite", cwd=tmp_path)
+    c = onirim(*base, "--deals", "20", "--jobs", "2", "--db", "b.sqlite", cwd=tmp_path)
+    assert b.returncode == 0 and c.returncode == 0, b.stderr + c.stderr
+    ra, rb = _rows(tmp_path / "a.sqlite", "honest"), _rows(tmp_path / "b.sqlite", "honest")
+    assert sorted(ra) == list(range(40, 60))
+    assert {k: v[:4] for k, v in ra.items()} == {k: v[:4] for k, v in rb.items()}
+    assert json.loads(c.stdout)["wins"] == out["wins"]
+    # the solo games of the same policy and seeds are other games, stored apart
+    s = onirim("winrate", "--mode", "honest", "--policy", "greedy", "--seed", "40", "--deals",
+               "20", "--db", "a.sqlite", "--json", cwd=tmp_path)
+    assert s.returncode == 0, s.stderr
+    assert "players" not in json.loads(s.stdout)
+    con = sqlite3.connect(tmp_path / "a.sqlite")
+    assert con.execute("SELECT COUNT(*) FROM honest").fetchone()[0] == 40
+    con.close()
+    v = onirim("verify", "--db", "a.sqlite", "--json", cwd=tmp_path)
+    assert v.returncode == 0, v.stdout + v.stderr
+    assert json.loads(v.stdout)["honest_verified"] == 40
+
+
+@pytest.mark.slow
+def test_duo_honest_kill_9_then_resume(tmp_path):
+    n = 10
+    args = ["winrate", "--mode", "honest", "--players", "2", "--policy", "duo-rollout",
+            "--policy-arg", "n=2", "--policy-arg", "screen=0", "--deals", str(n), "--seed",
+            "70", "--db", "k.sqlite", "--json"]
+    p = start(args, tmp_path)
+    db = tmp_path / "k.sqlite"
+    wait_for_rows(db, "honest", 2, poll=0.05)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    before = _rows(db, "honest")
+    assert 2 <= len(before) < n
+    r = onirim(*args, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    after = _rows(db, "honest")
+    assert sorted(after) == list(range(70, 70 + n))
+    assert all(after[k] == before[k] for k in before)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--players", "3"], "--players"),
+    (["--players", "2", "--mode", "honest", "--policy", "greedy-plus"], "two-player|2-player"),
+    (["--mode", "honest", "--policy", "duo-greedy-plus"], "2-player games only"),
+])
+def test_bad_player_flags(tmp_path, args, words):
+    r = onirim("winrate", "--deals", "2", *args, "--db", "x.sqlite", cwd=tmp_path)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr
+    import re
+    assert re.search(words, lines[0])

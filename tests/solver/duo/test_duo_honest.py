@@ -1,0 +1,263 @@
+"""Two-player honest play: the duo view (engine.view.player_view) holds exactly what the
+active player may know, and no two-player policy reads the partner's hand or the deck order:
+dealing the partner's hand and the unknown deck cards differently changes neither the view nor
+any decision, given the same stream.  Also the duo rollout's playouts and candidates."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Game
+from engine import cards as C
+from engine import game as G
+from engine.errors import GameConfigError
+from engine.policy import greedy_action
+from engine.view import known_top, player_view, prophecy_seer, sample_position
+from solver.api import PolicyError, make_policy
+from solver.duo_honest import candidates, duo_greedy_plus_action, playout, playout_checked
+from solver.honest import decision_stream, play_honest
+
+DUO_POLICIES = [("greedy", {}), ("duo-greedy-plus", {}),
+                ("duo-rollout", {"n": 2, "screen": 0})]
+
+
+def _positions(n_games, seed0=0, every=1, explore=0.0):
+    """Decision points along two-player greedy games (deal-mode states); with ``explore``,
+    that share of the actions is random (more prophecies and exchanges)."""
+    rnd = random.Random(seed0)
+    for seed in range(seed0, seed0 + n_games):
+        s = Game(2).new_initial_state(seed=seed)
+        i = 0
+        while not s.is_terminal():
+            if i % every == 0:
+                yield seed, i, s.clone()
+            a = greedy_action(s)
+            if rnd.random() < explore:
+                a = rnd.choice(s.legal_actions())
+            s.apply_action(a)
+            i += 1
+
+
+def _redealt(state, rnd):
+    """``state`` with the cards the active player cannot see dealt again: the partner's own
+    cards and the unknown part of the deck are pooled and shuffled, then the partner gets
+    Locations of the pool back (a partner holds only Locations) and the deck the rest, in a
+    new order.  The same multiset, the same public cards."""
+    s = state.clone()
+    partner = 1 - s.turn
+    k = known_top(s)
+    pool = list(s.hands[partner]) + s.deck[k:]
+    h = len(s.hands[partner])
+    locs = [j for j, c in enumerate(pool) if C.is_location(c)]
+    pick = set(rnd.sample(locs, h))
+    rest = [c for j, c in enumerate(pool) if j not in pick]
+    rnd.shuffle(rest)
+    pool = [pool[j] for j in sorted(pick)] + rest
+    s.hands[partner] = sorted(pool[:h])
+    s.deck[k:] = pool[h:]
+    return s
+
+
+def test_the_duo_view_holds_what_the_player_may_know():
+    n = 0
+    for seed, i, s in _positions(12, explore=0.1):
+        v = player_view(s)
+        me, partner = s.turn, 1 - s.turn
+        k = known_top(s) if prophecy_seer(s) == me else 0   # a partner's prophecy: unseen
+        assert v.viewer == me and v.seed is None
+        assert v.hands[me] == s.hands[me] and v.hands[partner] == []
+        assert v.hidden == len(s.hands[partner])
+        assert v.shared == s.shared and v.rows == s.rows and v.doors == s.doors
+        assert v.discard == s.discard and v.limbo == s.limbo and v.drawn == s.drawn
+        assert v.deck == s.deck[:k]
+        unknown = [0] * C.NUM_TYPES
+        for c in s.deck[k:] + s.hands[partner]:
+            unknown[c] += 1
+        assert v.unknown == unknown                 # the deck's unseen part + partner's hand
+        assert v.deck_size() == s.deck_size()
+        assert v.legal_actions() == s.legal_actions()
+        assert all(a < 10000 for a in v.history())  # no draws
+        assert v.clone() == v and type(v.clone()) is type(v)
+        n += 1
+    assert n > 400
+
+
+def test_the_prophecy_seer_is_the_player_who_made_the_latest_prophecy():
+    """Tracked along games (with random Key discards, so prophecies are many): the known top
+    cards are in the view of the player who made the prophecy, and in no other."""
+    rnd = random.Random(8)
+    hidden = shown = 0
+    for seed in range(60):
+        s = Game(2).new_initial_state(seed=seed)
+        seer = None
+        while not s.is_terminal():
+            if s.phase == "prophecy":
+                seer = s.turn
+            if known_top(s) > 0:
+                assert prophecy_seer(s) == seer
+                for p in (0, 1):
+                    obs = s.observation_string(p)
+                    deck = obs.split("deck=")[1].split()[0]
+                    if p == seer:
+                        assert deck.split(",")[:known_top(s)] != ["*"]
+                    else:
+                        assert deck == "*"
+                if seer == s.turn:
+                    shown += 1
+                    assert player_view(s).deck == s.deck[:known_top(s)]
+                else:
+                    hidden += 1
+                    assert player_view(s).deck == []
+            a = greedy_action(s)
+            keys = [x for x in s.legal_actions()
+                    if G.DISCARD <= x < G.SWAP and C.is_key((x - G.DISCARD) % 12)]
+            if keys and rnd.random() < 0.3:
+                a = rnd.choice(keys)
+            s.apply_action(a)
+    assert hidden > 100 and shown > 100
+
+
+def test_a_duo_view_is_not_a_position():
+    s = Game(2).new_initial_state(seed=3)
+    v = player_view(s)
+    with pytest.raises(GameConfigError):
+        v.apply_action(v.legal_actions()[0])
+    with pytest.raises(GameConfigError, match="no player"):
+        player_view(s, 2)
+
+
+def test_redealing_the_hidden_cards_changes_no_view():
+    rnd = random.Random(4)
+    partner_changed = 0
+    for seed, i, s in _positions(15):
+        t = _redealt(s, rnd)
+        if t.hands[1 - s.turn] != s.hands[1 - s.turn]:
+            partner_changed += 1
+        assert player_view(t) == player_view(s)
+        assert player_view(t).history() == player_view(s).history()
+    assert partner_changed > 300
+
+
+@pytest.mark.parametrize("name, args", DUO_POLICIES)
+def test_no_duo_policy_decision_depends_on_the_hidden_cards(name, args):
+    """The partner's hand and the deck order are dealt again; every decision stays."""
+    policy = make_policy(name, **args)
+    rnd = random.Random(11)
+    n = 0
+    every = 7 if name == "duo-rollout" else 2
+    for seed, i, s in _positions(3, seed0=200, every=every, explore=0.2):
+        stream = decision_stream(seed, i)
+        a = policy.act(player_view(s), stream)
+        assert a in s.legal_actions()
+        for _ in range(2):
+            assert policy.act(player_view(_redealt(s, rnd)), stream) == a
+        n += 1
+    assert n > 15
+
+
+def test_the_redeal_would_catch_a_leak():
+    """The check above can fail: a 'policy' reading the partner's real hand does change."""
+    rnd = random.Random(3)
+    changed = 0
+    for seed, i, s in _positions(5, every=3):
+        t = _redealt(s, rnd)
+        if t.hands[1 - s.turn] != s.hands[1 - s.turn]:
+            changed += 1
+    assert changed > 20
+
+
+def test_greedy_decides_the_same_from_the_view():
+    """greedy reads nothing hidden, so it decides the same on the view and on the state;
+    greedy's two-player games through play_honest are the engine's greedy games."""
+    for seed, i, s in _positions(6, seed0=40):
+        v = player_view(s)
+        assert greedy_action(v) == greedy_action(s)
+        assert duo_greedy_plus_action(v) == duo_greedy_plus_action(s)
+    g = play_honest(make_policy("greedy"), 7, players=2)
+    s = Game(2).new_initial_state(seed=7)
+    while not s.is_terminal():
+        s.apply_action(greedy_action(s))
+    assert g.actions == s.history() and g.won == s.won()
+
+
+def test_sample_position_is_consistent_with_the_view():
+    rnd = random.Random(9)
+    for seed, i, s in _positions(4, seed0=60, every=5):
+        v = player_view(s)
+        p = sample_position(v, rnd)
+        partner = 1 - s.turn
+        assert p.seed is None and p.players == 2
+        assert len(p.hands[partner]) == len(s.hands[partner])
+        assert all(C.is_location(c) for c in p.hands[partner])
+        assert p.deck_size() == s.deck_size()
+        total = [a + b for a, b in zip(p.unknown, [0] * C.NUM_TYPES)]
+        for c in p.hands[partner]:
+            total[c] += 1
+        assert total == v.unknown
+        assert p.legal_actions() == s.legal_actions()
+
+
+def test_fast_playout_is_the_checked_playout():
+    """playout() skips apply_action's legality check: the same positions and draws give the
+    same end through apply_action."""
+    rnd = random.Random(1)
+    n = 0
+    for seed, i, s in _positions(4, seed0=80, every=9):
+        p = sample_position(player_view(s), rnd)
+        for base in (greedy_action, duo_greedy_plus_action):
+            r = random.Random(seed * 1000 + i)
+            a = p.clone()
+            doors = playout(a, base, r)
+            b = p.clone()
+            assert playout_checked(b, base, random.Random(seed * 1000 + i)) == doors
+            assert a == b
+            n += 1
+    assert n > 10
+
+
+def test_candidates():
+    found = {"play": 0, "prophecy": 0}
+    for seed, i, s in _positions(20, seed0=120, explore=0.3):
+        if s.phase not in found:
+            continue
+        v = player_view(s)
+        b = duo_greedy_plus_action(v)
+        cs = candidates(v, b)
+        assert cs[0] == b and len(set(cs)) == len(cs) and set(cs) <= set(s.legal_actions())
+        if s.phase == "prophecy":
+            k = min(5, s.deck_size())
+            # one order of the kept cards per discarded card (plus the base action)
+            rest = [s.deck[(a - G.PROPHECY) // 24] for a in cs[1:]]
+            assert len(cs) <= k + 1 and len(set(rest)) == len(rest)
+        else:
+            # every play and every plain discard; exchanges only of the base's discard
+            assert {a for a in s.legal_actions() if a < G.SWAP} <= set(cs)
+            for a in cs:
+                if a >= G.SWAP:
+                    assert G.DISCARD + (a - G.SWAP) // 144 == b
+        found[s.phase] += 1
+    assert found["play"] > 100 and found["prophecy"] > 3
+
+
+def test_duo_policies_refuse_solo_views_and_solo_policies_duo_views():
+    solo = player_view(Game(1).new_initial_state(seed=1))
+    duo = player_view(Game(2).new_initial_state(seed=1))
+    for name in ("duo-greedy-plus", "duo-rollout"):
+        with pytest.raises(PolicyError):
+            make_policy(name).act(solo, 0)
+    with pytest.raises(PolicyError):
+        make_policy("greedy-plus").act(duo, 0)
+    with pytest.raises(PolicyError):
+        make_policy("duo-rollout", base="nope")
+    with pytest.raises(PolicyError):
+        make_policy("duo-rollout", swaps="some")
+
+
+def test_duo_rollout_is_a_function_of_view_and_stream():
+    p = make_policy("duo-rollout", n=3, screen=0)
+    q = make_policy("duo-rollout", n=3, screen=0)
+    for seed, i, s in _positions(1, seed0=300, every=6):
+        v = player_view(s)
+        st = decision_stream(seed, i)
+        assert p.act(v, st) == q.act(player_view(s), st)
