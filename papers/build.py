@@ -64,7 +64,7 @@ THROUGHPUT_SOURCE = "honest-throughput-20261201-063446.json"
 # refused unless greedy and another honest policy each have >= DUO_LADDER_MIN_DEALS deals),
 # or None while it is not measured: the text then says so and gives no number.
 # Example: DUO_LADDER_SOURCE = ("duo-honest-ladder.json", "final")
-DUO_LADDER_SOURCE: tuple[str, str] | None = None
+DUO_LADDER_SOURCE: tuple[str, str] | None = ("duo-honest-ladder.json", "final")
 # The two-player clairvoyant run and the differential test of the duo kernel (docs/DUO.md).
 DUO_CLAIRVOYANT_SOURCE = "duo-clairvoyant-s0-n10000.json"
 DUO_DIFF_SOURCE = "duo-diff-200k.json"
