@@ -299,7 +299,7 @@ def test_dead_bound_is_zero_only_where_the_value_is_zero():
                 dead += 1
                 assert e[1] == 0.0, format_position(st)
         assert iv.lo <= iv.hi
-    assert checked >= 200 and dead >= 10, (checked, dead)
+    assert checked >= 1000 and dead >= 1000, (checked, dead)   # 8,308 and 8,192
 
 
 # --------------------------------------------------------------------------- budgets
