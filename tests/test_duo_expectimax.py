@@ -128,13 +128,17 @@ def test_agrees_with_brute_force_on_small_positions():
     assert _agree(_fast_positions(), cap=20_000, want=7) == 7
 
 
+# The hidden clairvoyant fixture positions (besides FAST_SMALL) that an unmemoised brute
+# force walked within 300,000 nodes when this test was written.
+SLOW_SMALL = (0, 1, 2, 3, 4, 5, 7, 11, 12, 22, 29, 31, 32, 37, 38, 41, 49, 52, 58, 59, 60)
+
+
 @pytest.mark.slow
 def test_agrees_with_brute_force_on_more_positions():
-    """Every fixture position the brute force walks within 60,000 positions (5 to 20 s
-    each): the rest of the 4-card open positions and the hidden clairvoyant fixture."""
-    ps = _open_positions(idx=(0, 4, 7)) + _small_positions(
-        [i for i in range(64) if i not in FAST_SMALL])
-    assert _agree(ps, cap=60_000, want=20) >= 20
+    """24 more positions: the rest of the 4-card open positions and the hidden clairvoyant
+    fixture positions above (about 20 s in all)."""
+    ps = _open_positions(idx=(0, 4, 7)) + _small_positions(SLOW_SMALL)
+    assert _agree(ps, cap=60_000, want=24) == 24
 
 
 def test_fixture_values_are_not_all_zero_or_one():
@@ -205,7 +209,7 @@ def test_each_reduction_alone_gives_the_unreduced_values():
 
 @pytest.mark.slow
 def test_each_reduction_alone_gives_the_unreduced_values_larger():
-    _check_flags(_open_positions(idx=(4, 6, 7, 10, 20)), 60_000, want=3)
+    _check_flags(_open_positions(idx=(4, 7, 20)), 30_000, want=3)
 
 
 def test_reductions_do_reduce_work():
