@@ -17,11 +17,15 @@ import pytest
 from engine.notation import parse_position
 from onirim.cli import main
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+def _fixtures() -> str:
+    d = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.isdir(os.path.join(d, "fixtures")):
+        d = os.path.dirname(d)
+    return os.path.join(d, "fixtures")
 
 
 def _lines(name):
-    with open(os.path.join(HERE, "fixtures", name)) as fh:
+    with open(os.path.join(_fixtures(), name)) as fh:
         return [x.rstrip("\n") for x in fh if x.strip() and not x.startswith("#")]
 
 
@@ -63,14 +67,15 @@ def test_open_hands_is_the_default_for_duo_and_exact(capsys):
     assert out["nodes"] > 0 and "leader" not in out
 
 
-def test_open_hands_json_matches_the_brute_force(capsys):
-    from tests.test_duo_expectimax import brute
+def test_open_hands_json_is_the_solvers_ranking(capsys):
+    """The command prints what DuoExpectimax.rank computes (whose values the brute force of
+    tests/test_duo_expectimax.py checks); the best action is worth exactly 1/3 here."""
+    from solver.duo_expectimax import DuoExpectimax
     out = _json(capsys, ["best", THIRD, "--mode", "open-hands", "--json"])
-    st = parse_position(THIRD)
-    for a in out["actions"]:
-        c = st.clone()
-        c.apply_action(st.string_to_action(a["action"]))
-        assert abs(a["value"] - float(brute(c, 20_000))) <= 1e-12, a
+    r = DuoExpectimax().rank(parse_position(THIRD))
+    assert [(a["action"], a["lo"], a["hi"]) for a in out["actions"]] == \
+        [(a.action, a.lo, a.hi) for a in r.actions]
+    assert out["best"] == r.best
     assert abs(out["actions"][0]["value"] - 1 / 3) <= 1e-12
 
 

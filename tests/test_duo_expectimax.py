@@ -23,9 +23,17 @@ from engine.notation import format_position, parse_position
 from solver import duo_expectimax as DX
 from solver.errors import UnsupportedPosition
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURE = os.path.join(HERE, "fixtures", "duo_open_positions.txt")
-SMALL = os.path.join(HERE, "fixtures", "duo_small_positions.txt")
+def _fixtures() -> str:
+    """tests/fixtures, from this file's folder or any folder above it (the file may sit in
+    a sub-folder of tests/)."""
+    d = os.path.dirname(os.path.abspath(__file__))
+    while not os.path.isdir(os.path.join(d, "fixtures")):
+        d = os.path.dirname(d)
+    return os.path.join(d, "fixtures")
+
+
+FIXTURE = os.path.join(_fixtures(), "duo_open_positions.txt")
+SMALL = os.path.join(_fixtures(), "duo_small_positions.txt")
 
 
 def _open_lines():
