@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import sys
 import time
+from math import comb
 
 from engine import cards as C
 from engine.errors import OnirimError
@@ -41,7 +42,7 @@ from .errors import UnsupportedPosition
 from .expectimax import ActionValue, Interval, Ranking, bounds, finish
 
 __all__ = ["DuoExpectimax", "open_hands", "check_duo_decision", "F_PRUNE", "F_DEAD",
-           "F_SWAP", "F_PROPHECY_SORT", "DEFAULT_FLAGS", "MODE"]
+           "F_SWAP", "F_PROPHECY_SORT", "F_REVEAL", "DEFAULT_FLAGS", "MODE"]
 
 MODE = "open-hands"
 
@@ -49,7 +50,8 @@ F_PRUNE = 1           # alpha-beta at decisions, Star1 at chance nodes
 F_DEAD = 2            # DB1-DB3: a position that provably cannot be won is worth 0
 F_SWAP = 4            # the memo key is relative to the active player (player-swap symmetry)
 F_PROPHECY_SORT = 8   # the cards being revealed by a prophecy are a multiset in the key
-DEFAULT_FLAGS = F_PRUNE | F_DEAD | F_SWAP | F_PROPHECY_SORT
+F_REVEAL = 16         # a Nightmare's reveal of r unknown cards is one chance node over multisets
+DEFAULT_FLAGS = F_PRUNE | F_DEAD | F_SWAP | F_PROPHECY_SORT | F_REVEAL
 
 DEFAULT_MEMO_CAP = 1_500_000    # entries (about 300 bytes each); the memo is emptied when full
 FIRST_ROUND = 20_000            # rank(): node allowance per open action in round 1, doubling
@@ -208,6 +210,39 @@ def _decide(s: State, a: int) -> State:
     return c
 
 
+def _multisets(counts, r, start=0):
+    """Every multiset of ``r`` cards drawn from ``counts`` (from type ``start`` on), as a
+    list of (type, number) pairs."""
+    if r == 0:
+        yield []
+        return
+    rest = sum(counts[start:])
+    if rest < r:
+        return
+    for t in range(start, len(counts)):
+        n = counts[t]
+        if not n:
+            continue
+        for m in range(min(n, r), 0, -1):
+            for tail in _multisets(counts, r - m, t + 1):
+                yield [(t, m)] + tail
+
+
+def _reveal_all(s: State, ms) -> State:
+    """The state after a Nightmare's reveal turned over the multiset ``ms`` of unknown cards
+    (Locations to the discard pile, which the lean states leave empty; Doors and Nightmares
+    to limbo), then the automatic steps."""
+    c = s.clone()
+    for t, m in ms:
+        c.unknown[t] -= m
+        if not C.is_location(t):
+            for _ in range(m):
+                c._insert(c.limbo, t)
+    c.left -= sum(m for _, m in ms)
+    c._advance()
+    return c
+
+
 def _draw(s: State, t: int) -> State:
     c = s.clone()
     c._apply_chance(t)
@@ -284,11 +319,23 @@ class DuoExpectimax:
     def _chance(self, s: State, alpha: float, beta: float):
         total = sum(s.unknown)
         kids = []
-        for t, n in enumerate(s.unknown):
-            if n:
-                c = _draw(s, t)
+        if (self.flags & F_REVEAL) and s.phase == "reveal" and s.left > 1 and not s.deck:
+            # section 3, F_REVEAL: the r cards still to reveal as one multiset
+            r = s.left
+            ways = comb(total, r)
+            for ms in _multisets(s.unknown, r):
+                p = 1
+                for t, m in ms:
+                    p *= comb(s.unknown[t], m)
+                c = _reveal_all(s, ms)
                 lo, hi, k = self._quick(c)
-                kids.append([n / total, c, k, lo, hi])
+                kids.append([p / ways, c, k, lo, hi])
+        else:
+            for t, n in enumerate(s.unknown):
+                if n:
+                    c = _draw(s, t)
+                    lo, hi, k = self._quick(c)
+                    kids.append([n / total, c, k, lo, hi])
         prune = self.flags & F_PRUNE
         slo = sum(p * lo for p, _, _, lo, _ in kids)
         shi = sum(p * hi for p, _, _, _, hi in kids)
