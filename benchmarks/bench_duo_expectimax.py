@@ -21,8 +21,8 @@ FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
                        "tests", "fixtures", "duo_open_positions.txt")
 
 
-def _out(t):
-    return os.path.join(".bench-results", f"duo-expectimax-b{t:g}.jsonl")
+def _out(t, tag=""):
+    return os.path.join(".bench-results", f"duo-expectimax{tag}-b{t:g}.jsonl")
 
 
 def _load(path):
@@ -43,6 +43,7 @@ def main(argv=None):
     ap.add_argument("--budget-s", type=float, default=10.0)
     ap.add_argument("--max-unknown", type=int, default=99)
     ap.add_argument("--only-open-at", type=float, default=None)
+    ap.add_argument("--tag", default="", help="a name part of the output file (a new series)")
     a = ap.parse_args(argv)
     os.makedirs(".bench-results", exist_ok=True)
     rows = []
@@ -52,11 +53,11 @@ def main(argv=None):
                 continue
             u, text = line.rstrip("\n").split("\t")
             rows.append((int(u), text))
-    path = _out(a.budget_s)
+    path = _out(a.budget_s, a.tag)
     done = _load(path)
     skip_exact = None
     if a.only_open_at is not None:
-        skip_exact = {i for i, r in _load(_out(a.only_open_at)).items() if r["exact"]}
+        skip_exact = {i for i, r in _load(_out(a.only_open_at, a.tag)).items() if r["exact"]}
     with open(path, "a") as fh:
         for i, (u, text) in enumerate(rows):
             if i in done or u > a.max_unknown or (skip_exact is not None and i in skip_exact):
