@@ -1,7 +1,10 @@
 """``onirim best "<position>"``: rank every legal action by its probability of winning.
 
-Modes (SPEC section 6): ``expectimax`` (default; honest information, docs/EXPECTIMAX.md) and
-``clairvoyant`` (the deck fully listed and ``seed`` given: every action is a WIN or a LOSS).
+Modes (SPEC section 6): ``expectimax`` (the default for solo positions; honest information,
+docs/EXPECTIMAX.md), ``clairvoyant`` (the deck fully listed and ``seed`` given: every action
+is a WIN or a LOSS; solo and two-player) and ``open-hands`` (the default for two-player
+positions: both players' cards known to the team, the deck order unknown; an upper bound on
+honest play, docs/DUO_EXPECTIMAX.md).
 
 In expectimax mode the kernels are compiled (or loaded) and the memo allocated and loaded
 before the clock starts; from then on ``--budget-s`` covers every phase: the probes, the
@@ -28,8 +31,10 @@ LINE_MAX_S = 2.0       # ... but at most this many seconds (and this many after 
 
 def add_arguments(p):
     p.add_argument("position", help="the position, in the notation of SPEC section 3")
-    p.add_argument("--mode", choices=("expectimax", "clairvoyant"), default="expectimax",
-                   help="information model (default: expectimax)")
+    p.add_argument("--mode", choices=("expectimax", "clairvoyant", "open-hands"), default=None,
+                   help="information model (default: expectimax for a solo position, "
+                        "open-hands for a two-player one: both hands known, the deck order "
+                        "unknown)")
     p.add_argument("--budget-s", type=float, default=None, metavar="T",
                    help=f"time budget in seconds (default {DEFAULT_BUDGET_S:g} unless "
                         "--budget-nodes is given); values left open are sound bounds")
@@ -75,16 +80,17 @@ def _budgets(args):
     check_nodes(args.budget_nodes, "--budget-nodes")
     if args.table_bits is not None and not 10 <= args.table_bits <= 30:
         raise UsageError("--table-bits must be from 10 to 30")
-    if args.table_bits is not None and args.mode == "expectimax":
+    if args.table_bits is not None and args.mode in (None, "expectimax"):
         from solver.expectimax import check_table_memory
         check_table_memory(args.table_bits, "--table-bits")
-    if args.view and args.mode != "expectimax":
-        raise UsageError("--view: only in expectimax mode (clairvoyant mode knows the deck)")
+    if args.view and args.mode == "clairvoyant":
+        raise UsageError("--view: only in expectimax or open-hands mode (clairvoyant mode "
+                         "knows the deck)")
     if not 1 <= args.threads <= 64:
         raise UsageError("--threads must be from 1 to 64")
-    if args.memo is not None and args.mode != "expectimax":
+    if args.memo is not None and args.mode not in (None, "expectimax"):
         raise UsageError("--memo: only in expectimax mode")
-    if args.certify and args.mode != "expectimax":
+    if args.certify and args.mode not in (None, "expectimax"):
         raise UsageError("--certify: only in expectimax mode (a clairvoyant WIN is "
                          "replayed in the engine already)")
     budget_s = args.budget_s
@@ -98,11 +104,17 @@ def run(args) -> int:
 
     budget_nodes, budget_s = _budgets(args)
     state = parse_position(args.position)
+    mode = _resolve_mode(args, state)
     _check_tree_path(args.tree)
     memo = cert = None
     note = None
-    if args.mode == "clairvoyant":
+    if mode == "clairvoyant" and state.players == 2:
+        ranking, graph = _clairvoyant_duo(state, budget_nodes, budget_s, bool(args.tree))
+    elif mode == "clairvoyant":
         ranking, graph = _clairvoyant(state, budget_nodes, budget_s, bool(args.tree))
+    elif mode == "open-hands":
+        ranking, note = _open_hands(state, args, budget_nodes, budget_s)
+        graph = None
     else:
         from solver.expectimax import Expectimax, check_decision, encode, prepare_kernels
 
@@ -160,6 +172,51 @@ def run(args) -> int:
             _print_certificate(cert)
     return 1 if cert is not None and cert["ok"] is False else 0
 
+
+def _resolve_mode(args, state) -> str:
+    """The mode for this position (the default depends on the player count), and the
+    options each two-player mode refuses (one line, exit status 2)."""
+    duo = state.players == 2
+    mode = args.mode or ("open-hands" if duo else "expectimax")
+    if duo and mode == "expectimax":
+        raise UsageError("--mode expectimax: solo positions only (no honest two-player "
+                         "expectimax is written); for a two-player position use --mode "
+                         "open-hands (both hands known: an upper bound on honest play) or "
+                         "--mode clairvoyant")
+    if not duo and mode == "open-hands":
+        raise UsageError("--mode open-hands: two-player positions only (mode=duo); a solo "
+                         "position is ranked by --mode expectimax")
+    if mode == "open-hands":
+        for flag, given in (("--tree", args.tree), ("--memo", args.memo),
+                            ("--certify", args.certify),
+                            ("--table-bits", args.table_bits is not None),
+                            ("--threads", args.threads != 1)):
+            if given:
+                raise UsageError(f"{flag}: not available in open-hands mode")
+    return mode
+
+
+def _open_hands(state, args, budget_nodes, budget_s):
+    """--mode open-hands: the two-player open-hands expectimax (solver.duo_expectimax).
+    Pure Python, nothing to compile: the clock starts at the search."""
+    from solver.duo_expectimax import DuoExpectimax, check_duo_decision, open_hands
+
+    hide = bool(args.view)
+    view = open_hands(state, hide)
+    check_duo_decision(view)
+    note = None
+    if state.seed is not None:
+        note = _NOTE_SEED_DUO
+    elif hide:
+        note = _NOTE_VIEW
+    ranking = DuoExpectimax().rank(view, budget_nodes, budget_s)
+    if note is not None:
+        ranking.extra["view"] = "team"
+    return ranking, note
+
+
+_NOTE_SEED_DUO = ("the team's, open hands (the position has a seed: ranked without the seed "
+                  "and the deck order; both players' cards are known to the team)")
 
 _NOTE_SEED = ("the player's (the position has a seed: ranked without the seed and the order "
               "of the deck cards the player has not seen)")
@@ -356,6 +413,8 @@ def _print_table(r, note=None) -> None:
     out.write(f"position: {r.position}\nmode: {r.mode}\n")
     if note:
         out.write(f"view: {note}\n")
+    if r.extra.get("information"):
+        out.write(f"information: {r.extra['information']}\n")
     est = any(a.estimate is not None for a in r.actions)
     w = max([len(a.action) for a in r.actions] + [6])
     head = f"{'#':>3}  {'action':<{w}}  {'value':>8}  {'lo':>8}  {'hi':>8}  exact"
@@ -451,3 +510,88 @@ def _clairvoyant(state, budget_nodes, budget_s, want_graph):
             graph.add_node(f"n{i}", **attrs)
             graph.add_edge("n0", f"n{i}", action=av.action)
     return ranking, graph
+
+
+def _clairvoyant_duo(state, budget_nodes, budget_s, want_graph):
+    """--mode clairvoyant on a two-player deal (solver.duo_search.DuoSolver): each action is
+    a WIN (a line replayed in the engine), a LOSS (the complete search exhausted) or open
+    ([0, 1], a budget ran out).  The kernels are compiled (or loaded) before the clock."""
+    from engine.errors import OnirimError
+    from engine.notation import format_position
+    from solver.expectimax import ActionValue, Ranking, check_decision, finish
+
+    if state.seed is None:
+        raise OnirimError("seed: clairvoyant mode needs the deal's seed (and shuffles)")
+    if sum(state.unknown):
+        raise OnirimError("deck: clairvoyant mode needs the whole deck listed (no *)")
+    check_decision(state)
+    solver = _duo_solver()               # compiled or loaded: before the clock
+    t0 = time.perf_counter()
+    acts = state.legal_actions()
+    nodes = 0
+    results = []
+    lines = {}
+    for i, a in enumerate(acts):
+        text = state.action_to_string(a)
+        child = state.clone()
+        child.apply_action(a)
+        if child.is_terminal():
+            v = 1.0 if child.won() else 0.0
+            results.append(ActionValue(action=text, action_id=a, lo=v, hi=v))
+            continue
+        left = len(acts) - i
+        per_nodes = None if budget_nodes is None else max(1, (budget_nodes - nodes) // left)
+        per_s = None
+        if budget_s is not None:
+            per_s = max(0.01, (budget_s - (time.perf_counter() - t0)) / left)
+        res = solver.solve_state(child, node_budget=per_nodes, time_budget_s=per_s)
+        nodes += int(res.nodes)
+        if res.result == "WIN":
+            results.append(ActionValue(action=text, action_id=a, lo=1.0, hi=1.0))
+            lines[text] = list(res.line)
+        elif res.result == "LOSS":
+            results.append(ActionValue(action=text, action_id=a, lo=0.0, hi=0.0))
+        else:
+            results.append(ActionValue(action=text, action_id=a, lo=0.0, hi=1.0))
+    ranking = Ranking(format_position(state), "clairvoyant", results, nodes, 0.0)
+    finish(ranking)
+    ranking.extra["players"] = 2
+    if ranking.actions and ranking.best in lines:
+        ranking.line = [ranking.best] + lines[ranking.best]
+        ranking.extra["line"] = ranking.line
+    ranking.seconds = time.perf_counter() - t0
+    graph = None
+    if want_graph:
+        graph = _flat_graph(state, ranking)
+    return ranking, graph
+
+
+_DUO_SOLVER = None
+
+
+def _duo_solver():
+    """One DuoSolver per process, its kernels compiled or loaded by a small warm-up search
+    (a few thousand nodes of deal 0), so that compiling never counts against --budget-s."""
+    global _DUO_SOLVER
+    if _DUO_SOLVER is None:
+        from engine.game import Game
+        from solver.duo_search import DuoSolver
+        _DUO_SOLVER = DuoSolver(tt_mb=64)
+        _DUO_SOLVER.solve_state(Game(2).new_initial_state(0), node_budget=2_000)
+    return _DUO_SOLVER
+
+
+def _flat_graph(state, ranking):
+    """The root and one node per action (clairvoyant modes)."""
+    import networkx as nx
+    graph = nx.DiGraph()
+    graph.add_node("n0", phase=state.phase, position=ranking.position, kind="decision",
+                   label=state.phase)
+    for i, av in enumerate(ranking.actions, 1):
+        attrs = dict(lo=av.lo, hi=av.hi, exact=av.exact, kind="child",
+                     label=f"{av.value:.0f}" if av.exact else "?")
+        if av.exact:
+            attrs["value"] = av.value
+        graph.add_node(f"n{i}", **attrs)
+        graph.add_edge("n0", f"n{i}", action=av.action)
+    return graph
