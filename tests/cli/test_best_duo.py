@@ -1,7 +1,7 @@
 """``onirim best`` on two-player positions (docs/DUO_EXPECTIMAX.md, section 6).
 
 * open-hands mode (the default for ``mode=duo``): the SPEC section 6 JSON, values equal to
-  the solver's and to the brute force of tests/test_duo_expectimax.py, ``best`` only when
+  the solver's and to the brute force of tests/solver/duo/test_duo_expectimax.py, ``best`` only when
   proven, sound bounds and ``leader`` under a budget;
 * clairvoyant mode on a two-player deal: WIN / LOSS per action, ``best`` a proven winning
   action whose line replays to a win in ``engine/``;
@@ -69,7 +69,7 @@ def test_open_hands_is_the_default_for_duo_and_exact(capsys):
 
 def test_open_hands_json_is_the_solvers_ranking(capsys):
     """The command prints what DuoExpectimax.rank computes (whose values the brute force of
-    tests/test_duo_expectimax.py checks); the best action is worth exactly 1/3 here."""
+    tests/solver/duo/test_duo_expectimax.py checks); the best action is worth exactly 1/3 here."""
     from solver.duo_expectimax import DuoExpectimax
     out = _json(capsys, ["best", THIRD, "--mode", "open-hands", "--json"])
     r = DuoExpectimax().rank(parse_position(THIRD))
