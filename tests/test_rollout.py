@@ -170,3 +170,33 @@ def test_bad_arguments(args):
 
 def test_draw_actions_are_engine_draws():
     assert HK.A_DRAW == G.DRAW
+
+
+def test_act_among_all_actions_is_the_unscreened_choice():
+    """``act_among`` with every action allowed equals ``act`` without the screen; with the
+    base action and that choice both allowed, any restriction keeps the choice; a
+    restricted choice is always allowed."""
+    p = make_policy("rollout", n=32, screen=0)
+    rnd = random.Random(5)
+    n = moved = 0
+    for seed, i, s in _positions(3, 60):
+        v = player_view(s)
+        acts = v.legal_actions()
+        if len(acts) < 3:
+            continue
+        st = decision_stream(seed, i)
+        a = p.act(v, st)
+        assert p.act_among(v, st, acts) == a
+        base = greedy_plus_action(v)
+        sub = {x for x in acts if rnd.random() < 0.5} | {a, base}
+        assert p.act_among(v, st, sub) == a
+        drop = set(acts) - {base}
+        c = p.act_among(v, st, drop)
+        assert c in drop
+        moved += c != a
+        n += 1
+        if n >= 40:
+            break
+    assert n >= 20 and moved > 0
+    with pytest.raises(PolicyError):
+        p.act_among(v, st, [])
