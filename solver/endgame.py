@@ -6,7 +6,7 @@ expectimax (``solver.expectimax.Expectimax.rank``) under a node budget (and, if 
 budget).  If the ranking proves a best action (its ``lo`` is at least every other action's
 ``hi``), it plays that action; otherwise, and whenever the deck is larger, it plays the base
 policy's action.  Registered as policy ``endgame`` (parameters ``base``, ``unknown``,
-``budget_nodes``, ``budget_s``).
+``budget_nodes``, ``budget_s``, ``fallback``).
 
 Determinism.  A policy must give the same action for the same view and stream.  The
 expectimax keeps a memo between queries, so a search under a budget could finish or not
@@ -21,6 +21,13 @@ budget is a safety cap for slow machines, and the documented exception.
 Ties.  When several actions are proven best (equal exact values), the base policy's action is
 played if it is one of them (the switch changes a decision only when it gains something),
 else the one with the smallest action id.
+
+Fallback (``fallback``, default ``base``).  When the search proves no best action, ``base``
+plays the base policy's action; ``pruned`` lets the base choose only among the actions whose
+``hi`` is at least every other action's ``lo`` (:func:`not_proven_worse`; sound: every best
+action is kept, docs/REGRET.md section 5).  A base with ``act_among(view, stream, allowed)``
+(``rollout``) restricts its own choice; another base keeps its action if allowed, else the
+allowed action with the largest bound midpoint is played.
 
 Compile time is not counted against a move: making the policy compiles (or loads from the
 numba cache) the expectimax kernels by ranking a small fixed position.

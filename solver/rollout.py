@@ -22,6 +22,9 @@ with the unscreened one.
 playouts per action, margin ``inner_z``) instead of greedy, and the base action is the
 level-1 choice.  Expensive: about ``n * actions`` level-1 games per decision.
 
+``Rollout.act_among(view, stream, allowed)``: the same choice restricted to a subset of the
+actions (the end-game switch's ``fallback=pruned``, solver/endgame.py).
+
 Decisions with a single legal action cost nothing (no playout).  Given the same view and the
 same ``stream``, the action is the same: every random number comes from ``stream``.
 """

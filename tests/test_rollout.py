@@ -200,3 +200,16 @@ def test_act_among_all_actions_is_the_unscreened_choice():
     assert n >= 20 and moved > 0
     with pytest.raises(PolicyError):
         p.act_among(v, st, [])
+
+
+@pytest.mark.slow   # compiles the level-2 kernel on a fresh cache
+def test_act_among_at_level_two():
+    """Level 2: the level-2 action if allowed, else an allowed action (deterministic)."""
+    p = make_policy("rollout", level=2, n=2, inner_n=2)
+    v = parse_position(REDRAW)
+    acts = v.legal_actions()
+    a = p.act(v, 5)
+    assert p.act_among(v, 5, acts) == a
+    rest = set(acts) - {a}
+    b = p.act_among(v, 5, rest)
+    assert b in rest and p.act_among(v, 5, rest) == b
