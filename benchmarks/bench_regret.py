@@ -139,7 +139,9 @@ def exact_row(solver, seed: int, i: int, text: str, cap_s: float | None) -> dict
     view = parse_position(text)
     solver.clear()
     t0 = time.perf_counter()
-    r = solver.rank(view, budget_s=cap_s, probes=False)
+    # estimate=False: under a time budget, rank() would otherwise keep part of the cap for
+    # playout estimates (EXACT_SHARE), so the exact search would get less than cap_s
+    r = solver.rank(view, budget_s=cap_s, probes=False, estimate=False)
     dt = time.perf_counter() - t0
     acts = [{"action": a.action, "id": a.action_id, "lo": a.lo, "hi": a.hi}
             for a in r.actions]
