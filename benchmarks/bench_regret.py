@@ -139,7 +139,9 @@ def exact_row(solver, seed: int, i: int, text: str, cap_s: float | None) -> dict
     view = parse_position(text)
     solver.clear()
     t0 = time.perf_counter()
-    r = solver.rank(view, budget_s=cap_s, probes=False)
+    # estimate=False: under a time budget, rank() would otherwise keep part of the cap for
+    # playout estimates (EXACT_SHARE), so the exact search would get less than cap_s
+    r = solver.rank(view, budget_s=cap_s, probes=False, estimate=False)
     dt = time.perf_counter() - t0
     acts = [{"action": a.action, "id": a.action_id, "lo": a.lo, "hi": a.hi}
             for a in r.actions]
@@ -377,14 +379,15 @@ def cmd_run(a) -> int:
     lines = [f"{len(exact)} exact positions of {len(positions)} "
              f"({result['contested']} contested), {len(rows) - len(exact)} open"]
     for label, pol in policies:
-        regs, regs_c, secs = [], [], []
+        regs, regs_c, secs, cpus = [], [], [], []
         per = []
         act_of = {}
         for r in exact:
             view = parse_position(r["position"])
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             act = pol.act(view, decision_stream(r["seed"], r["decision"]))
             secs.append(time.perf_counter() - t0)
+            cpus.append(time.process_time() - c0)
             act_of[r["position"]] = act
             g = regret_of(r, act)
             regs.append(g)
@@ -411,6 +414,13 @@ def cmd_run(a) -> int:
                  "decision_seconds": {"median": float(np.median(secs)) if secs else None,
                                       "p90": float(np.percentile(secs, 90)) if secs else None,
                                       "max": float(max(secs)) if secs else None},
+                 # CPU seconds of this process (one thread): less sensitive to the load of a
+                 # shared machine than the wall clock above
+                 "decision_cpu_seconds": {
+                     "median": float(np.median(cpus)) if cpus else None,
+                     "p90": float(np.percentile(cpus, 90)) if cpus else None,
+                     "max": float(max(cpus)) if cpus else None,
+                     "mean": float(np.mean(cpus)) if cpus else None},
                  "decisions": per}
         by_u = {}
         for r, g in zip(exact, regs):

@@ -6,7 +6,7 @@ expectimax (``solver.expectimax.Expectimax.rank``) under a node budget (and, if 
 budget).  If the ranking proves a best action (its ``lo`` is at least every other action's
 ``hi``), it plays that action; otherwise, and whenever the deck is larger, it plays the base
 policy's action.  Registered as policy ``endgame`` (parameters ``base``, ``unknown``,
-``budget_nodes``, ``budget_s``).
+``budget_nodes``, ``budget_s``, ``fallback``).
 
 Determinism.  A policy must give the same action for the same view and stream.  The
 expectimax keeps a memo between queries, so a search under a budget could finish or not
@@ -22,6 +22,13 @@ Ties.  When several actions are proven best (equal exact values), the base polic
 played if it is one of them (the switch changes a decision only when it gains something),
 else the one with the smallest action id.
 
+Fallback (``fallback``, default ``base``).  When the search proves no best action, ``base``
+plays the base policy's action; ``pruned`` lets the base choose only among the actions whose
+``hi`` is at least every other action's ``lo`` (:func:`not_proven_worse`; sound: every best
+action is kept, docs/REGRET.md section 5).  A base with ``act_among(view, stream, allowed)``
+(``rollout``) restricts its own choice; another base keeps its action if allowed, else the
+allowed action with the largest bound midpoint is played.
+
 Compile time is not counted against a move: making the policy compiles (or loads from the
 numba cache) the expectimax kernels by ranking a small fixed position.
 """
@@ -36,6 +43,9 @@ from .api import EXACT_TOL, Param, PolicyError, make_policy, register_policy
 # about 0.1 s.
 DEFAULT_UNKNOWN = 10
 DEFAULT_NODES = 100_000
+# What the switch plays when its search proves no best action: "base", the base policy's
+# action; "pruned", the base policy's choice among the actions not proven worse.
+FALLBACKS = ("base", "pruned")
 
 # A small end-game position (deal 5, decision 36 of greedy play: 10 unknown cards), ranked
 # once under a small node budget when the policy is made, so that the kernels are compiled
@@ -63,6 +73,17 @@ def proven_best_actions(actions, tol: float = EXACT_TOL) -> list:
     return out
 
 
+def not_proven_worse(actions, tol: float = EXACT_TOL) -> list:
+    """The rows (with ``lo``, ``hi``) that the bounds do not prove worse than another:
+    those whose ``hi`` is at least ``max_b lo_b`` (less ``tol``).  Every best action is among
+    them, whatever the exact values inside the bounds (docs/REGRET.md, section 5): for a best
+    action ``a`` and any ``b``, ``hi_a >= v(a) >= v(b) >= lo_b``."""
+    if not actions:
+        return []
+    top = max(a.lo for a in actions)
+    return [a for a in actions if a.hi >= top - tol]
+
+
 def _table_bits(nodes: int) -> int:
     """A fixed memo size for a search of ``nodes`` nodes: about twice as many rows (a node
     stores at most one entry), from 2**14 to 2**22 rows."""
@@ -76,7 +97,7 @@ class EndgameSwitch:
     """A policy: the exact expectimax's proven best action at small decks, else ``base``'s."""
 
     def __init__(self, base, unknown: int = DEFAULT_UNKNOWN, budget_nodes: int = DEFAULT_NODES,
-                 budget_s: float = 0.0, warm: bool = True):
+                 budget_s: float = 0.0, warm: bool = True, fallback: str = "base"):
         from .expectimax import Expectimax        # numba: imported only when used
         if not isinstance(unknown, int) or isinstance(unknown, bool) or unknown < 0:
             raise PolicyError(f"policy argument unknown: {unknown!r} is not a whole number "
@@ -89,7 +110,11 @@ class EndgameSwitch:
                 or not 0 <= budget_s <= 1e6:
             raise PolicyError(f"policy argument budget_s: {budget_s!r} is not a number of "
                               "seconds >= 0 (0: no time budget)")
+        if fallback not in FALLBACKS:
+            raise PolicyError(f"policy argument fallback: {fallback!r} is not one of "
+                              f"{', '.join(FALLBACKS)}")
         self.base = base
+        self.fallback = fallback
         self.unknown = unknown
         self.budget_nodes = budget_nodes
         self.budget_s = float(budget_s)
@@ -104,7 +129,8 @@ class EndgameSwitch:
         self.solver.clear()
         return self.solver.rank(view, budget_nodes=self.budget_nodes,
                                 budget_s=self.budget_s or None,
-                                first_round=max(1000, self.budget_nodes // 8), probes=False)
+                                first_round=max(1000, self.budget_nodes // 8), probes=False,
+                                estimate=False)
 
     def act(self, view, stream: int) -> int:
         acts = view.legal_actions()
@@ -117,6 +143,8 @@ class EndgameSwitch:
         ranking = self.search(view)
         best = proven_best_actions(ranking.actions)
         if not best:
+            if self.fallback == "pruned":
+                return self._pruned(view, stream, ranking.actions)
             self.last = "base-open"
             return self.base.act(view, stream)
         self.last = "exact"
@@ -126,18 +154,40 @@ class EndgameSwitch:
         b = self.base.act(view, stream)
         return b if b in ids else min(ids)
 
+    def _pruned(self, view, stream, actions):
+        """The fallback ``pruned``: the base policy chooses among the actions the bounds do
+        not prove worse (:func:`not_proven_worse`).  A base with ``act_among(view, stream,
+        allowed)`` (``rollout``) restricts its own choice; any other base keeps its action
+        if allowed, else the allowed action with the largest bound midpoint (ties: smallest
+        id)."""
+        keep = not_proven_worse(actions)
+        allowed = {a.action_id for a in keep}
+        if len(allowed) == len(actions):
+            self.last = "base-open"
+            return self.base.act(view, stream)
+        self.last = "pruned"
+        among = getattr(self.base, "act_among", None)
+        if among is not None:
+            return among(view, stream, allowed)
+        b = self.base.act(view, stream)
+        if b in allowed:
+            return b
+        return min(keep, key=lambda a: (-(a.lo + a.hi), a.action_id)).action_id
+
 
 def with_endgame(policy, unknown: int = DEFAULT_UNKNOWN, budget_s: float = 0.0,
-                 budget_nodes: int = DEFAULT_NODES) -> EndgameSwitch:
+                 budget_nodes: int = DEFAULT_NODES, fallback: str = "base") -> EndgameSwitch:
     """``policy`` with the end-game switch: at most ``unknown`` unknown deck cards, the
     exact expectimax's proven best action (node budget ``budget_nodes``, time budget
     ``budget_s`` seconds, 0 for none); otherwise ``policy``'s own action.  The result has
     ``name`` ``endgame+<name>`` and a ``config`` holding the base's."""
-    sw = EndgameSwitch(policy, unknown=unknown, budget_nodes=budget_nodes, budget_s=budget_s)
+    sw = EndgameSwitch(policy, unknown=unknown, budget_nodes=budget_nodes, budget_s=budget_s,
+                       fallback=fallback)
     base_name = getattr(policy, "name", type(policy).__name__)
     sw.name = f"endgame+{base_name}"
     sw.config = {"base": base_name, "base_config": dict(getattr(policy, "config", {}) or {}),
-                 "unknown": unknown, "budget_nodes": budget_nodes, "budget_s": float(budget_s)}
+                 "unknown": unknown, "budget_nodes": budget_nodes, "budget_s": float(budget_s),
+                 "fallback": fallback}
     return sw
 
 
@@ -150,10 +200,13 @@ def with_endgame(policy, unknown: int = DEFAULT_UNKNOWN, budget_s: float = 0.0,
     Param("budget_s", float, 0.0,
           "time budget of one exact ranking in seconds, 0 for none (a deadline that "
           "stops a search makes the move depend on the machine's speed)"),
+    Param("fallback", str, "base",
+          "when nothing is proven: 'base' plays the base's action, 'pruned' lets the base "
+          "choose among the actions the bounds do not prove worse"),
 ], doc="the base policy, but the exact expectimax's proven best move once the deck is small")
 def _endgame(base="greedy", unknown=DEFAULT_UNKNOWN, budget_nodes=DEFAULT_NODES,
-             budget_s=0.0):
+             budget_s=0.0, fallback="base"):
     if base == "endgame":
         raise PolicyError("policy argument base: 'endgame' cannot be its own base")
     return EndgameSwitch(make_policy(base), unknown=unknown, budget_nodes=budget_nodes,
-                         budget_s=budget_s)
+                         budget_s=budget_s, fallback=fallback)

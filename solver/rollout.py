@@ -22,6 +22,9 @@ with the unscreened one.
 playouts per action, margin ``inner_z``) instead of greedy, and the base action is the
 level-1 choice.  Expensive: about ``n * actions`` level-1 games per decision.
 
+``Rollout.act_among(view, stream, allowed)``: the same choice restricted to a subset of the
+actions (the end-game switch's ``fallback=pruned``, solver/endgame.py).
+
 Decisions with a single legal action cost nothing (no playout).  Given the same view and the
 same ``stream``, the action is the same: every random number comes from ``stream``.
 """
@@ -112,6 +115,81 @@ class Rollout:
                            np.int64(self.inner_n), np.float64(self.inner_z),
                            np.int64(self.screen), np.int64(self.keep), b)
         return int(a)
+
+    def act_among(self, view, stream: int, allowed) -> int:
+        """The level-1 rollout choice restricted to the actions ``allowed`` (a non-empty
+        subset of the legal action ids), for the end-game switch's pruned fallback
+        (docs/REGRET.md, section 5).  Every legal action gets ``n`` playouts from the same
+        key as :meth:`act` (so, unscreened, the same playouts); the reference is the base
+        action if allowed, else the allowed action with the most wins (ties: the first in
+        the kernel's order); a rival replaces it only if its paired mean difference exceeds
+        ``z`` standard errors (the largest such difference wins), as in ``act``.  With every
+        action allowed this is exactly ``act`` with ``screen=0`` at level 1.  At level 2 the
+        playouts are level-1 games as in ``act`` and the choice rule is the same."""
+        allowed = {int(a) for a in allowed}
+        acts = view.legal_actions()
+        if not allowed or not allowed <= set(acts):
+            raise PolicyError(f"allowed actions {sorted(allowed)!r} are not a non-empty "
+                              "subset of the legal actions")
+        if len(allowed) == 1:
+            return next(iter(allowed))
+        S = HK.encode(view)
+        key = np.uint64(_key(stream))
+        b = np.int64(HK.BASES[self.base])
+        ids = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
+        if self.level == 1:
+            res = np.zeros((HK.MAX_LEGAL, self.n), dtype=np.int8)
+            m = HK.estimate_all(S, np.int64(self.n), key, ids, res, b)
+            base_id = HK.base_at(S, self.base)
+        else:
+            return self._among_level2(view, S, key, b, allowed)
+        return _select_among(ids[:m], res[:m], allowed, base_id, self.z)
+
+    def _among_level2(self, view, S, key, b, allowed):
+        # the level-2 choice itself, kept if allowed; else the allowed action of the level-2
+        # rollout's own playouts with the most wins is not available from the kernel's
+        # public functions, so the level-1 restricted choice decides
+        a = int(HK.decide2(S, np.int64(self.n), np.float64(self.z), key,
+                           np.int64(self.screen), np.int64(self.keep),
+                           np.int64(self.inner_n), np.float64(self.inner_z),
+                           np.int64(self.screen), np.int64(self.keep), b))
+        if a in allowed:
+            return a
+        inner = Rollout(n=self.n, z=self.z, screen=0, keep=self.keep, base=self.base)
+        return inner.act_among(view, stream_of_key(key), allowed)
+
+
+def stream_of_key(key) -> int:
+    """A stream for a nested call, derived from a playout key (deterministic)."""
+    return int(rng.mix64((int(key) ^ 0x9E3779B97F4A7C15) & rng.MASK))
+
+
+def _select_among(ids, res, allowed, base_id, z) -> int:
+    """The z-margin rule of the kernel's ``_select`` over the rows of ``res`` whose action
+    id (``ids``) is in ``allowed``; the reference row is ``base_id``'s if allowed, else the
+    allowed row with the most wins (ties: the first)."""
+    rows = [i for i in range(len(ids)) if int(ids[i]) in allowed]
+    n = res.shape[1]
+    ref = next((i for i in rows if int(ids[i]) == base_id), None)
+    if ref is None:
+        wins = res[rows].sum(axis=1, dtype=np.int64)
+        ref = rows[int(np.argmax(wins))]
+    best, best_d = ref, 0.0
+    r0 = res[ref].astype(np.int64)
+    for i in rows:
+        if i == ref:
+            continue
+        d = res[i].astype(np.int64) - r0
+        s = int(d.sum())
+        s2 = int((d * d).sum())
+        mean = s / n
+        var = 0.0
+        if n > 1:
+            var = max(0.0, (s2 - s * s / n) / (n - 1))
+        se = math.sqrt(var / n)
+        if mean > z * se and mean > best_d:
+            best, best_d = i, mean
+    return int(ids[best])
 
 
 def action_estimates(view, n: int = 1000, stream: int = 0,

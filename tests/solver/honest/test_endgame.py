@@ -10,8 +10,8 @@ from engine import Game
 from engine.notation import parse_position
 from engine.view import player_view
 from solver.api import PolicyError, make_policy, policy_entries
-from solver.endgame import (DEFAULT_UNKNOWN, EndgameSwitch, proven_best_actions,
-                            unknown_cards, with_endgame)
+from solver.endgame import (DEFAULT_UNKNOWN, EndgameSwitch, not_proven_worse,
+                            proven_best_actions, unknown_cards, with_endgame)
 from solver.honest import decision_stream
 
 _DISCARD = ("discard=Os,Os,Os,Os,Os,Os,Om,Ok,As,As,As,As,Am,Am,Am,Ak,Ak,Gs,Gs,Gs,Gs,Gs,Gm,"
@@ -68,11 +68,13 @@ def _small_views(seeds, limit):
 def test_registered_with_its_parameters(endgame):
     assert "endgame" in policy_entries()
     assert endgame.config == {"base": "greedy", "unknown": DEFAULT_UNKNOWN,
-                              "budget_nodes": 100_000, "budget_s": 0.0}
+                              "budget_nodes": 100_000, "budget_s": 0.0,
+                              "fallback": "base"}
     p = make_policy("endgame", base="random", unknown="8", budget_s="0.5")
     assert p.config["unknown"] == 8 and p.base.name == "random"
     for bad in ({"base": "nope"}, {"base": "endgame"}, {"unknown": "-1"},
-                {"budget_nodes": "0"}, {"budget_s": "-1"}, {"depth": "3"}):
+                {"budget_nodes": "0"}, {"budget_s": "-1"}, {"depth": "3"},
+                {"fallback": "nope"}):
         with pytest.raises(PolicyError):
             make_policy("endgame", **bad)
 
@@ -168,3 +170,94 @@ def test_proven_best_actions_rule():
     assert [r.action_id for r in proven_best_actions([row(0, .7, .7), row(1, .7, .7),
                                                      row(2, .1, .2)])] == [0, 1]
     assert proven_best_actions([row(0, .3, .3 + 1e-16), row(1, .3, .3)]) != []
+
+
+def test_not_proven_worse_rule():
+    def row(i, lo, hi):
+        return SimpleNamespace(action_id=i, lo=lo, hi=hi)
+    rows = [row(0, .5, .7), row(1, .6, .9), row(2, .1, .59), row(3, .2, .6)]
+    assert [r.action_id for r in not_proven_worse(rows)] == [0, 1, 3]
+    # exact ties are kept; a tie within rounding too
+    assert len(not_proven_worse([row(0, .3, .3), row(1, .3, .3 + 1e-16)])) == 2
+    assert not_proven_worse([]) == []
+
+
+def test_pruning_never_drops_a_best_action():
+    """Against the unpruned (exact) ranking: under small node budgets, every exactly best
+    action survives the pruning, and the pruned switch plays an action the bounds allow."""
+    greedy = make_policy("greedy")
+    from solver.expectimax import Expectimax
+    ex = Expectimax(table_bits=18)
+    checked = pruned = 0
+    for seed, i, v in _small_views((5, 48, 52), 9):
+        ex.clear()
+        exact = {a.action_id: a.lo for a in ex.rank(v, probes=False).actions}
+        best = {a for a, x in exact.items() if x >= max(exact.values()) - 1e-12}
+        for nodes in (300, 3000):
+            sw = EndgameSwitch(greedy, unknown=99, budget_nodes=nodes, warm=False,
+                               fallback="pruned")
+            r = sw.search(v)
+            keep = {a.action_id for a in not_proven_worse(r.actions)}
+            assert best <= keep
+            a = sw.act(v, decision_stream(seed, i))
+            assert a in keep
+            pruned += len(keep) < len(r.actions)
+            checked += 1
+        if checked >= 16:
+            break
+    assert checked >= 10 and pruned > 0
+
+
+def test_pruned_fallback_against_the_unpruned_choice():
+    """At a position the budget leaves open: the pruned switch over rollout plays the
+    rollout's restricted choice; where the unpruned choice and the base action survive
+    the pruning, the two switches agree."""
+    base = make_policy("rollout", n=32, screen=0)
+    view = parse_position(UNPROVEN)
+    plain = EndgameSwitch(base, budget_nodes=3000, warm=False)
+    pr = EndgameSwitch(base, budget_nodes=3000, warm=False, fallback="pruned")
+    r = pr.search(view)
+    assert not proven_best_actions(r.actions)
+    keep = {a.action_id for a in not_proven_worse(r.actions)}
+    for k in range(6):
+        st = decision_stream(48, 36 + 1000 * k)
+        a, b = plain.act(view, st), pr.act(view, st)
+        assert plain.last == "base-open" and pr.last in ("pruned", "base-open")
+        assert b in keep
+        assert b == base.act_among(view, st, keep)
+        from engine.policy import greedy_plus_action
+        if a in keep and greedy_plus_action(view) in keep:
+            assert a == b
+
+
+def test_pruned_switch_is_honest_and_deterministic():
+    """The pruned switch over rollout (small budget, so that it often falls back): permuting
+    the hidden deck under real positions changes no decision; a second switch agrees."""
+    import random
+    from engine.view import known_top
+    rnd = random.Random(3)
+    mk = lambda: make_policy("endgame", base="rollout", unknown=12, budget_nodes=3000,
+                             fallback="pruned")
+    p, q = mk(), mk()
+    g = make_policy("greedy")
+    kinds = set()
+    n = 0
+    for seed in (5, 48, 52, 7):
+        s = Game(1).new_initial_state(seed=seed)
+        i = 0
+        while not s.is_terminal():
+            v = player_view(s)
+            if unknown_cards(v) <= 12 and len(v.legal_actions()) >= 2:
+                st = decision_stream(seed, i)
+                a = p.act(v, st)
+                kinds.add(p.last)
+                t = s.clone()
+                k = known_top(s)
+                rest = t.deck[k:]
+                rnd.shuffle(rest)
+                t.deck[k:] = rest
+                assert q.act(player_view(t), st) == a
+                n += 1
+            s.apply_action(g.act(v, decision_stream(seed, i)))
+            i += 1
+    assert n >= 10 and "pruned" in kinds, (n, kinds)

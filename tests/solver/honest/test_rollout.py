@@ -170,3 +170,46 @@ def test_bad_arguments(args):
 
 def test_draw_actions_are_engine_draws():
     assert HK.A_DRAW == G.DRAW
+
+
+def test_act_among_all_actions_is_the_unscreened_choice():
+    """``act_among`` with every action allowed equals ``act`` without the screen; with the
+    base action and that choice both allowed, any restriction keeps the choice; a
+    restricted choice is always allowed."""
+    p = make_policy("rollout", n=32, screen=0)
+    rnd = random.Random(5)
+    n = moved = 0
+    for seed, i, s in _positions(3, 60):
+        v = player_view(s)
+        acts = v.legal_actions()
+        if len(acts) < 3:
+            continue
+        st = decision_stream(seed, i)
+        a = p.act(v, st)
+        assert p.act_among(v, st, acts) == a
+        base = greedy_plus_action(v)
+        sub = {x for x in acts if rnd.random() < 0.5} | {a, base}
+        assert p.act_among(v, st, sub) == a
+        drop = set(acts) - {base}
+        c = p.act_among(v, st, drop)
+        assert c in drop
+        moved += c != a
+        n += 1
+        if n >= 40:
+            break
+    assert n >= 20 and moved > 0
+    with pytest.raises(PolicyError):
+        p.act_among(v, st, [])
+
+
+@pytest.mark.slow   # compiles the level-2 kernel on a fresh cache
+def test_act_among_at_level_two():
+    """Level 2: the level-2 action if allowed, else an allowed action (deterministic)."""
+    p = make_policy("rollout", level=2, n=2, inner_n=2)
+    v = parse_position(REDRAW)
+    acts = v.legal_actions()
+    a = p.act(v, 5)
+    assert p.act_among(v, 5, acts) == a
+    rest = set(acts) - {a}
+    b = p.act_among(v, 5, rest)
+    assert b in rest and p.act_among(v, 5, rest) == b
