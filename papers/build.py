@@ -52,6 +52,10 @@ REGRET_SOURCES = [
     "regret-20261201-043541.json",
     "regret-20261201-043717.json",
     "regret-20261201-045029.json",
+    "regret-20261201-061904.json",
+    "regret-20261201-063827.json",
+    "regret-20261201-070853.json",
+    "regret-20261201-071247.json",
 ]
 # Playout throughput (docs/PERFORMANCE.md "Honest playouts"): a file of
 # `python -m benchmarks.bench_honest throughput` (schema "honest-throughput": rows
