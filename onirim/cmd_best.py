@@ -446,124 +446,44 @@ def _print_table(r, note=None) -> None:
 
 # --------------------------------------------------------------------------- clairvoyant
 def _clairvoyant(state, budget_nodes, budget_s, want_graph):
+    """--mode clairvoyant on a solo deal (solver.clairvoyant.solve_state per action)."""
     from engine.errors import OnirimError
-    from engine.notation import format_position
-    from solver.expectimax import ActionValue, Ranking, check_decision, finish
+    from solver.clairvoyant_rank import clairvoyant_rank
 
     if state.players != 1:
         raise OnirimError("mode: clairvoyant handles solo positions only")
-    if state.seed is None:
-        raise OnirimError("seed: clairvoyant mode needs the deal's seed (and shuffles)")
-    if sum(state.unknown):
-        raise OnirimError("deck: clairvoyant mode needs the whole deck listed (no *)")
-    check_decision(state)
     try:
         from solver.clairvoyant import solve_state
     except ImportError as e:
         raise OnirimError(f"clairvoyant solver unavailable ({e})") from None
-    t0 = time.perf_counter()
-    acts = state.legal_actions()
-    nodes = 0
-    results = []
-    lines = {}
-    for i, a in enumerate(acts):
-        text = state.action_to_string(a)
-        child = state.clone()
-        child.apply_action(a)
-        if child.is_terminal():
-            v = 1.0 if child.won() else 0.0
-            results.append(ActionValue(action=text, action_id=a, lo=v, hi=v))
-            continue
-        left = len(acts) - i
-        per_nodes = None if budget_nodes is None else max(1, (budget_nodes - nodes) // left)
-        per_s = None
-        if budget_s is not None:
-            per_s = max(0.01, (budget_s - (time.perf_counter() - t0)) / left)
+
+    def solve(child, per_nodes, per_s):
         kw = {"time_budget_s": per_s}
         if per_nodes is not None:
             kw["node_budget"] = per_nodes
-        res = solve_state(child, **kw)
-        nodes += int(res.nodes)
-        if res.result == "WIN":
-            results.append(ActionValue(action=text, action_id=a, lo=1.0, hi=1.0))
-            lines[text] = list(res.line)
-        elif res.result == "LOSS":
-            results.append(ActionValue(action=text, action_id=a, lo=0.0, hi=0.0))
-        else:
-            results.append(ActionValue(action=text, action_id=a, lo=0.0, hi=1.0))
-    ranking = Ranking(format_position(state), "clairvoyant", results, nodes, 0.0)
-    finish(ranking)
-    if ranking.actions and ranking.best in lines:
-        ranking.line = [ranking.best] + lines[ranking.best]
-    ranking.seconds = time.perf_counter() - t0
-    graph = None
-    if want_graph:
-        import networkx as nx
-        graph = nx.DiGraph()
-        graph.add_node("n0", phase=state.phase, position=ranking.position, kind="decision",
-                       label=state.phase)
-        for i, av in enumerate(ranking.actions, 1):
-            attrs = dict(lo=av.lo, hi=av.hi, exact=av.exact, kind="child",
-                         label=f"{av.value:.0f}" if av.exact else "?")
-            if av.exact:
-                attrs["value"] = av.value
-            graph.add_node(f"n{i}", **attrs)
-            graph.add_edge("n0", f"n{i}", action=av.action)
-    return ranking, graph
+        return solve_state(child, **kw)
+
+    ranking = clairvoyant_rank(state, solve, budget_nodes, budget_s)
+    return ranking, (_flat_graph(state, ranking) if want_graph else None)
 
 
 def _clairvoyant_duo(state, budget_nodes, budget_s, want_graph):
     """--mode clairvoyant on a two-player deal (solver.duo_search.DuoSolver): each action is
     a WIN (a line replayed in the engine), a LOSS (the complete search exhausted) or open
     ([0, 1], a budget ran out).  The kernels are compiled (or loaded) before the clock."""
-    from engine.errors import OnirimError
-    from engine.notation import format_position
-    from solver.expectimax import ActionValue, Ranking, check_decision, finish
+    from solver.clairvoyant_rank import check_clairvoyant, clairvoyant_rank
 
-    if state.seed is None:
-        raise OnirimError("seed: clairvoyant mode needs the deal's seed (and shuffles)")
-    if sum(state.unknown):
-        raise OnirimError("deck: clairvoyant mode needs the whole deck listed (no *)")
-    check_decision(state)
+    check_clairvoyant(state)
     solver = _duo_solver()               # compiled or loaded: before the clock
-    t0 = time.perf_counter()
-    acts = state.legal_actions()
-    nodes = 0
-    results = []
-    lines = {}
-    for i, a in enumerate(acts):
-        text = state.action_to_string(a)
-        child = state.clone()
-        child.apply_action(a)
-        if child.is_terminal():
-            v = 1.0 if child.won() else 0.0
-            results.append(ActionValue(action=text, action_id=a, lo=v, hi=v))
-            continue
-        left = len(acts) - i
-        per_nodes = None if budget_nodes is None else max(1, (budget_nodes - nodes) // left)
-        per_s = None
-        if budget_s is not None:
-            per_s = max(0.01, (budget_s - (time.perf_counter() - t0)) / left)
-        res = solver.solve_state(child, node_budget=per_nodes, time_budget_s=per_s)
-        nodes += int(res.nodes)
-        if res.result == "WIN":
-            results.append(ActionValue(action=text, action_id=a, lo=1.0, hi=1.0))
-            lines[text] = list(res.line)
-        elif res.result == "LOSS":
-            results.append(ActionValue(action=text, action_id=a, lo=0.0, hi=0.0))
-        else:
-            results.append(ActionValue(action=text, action_id=a, lo=0.0, hi=1.0))
-    ranking = Ranking(format_position(state), "clairvoyant", results, nodes, 0.0)
-    finish(ranking)
+
+    def solve(child, per_nodes, per_s):
+        return solver.solve_state(child, node_budget=per_nodes, time_budget_s=per_s)
+
+    ranking = clairvoyant_rank(state, solve, budget_nodes, budget_s)
     ranking.extra["players"] = 2
-    if ranking.actions and ranking.best in lines:
-        ranking.line = [ranking.best] + lines[ranking.best]
+    if ranking.line:
         ranking.extra["line"] = ranking.line
-    ranking.seconds = time.perf_counter() - t0
-    graph = None
-    if want_graph:
-        graph = _flat_graph(state, ranking)
-    return ranking, graph
+    return ranking, (_flat_graph(state, ranking) if want_graph else None)
 
 
 _DUO_SOLVER = None
