@@ -149,8 +149,8 @@ def test_resume_after_the_client_is_interrupted(tmp_path, capsys, monkeypatch):
     real = ResultsDB.add_honest
     calls = []
 
-    def add_then_interrupt(self, phash, rows):
-        real(self, phash, rows)
+    def add_then_interrupt(self, phash, rows, *more):
+        real(self, phash, rows, *more)
         calls.append(len(rows))
         if len(calls) == 3:
             raise KeyboardInterrupt
