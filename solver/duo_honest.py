@@ -51,7 +51,7 @@ from engine.policy import _prophecy_value, greedy_action
 from engine.view import is_duo_view, sample_position
 
 from .errors import PolicyError
-from .registry import Param, register_policy
+from .registry import Param, check_range as _check, register_policy
 
 _SALT = 0x6A09E667F3BCC909       # the duo rollout's stream salt
 
@@ -182,12 +182,6 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
 
 
 # ----------------------------------------------------------------------------- the policy
-def _check(name, value, lo, hi=None):
-    if value < lo or (hi is not None and value > hi):
-        rng_text = f">= {lo}" if hi is None else f"from {lo} to {hi}"
-        raise PolicyError(f"policy argument {name}: {value!r} must be {rng_text}")
-
-
 @register_policy(
     "duo-rollout",
     params=[

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .errors import PolicyError
 
-__all__ = ["Param", "PolicyEntry", "register_policy"]
+__all__ = ["Param", "PolicyEntry", "check_range", "register_policy"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,14 @@ class Param:
             raise PolicyError(f"policy argument {self.name}: {value!r} is not "
                               f"{self.type.__name__}")
         return value
+
+
+def check_range(name: str, value, lo, hi=None) -> None:
+    """A policy argument's range check, one line of ``PolicyError`` when it is outside
+    ``[lo, hi]`` (``hi`` None: no upper bound)."""
+    if value < lo or (hi is not None and value > hi):
+        rng_text = f">= {lo}" if hi is None else f"from {lo} to {hi}"
+        raise PolicyError(f"policy argument {name}: {value!r} must be {rng_text}")
 
 
 @dataclass

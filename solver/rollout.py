@@ -39,6 +39,7 @@ from engine.policy import greedy_plus_action
 
 from . import honest_kernel as HK
 from .api import Param, PolicyError, register_policy
+from .registry import check_range as _check
 from .stats import wilson
 
 # Stream salt: the policy's playout key is mix64 of the decision stream and this constant.
@@ -56,12 +57,6 @@ class GreedyPlus:
         if view.players != 1:
             raise PolicyError("greedy-plus plays solo games only")
         return greedy_plus_action(view)
-
-
-def _check(name, value, lo, hi=None):
-    if value < lo or (hi is not None and value > hi):
-        rng_text = f">= {lo}" if hi is None else f"from {lo} to {hi}"
-        raise PolicyError(f"policy argument {name}: {value!r} must be {rng_text}")
 
 
 @register_policy(
