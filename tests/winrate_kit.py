@@ -1,14 +1,16 @@
 """Helpers of the `onirim winrate` tests that run the command in another process: run it to
-the end, or start it and wait until its database holds some rows (to kill or interrupt it)."""
+the end, or start it and wait until its database holds some rows (to kill or interrupt it),
+or both: kill it with SIGKILL once it stored some rows, then run it again to the end."""
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import ROOT
 
 
 def _env():
@@ -46,3 +48,18 @@ def wait_for_rows(db, table: str, at_least: int, poll: float, limit_s: float = 1
             if stored >= at_least:
                 break
     return stored
+
+
+def kill_9_then_resume(args, cwd, db_name: str, table: str, at_least: int, poll: float, read):
+    """Start ``onirim ARGS`` in ``cwd``, kill it with SIGKILL once ``table`` of ``cwd/db_name``
+    holds ``at_least`` rows, then run the same command again to the end.  ``read(db)`` reads
+    the stored rows.  Returns (rows before the rerun, the rerun's CompletedProcess, rows
+    after it); the caller asserts what must hold."""
+    p = start(args, cwd)
+    db = os.path.join(cwd, db_name)
+    wait_for_rows(db, table, at_least, poll=poll)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    before = read(db)
+    r = onirim(*args, cwd=cwd)
+    return before, r, read(db)

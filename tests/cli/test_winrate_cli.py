@@ -9,7 +9,7 @@ import time
 import pytest
 
 from onirim import cli
-from winrate_kit import ROOT, onirim, start, wait_for_rows
+from winrate_kit import ROOT, kill_9_then_resume, onirim, start, wait_for_rows
 
 
 
@@ -103,18 +103,11 @@ def test_verify_catches_a_bad_certificate(tmp_path, capsys):
 @pytest.mark.slow
 def test_kill_9_then_resume(tmp_path):
     n = 600
-    p = start(["winrate", "--deals", str(n), "--seed", "300", "--db", "k.sqlite", "--json"],
-              tmp_path)
-    db = tmp_path / "k.sqlite"
-    wait_for_rows(db, "results", 3, poll=0.02)
-    os.kill(p.pid, signal.SIGKILL)
-    p.wait()
-    before = rows(db)
+    before, r, after = kill_9_then_resume(
+        ["winrate", "--deals", str(n), "--seed", "300", "--db", "k.sqlite", "--json"],
+        tmp_path, "k.sqlite", "results", 3, 0.02, rows)
     assert 3 <= len(before) < n
-    r = onirim("winrate", "--deals", str(n), "--seed", "300", "--db", "k.sqlite", "--json",
-               cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    after = rows(db)
     assert sorted(after) == list(range(300, 300 + n))
     assert all(after[k] == before[k] for k in before)   # nothing solved twice
     assert json.loads(r.stdout)["deals"] == n

@@ -2,15 +2,13 @@
 (schema 3, a ``players`` column in the keys; version 2 files migrate), and the two-player
 clairvoyant and honest modes resume after a kill and give the same rows for any --jobs."""
 import json
-import os
-import signal
 import sqlite3
 
 import pytest
 
 from solver.db import (COLUMNS, COLUMNS_V2, HONEST_COLUMNS, SCHEMA_VERSION, ResultsDB,
                        unknown_key)
-from winrate_kit import onirim, start, wait_for_rows
+from winrate_kit import kill_9_then_resume, onirim
 
 S = {"budget_nodes": 1000, "budget_s": None, "tt_mb": 64, "solver": "cv2"}
 SD = dict(S, solver="duo-cv1")
@@ -133,16 +131,10 @@ def test_duo_clairvoyant_kill_9_then_resume(tmp_path):
     n = 24
     args = ["winrate", "--mode", "clairvoyant", "--players", "2", "--deals", str(n), "--seed",
             "500", "--db", "k.sqlite", "--json"]
-    p = start(args, tmp_path)
-    db = tmp_path / "k.sqlite"
-    wait_for_rows(db, "results", 3, poll=0.02)
-    os.kill(p.pid, signal.SIGKILL)
-    p.wait()
-    before = _rows(db)
+    before, r, after = kill_9_then_resume(args, tmp_path, "k.sqlite", "results", 3, 0.02,
+                                          _rows)
     assert 3 <= len(before) < n
-    r = onirim(*args, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    after = _rows(db)
     assert sorted(after) == list(range(500, 500 + n))
     assert all(after[k] == before[k] for k in before)   # nothing solved twice
     assert json.loads(r.stdout)["deals"] == n
@@ -182,16 +174,10 @@ def test_duo_honest_kill_9_then_resume(tmp_path):
     args = ["winrate", "--mode", "honest", "--players", "2", "--policy", "duo-rollout",
             "--policy-arg", "n=2", "--policy-arg", "screen=0", "--deals", str(n), "--seed",
             "70", "--db", "k.sqlite", "--json"]
-    p = start(args, tmp_path)
-    db = tmp_path / "k.sqlite"
-    wait_for_rows(db, "honest", 2, poll=0.05)
-    os.kill(p.pid, signal.SIGKILL)
-    p.wait()
-    before = _rows(db, "honest")
+    before, r, after = kill_9_then_resume(args, tmp_path, "k.sqlite", "honest", 2, 0.05,
+                                          lambda db: _rows(db, "honest"))
     assert 2 <= len(before) < n
-    r = onirim(*args, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    after = _rows(db, "honest")
     assert sorted(after) == list(range(70, 70 + n))
     assert all(after[k] == before[k] for k in before)
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from onirim import cli
-from winrate_kit import onirim, start, wait_for_rows
+from winrate_kit import kill_9_then_resume, start, wait_for_rows
 from solver.api import Param, register_policy
 from solver.honest import play_honest
 from solver.api import make_policy
@@ -93,16 +93,9 @@ def test_kill_9_then_resume(tmp_path):
     n = 300
     cmd = ["winrate", "--mode", "honest", "--policy", "greedy", "--deals", str(n), "--seed",
            "7", "--db", "k.sqlite", "--json"]
-    p = start(cmd, tmp_path)
-    db = tmp_path / "k.sqlite"
-    wait_for_rows(db, "honest", 3, poll=0.02)
-    os.kill(p.pid, signal.SIGKILL)
-    p.wait()
-    before = games(db)
+    before, r, after = kill_9_then_resume(cmd, tmp_path, "k.sqlite", "honest", 3, 0.02, games)
     assert 3 <= len(before) < n
-    r = onirim(*cmd, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    after = games(db)
     assert sorted(after) == list(range(7, 7 + n))
     assert all(after[k] == before[k] for k in before)
     assert json.loads(r.stdout)["deals"] == n
