@@ -27,6 +27,7 @@ text (SQLite integers stop at 2**63 - 1, seeds go to 2**64 - 1).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -93,6 +94,26 @@ CREATE TABLE results (
     created REAL NOT NULL, settings TEXT NOT NULL,
     PRIMARY KEY (mode, key, seed)
 )"""
+
+
+@contextlib.contextmanager
+def _one_transaction(con: sqlite3.Connection):
+    """Transactions by hand, so that DDL and DML share one: ``BEGIN IMMEDIATE`` (the write
+    lock first), ``COMMIT`` when the block ends, even by ``return`` (another process may have
+    migrated the file already), ``ROLLBACK`` on any exception; the connection's own
+    transaction handling is restored afterwards."""
+    con.commit()
+    con.isolation_level = None
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+    finally:
+        con.isolation_level = ""
 
 
 class DBError(OnirimError):
@@ -186,12 +207,8 @@ class ResultsDB:
         keeps its old settings string as its key, so no certificate is lost and ``verify``
         still sees any contradiction.  UNKNOWN rows go under their budget's key."""
         con = self.con
-        con.commit()
-        con.isolation_level = None          # transactions by hand: DDL and DML in one
-        try:
-            con.execute("BEGIN IMMEDIATE")
+        with _one_transaction(con):
             if _columns(con, "results") != COLUMNS_V1:    # another process migrated it
-                con.execute("COMMIT")
                 return
             old = con.execute("SELECT mode, settings, seed, result, nodes, seconds, "
                               "certificate, created FROM results ORDER BY created").fetchall()
@@ -218,22 +235,12 @@ class ResultsDB:
                         "results AS d WHERE d.mode=results.mode AND d.seed=results.seed AND "
                         "d.key=?)", (DECIDED_KEY,))
             con.execute("DROP TABLE results_v1")
-            con.execute("COMMIT")
-        except BaseException:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise
-        finally:
-            con.isolation_level = ""
 
     def _migrate_v2(self) -> None:
         """Version 2 -> 3 in one transaction: ``results`` and ``honest`` get the column
         ``players`` (every version 2 row is solo: 1) and it joins their primary keys."""
         con = self.con
-        con.commit()
-        con.isolation_level = None
-        try:
-            con.execute("BEGIN IMMEDIATE")
+        with _one_transaction(con):
             tables = (("results", COLUMNS_V2, COLUMNS), ("honest", HONEST_COLUMNS_V2,
                                                           HONEST_COLUMNS))
             for table, old_cols, _ in tables:
@@ -248,13 +255,6 @@ class ResultsDB:
                     con.execute(f"INSERT INTO {table} ({names}, players) "
                                 f"SELECT {names}, 1 FROM {table}_v2")
                     con.execute(f"DROP TABLE {table}_v2")
-            con.execute("COMMIT")
-        except BaseException:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise
-        finally:
-            con.isolation_level = ""
 
     def close(self) -> None:
         self.con.close()
