@@ -19,7 +19,7 @@ _DIR = os.path.dirname(os.path.abspath(__file__))
 _ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 
 
-CORE = ("kernel.py", "rules_core.py", "tt.py", "search.py", "beam.py",
+CORE = ("board.py", "kernel.py", "rules_core.py", "tt.py", "search.py", "beam.py",
         "expectimax_kernel.py", "exk_control.py", "exk_fields.py", "exk_rules.py",
         "exk_bound.py", "exk_table.py", "exk_chance.py", "exk_search.py", "duo_kernel.py")
 ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py")

@@ -13,6 +13,7 @@ from engine.rules import PH_NIGHTMARE as NIGHTMARE
 from engine.rules import NIGHTMARE as NM_CARD
 from engine.rules import PH_PLAY as PLAY
 from engine.rules import PH_REVEAL as REVEAL
+from .board import key_of
 from .exk_fields import (doors_get, doors_total, drawn_get, hand_get, hand_size, left_get,
                          phase_get, plen, row_last, row_series, slot_get, unk_get)
 from .exk_rules import nightmare_option
@@ -177,7 +178,7 @@ def slack(w0, w1, w2, w3, symbols=True):
     ser = row_series(w1)
     # symbol of the row's last card: 0 Sun, 1 Moon, 2 Key or empty row (no constraint)
     sigma = 2 if last == NO_CARD else last % 3
-    kc = last // 3 if (last != NO_CARD and ser < 3) else -1
+    kc = last // 3 if ser != 0 else -1
     base = 0                 # plays of the colours other than the current series' one
     xlo = 0                  # Sun-Moon-Sun blocks among their new series: xlo .. xhi
     xhi = 0
@@ -187,7 +188,7 @@ def slack(w0, w1, w2, w3, symbols=True):
     cur_m = 0
     for k in range(4):
         missing = 2 - doors_get(w1, k)
-        keys_k = hand_get(w1, 3 * k + 2) + ((keys >> (8 * k)) & 255)
+        keys_k = hand_get(w1, key_of(k)) + ((keys >> (8 * k)) & 255)
         need_k = missing - keys_k
         if need_k <= 0:
             continue

@@ -13,7 +13,7 @@ and mask is plain signed arithmetic).  Card types are those of :mod:`engine.card
 ``w1``  bits 0..7              unknown-deck counts of types 15 (DL) and 16 (N), 4 bits each
         bits 8+3c..10+3c       hand count of Location type c (0..11), 3 bits each
         bits 44..47            last card of the labyrinth row (15 = empty row)
-        bits 48..49            length 0..3 of the series that card belongs to
+        bits 48..49            open series: 1 or 2, 0 if none (empty row, or complete)
         bits 50+2k..51+2k      Doors of colour k in play (0..2)
         bits 58..60            phase (see below)
         bits 61..62            colour of the drawn Door (phase ``door`` only, else 0)
@@ -40,6 +40,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from . import board as B
 
 MAX_PREFIX = 20
 
@@ -76,74 +77,71 @@ def unk_total(w0, w1):
     return (x & 255) + (w1 & 15) + ((w1 >> 4) & 15)
 
 
+# The board fields (hand, row, Doors, phase, drawn Door) are those of the packed board layer
+# (solver.board), at these offsets of w1; the names below bind them, the code is the layer's.
+HAND_AT = 8
+ROW_AT = HAND_AT + B.ROW_FROM_HAND          # 44
+DOORS_AT = ROW_AT + B.DOORS_FROM_ROW        # 50
+
+
 @nb.njit(inline="always", cache=True)
 def hand_get(w1, c):
-    return (w1 >> (8 + 3 * c)) & 7
+    return B.hand_get(w1, HAND_AT, c)
 
 
 @nb.njit(inline="always", cache=True)
 def hand_size(w1):
-    # 12 fields of 3 bits: pairs into 6-bit fields, then two interleaved sums of three
-    x = (w1 >> 8) & 0xFFFFFFFFF
-    y = (x & 0o070707070707) + ((x >> 3) & 0o070707070707)
-    t = y + (y >> 12) + (y >> 24)
-    return (t & 63) + ((t >> 6) & 63)
+    return B.hand_size(w1, HAND_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def hand_add(w1, c, d):
-    return w1 + d * (np.int64(1) << (8 + 3 * c))
+    return B.hand_add(w1, HAND_AT, c, d)
 
 
 @nb.njit(inline="always", cache=True)
 def row_last(w1):
-    return (w1 >> 44) & 15
+    return B.row_last(w1, ROW_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def row_series(w1):
-    return (w1 >> 48) & 3
-
-
-@nb.njit(inline="always", cache=True)
-def set_row(w1, last, series):
-    w1 &= ~(np.int64(63) << 44)
-    return w1 | (last << 44) | (series << 48)
+    return B.row_series(w1, ROW_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def doors_get(w1, k):
-    return (w1 >> (50 + 2 * k)) & 3
+    return B.doors_get(w1, DOORS_AT, k)
 
 
 @nb.njit(inline="always", cache=True)
 def doors_total(w1):
-    return (((w1 >> 50) & 3) + ((w1 >> 52) & 3) + ((w1 >> 54) & 3) + ((w1 >> 56) & 3))
+    return B.doors_total(w1, DOORS_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def doors_add(w1, k, d):
-    return w1 + d * (np.int64(1) << (50 + 2 * k))
+    return B.doors_add(w1, DOORS_AT, k, d)
 
 
 @nb.njit(inline="always", cache=True)
 def phase_get(w1):
-    return (w1 >> 58) & 7
+    return B.phase_get(w1, B.PHASE_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def phase_set(w1, ph):
-    return (w1 & ~(np.int64(7) << 58)) | (np.int64(ph) << 58)
+    return B.phase_set(w1, B.PHASE_AT, ph)
 
 
 @nb.njit(inline="always", cache=True)
 def drawn_get(w1):
-    return (w1 >> 61) & 3
+    return B.drawn_get(w1, B.DRAWN_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def drawn_set(w1, k):
-    return (w1 & ~(np.int64(3) << 61)) | (np.int64(k) << 61)
+    return B.drawn_set(w1, B.DRAWN_AT, k)
 
 
 @nb.njit(inline="always", cache=True)

@@ -24,11 +24,13 @@ from engine.rules import PH_REDRAW as REDRAW
 from engine.rules import PH_REFILL as REFILL
 from engine.rules import PH_REVEAL as REVEAL
 from engine.rules import PH_WON as WON
-from .exk_fields import (doors_add, doors_get, doors_total, drawn_get, drawn_set, free_get,
-                         free_set, hand_add, hand_get, hand_size, left_get, left_set,
-                         limbo_door_get, limbo_n_get, phase_get, phase_set, plen, plen_set,
-                         row_last, row_series, set_row, slot_get, slot_set, unk_add, unk_get,
-                         unk_total)
+from . import board as B
+from .board import is_key, key_of, playable
+from .exk_fields import (DOORS_AT, HAND_AT, ROW_AT, doors_add, doors_get, doors_total,
+                         drawn_get, drawn_set, free_get, free_set, hand_add, hand_get,
+                         hand_size, left_get, left_set, limbo_door_get, limbo_n_get, phase_get,
+                         phase_set, plen, plen_set, row_last, slot_get, slot_set, unk_add,
+                         unk_get, unk_total)
 
 
 @nb.njit(cache=True)
@@ -97,7 +99,7 @@ def refill_with(w1, w2, c):
         return hand_add(w1, c, 1), w2
     if c < NM_CARD:
         k = c - FIRST_DOOR
-        if hand_get(w1, 3 * k + 2) > 0:
+        if hand_get(w1, key_of(k)) > 0:
             return drawn_set(phase_set(w1, DOOR), k), w2
         return w1, to_limbo(w2, c)
     return phase_set(w1, NIGHTMARE), w2
@@ -181,28 +183,22 @@ def advance(w0, w1, w2, w3):
 
 @nb.njit(inline="always", cache=True)
 def nightmare_option(w0, w1, w2, act):
-    """Option act of a Nightmare: 0..3 discard the Key of colour act, 4..7 put a Door of
-    colour act - 4 from play into limbo, 8 reveal the top min(5, deck) cards, 9 discard the
-    hand and redraw.  Returns (legal, w1, w2) of the position after it (w0, w3 unchanged)."""
-    if act < 4:
-        if hand_get(w1, 3 * act + 2) == 0:
-            return False, w1, w2
-        return True, hand_add(phase_set(w1, REFILL), 3 * act + 2, -1), w2
-    if act < 8:
-        k = act - 4
-        if doors_get(w1, k) == 0:
-            return False, w1, w2
-        return True, doors_add(phase_set(w1, REFILL), k, -1), to_limbo(w2, FIRST_DOOR + k)
-    if act == 8:
-        return True, phase_set(w1, REVEAL), left_set(w2, min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1)))
-    return True, phase_set(w1, REDRAW) & ~(np.int64(0xFFFFFFFFF) << 8), w2
-
-
-@nb.njit(inline="always", cache=True)
-def playable(last, c):
-    """Location c may follow the row's last card (ruling 1: never two of one symbol in a
-    row; the symbol is the type mod 3)."""
-    return last == NO_CARD or (last % 3) != (c % 3)
+    """Option act of a Nightmare (solver.board's numbering: 0..3 discard the Key of colour
+    act, 4..7 put a Door of colour act - 4 from play into limbo, 8 reveal the top min(5,
+    deck) cards, 9 discard the hand and redraw).  The board part is the layer's
+    ``nightmare_board``; the limbo and the reveal's count are this kernel's.  Returns
+    (legal, w1, w2) of the position after it (w0, w3 unchanged)."""
+    ok, b1 = B.nightmare_board(w1, HAND_AT, DOORS_AT, act)
+    if not ok:
+        return False, w1, w2
+    kind, col = B.nightmare_kind(act)
+    if kind == B.OPT_KEY:
+        return True, phase_set(b1, REFILL), w2
+    if kind == B.OPT_DOOR:
+        return True, phase_set(b1, REFILL), to_limbo(w2, FIRST_DOOR + col)
+    if kind == B.OPT_REVEAL:
+        return True, phase_set(b1, REVEAL), left_set(w2, min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1)))
+    return True, phase_set(b1, REDRAW), w2
 
 
 @nb.njit(inline="always", cache=True)
@@ -221,32 +217,26 @@ def series_door(w0, w1, w2, w3, col):
         w0, w1 = unk_add(w0, w1, FIRST_DOOR + col, -1)
         got = True
     if got:
-        w1 = doors_add(w1, col, 1)
-        if doors_total(w1) < 8:
+        w1, won = B.gain_door(w1, DOORS_AT, col)
+        if not won:
             w0, w1, w2, w3 = shuffle_all(w0, w1, w2, w3, False)
     return w0, w1, w2, w3
 
 
 @nb.njit(inline="always", cache=True)
-def play_to_row(w0, w1, w2, w3, c, last, ser):
-    """Location c, already out of the hand (w1), goes to the row after the card ``last``
-    that ends a series of length ``ser``: the row's last card and series length, and a
-    third card of one colour in a row completes the series (``series_door``)."""
-    col = c // 3
-    if last != NO_CARD and last // 3 == col and ser < 3:
-        s = ser + 1
-    else:
-        s = 1
-    w1 = set_row(w1, c, s)
-    if s == 3:
-        return series_door(w0, w1, w2, w3, col)
+def play_to_row(w0, w1, w2, w3, c):
+    """Location c, already out of the hand (w1), joins the row (the board layer's
+    ``play_row``); a series it completes brings its colour's Door (``series_door``)."""
+    w1, done = B.play_row(w1, ROW_AT, c)
+    if done >= 0:
+        return series_door(w0, w1, w2, w3, done)
     return w0, w1, w2, w3
 
 
 @nb.njit(inline="always", cache=True)
 def discarded(w1, c):
     """Location c, already out of the hand (w1), is discarded: a Key starts a prophecy."""
-    if c % 3 == 2:
+    if is_key(c):
         return phase_set(w1, FORESEE)
     return w1
 
@@ -257,7 +247,7 @@ def door_option(w1, w2, k, act):
     opens it with a Key of its colour from the hand, act 1 puts it in limbo.
     Returns (w1, w2)."""
     if act == 0:
-        return doors_add(hand_add(w1, 3 * k + 2, -1), k, 1), w2
+        return doors_add(hand_add(w1, key_of(k), -1), k, 1), w2
     return w1, to_limbo(w2, FIRST_DOOR + k)
 
 
@@ -272,7 +262,6 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
     nc = 0
     if ph == PLAY:
         last = row_last(w1)
-        ser = row_series(w1)
         b1 = phase_set(w1, REFILL)
         for ci in range(NUM_LOCATION_TYPES):
             c = 11 - ci if rev else ci
@@ -283,7 +272,7 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
                 if act == 0:
                     if not playable(last, c):
                         continue
-                    a0, a1, a2, a3 = play_to_row(w0, h1, w2, w3, c, last, ser)
+                    a0, a1, a2, a3 = play_to_row(w0, h1, w2, w3, c)
                 else:
                     a0 = w0
                     a1 = discarded(h1, c)

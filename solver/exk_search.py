@@ -22,6 +22,7 @@ from engine.rules import PH_WON as WON
 from .exk_control import (CT_HITS, CT_NODES, CT_PHASE, CT_TIMEOUT, SE_BOUND, SE_CLOCK_MASK,
                           SE_DEADLINE, SE_LIMIT, SE_PEEK, SE_PROBE, SE_PRUNE, SE_REVERSE,
                           new_settings)
+from .board import is_key
 from .exk_fields import doors_get, doors_total, hand_get, row_last, row_series
 from .exk_rules import canonical, decision_children, nightmare_option
 from .exk_bound import can_still_win, doors_reachable, slack
@@ -46,14 +47,14 @@ def static_eval(w0, w1, w2, w3):
     (Key) or 5 (Sun, Moon) of a colour that misses a Door, else 3 or 1."""
     sc = 1000 * doors_total(w1) + 10 * slack(w0, w1, w2, w3)
     last = row_last(w1)
-    if last != NO_CARD and doors_get(w1, last // 3) < 2 and row_series(w1) < 3:
+    if last != NO_CARD and doors_get(w1, last // 3) < 2:
         sc += 30 * row_series(w1)
     for c in range(NUM_LOCATION_TYPES):
         h = hand_get(w1, c)
         if h == 0:
             continue
         miss = doors_get(w1, c // 3) < 2
-        if c % 3 == 2:
+        if is_key(c):
             sc += h * (20 if miss else 3)
         else:
             sc += h * (5 if miss else 1)

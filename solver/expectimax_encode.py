@@ -8,9 +8,10 @@ of them: ``expectimax`` imports ``certify`` and ``memo_file``, which import only
 from __future__ import annotations
 
 from engine import cards as C
-from engine.game import State, series_length
+from engine.game import State
 
 from . import expectimax_kernel as K
+from .board import pack_board
 from .errors import UnsupportedPosition
 
 __all__ = ["PHASE_CODES", "UnsupportedPosition", "encode", "forget_seed"]
@@ -35,18 +36,8 @@ def encode(state: State) -> tuple[int, int, int, int]:
             w0 |= n << (4 * t)
         else:
             w1 |= n << (4 * (t - 15))
-    hand = state.hands[0]
-    for c in set(hand):
-        w1 |= hand.count(c) << (8 + 3 * c)
-    row = state.rows[0]
-    last = row[-1] if row else K.NO_CARD
-    w1 |= last << 44
-    w1 |= series_length(row) << 48
-    for d in state.doors[0]:
-        w1 += 1 << (50 + 2 * C.colour(d))
-    w1 |= PHASE_CODES[state.phase] << 58
-    if state.phase == "door":
-        w1 |= C.colour(state.drawn) << 61
+    w1 |= pack_board(state.hands[0], state.rows[0], state.doors[0], PHASE_CODES[state.phase],
+                     C.colour(state.drawn) if state.phase == "door" else 0, K.HAND_AT)
     for c in state.limbo:
         w2 += (1 << 8) if c == C.NIGHTMARE else 1 << (2 * C.colour(c))
     if state.phase == "reveal":

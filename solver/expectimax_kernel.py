@@ -18,15 +18,15 @@ this one keeps ``from solver import expectimax_kernel as K`` working everywhere.
 """
 from __future__ import annotations
 
-from . import exk_bound, exk_chance, exk_control, exk_fields, exk_rules, exk_search, exk_table
+from . import board, exk_bound, exk_chance, exk_control, exk_fields, exk_rules, exk_search, exk_table
 from .exk_control import (CLOCK_EVERY, CT_FULL, CT_HITS, CT_NODES, CT_PHASE, CT_SIZE, CT_STORED,
                           CT_TIMEOUT, NO_LIMIT, SE_BOUND, SE_CLOCK_MASK, SE_DEADLINE, SE_LIMIT,
                           SE_PEEK, SE_PROBE, SE_PRUNE, SE_REVERSE, SE_SIZE, new_counters,
                           new_settings)
-from .exk_fields import (MAX_PREFIX, W0_TYPES, doors_add, doors_get, doors_total, drawn_get,
+from .exk_fields import (DOORS_AT, HAND_AT, MAX_PREFIX, ROW_AT, W0_TYPES, doors_add, doors_get, doors_total, drawn_get,
                          drawn_set, free_get, free_set, hand_add, hand_get, hand_size, left_get,
                          left_set, limbo_door_get, limbo_n_get, phase_get, phase_set, plen,
-                         plen_set, row_last, row_series, set_row, slot_get, slot_set, unk_add,
+                         plen_set, row_last, row_series, slot_get, slot_set, unk_add,
                          unk_get, unk_total)
 from .exk_rules import (DOOR, DOORS_TO_WIN, FIRST_DOOR, FORESEE, HAND_SIZE, LOST, NIGHTMARE,
                         NM_CARD, NO_CARD, NUM_LOCATION_TYPES, PICK, PLAY, PROPHECY, PROPHECY_SIZE,
@@ -43,8 +43,8 @@ from .exk_chance import (NUM_TYPES, _choose, outcomes, reveal_outcomes, single_o
 from .exk_search import (child_score, expand, mean_static, now_us, outcome_static, quick, search,
                          settle, solve, solve_words, static_eval)
 
-# the kernel's modules, in import order (the memo file's fingerprint hashes every one)
-PARTS = (exk_control, exk_fields, exk_rules, exk_bound, exk_table, exk_chance, exk_search)
+# the kernel's modules, in import order (the board layer first) (the memo file's fingerprint hashes every one)
+PARTS = (board, exk_control, exk_fields, exk_rules, exk_bound, exk_table, exk_chance, exk_search)
 
 # the name the single stats array gave the per-phase node counts (now in the counters array)
 ST_PHASE = CT_PHASE
@@ -66,7 +66,7 @@ __all__ = ['CLOCK_EVERY', 'CT_FULL', 'CT_HITS', 'CT_NODES', 'CT_PHASE', 'CT_SIZE
            'play_to_row', 'playable', 'plen', 'plen_set', 'pop_top', 'prefetch_key',
            'prefetch_row', 'push_bottom', 'quick', 'redrawn', 'refill_with', 'rehash',
            'remove_slot', 'reveal_outcomes', 'revealed', 'row_last', 'row_series', 'search',
-           'series_door', 'set_row', 'settle', 'shuffle_all', 'single_outcomes', 'slack',
+           'series_door', 'settle', 'shuffle_all', 'single_outcomes', 'slack',
            'slot_get', 'slot_set', 'sms_range', 'solve', 'solve_words', 'sort_top', 'static_eval',
            'store_release', 'to_limbo', 'unk_add', 'unk_doors', 'unk_get', 'unk_total', 'PARTS',
-           'ST_PHASE']
+           'ST_PHASE', 'HAND_AT', 'ROW_AT', 'DOORS_AT']
