@@ -36,6 +36,8 @@ starts a new one (SPEC ruling 2).  :func:`series_step` is the only place that co
   what each does to the board (a Key from the hand, a Door from play to limbo, the reveal,
   the redraw that empties the hand).
 * :func:`key_of` - the Key of a colour.
+* :func:`nightmare_option_of` / :func:`nightmare_action_of` - the options as the engine's
+  solo action numbers.
 
 ``tests/solver/test_board.py`` checks each step against :mod:`engine.game` on every value of
 its arguments, and ``tests/solver/test_conformance.py`` runs every kernel against ``engine/``.
@@ -45,6 +47,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.actions import NM_DOOR as A_NM_DOOR
+from engine.actions import NM_KEY as A_NM_KEY
+from engine.actions import NM_REVEAL as A_NM_REVEAL
+from engine.actions import NM_REDRAW as A_NM_REDRAW
 from engine.rules import COLOURS, DOORS_TO_WIN, NO_CARD, SERIES_LENGTH, SYMBOLS
 from engine.rules import NUM_LOCATION_TYPES as NLOC
 
@@ -301,3 +307,29 @@ def unpack_board(w: int, h: int) -> dict:
         doors += [FIRST_DOOR + col] * ((w >> (d + DOOR_BITS * col)) & 3)
     return {"hand": hand, "last": last, "series": ser, "doors": doors,
             "phase": (w >> PHASE_AT) & 7, "drawn_colour": (w >> DRAWN_AT) & 3}
+
+
+# ----------------------------------------------------------------------------- engine actions
+@njit(cache=True, inline="always")
+def nightmare_option_of(a):
+    """The layer's option number of a solo engine Nightmare action (``engine.actions``:
+    NM_KEY + colour for a Key from the hand, NM_DOOR + colour, NM_REVEAL, NM_REDRAW)."""
+    if a < A_NM_DOOR:
+        return a - A_NM_KEY
+    if a < A_NM_REVEAL:
+        return COLOURS + a - A_NM_DOOR
+    if a == A_NM_REVEAL:
+        return 2 * COLOURS
+    return 2 * COLOURS + 1
+
+
+@njit(cache=True, inline="always")
+def nightmare_action_of(o):
+    """The solo engine action of Nightmare option o (the inverse of nightmare_option_of)."""
+    if o < COLOURS:
+        return A_NM_KEY + o
+    if o < 2 * COLOURS:
+        return A_NM_DOOR + o - COLOURS
+    if o == 2 * COLOURS:
+        return A_NM_REVEAL
+    return A_NM_REDRAW

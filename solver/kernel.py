@@ -34,18 +34,21 @@ from engine.rules import NUM_LOCATION_TYPES as NLOC
 from engine.rules import NUM_TYPES as NT
 from engine.rules import PROPHECY_SIZE
 
+from . import board as B
+
 # ----------------------------------------------------------------------------- constants
 # card types, rule sizes and phase numbers: engine.rules (the short names are this module's)
 COUNTS = np.array(_COUNTS, dtype=np.int64)
 
-# word 0
-#   bits 0..35      12 x 3 bits: count of each Location type in hand (bits 3c..3c+2)
-LAST_SHIFT = 36     # 4 bits: type of the last card of the row, 15 = empty row
-SER_SHIFT = 40      # 2 bits: length of the open series (1, 2); 0 = none (empty row or complete)
-DOOR_SHIFT = 42     # 4 x 2 bits: Doors in play per colour
-LDOOR_SHIFT = 50    # 4 x 2 bits: Doors in limbo per colour
-PHASE_SHIFT = 58    # 3 bits: phase
-DRAWN_SHIFT = 61    # 2 bits: colour of the drawn Door (phase door); 0 otherwise
+# word 0: the board word of the packed board layer (solver.board), hand at bit 0
+HAND_AT = 0         # 12 x 3 bits: count of each Location type in hand (bits 3c..3c+2)
+ROW_AT = HAND_AT + B.ROW_FROM_HAND      # 36: the row field
+LAST_SHIFT = ROW_AT                     # 4 bits: type of the last card of the row, 15 = empty
+SER_SHIFT = ROW_AT + B.SER_FROM_ROW     # 40, 2 bits: open series (1, 2); 0 = none
+DOOR_SHIFT = ROW_AT + B.DOORS_FROM_ROW  # 42, 4 x 2 bits: Doors in play per colour
+LDOOR_SHIFT = 50    # 4 x 2 bits: Doors in limbo per colour (this kernel's own field)
+PHASE_SHIFT = B.PHASE_AT                # 58, 3 bits: phase
+DRAWN_SHIFT = B.DRAWN_AT                # 61, 2 bits: colour of the drawn Door (phase door)
 # word 1
 #   bits 0..3       4 bits: Nightmares in limbo
 S_SHIFT = 4         # 8 bits: shuffles done so far (absolute, as the engine counts)
@@ -78,10 +81,6 @@ A_DISCARD = G.DISCARD
 A_PROPHECY = G.PROPHECY
 A_DOOR_KEY = G.DOOR_KEY
 A_DOOR_LIMBO = G.DOOR_LIMBO
-A_NM_KEY = G.NM_KEY
-A_NM_DOOR = G.NM_DOOR
-A_NM_REVEAL = G.NM_REVEAL
-A_NM_REDRAW = G.NM_REDRAW
 MAX_MOVES = 128             # at most 120 legal actions (a prophecy of 5 distinct cards)
 MOVES_BUF = 256             # a move buffer: moves in [0, 128), scratch above
 CODES_AT = 128
@@ -187,33 +186,27 @@ def shuffle_counts(counts, seed: int, index: int) -> list[int]:
 
 @njit(cache=True, inline="always")
 def _hand_n(w0, c):
-    return (w0 >> (3 * c)) & 7
+    return B.hand_get(w0, HAND_AT, c)
 
 
 @njit(cache=True, inline="always")
 def _hand_size(w0):
-    n = 0
-    for c in range(NLOC):
-        n += (w0 >> (3 * c)) & 7
-    return n
+    return B.hand_size(w0, HAND_AT)
 
 
 @njit(cache=True, inline="always")
 def _phase(st):
-    return (st[0] >> PHASE_SHIFT) & 7
+    return B.phase_get(st[0], PHASE_SHIFT)
 
 
 @njit(cache=True, inline="always")
 def _set_phase(st, ph):
-    st[0] = (st[0] & ~(np.int64(7) << PHASE_SHIFT)) | (np.int64(ph) << PHASE_SHIFT)
+    st[0] = B.phase_set(st[0], PHASE_SHIFT, ph)
 
 
 @njit(cache=True, inline="always")
 def _doors_total(w0):
-    n = 0
-    for col in range(4):
-        n += (w0 >> (DOOR_SHIFT + 2 * col)) & 3
-    return n
+    return B.doors_total(w0, DOOR_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -409,12 +402,12 @@ def _advance(st, perms, s_root, seed, mode, counts):
 
 @njit(cache=True, inline="always")
 def _gain_door(st, col):
-    """Put a Door of colour col in play; True if that wins."""
-    st[0] += np.int64(1) << (DOOR_SHIFT + 2 * col)
-    if _doors_total(st[0]) == 8:
+    """Put a Door of colour col in play (the layer's gain_door); True if that wins."""
+    w0, won = B.gain_door(st[0], DOOR_SHIFT, col)
+    st[0] = w0
+    if won:
         _set_phase(st, PH_WON)
-        return True
-    return False
+    return won
 
 
 @njit(cache=True)
@@ -425,21 +418,9 @@ def _apply(st, a, perms, s_root, seed, counts):
     if ph == PH_PLAY:
         if a < A_DISCARD:
             c = a - A_PLAY
-            w0 = st[0] - (np.int64(1) << (3 * c))
-            last = (w0 >> LAST_SHIFT) & 15
-            ser = (w0 >> SER_SHIFT) & 3
-            col = c // 3
-            if last != EMPTY and last // 3 == col and ser != 0:
-                ser += 1
-            else:
-                ser = 1
-            if ser == 3:
-                ser = 0
-            w0 = (w0 & ~(np.int64(0x3F) << LAST_SHIFT)) | (np.int64(c) << LAST_SHIFT) \
-                | (ser << SER_SHIFT)
+            w0, col = B.play_row(B.hand_add(st[0], HAND_AT, c, -1), ROW_AT, c)
             st[0] = w0
-            _set_phase(st, PH_PLAY)
-            if ser == 0:
+            if col >= 0:
                 _deck_counts(st, perms, s_root, counts)
                 if counts[FIRST_DOOR + col] > 0:
                     counts[FIRST_DOOR + col] -= 1
@@ -449,8 +430,8 @@ def _apply(st, a, perms, s_root, seed, counts):
             _advance(st, perms, s_root, seed, M_REFILL, counts)
             return
         c = a - A_DISCARD
-        st[0] -= np.int64(1) << (3 * c)
-        if c % 3 == 2:
+        st[0] = B.hand_add(st[0], HAND_AT, c, -1)
+        if B.is_key(c):
             _advance(st, perms, s_root, seed, M_FORESEE, counts)
         else:
             _advance(st, perms, s_root, seed, M_REFILL, counts)
@@ -482,21 +463,20 @@ def _apply(st, a, perms, s_root, seed, counts):
         if a == A_DOOR_LIMBO:
             st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * col)
         else:
-            st[0] -= np.int64(1) << (3 * (col * 3 + 2))
+            st[0] = B.hand_add(st[0], HAND_AT, B.key_of(col), -1)
             if _gain_door(st, col):
                 return
         _advance(st, perms, s_root, seed, M_REFILL, counts)
         return
     if ph == PH_NIGHTMARE:
         _set_phase(st, PH_PLAY)
-        if a < A_NM_DOOR:
-            col = a - A_NM_KEY
-            st[0] -= np.int64(1) << (3 * (col * 3 + 2))
-        elif a < A_NM_REVEAL:
-            col = a - A_NM_DOOR
-            st[0] -= np.int64(1) << (DOOR_SHIFT + 2 * col)
+        o = B.nightmare_option_of(a)
+        kind, col = B.nightmare_kind(o)
+        _ok, w0 = B.nightmare_board(st[0], HAND_AT, DOOR_SHIFT, o)
+        st[0] = w0
+        if kind == B.OPT_DOOR:
             st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * col)
-        elif a == A_NM_REVEAL:
+        elif kind == B.OPT_REVEAL:
             k = min(PROPHECY_SIZE, _deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
@@ -504,8 +484,7 @@ def _apply(st, a, perms, s_root, seed, counts):
                     st[1] += 1
                 elif c >= NLOC:
                     st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - FIRST_DOOR))
-        else:
-            st[0] &= ~np.int64((1 << 36) - 1)
+        elif kind == B.OPT_REDRAW:
             _advance(st, perms, s_root, seed, M_REDRAW, counts)
             return
         _advance(st, perms, s_root, seed, M_REFILL, counts)
@@ -523,9 +502,9 @@ def _legal(st, perms, s_root, out):
     w0 = st[0]
     n = 0
     if ph == PH_PLAY:
-        last = (w0 >> LAST_SHIFT) & 15
+        last = B.row_last(w0, ROW_AT)
         for c in range(NLOC):
-            if _hand_n(w0, c) > 0 and (last == EMPTY or c % 3 != last % 3):
+            if _hand_n(w0, c) > 0 and B.playable(last, c):
                 out[n] = A_PLAY + c
                 n += 1
         for c in range(NLOC):
@@ -566,17 +545,12 @@ def _legal(st, perms, s_root, out):
         out[1] = A_DOOR_LIMBO
         return 2
     if ph == PH_NIGHTMARE:
-        for col in range(4):
-            if _hand_n(w0, col * 3 + 2) > 0:
-                out[n] = A_NM_KEY + col
+        for o in range(B.NM_OPTIONS):
+            ok, _w = B.nightmare_board(w0, HAND_AT, DOOR_SHIFT, o)
+            if ok:
+                out[n] = B.nightmare_action_of(o)
                 n += 1
-        for col in range(4):
-            if (w0 >> (DOOR_SHIFT + 2 * col)) & 3:
-                out[n] = A_NM_DOOR + col
-                n += 1
-        out[n] = A_NM_REVEAL
-        out[n + 1] = A_NM_REDRAW
-        return n + 2
+        return n
     return 0
 
 
@@ -624,27 +598,15 @@ def encode(state, perms=None) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
     if state.shuffles > 160:   # + at most ~90 more in a game: the 8-bit field never wraps
         raise OnirimError("too many shuffles for the kernel")
     st = np.zeros(NW, dtype=np.int64)
-    w0 = 0
-    for c in state.hands[0]:
-        w0 += 1 << (3 * c)
-    row = state.rows[0]
-    last = row[-1] if row else EMPTY
-    ser = G.series_length(row) if row else 0
-    if ser == 3:
-        ser = 0
-    w0 |= last << LAST_SHIFT | ser << SER_SHIFT
-    for d in state.doors[0]:
-        w0 += 1 << (DOOR_SHIFT + 2 * (d - FIRST_DOOR))
+    ph = PHASE_NAMES.index(state.phase)
+    drawn = state.drawn - FIRST_DOOR if state.phase == "door" else 0
+    w0 = B.pack_board(state.hands[0], state.rows[0], state.doors[0], ph, drawn, HAND_AT)
     ln = 0
     for c in state.limbo:
         if c == NIGHT:
             ln += 1
         else:
             w0 += 1 << (LDOOR_SHIFT + 2 * (c - FIRST_DOOR))
-    ph = PHASE_NAMES.index(state.phase)
-    w0 |= ph << PHASE_SHIFT
-    if state.phase == "door":
-        w0 |= (state.drawn - FIRST_DOOR) << DRAWN_SHIFT
     if perms is None:
         perms = np.zeros((PERMS_ROWS, ROW_W), dtype=np.uint8)
     else:
@@ -671,28 +633,20 @@ def kernel_state(state) -> KernelState:
 def decode(st, perms, s_root) -> dict:
     """The kernel state as plain Python values, in engine terms."""
     w0, w1 = int(st[0]), int(st[1])
-    hand = []
-    for c in range(NLOC):
-        hand += [c] * ((w0 >> (3 * c)) & 7)
-    last = (w0 >> LAST_SHIFT) & 15
-    ser = (w0 >> SER_SHIFT) & 3
-    if last == EMPTY:
-        last, ser = None, 0
-    elif ser == 0:
-        ser = 3
-    doors, limbo = [], []
+    board = B.unpack_board(w0, HAND_AT)
+    limbo = []
     for col in range(4):
-        doors += [FIRST_DOOR + col] * ((w0 >> (DOOR_SHIFT + 2 * col)) & 3)
         limbo += [FIRST_DOOR + col] * ((w0 >> (LDOOR_SHIFT + 2 * col)) & 3)
     limbo += [NIGHT] * (w1 & 15)
-    ph = (w0 >> PHASE_SHIFT) & 7
+    ph = board["phase"]
     drawn = None
     if ph == PH_DOOR:
-        drawn = FIRST_DOOR + ((w0 >> DRAWN_SHIFT) & 3)
+        drawn = FIRST_DOOR + board["drawn_colour"]
     elif ph == PH_NIGHTMARE:
         drawn = NIGHT
     deck = [int(_card_at(st, perms, np.int64(s_root), i)) for i in range(int(_deck_size(st)))]
-    return {"hand": hand, "last": last, "series": ser, "doors": doors, "limbo": limbo,
+    return {"hand": board["hand"], "last": board["last"], "series": board["series"],
+            "doors": board["doors"], "limbo": limbo,
             "deck": deck, "phase": PHASE_NAMES[ph], "drawn": drawn,
             "shuffles": (w1 >> S_SHIFT) & 255}
 

@@ -73,7 +73,7 @@ def test_the_kernels_use_the_vocabulary():
     assert K.PHASE_NAMES == R.DEAL_PHASE_NAMES
     assert (K.PH_WON, K.PH_LOST) == (R.DEAL_WON, R.DEAL_LOST)
     assert list(K.COUNTS) == list(C.COUNTS)
-    assert (K.A_PLAY, K.A_DISCARD, K.A_NM_REDRAW) == (G.PLAY, G.DISCARD, G.NM_REDRAW)
+    assert (K.A_PLAY, K.A_DISCARD, K.A_DOOR_LIMBO) == (G.PLAY, G.DISCARD, G.DOOR_LIMBO)
     for name, number in PHASE_CODES.items():
         assert number == R.PHASE_NUMBER["redraw" if name == "setup" else name]
     assert (EK.NIGHTMARE, EK.NM_CARD, EK.WON, EK.PICK) == (3, 16, 8, 10)
