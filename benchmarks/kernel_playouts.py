@@ -47,8 +47,10 @@ from engine.rules import PH_PROPHECY, PROPHECY_SIZE  # noqa: E402
 from engine.rules import NIGHTMARE as NIGHT  # noqa: E402
 from engine.rules import NO_CARD as EMPTY  # noqa: E402
 from engine.rules import NUM_LOCATION_TYPES as NLOC  # noqa: E402
-from solver.kernel import (COUNTS, DOOR_SHIFT, LAST_SHIFT, MAX_MOVES, MAX_SLOTS,  # noqa: E402
-                           N_SHIFT, NPERM, PERMS_TABLE, PHASE_SHIFT, S_SHIFT, SER_SHIFT, WK_PC)
+from solver import board as B  # noqa: E402
+from solver.kernel import (COUNTS, DOOR_SHIFT, HAND_AT, LAST_SHIFT, MAX_MOVES,  # noqa: E402
+                           MAX_SLOTS, N_SHIFT, NPERM, PERMS_TABLE, PHASE_SHIFT, ROW_AT, S_SHIFT,
+                           WK_PC)
 S_ROOT = 1            # a deal's root is the position after the setup shuffle (shuffle 0)
 MAX_STEPS = 4096      # a solo game takes a few hundred decisions at most; a guard, not a rule
 
@@ -147,13 +149,13 @@ def _greedy(st, perms, s_root):
     h = np.zeros(NLOC, dtype=np.int64)
     cnt = np.zeros(4, dtype=np.int64)
     for c in range(NLOC):
-        h[c] = (w0 >> (3 * c)) & 7
+        h[c] = B.hand_get(w0, HAND_AT, c)
         cnt[c // 3] += h[c]
     doors = np.zeros(4, dtype=np.int64)
     for col in range(4):
-        doors[col] = (w0 >> (DOOR_SHIFT + 2 * col)) & 3
-    last = (w0 >> LAST_SHIFT) & 15
-    ser = (w0 >> SER_SHIFT) & 3
+        doors[col] = B.doors_get(w0, DOOR_SHIFT, col)
+    last = B.row_last(w0, ROW_AT)
+    ser = B.row_series(w0, ROW_AT)
     if last == EMPTY:
         s_col = -1
         s_len = 0
@@ -168,7 +170,7 @@ def _greedy(st, perms, s_root):
             best = -1
             best_r = 1 << 40
             for c in range(s_col * 3, s_col * 3 + 3):
-                if h[c] > 0 and (last == EMPTY or c % 3 != last % 3):
+                if h[c] > 0 and B.playable(last, c):
                     r = _play_rank(h, c)
                     if r < best_r:
                         best_r = r
@@ -180,7 +182,7 @@ def _greedy(st, perms, s_root):
             top = 0
             for c in range(NLOC):
                 col = c // 3
-                if h[c] > 0 and (last == EMPTY or c % 3 != last % 3) and doors[col] < 2 \
+                if h[c] > 0 and B.playable(last, c) and doors[col] < 2 \
                         and cnt[col] >= 2 and cnt[col] > top:
                     top = cnt[col]
             if top > 0:
@@ -188,7 +190,7 @@ def _greedy(st, perms, s_root):
                 best_r = 1 << 40
                 for c in range(NLOC):
                     col = c // 3
-                    if h[c] > 0 and (last == EMPTY or c % 3 != last % 3) and doors[col] < 2 \
+                    if h[c] > 0 and B.playable(last, c) and doors[col] < 2 \
                             and cnt[col] == top:
                         r = _play_rank(h, c)
                         if r < best_r:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import board as B
 from . import kernel as K
 from . import rules_core as R
 from .search import _features, _is_dead
@@ -222,8 +223,8 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                     dkeys[hi, 1] = c[1]
                     dkeys[hi, 2] = c[2]
                 ln = c[1] & 15
-                sc = _eval_nb(hand, deckc, doors, ldoors, (c[0] >> K.LAST_SHIFT) & 15,
-                              (c[0] >> K.SER_SHIFT) & 3, ln, weights)
+                sc = _eval_nb(hand, deckc, doors, ldoors, B.row_last(c[0], K.ROW_AT),
+                              B.row_series(c[0], K.ROW_AT), ln, weights)
                 grew = False
                 if hn < W:
                     sl = hn

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import board as B
 from . import kernel as K
 from . import rules_core as R
 from .tt import _probe, _store
@@ -41,9 +42,9 @@ def _features(st, perms, s_root, hand, deckc, doors, ldoors):
     """Fill the feature arrays of rules_core from a packed state."""
     w0 = st[0]
     for c in range(12):
-        hand[c] = (w0 >> (3 * c)) & 7
+        hand[c] = B.hand_get(w0, K.HAND_AT, c)
     for col in range(4):
-        doors[col] = (w0 >> (K.DOOR_SHIFT + 2 * col)) & 3
+        doors[col] = B.doors_get(w0, K.DOOR_SHIFT, col)
         ldoors[col] = (w0 >> (K.LDOOR_SHIFT + 2 * col)) & 3
     K._deck_counts(st, perms, s_root, deckc)
 
@@ -61,15 +62,15 @@ def _top5(st, perms, s_root, rev):
 @njit(cache=True, inline="always")
 def _is_dead(st, hand, deckc, doors, ldoors, bounds):
     w0 = st[0]
-    ph = (w0 >> K.PHASE_SHIFT) & 7
+    ph = B.phase_get(w0, K.PHASE_SHIFT)
     drawn = -1
     if ph == K.PH_DOOR:
-        drawn = (w0 >> K.DRAWN_SHIFT) & 3
+        drawn = B.drawn_get(w0, K.DRAWN_SHIFT)
     hs = 0
     for c in range(12):
         hs += hand[c]
-    return _dead_nb(hand, deckc, doors, ldoors, drawn, (w0 >> K.LAST_SHIFT) & 15,
-                    (w0 >> K.SER_SHIFT) & 3, hs, ph == K.PH_PLAY, bounds)
+    return _dead_nb(hand, deckc, doors, ldoors, drawn, B.row_last(w0, K.ROW_AT),
+                    B.row_series(w0, K.ROW_AT), hs, ph == K.PH_PLAY, bounds)
 
 
 @njit(cache=True, inline="always")
@@ -79,8 +80,8 @@ def _gen_ordered(st, perms, s_root, hand, deckc, doors, rev, out, scores):
     n = K._legal(st, perms, s_root, out)
     _top5(st, perms, s_root, rev)
     w0 = st[0]
-    last = (w0 >> K.LAST_SHIFT) & 15
-    ser = (w0 >> K.SER_SHIFT) & 3
+    last = B.row_last(w0, K.ROW_AT)
+    ser = B.row_series(w0, K.ROW_AT)
     ncol = rev[5:9]
     _colour_counts_nb(hand, ncol)
     for i in range(n):
