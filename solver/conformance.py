@@ -60,11 +60,13 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+from numba import njit
 
 from engine import cards as C
 from engine import game as G
 from engine.notation import format_position
 from engine.policy import greedy_action
+from solver.exk_rules import canonical
 
 __all__ = ["Adapter", "KernelAdapter", "ExpectimaxAdapter", "HonestAdapter", "DuoAdapter",
            "ADAPTERS", "Mismatch", "Result", "run", "main"]
@@ -103,6 +105,7 @@ class Result:
     chance: int = 0
     seconds: float = 0.0
     phases: dict = field(default_factory=dict)     # decisions per engine phase
+    checks: dict = field(default_factory=dict)     # the adapter's own checks, counted
     mismatch: Mismatch | None = None
 
     @property
@@ -146,6 +149,7 @@ class Adapter:
     name = "?"
     players = 1
     deal_mode = True
+    checks: Counter      # an adapter may count its own checks here (``Result.checks``)
 
     def start(self, seed: int):
         return G.Game(self.players).new_initial_state(seed if self.deal_mode else None)
@@ -275,14 +279,20 @@ class ExpectimaxAdapter(Adapter):
                              K.NIGHTMARE: "nightmare", K.REFILL: "refill",
                              K.REDRAW: "redraw", K.REVEAL: "reveal", K.FORESEE: "foresee",
                              K.WON: "won", K.LOST: "lost", K.PICK: "pick"}
+        self.status_codes = {v: k for k, v in self.status_names.items()}
 
     # -- the canonical key of a position, from the kernel's words or from an engine state
     def canon(self, words) -> tuple:
         st, *w = self.K.canonical(*(np.int64(x) for x in words))
-        st = int(st)
+        return self.row_key((st, *w))
+
+    def row_key(self, row) -> tuple:
+        """The key of a canonical (status, w0..w3): the words of a finished game do not
+        matter, only that it is won or lost."""
+        st = int(row[0])
         if st in (self.K.WON, self.K.LOST):
-            return (self.status_names[st],)      # the words of a finished game do not matter
-        return (self.status_names[st], *(int(x) for x in w))
+            return (self.status_names[st],)
+        return (self.status_names[st], *(int(x) for x in row[1:]))
 
     def engine_key(self, state) -> tuple:
         if state.is_terminal():
@@ -360,6 +370,7 @@ class ExpectimaxAdapter(Adapter):
                 out.add(self.engine_key(s))
             return out
         m = min(5, state.deck_size())
+        self.checks["prophecy orders"] += len(acts)
         for a in acts:
             s = state.clone()
             s._apply_decision(a)           # the engine's prophecy step, before its _advance
@@ -386,18 +397,26 @@ class ExpectimaxAdapter(Adapter):
     reencodes = True
 
     # -- chance nodes
-    def check_chance(self, state, ks) -> dict:
-        K = self.K
+    def _kernel_outcomes(self, ks):
+        """The kernel's outcomes of the chance node ``ks``, canonical: (rows of status and
+        words, probabilities)."""
         st, w0, w1, w2, w3 = ks
-        cw, cp = K.outcomes(np.int64(st), np.int64(w0), np.int64(w1), np.int64(w2),
-                            np.int64(w3))
-        kernel: dict = {}
-        for i in range(len(cp)):
-            key = self.canon(cw[i])
-            kernel[key] = kernel.get(key, 0.0) + float(cp[i])
-        if abs(sum(kernel.values()) - 1.0) > PROB_TOL:
-            return {"probability sum": (sum(kernel.values()), 1.0)}
-        total = sum(state.unknown)
+        cw, cp = self.K.outcomes(np.int64(st), np.int64(w0), np.int64(w1), np.int64(w2),
+                                 np.int64(w3))
+        return _canonical_rows(cw), cp
+
+    def _where(self, rows, key) -> np.ndarray:
+        """The rows (of ``_kernel_outcomes``) whose canonical key is ``key``."""
+        code = self.status_codes[key[0]]
+        hit = rows[:, 0] == code
+        if len(key) > 1:
+            hit &= (rows[:, 1:] == np.array(key[1:], dtype=np.int64)).all(axis=1)
+        return hit
+
+    def check_chance(self, state, ks) -> dict:
+        rows, cp = self._kernel_outcomes(ks)
+        if abs(float(cp.sum()) - 1.0) > PROB_TOL:
+            return {"probability sum": (float(cp.sum()), 1.0)}
         if state.phase == "reveal":
             r = state.left
         elif state.phase == "foresee":
@@ -405,6 +424,12 @@ class ExpectimaxAdapter(Adapter):
         else:
             r = 1
         if r <= 1:
+            self.checks["one-card draws"] += 1
+            # every outcome, both ways: the same canonical children, the same probabilities
+            kernel: dict = {}
+            for i in range(len(cp)):
+                key = self.row_key(rows[i])
+                kernel[key] = kernel.get(key, 0.0) + float(cp[i])
             engine: dict = {}
             for a, p in state.chance_outcomes_exact():
                 s = state.clone()
@@ -417,7 +442,8 @@ class ExpectimaxAdapter(Adapter):
             bad = {k: (kernel[k], engine[k]) for k in kernel
                    if abs(kernel[k] - engine[k]) > PROB_TOL}
             return {"probabilities": bad} if bad else {}
-        # r cards at once: play one engine sequence of r draws and find its multiset
+        # r cards at once: play one engine sequence of r draws; its end must be the kernel's
+        # outcome of that multiset, with the path's probability times its number of orders
         s = state.clone()
         p = 1.0
         drawn = []
@@ -425,20 +451,37 @@ class ExpectimaxAdapter(Adapter):
             acts, probs = zip(*s.chance_outcomes())
             a = self.rnd.choices(acts, weights=probs)[0]
             p *= probs[acts.index(a)]
-            drawn.append(a)
+            drawn.append(a - G.DRAW)
             s.apply_action(a)
         orders = math.factorial(r)
         for n in Counter(drawn).values():
             orders //= math.factorial(n)
         key = self.engine_key(s)
-        if key not in kernel:
-            return {"reveal outcome": (None, key), "drawn": (None, drawn)}
-        if abs(kernel[key] - p * orders) > PROB_TOL:
-            return {"reveal probability": (kernel[key], p * orders), "drawn": (None, drawn),
-                    "total": (None, total)}
+        hit = self._where(rows, key)
+        self.checks["multi-card draws"] += 1
+        if not hit.any():
+            return {"multi-draw outcome": (None, key), "drawn": (None, drawn)}
+        if abs(float(cp[hit].sum()) - p * orders) > PROB_TOL:
+            return {"multi-draw probability": (float(cp[hit].sum()), p * orders),
+                    "drawn": (None, drawn)}
         return {}
 
     rnd = random.Random(0)     # run() reseeds it: the multi-card draws it samples
+
+
+@njit(cache=True)
+def _canonical_rows(cw):
+    """canonical() of every row of an (n, 4) array of positions: an (n, 5) array of status
+    and words (a reveal can have thousands of outcomes)."""
+    out = np.empty((cw.shape[0], 5), np.int64)
+    for i in range(cw.shape[0]):
+        st, a0, a1, a2, a3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
+        out[i, 0] = st
+        out[i, 1] = a0
+        out[i, 2] = a1
+        out[i, 3] = a2
+        out[i, 4] = a3
+    return out
 
 
 ADAPTERS = {"kernel": KernelAdapter, "expectimax": ExpectimaxAdapter,
@@ -455,6 +498,7 @@ def run(adapter: Adapter, steps: int, seed: int = 0, greedy_shares=GREEDY_SHARES
     if hasattr(adapter, "rnd"):
         adapter.rnd = random.Random(seed ^ 0x5EED)
     reencodes = getattr(adapter, "reencodes", False)
+    adapter.checks = Counter()
     res = Result(adapter.name)
     t0 = time.time()
     while res.steps < steps:
@@ -470,6 +514,7 @@ def run(adapter: Adapter, steps: int, seed: int = 0, greedy_shares=GREEDY_SHARES
                                     state.phase, format_position(state), state.history(),
                                     diff)
             res.seconds = time.time() - t0
+            res.checks = dict(adapter.checks)
             return res
 
         for _ in range(max_game_steps):
@@ -505,6 +550,7 @@ def run(adapter: Adapter, steps: int, seed: int = 0, greedy_shares=GREEDY_SHARES
         else:
             raise RuntimeError(f"{adapter.name}: a game longer than {max_game_steps} steps")
     res.seconds = time.time() - t0
+    res.checks = dict(adapter.checks)
     return res
 
 
