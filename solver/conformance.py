@@ -54,7 +54,6 @@ import argparse
 import json
 import math
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -145,10 +144,12 @@ class Adapter:
     ``step(ks, a)``      the kernel state after decision ``a`` (may update ``ks`` in place)
     ``chance(ks, a)``    the kernel state after chance outcome ``a`` (chance-mode kernels)
     ``check_chance(state, ks)``  an extra check at a chance node: {} or a diff
+    ``reencodes``        True: no step/chance; the harness encodes the engine's next state
     """
     name = "?"
     players = 1
     deal_mode = True
+    reencodes = False
     checks: Counter      # an adapter may count its own checks here (``Result.checks``)
 
     def start(self, seed: int):
@@ -265,16 +266,18 @@ class ExpectimaxAdapter(Adapter):
     docstring.  ``ks`` is the canonical form of ``encode(state)``: (status, w0, w1, w2, w3)."""
     name = "expectimax"
     deal_mode = False
+    reencodes = True         # run() encodes the engine's state anew after every step
 
     def __init__(self):
         from solver import expectimax_kernel as K
         from solver.board import unpack_board
-        from solver.expectimax_encode import PHASE_CODES, encode
+        from solver.expectimax_encode import encode
         self.K = K
         self.unpack_board = unpack_board
         self.raw_encode = encode
-        self.phase_codes = PHASE_CODES
         self.ch = np.zeros((24, 4), dtype=np.int64)
+        self.checks = Counter()
+        self.rnd = random.Random(0)      # run() reseeds it: the multi-card draws it samples
         self.status_names = {K.PLAY: "play", K.PROPHECY: "prophecy", K.DOOR: "door",
                              K.NIGHTMARE: "nightmare", K.REFILL: "refill",
                              K.REDRAW: "redraw", K.REVEAL: "reveal", K.FORESEE: "foresee",
@@ -394,8 +397,6 @@ class ExpectimaxAdapter(Adapter):
     def chance(self, ks, a):
         raise AssertionError("the expectimax adapter re-encodes the engine's state")
 
-    reencodes = True
-
     # -- chance nodes
     def _kernel_outcomes(self, ks):
         """The kernel's outcomes of the chance node ``ks``, canonical: (rows of status and
@@ -466,8 +467,6 @@ class ExpectimaxAdapter(Adapter):
                     "drawn": (None, drawn)}
         return {}
 
-    rnd = random.Random(0)     # run() reseeds it: the multi-card draws it samples
-
 
 @njit(cache=True)
 def _canonical_rows(cw):
@@ -495,9 +494,9 @@ def run(adapter: Adapter, steps: int, seed: int = 0, greedy_shares=GREEDY_SHARES
     ``steps`` steps (decisions and chance outcomes) were checked.  Returns the counts; the
     first disagreement stops the run and is in ``Result.mismatch``."""
     rnd = random.Random(seed)
-    if hasattr(adapter, "rnd"):
+    if hasattr(adapter, "rnd"):     # an adapter's own sampling, seeded by the run
         adapter.rnd = random.Random(seed ^ 0x5EED)
-    reencodes = getattr(adapter, "reencodes", False)
+    reencodes = adapter.reencodes
     adapter.checks = Counter()
     res = Result(adapter.name)
     t0 = time.time()

@@ -4,9 +4,9 @@ step's arguments.
 Each rule step is called directly (the njit dispatchers run from Python) and compared with what
 :mod:`engine.game` does on an engine state built to realise the same arguments: a row that
 ends in ``last`` with open series ``ser``, a hand, the Doors in play.  The engine states are
-clones of one position (every card but the hand in the deck, SPEC order) with the fields under test set
-directly; the engine's steps read only those fields (and take a Door from the deck when a
-series completes).  Rule texts are quoted from /work/shared/rules/.
+clones of one position (every card but the hand in the deck, SPEC order) with the fields
+under test set directly; the engine's steps read only those fields (and take a Door from the
+deck when a series completes).  Rule texts are quoted from /work/shared/rules/.
 """
 from __future__ import annotations
 
