@@ -109,7 +109,7 @@ def hand_add(w, h, c, d):
 @njit(cache=True, inline="always")
 def hand_size(w, h):
     """Cards in a 12 x 3-bit hand: pairs into 6-bit fields, then two interleaved sums of
-    three (no loop; every partial sum fits its field since a hand holds at most 5)."""
+    three (no loop; exact for any counts 0..7: no partial sum exceeds 42 < 64)."""
     x = (w >> h) & 0xFFFFFFFFF
     y = (x & 0o070707070707) + ((x >> 3) & 0o070707070707)
     t = y + (y >> 12) + (y >> 24)
