@@ -35,7 +35,7 @@ from .budgets import check_nodes, check_seconds
 from .clairvoyant import CertificateError, SolveResult, actions_to_strings, certified_line, \
     replay_line
 from .errors import UnsupportedPosition
-from .tt import _mix
+from .tt import TranspositionTable, _probe, _store
 
 SOLVER_VERSION = "duo-cv1"
 MAXD = 1536
@@ -205,8 +205,8 @@ def _solo_action(a):
         return 24 + ((a - 48) // 144) % 12
     if a < K.A_DOOR_LIMBO:
         return K.A_DOOR_KEY
-    if a < K.A_NM_DOOR:
-        return K.A_NM_KEY + (a - K.A_NM_KEY) % 4
+    if a < DK.A_NM_DOOR:
+        return DK.A_NM_KEY + (a - DK.A_NM_KEY) % 4
     return a
 
 
@@ -253,88 +253,13 @@ def _gen_ordered(st, perms, s_root, act, deckc, pdoors, doors, rev, out, scores)
 
 
 # ----------------------------------------------------------------------------- the table
-# Open addressing, buckets of 4 slots, 5 words a slot: the 4 key words, then epoch << 40 |
-# work (as solver.tt, whose 3-word keys do not hold a duo state; its mixer is reused).
-BUCKET = 4
-SLOT_WORDS = 5
-EPOCH_SHIFT = np.uint64(40)
-WORK_MASK = np.uint64((1 << 40) - 1)
+# The table is solver.tt's, with 4-word keys (DK.NW): the same buckets, exact keys, eviction
+# by least work and epochs as the solo search.
 
 
-def make_table(mb: float) -> np.ndarray:
-    if not mb > 0:
-        raise ValueError("tt size must be positive")
-    nslots = int(mb * 1024 * 1024) // (SLOT_WORDS * 8)
-    nb = 1
-    while nb * 2 * BUCKET <= nslots:
-        nb *= 2
-    return np.zeros((nb * BUCKET, SLOT_WORDS), dtype=np.uint64)
-
-
-@njit(cache=True, inline="always")
-def _bucket(c, nbuckets):
-    h = _mix(np.uint64(c[0]) ^ _mix(np.uint64(c[1]) ^ _mix(np.uint64(c[2]) ^ _mix(
-        np.uint64(c[3]) + np.uint64(0x9E3779B97F4A7C15)))))
-    return np.int64(h & np.uint64(nbuckets - 1)) * BUCKET
-
-
-@njit(cache=True, inline="always")
-def _same(table, i, c):
-    return table[i, 0] == np.uint64(c[0]) and table[i, 1] == np.uint64(c[1]) \
-        and table[i, 2] == np.uint64(c[2]) and table[i, 3] == np.uint64(c[3])
-
-
-@njit(cache=True)
-def _probe(table, c, epoch):
-    b = _bucket(c, table.shape[0] // BUCKET)
-    e = np.uint64(epoch)
-    for i in range(b, b + BUCKET):
-        if (table[i, 4] >> EPOCH_SHIFT) == e and _same(table, i, c):
-            return True
-    return False
-
-
-@njit(cache=True)
-def _store(table, c, epoch, work):
-    b = _bucket(c, table.shape[0] // BUCKET)
-    e = np.uint64(epoch)
-    if work < 1:
-        work = 1
-    w = np.uint64(work)
-    if w > WORK_MASK:
-        w = WORK_MASK
-    victim = -1
-    best = WORK_MASK + np.uint64(1)
-    for i in range(b, b + BUCKET):
-        if (table[i, 4] >> EPOCH_SHIFT) != e:
-            if victim < 0 or best > np.uint64(0):
-                victim = i
-                best = np.uint64(0)
-            continue
-        if _same(table, i, c):
-            if (table[i, 4] & WORK_MASK) < w:
-                table[i, 4] = (e << EPOCH_SHIFT) | w
-            return
-        wi = table[i, 4] & WORK_MASK
-        if wi < best:
-            best = wi
-            victim = i
-    for z in range(4):
-        table[victim, z] = np.uint64(c[z])
-    table[victim, 4] = (e << EPOCH_SHIFT) | w
-
-
-class DuoTable:
+class DuoTable(TranspositionTable):
     def __init__(self, mb: float = DEFAULT_TT_MB):
-        self.table = make_table(mb)
-        self.epoch = 1
-
-    def new_epoch(self) -> int:
-        self.epoch += 1
-        if self.epoch >= (1 << 24):
-            self.table[:] = 0
-            self.epoch = 1
-        return self.epoch
+        super().__init__(mb, key_words=DK.NW)
 
 
 # ----------------------------------------------------------------------------- the search

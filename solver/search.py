@@ -121,6 +121,7 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
     rev = np.zeros(9, dtype=np.int64)   # top 5 cards, then cards per colour in hand
     scores = np.zeros(K.MAX_MOVES, dtype=np.int64)
     c = np.zeros(K.NW, dtype=np.int64)           # the child being made (no array views)
+    kk = np.zeros(K.NW, dtype=np.int64)          # a finished node's key, for the table
     mv = np.zeros(K.MOVES_BUF, dtype=np.int64)
     nodes = info[I_NODES]
     d = info[I_D]
@@ -147,7 +148,10 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
     while True:
         if idx[d] >= nmov[d]:
             if use_tt:
-                _store(table, S[d, 0], S[d, 1], S[d, 2], epoch, nodes - wstart[d])
+                kk[0] = S[d, 0]
+                kk[1] = S[d, 1]
+                kk[2] = S[d, 2]
+                _store(table, kk, epoch, nodes - wstart[d])
             if d == 0:
                 info[I_STATUS] = ST_LOSS
                 break
@@ -173,7 +177,7 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
         if bounds and _is_dead(c, hand, deckc, doors, ldoors, bounds):
             info[I_PRUNED] += 1
             continue
-        if use_tt and _probe(table, c[0], c[1], c[2], epoch):
+        if use_tt and _probe(table, c, epoch):
             info[I_TTHITS] += 1
             continue
         d += 1

@@ -1,13 +1,15 @@
-"""Transposition table: open addressing on a numpy uint64 array, exact keys.
+"""Transposition table: open addressing on a numpy uint64 array, exact keys of any width.
 
-Each slot is 4 words: the 3 words of the packed state (the full key, compared in full, never a
-hash alone) and a meta word ``epoch << 40 | work``.  ``work`` is the number of nodes the entry
-cost to prove (at least 1); ``epoch`` identifies the search that wrote it, so starting a new
-search costs nothing: entries of another epoch count as empty.  Slots are grouped in buckets
-of 4 (one 128-byte stretch); a key lives in the bucket its hash picks.  When the bucket is full
-the entry with the least work is replaced.
+A table for keys of ``nw`` words (3 for the solo clairvoyant kernel, 4 for the two-player one)
+has rows of ``nw + 1`` words: the ``nw`` words of the packed state (the full key, compared in
+full, never a hash alone) and a meta word ``epoch << 40 | work``.  ``work`` is the number of
+nodes the entry cost to prove (at least 1); ``epoch`` identifies the search that wrote it, so
+starting a new search costs nothing: entries of another epoch count as empty.  Slots are
+grouped in buckets of 4; a key lives in the bucket its hash picks.  When the bucket is full
+the entry with the least work is replaced.  The key width is the table's (``table.shape[1] -
+1``): the one table code serves both searches.
 
-The clairvoyant search stores only *proved losses* (a win ends the search), so an entry is
+The clairvoyant searches store only *proved losses* (a win ends the search), so an entry is
 written when its node is finished and is never an ancestor on the current path: entries on
 the path cannot be evicted because they are not in the table yet, and evicting any entry only
 costs a re-search, never soundness.
@@ -18,20 +20,23 @@ import numpy as np
 from numba import njit
 
 BUCKET = 4
-SLOT_WORDS = 4
+KEY_WORDS = 3          # the solo kernel's state (solver.kernel.NW)
 EPOCH_SHIFT = np.uint64(40)
 WORK_MASK = np.uint64((1 << 40) - 1)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
 
 
-def make_table(mb: float) -> np.ndarray:
-    """A table of about ``mb`` megabytes (rounded down to a power of two of buckets)."""
+def make_table(mb: float, key_words: int = KEY_WORDS) -> np.ndarray:
+    """A table of about ``mb`` megabytes (rounded down to a power of two of buckets) for keys
+    of ``key_words`` words."""
     if not mb > 0:
         raise ValueError("tt size must be positive")
-    nslots = int(mb * 1024 * 1024) // (SLOT_WORDS * 8)
+    row = key_words + 1
+    nslots = int(mb * 1024 * 1024) // (row * 8)
     nb = 1
     while nb * 2 * BUCKET <= nslots:
         nb *= 2
-    return np.zeros((nb * BUCKET, SLOT_WORDS), dtype=np.uint64)
+    return np.zeros((nb * BUCKET, row), dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")
@@ -41,34 +46,42 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
-def _bucket(k0, k1, k2, nbuckets):
-    h = _mix(np.uint64(k0) ^ _mix(np.uint64(k1) ^ _mix(np.uint64(k2) + np.uint64(0x9E3779B97F4A7C15))))
+@njit(cache=True, inline="always")
+def _bucket(c, nw, nbuckets):
+    """First slot of the bucket of key ``c[:nw]``: the hash folds the words from the last,
+    ``mix(c[0] ^ mix(c[1] ^ ... mix(c[nw-1] + GOLD)))``."""
+    h = _mix(np.uint64(c[nw - 1]) + _GOLD)
+    for i in range(nw - 2, -1, -1):
+        h = _mix(np.uint64(c[i]) ^ h)
     return np.int64(h & np.uint64(nbuckets - 1)) * BUCKET
 
 
+@njit(cache=True, inline="always")
+def _same(table, i, c, nw):
+    for z in range(nw):
+        if table[i, z] != np.uint64(c[z]):
+            return False
+    return True
+
+
 @njit(cache=True)
-def _probe(table, k0, k1, k2, epoch):
-    """True if the key is in the table (written in this epoch)."""
-    b = _bucket(k0, k1, k2, table.shape[0] // BUCKET)
-    u0 = np.uint64(k0)
-    u1 = np.uint64(k1)
-    u2 = np.uint64(k2)
+def _probe(table, c, epoch):
+    """True if key ``c`` (an int64 array of the table's key width) is in the table (written
+    in this epoch)."""
+    nw = table.shape[1] - 1
+    b = _bucket(c, nw, table.shape[0] // BUCKET)
     e = np.uint64(epoch)
     for i in range(b, b + BUCKET):
-        if (table[i, 3] >> EPOCH_SHIFT) == e and table[i, 0] == u0 and table[i, 1] == u1 \
-                and table[i, 2] == u2:
+        if (table[i, nw] >> EPOCH_SHIFT) == e and _same(table, i, c, nw):
             return True
     return False
 
 
 @njit(cache=True)
-def _store(table, k0, k1, k2, epoch, work):
-    """Insert (or refresh) a key; returns 1 if an older entry of this epoch was evicted."""
-    b = _bucket(k0, k1, k2, table.shape[0] // BUCKET)
-    u0 = np.uint64(k0)
-    u1 = np.uint64(k1)
-    u2 = np.uint64(k2)
+def _store(table, c, epoch, work):
+    """Insert (or refresh) key ``c``; returns 1 if an older entry of this epoch was evicted."""
+    nw = table.shape[1] - 1
+    b = _bucket(c, nw, table.shape[0] // BUCKET)
     e = np.uint64(epoch)
     if work < 1:
         work = 1
@@ -78,34 +91,33 @@ def _store(table, k0, k1, k2, epoch, work):
     victim = -1
     best = WORK_MASK + np.uint64(1)
     for i in range(b, b + BUCKET):
-        if (table[i, 3] >> EPOCH_SHIFT) != e:
+        if (table[i, nw] >> EPOCH_SHIFT) != e:
             if victim < 0 or best > np.uint64(0):
                 victim = i
                 best = np.uint64(0)
             continue
-        if table[i, 0] == u0 and table[i, 1] == u1 and table[i, 2] == u2:
-            if (table[i, 3] & WORK_MASK) < w:
-                table[i, 3] = (e << EPOCH_SHIFT) | w
+        if _same(table, i, c, nw):
+            if (table[i, nw] & WORK_MASK) < w:
+                table[i, nw] = (e << EPOCH_SHIFT) | w
             return 0
-        wi = table[i, 3] & WORK_MASK
+        wi = table[i, nw] & WORK_MASK
         if wi < best:
             best = wi
             victim = i
     evicted = 0
-    if (table[victim, 3] >> EPOCH_SHIFT) == e:
+    if (table[victim, nw] >> EPOCH_SHIFT) == e:
         evicted = 1
-    table[victim, 0] = u0
-    table[victim, 1] = u1
-    table[victim, 2] = u2
-    table[victim, 3] = (e << EPOCH_SHIFT) | w
+    for z in range(nw):
+        table[victim, z] = np.uint64(c[z])
+    table[victim, nw] = (e << EPOCH_SHIFT) | w
     return evicted
 
 
 class TranspositionTable:
     """Python handle on a table (used by tests and the benchmark)."""
 
-    def __init__(self, mb: float = 64):
-        self.table = make_table(mb)
+    def __init__(self, mb: float = 64, key_words: int = KEY_WORDS):
+        self.table = make_table(mb, key_words)
         self.epoch = 1
 
     def new_epoch(self) -> int:
@@ -115,26 +127,36 @@ class TranspositionTable:
             self.epoch = 1
         return self.epoch
 
+    def _key(self, key) -> np.ndarray:
+        if len(key) != self.table.shape[1] - 1:
+            raise ValueError(f"a key of this table has {self.table.shape[1] - 1} words")
+        return np.array([int(x) for x in key], dtype=np.int64)
+
     def probe(self, key) -> bool:
-        return bool(_probe(self.table, np.int64(key[0]), np.int64(key[1]), np.int64(key[2]),
-                           np.int64(self.epoch)))
+        return bool(_probe(self.table, self._key(key), np.int64(self.epoch)))
 
     def store(self, key, work: int = 1) -> int:
-        return int(_store(self.table, np.int64(key[0]), np.int64(key[1]), np.int64(key[2]),
-                          np.int64(self.epoch), np.int64(work)))
+        return int(_store(self.table, self._key(key), np.int64(self.epoch), np.int64(work)))
 
 
 @njit(cache=True)
 def _bench_ops(table, n, epoch):
     """n stores then n probes of pseudo-random keys; returns the number of hits."""
+    c = np.zeros(table.shape[1] - 1, dtype=np.int64)
     z = np.uint64(12345)
     for i in range(n):
         z = _mix(z + np.uint64(i))
-        _store(table, np.int64(z >> np.uint64(2)), np.int64(i), np.int64(7), epoch, i + 1)
+        c[0] = np.int64(z >> np.uint64(2))
+        c[1] = i
+        c[2] = 7
+        _store(table, c, epoch, i + 1)
     z = np.uint64(12345)
     hits = 0
     for i in range(n):
         z = _mix(z + np.uint64(i))
-        if _probe(table, np.int64(z >> np.uint64(2)), np.int64(i), np.int64(7), epoch):
+        c[0] = np.int64(z >> np.uint64(2))
+        c[1] = i
+        c[2] = 7
+        if _probe(table, c, epoch):
             hits += 1
     return hits

@@ -21,10 +21,10 @@ def test_bucket_evicts_least_work_and_counts():
     nb = t.table.shape[0] // T.BUCKET
     # find 5 keys that land in the same bucket
     same = []
-    b0 = T._bucket(np.int64(1), np.int64(2), np.int64(0), nb)
+    b0 = T._bucket(np.array([1, 2, 0], dtype=np.int64), 3, nb)
     k = 0
     while len(same) < 5:
-        if T._bucket(np.int64(1), np.int64(2), np.int64(k), nb) == b0:
+        if T._bucket(np.array([1, 2, k], dtype=np.int64), 3, nb) == b0:
             same.append((1, 2, k))
         k += 1
     for work, key in zip((50, 10, 70, 30), same[:4]):
@@ -54,3 +54,33 @@ def test_large_keys_use_all_bits():
 def test_size():
     t = T.make_table(1)
     assert t.nbytes <= 1024 * 1024 and t.nbytes >= 512 * 1024
+
+
+def test_key_width_is_the_tables():
+    """One table code for 3-word (solo) and 4-word (two-player) keys: a 4-word table tells
+    keys apart by their 4th word, and a key of the wrong width is refused."""
+    t = T.TranspositionTable(0.01, key_words=4)
+    t.store((1, 2, 3, 4), 1)
+    assert t.probe((1, 2, 3, 4))
+    assert not t.probe((1, 2, 3, 5))
+    import pytest
+    with pytest.raises(ValueError):
+        t.probe((1, 2, 3))
+
+
+def test_hash_folds_the_words_from_the_last():
+    """The bucket of a key is mix(c0 ^ mix(c1 ^ ... mix(c[n-1] + GOLD))) for every width (the
+    solo and two-player tables had this hash, each written out for its width)."""
+    gold = 0x9E3779B97F4A7C15
+    m = (1 << 64) - 1
+
+    def mix(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+        return z ^ (z >> 31)
+    for key in ((1, 2, 3), (5, 6, 7, 8), ((1 << 62) + 3, 9, 1 << 40)):
+        h = mix((key[-1] + gold) & m)
+        for x in reversed(key[:-1]):
+            h = mix(x ^ h)
+        nb = 1 << 10
+        assert T._bucket(np.array(key, dtype=np.int64), len(key), nb) == (h & (nb - 1)) * T.BUCKET
