@@ -8,6 +8,10 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
     PYTHONPATH=<tree> python benchmarks/before_after.py ex 41:13 103:13 56:15 70:15
     PYTHONPATH=<tree> python benchmarks/before_after.py speed      # alternate the trees
 
+``duo A B``     two-player clairvoyant solves of deals A..B-1 (400,000 nodes each): results,
+                nodes and a digest of every deal's (result, nodes, line);
+``honest N``    N greedy and N greedy-plus playouts of the honest kernel: what playout_batch
+                reports of them;
 ``cv A B``      clairvoyant solve of deals A..B-1: wins, total nodes and a digest of every
                 deal's (result, nodes, line);
 ``ex [--nodes B] S:N ...``  the expectimax value of ``late_position(S, N)`` (one thread, a
@@ -47,6 +51,40 @@ def cv(a, b):
         h.update(f"{seed} {r.result} {r.nodes} {' '.join(r.line)}\n".encode())
     print(json.dumps({"deals": [a, b], **out, "nodes": nodes, "digest": h.hexdigest()[:16],
                       "seconds": round(time.perf_counter() - t0, 2)}))
+
+
+def duo(a, b, budget=400_000):
+    """Two-player clairvoyant solves of deals a..b-1 (node budget ``budget`` each): the
+    results, total nodes and a digest of every deal's (result, nodes, line)."""
+    from engine.game import Game
+    from solver.duo_search import DuoSolver
+    sv = DuoSolver()
+    sv.solve_state(Game(2).new_initial_state(0), node_budget=1000)   # compile / load
+    h = hashlib.sha256()
+    out = {"WIN": 0, "LOSS": 0, "UNKNOWN": 0}
+    nodes = 0
+    t0 = time.perf_counter()
+    for seed in range(a, b):
+        r = sv.solve_state(Game(2).new_initial_state(seed), node_budget=budget)
+        out[r.result] += 1
+        nodes += r.nodes
+        h.update(f"{seed} {r.result} {r.nodes} {' '.join(r.line)}\n".encode())
+    print(json.dumps({"deals": [a, b], "budget": budget, **out, "nodes": nodes,
+                      "digest": h.hexdigest()[:16],
+                      "seconds": round(time.perf_counter() - t0, 2)}))
+
+
+def honest(n):
+    """``n`` greedy and ``n`` greedy-plus playouts of the information-state kernel from the
+    setup (keys 0 ..): wins and a digest of every game's (won, steps)."""
+    from solver import honest_kernel as HK
+    out = {}
+    for base in ("greedy", "greedy-plus"):
+        HK.playout_batch(10, key=0, base=base)      # compile / load
+        r = HK.playout_batch(n, key=0, base=base)
+        out[base] = {k: (v if isinstance(v, (int, float, str)) else repr(v))
+                     for k, v in r.items() if k not in ("seconds", "games_per_s")}
+    print(json.dumps({"games": n, **out}))
 
 
 def ex(specs, budget=None):
@@ -175,6 +213,10 @@ if __name__ == "__main__":
         if args[:1] == ["--nodes"]:
             budget, args = int(args[1]), args[2:]
         ex(args, budget)
+    elif sys.argv[1] == "duo":
+        duo(int(sys.argv[2]), int(sys.argv[3]))
+    elif sys.argv[1] == "honest":
+        honest(int(sys.argv[2]))
     elif sys.argv[1] == "report":
         sys.exit(report(*sys.argv[2:5]))
     else:
