@@ -14,8 +14,8 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
                 reports of them;
 ``cv A B``      clairvoyant solve of deals A..B-1: wins, total nodes and a digest of every
                 deal's (result, nodes, line);
-``ex [--nodes B] S:N ...``  the expectimax value of ``late_position(S, N)`` (one thread, a
-                2^22 memo, a fresh solver per position) as exact hex floats, its node count,
+``ex [--nodes B] [--bits K] S:N ...``  the expectimax value of ``late_position(S, N)`` (one
+                thread, a 2^K memo, K = 22 by default, a fresh solver per position) as exact hex floats, its node count,
                 and a digest of the ranking's bounds; with ``--nodes B`` the value and the
                 ranking each stop after B expanded nodes (no probes, no estimates), and the
                 budgeted bounds are compared bit for bit (the hardest positions take many
@@ -87,14 +87,14 @@ def honest(n):
     print(json.dumps({"games": n, **out}))
 
 
-def ex(specs, budget=None):
+def ex(specs, budget=None, bits=22):
     from benchmarks.bench_expectimax import late_position
     from engine.notation import format_position
     from solver.expectimax import Expectimax
     for spec in specs:
         seed, cards = (int(x) for x in spec.split(":"))
         st = late_position(seed, cards)
-        sv = Expectimax(22, threads=1)
+        sv = Expectimax(bits, threads=1)
         t0 = time.perf_counter()
         iv = sv.value(st, node_budget=budget)
         dt = time.perf_counter() - t0
@@ -210,9 +210,14 @@ if __name__ == "__main__":
     elif sys.argv[1] == "ex":
         args = sys.argv[2:]
         budget = None
-        if args[:1] == ["--nodes"]:
-            budget, args = int(args[1]), args[2:]
-        ex(args, budget)
+        bits = 22
+        while args[:1] in (["--nodes"], ["--bits"]):
+            if args[0] == "--nodes":
+                budget = int(args[1])
+            else:
+                bits = int(args[1])
+            args = args[2:]
+        ex(args, budget, bits)
     elif sys.argv[1] == "duo":
         duo(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "honest":
