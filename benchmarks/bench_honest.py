@@ -341,7 +341,7 @@ ABLATIONS = {
          "    for i in range(NS):\n        S[i] = 0\n    n = 0\n    for t in range(17):\n"
          "        S[U + t] = COUNTS[t]\n        for _ in range(COUNTS[t]):\n"
          "            S[ARR + n] = t\n            n += 1\n    S[UTOT] = 76\n"
-         "    S[LAST] = -1\n    S[DRAWN] = -1\n    S[PH] = P_SETUP\n")],
+         "    S[LAST] = NO_CARD\n    S[DRAWN] = -1\n    S[PH] = P_SETUP\n")],
 }
 
 

@@ -1,5 +1,15 @@
 """Bit-packed numba kernel of two-player Onirim in deal mode (docs/DUO.md has the layout).
 
+The board fields and the rule steps on them are the packed board layer's (:mod:`solver.board`),
+bound here at the duo offsets: each row has the layer's row shape (last card 4 bits, open series
+2 bits: 1 or 2, 0 for none) and goes through ``B.play_row``; a play needs ``B.playable``; the
+Nightmare's options are ``B.nightmare_kind``'s; own hands, shared cards, Doors in play and Doors
+in limbo are the layer's generic counters (``B.cnt_get`` / ``cnt_add`` / ``cnt_sum`` /
+``cnt_clear``, 2, 4, 1 and 2 bits a counter); a Door wins with the layer's rule (every Door in
+play, ``DOORS_TO_WIN``).  What only the duo game has stays here as its own small steps: the two
+zones (own cards and the shared cards), the Doors per player, the draft, the swap, and the
+deck (the solo kernel's, by import).
+
 A duo state is four int64 words.  Words 1 and 2 are exactly the deck words of the solo kernel
 (:mod:`solver.kernel`: ``st[1]`` = Nightmares in limbo, shuffle count, read position, prophecy
 override, permutation length; ``st[2]`` = the multiset ``M`` the last shuffle permuted), so the
@@ -12,8 +22,10 @@ word 0  own cards of player 0: 12 x 2 bits (count per Location type, at most 3),
         Doors of player 0 (4 bits, one per colour, 54), Doors of player 1 (4 bits, 58)
 word 1  the solo deck word (bits 0..48), then Doors in limbo: 4 x 2 bits at 49
 word 3  shared cards (the centre during the draft): 12 x 4 bits, bits 0..47
-        row of player 0: last card type (4 bits, 48; 15 = empty), open series length (2, 52)
-        row of player 1: last card type (4 bits, 54), open series length (2, 58)
+        row of player 0: last card type (4 bits, 48; 15 = NO_CARD: empty), open series (2, 52)
+        row of player 1: last card type (4 bits, 54), open series (2, 58)
+        (the open series as the board layer counts it: 1 or 2, 0 for an empty row or once
+        the last card completed a series of 3)
 
 Action integers are the engine's (``engine.game``: PLAY/DISCARD by zone, SWAP, PROPHECY,
 DOOR_KEY by zone, NM_KEY by zone, DRAFT).  Public Python functions validate and convert; the
@@ -25,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from engine import game as G
+from engine.rules import COLOURS, DOORS_TO_WIN, SERIES_LENGTH
 from engine.rules import DEAL_DRAFT as PH_DRAFT
 from engine.rules import DEAL_DUO_PHASE_NAMES as PHASE_NAMES
 from engine.rules import DEAL_LOST as PH_LOST
@@ -35,6 +48,7 @@ from engine.rules import NUM_LOCATION_TYPES as NLOC
 from engine.rules import NUM_TYPES as NT
 from engine.rules import PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_PROPHECY
 
+from . import board as B
 from . import kernel as K
 from .errors import UnsupportedPosition
 from .kernel import _card_at, _deck_counts, _deck_size, _fill_sfx, _pack_m, _pop, _shuffle
@@ -42,18 +56,25 @@ from .kernel import _card_at, _deck_counts, _deck_size, _fill_sfx, _pack_m, _pop
 NW = 4
 
 # word 0
-OWN_SHIFT = (0, 24)
+OWN_BITS = 2                         # own cards: at most 3 of a type
+OWN_W = OWN_BITS * NLOC              # 24: player p's own cards at bit OWN_W * p
+OWN_SHIFT = (0, OWN_W)
 PHASE_SHIFT = 48
 TURN_SHIFT = 51
 DRAWN_SHIFT = 52
-DOORS_SHIFT = (54, 58)
+DOORS_AT = 54                        # one bit per colour per player: player p's at 54 + 4p
+DOORS_SHIFT = (DOORS_AT, DOORS_AT + COLOURS)
 # word 1 (above the solo deck fields, which end at bit 48)
-LDOOR_SHIFT = 49
+LDOOR_SHIFT = 49                     # Doors in limbo: 4 x 2 bits
+LDOOR_BITS = 2
 LDOOR_MASK = np.int64(0xFF) << LDOOR_SHIFT
 # word 3
 SHARED_SHIFT = 0
-LAST_SHIFT = (48, 54)
-SER_SHIFT = (52, 58)
+SHARED_BITS = 4                      # the shared cards: up to 8 of a type during the draft
+ROW_AT = 48                          # player p's row field (the board layer's shape) at 48 + 6p
+ROW_W = B.SER_FROM_ROW + 2           # 6: last card 4 bits, open series 2 bits
+LAST_SHIFT = (ROW_AT, ROW_AT + ROW_W)
+SER_SHIFT = (ROW_AT + B.SER_FROM_ROW, ROW_AT + ROW_W + B.SER_FROM_ROW)
 
 M_REFILL, M_REDRAW, M_FORESEE = 0, 1, 2
 
@@ -68,6 +89,10 @@ A_NM_DOOR = G.NM_DOOR
 A_NM_REVEAL = G.NM_REVEAL
 A_NM_REDRAW = G.NM_REDRAW
 A_DRAFT = G.DRAFT
+# the engine numbers the Nightmare's options NM_KEY + COLOURS*zone + colour, NM_DOOR + colour,
+# NM_REVEAL, NM_REDRAW (engine.actions); _nm_option maps them to the board layer's options
+assert A_NM_DOOR == A_NM_KEY + 2 * COLOURS and A_NM_REVEAL == A_NM_DOOR + COLOURS
+assert A_NM_REDRAW == A_NM_REVEAL + 1
 MOVES_BUF = K.MOVES_BUF     # moves in [0, 128), scratch above (as the solo kernel)
 CODES_AT = K.CODES_AT
 REV_AT = K.REV_AT
@@ -79,12 +104,18 @@ NPERM = K.NPERM
 
 @njit(cache=True, inline="always")
 def _phase(st):
-    return (st[0] >> PHASE_SHIFT) & 7
+    return B.phase_get(st[0], PHASE_SHIFT)
 
 
 @njit(cache=True, inline="always")
 def _set_phase(st, ph):
-    st[0] = (st[0] & ~(np.int64(7) << PHASE_SHIFT)) | (np.int64(ph) << PHASE_SHIFT)
+    st[0] = B.phase_set(st[0], PHASE_SHIFT, ph)
+
+
+@njit(cache=True, inline="always")
+def _drawn(st):
+    """The colour of the drawn Door (phase door)."""
+    return B.drawn_get(st[0], DRAWN_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -94,43 +125,37 @@ def _turn(st):
 
 @njit(cache=True, inline="always")
 def _own_shift(p):
-    return 24 * p
+    return OWN_W * p
 
 
 @njit(cache=True, inline="always")
 def _own_n(st, p, c):
-    return (st[0] >> (24 * p + 2 * c)) & 3
+    return B.cnt_get(st[0], OWN_W * p, OWN_BITS, c)
 
 
 @njit(cache=True, inline="always")
 def _own_add(st, p, c, d):
-    st[0] += np.int64(d) << (24 * p + 2 * c)
+    st[0] = B.cnt_add(st[0], OWN_W * p, OWN_BITS, c, d)
 
 
 @njit(cache=True, inline="always")
 def _own_size(st, p):
-    n = 0
-    for c in range(NLOC):
-        n += (st[0] >> (24 * p + 2 * c)) & 3
-    return n
+    return B.cnt_sum(st[0], OWN_W * p, OWN_BITS, NLOC)
 
 
 @njit(cache=True, inline="always")
 def _sh_n(st, c):
-    return (st[3] >> (4 * c)) & 15
+    return B.cnt_get(st[3], SHARED_SHIFT, SHARED_BITS, c)
 
 
 @njit(cache=True, inline="always")
 def _sh_add(st, c, d):
-    st[3] += np.int64(d) << (4 * c)
+    st[3] = B.cnt_add(st[3], SHARED_SHIFT, SHARED_BITS, c, d)
 
 
 @njit(cache=True, inline="always")
 def _sh_size(st):
-    n = 0
-    for c in range(NLOC):
-        n += (st[3] >> (4 * c)) & 15
-    return n
+    return B.cnt_sum(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
 
 
 @njit(cache=True, inline="always")
@@ -150,35 +175,48 @@ def _zone_add(st, p, zone, c, d):
 
 @njit(cache=True, inline="always")
 def _has_door(st, p, col):
-    return (st[0] >> (54 + 4 * p + col)) & 1
+    return B.cnt_get(st[0], DOORS_AT + COLOURS * p, 1, col)
 
 
 @njit(cache=True, inline="always")
 def _doors_total(st):
-    n = 0
-    for b in range(8):
-        n += (st[0] >> (54 + b)) & 1
-    return n
+    return B.cnt_sum(st[0], DOORS_AT, 1, 2 * COLOURS)
 
 
 @njit(cache=True, inline="always")
 def _ldoor_n(st, col):
-    return (st[1] >> (LDOOR_SHIFT + 2 * col)) & 3
+    return B.cnt_get(st[1], LDOOR_SHIFT, LDOOR_BITS, col)
 
 
 @njit(cache=True, inline="always")
 def _ldoor_add(st, col):
-    st[1] += np.int64(1) << (LDOOR_SHIFT + 2 * col)
+    st[1] = B.cnt_add(st[1], LDOOR_SHIFT, LDOOR_BITS, col, 1)
+
+
+@njit(cache=True, inline="always")
+def _row_at(p):
+    """The bit of word 3 where player p's row field (the board layer's shape) starts."""
+    return ROW_AT + ROW_W * p
 
 
 @njit(cache=True, inline="always")
 def _last(st, p):
-    return (st[3] >> (48 + 6 * p)) & 15
+    return B.row_last(st[3], _row_at(p))
 
 
 @njit(cache=True, inline="always")
 def _ser(st, p):
-    return (st[3] >> (52 + 6 * p)) & 3
+    return B.row_series(st[3], _row_at(p))
+
+
+@njit(cache=True, inline="always")
+def _nm_option(a):  # board candidate (the engine action of a Nightmare option, with zones)
+    """Nightmare action ``a`` as (the board layer's option, zone): a Key from own cards (zone
+    0) or the shared cards (zone 1), else zone 0."""
+    if a < A_NM_DOOR:
+        x = a - A_NM_KEY
+        return x % COLOURS, x // COLOURS
+    return a - A_NM_DOOR + COLOURS, 0
 
 
 @njit(cache=True, inline="always")
@@ -259,10 +297,10 @@ def _advance(st, perms, s_root, seed, mode, counts):
             continue
         if c < NIGHT:
             col = c - 12
-            k = col * 3 + 2
+            k = B.key_of(col)
             if _has_door(st, p, col) == 0 and (_own_n(st, p, k) + _sh_n(st, k)) > 0:
                 _set_phase(st, PH_DOOR)
-                st[0] = (st[0] & ~(np.int64(3) << DRAWN_SHIFT)) | (np.int64(col) << DRAWN_SHIFT)
+                st[0] = B.drawn_set(st[0], DRAWN_SHIFT, col)
                 return
             _ldoor_add(st, col)
             continue
@@ -272,9 +310,10 @@ def _advance(st, perms, s_root, seed, mode, counts):
 
 @njit(cache=True, inline="always")
 def _gain_door(st, p, col):
-    """Put a Door of colour col in play for player p; True if that wins."""
-    st[0] |= np.int64(1) << (54 + 4 * p + col)
-    if _doors_total(st) == 8:
+    """Put a Door of colour col in play for player p (who has none of it); True if that wins
+    (the rule of :func:`solver.board.gain_door`: every Door in play)."""
+    st[0] = B.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, 1)
+    if _doors_total(st) == DOORS_TO_WIN:
         _set_phase(st, PH_WON)
         return True
     return False
@@ -291,20 +330,10 @@ def _apply(st, a, perms, s_root, seed, counts):
             zone = (a - A_PLAY) // 12
             c = (a - A_PLAY) % 12
             _zone_add(st, p, zone, c, -1)
-            w3 = st[3]
-            last = (w3 >> (48 + 6 * p)) & 15
-            ser = (w3 >> (52 + 6 * p)) & 3
-            col = c // 3
-            if last != EMPTY and last // 3 == col and ser != 0:
-                ser += 1
-            else:
-                ser = 1
-            if ser == 3:
-                ser = 0
-            w3 = (w3 & ~(np.int64(0x3F) << (48 + 6 * p))) | (np.int64(c) << (48 + 6 * p)) \
-                | (np.int64(ser) << (52 + 6 * p))
+            w3, col = B.play_row(st[3], _row_at(p), c)
             st[3] = w3
-            if ser == 0 and _has_door(st, p, col) == 0:
+            # a completed series earns its colour's Door if the player has none (D5)
+            if col >= 0 and _has_door(st, p, col) == 0:
                 _deck_counts(st, perms, s_root, counts)
                 if counts[12 + col] > 0:
                     counts[12 + col] -= 1
@@ -330,7 +359,7 @@ def _apply(st, a, perms, s_root, seed, counts):
             _sh_add(st, gb, -1)
             _own_add(st, p, gb, 1)
             _sh_add(st, ga, 1)
-        if c % 3 == 2:
+        if B.is_key(c):
             _advance(st, perms, s_root, seed, M_FORESEE, counts)
         else:
             _advance(st, perms, s_root, seed, M_REFILL, counts)
@@ -356,36 +385,35 @@ def _apply(st, a, perms, s_root, seed, counts):
         _advance(st, perms, s_root, seed, M_REFILL, counts)
         return
     if ph == PH_DOOR:
-        col = (st[0] >> DRAWN_SHIFT) & 3
-        st[0] &= ~(np.int64(3) << DRAWN_SHIFT)
+        col = _drawn(st)
+        st[0] = B.drawn_set(st[0], DRAWN_SHIFT, 0)
         _set_phase(st, PH_PLAY)
         if a == A_DOOR_LIMBO:
             _ldoor_add(st, col)
         else:
-            _zone_add(st, p, a - A_DOOR_KEY, col * 3 + 2, -1)
+            _zone_add(st, p, a - A_DOOR_KEY, B.key_of(col), -1)
             if _gain_door(st, p, col):
                 return
         _advance(st, perms, s_root, seed, M_REFILL, counts)
         return
     if ph == PH_NIGHTMARE:
         _set_phase(st, PH_PLAY)
-        if a < A_NM_DOOR:
-            zone = (a - A_NM_KEY) // 4
-            col = (a - A_NM_KEY) % 4
-            _zone_add(st, p, zone, col * 3 + 2, -1)
-        elif a < A_NM_REVEAL:
-            col = a - A_NM_DOOR
-            st[0] &= ~(np.int64(1) << (54 + 4 * p + col))
+        o, zone = _nm_option(a)
+        kind, col = B.nightmare_kind(o)
+        if kind == B.OPT_KEY:                 # a Key from own (zone 0) or shared cards
+            _zone_add(st, p, zone, B.key_of(col), -1)
+        elif kind == B.OPT_DOOR:              # one of the player's Doors to limbo
+            st[0] = B.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, -1)
             _ldoor_add(st, col)
-        elif a == A_NM_REVEAL:
+        elif kind == B.OPT_REVEAL:
             k = min(5, _deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
                 if c >= NLOC:
                     _to_limbo(st, c)
-        else:
-            st[0] &= ~(np.int64(0xFFFFFF) << (24 * p))
-            st[3] &= ~np.int64((1 << 48) - 1)
+        else:                                 # the redraw: own and shared cards are discarded
+            st[0] = B.cnt_clear(st[0], OWN_W * p, OWN_BITS, NLOC)
+            st[3] = B.cnt_clear(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
             _advance(st, perms, s_root, seed, M_REDRAW, counts)
             return
         _advance(st, perms, s_root, seed, M_REFILL, counts)
@@ -411,7 +439,7 @@ def _legal(st, perms, s_root, out):
         last = _last(st, p)
         for zone in range(2):
             for c in range(NLOC):
-                if _zone_n(st, p, zone, c) > 0 and (last == EMPTY or c % 3 != last % 3):
+                if _zone_n(st, p, zone, c) > 0 and B.playable(last, c):
                     out[n] = A_PLAY + zone * 12 + c
                     n += 1
         for zone in range(2):
@@ -468,18 +496,18 @@ def _legal(st, perms, s_root, out):
                     n += 1
         return n
     if ph == PH_DOOR:
-        col = (st[0] >> DRAWN_SHIFT) & 3
+        col = _drawn(st)
         for zone in range(2):
-            if _zone_n(st, p, zone, col * 3 + 2) > 0:
+            if _zone_n(st, p, zone, B.key_of(col)) > 0:
                 out[n] = A_DOOR_KEY + zone
                 n += 1
         out[n] = A_DOOR_LIMBO
         return n + 1
     if ph == PH_NIGHTMARE:
         for zone in range(2):
-            for col in range(4):
-                if _zone_n(st, p, zone, col * 3 + 2) > 0:
-                    out[n] = A_NM_KEY + zone * 4 + col
+            for col in range(COLOURS):
+                if _zone_n(st, p, zone, B.key_of(col)) > 0:
+                    out[n] = A_NM_KEY + zone * COLOURS + col
                     n += 1
         for col in range(4):
             if _has_door(st, p, col):
@@ -543,23 +571,20 @@ def encode(state, perms=None):
     w0 = 0
     for p in range(2):
         for c in state.hands[p]:
-            w0 += 1 << (24 * p + 2 * c)
+            w0 += 1 << (OWN_W * p + OWN_BITS * c)
         for d in state.doors[p]:
-            w0 |= 1 << (54 + 4 * p + d - 12)
+            w0 |= 1 << (DOORS_AT + COLOURS * p + d - 12)
     w0 |= PHASE_NAMES.index(state.phase) << PHASE_SHIFT
     w0 |= state.turn << TURN_SHIFT
     if state.phase == "door":
         w0 |= (state.drawn - 12) << DRAWN_SHIFT
     w3 = 0
     for c in state.shared:
-        w3 += 1 << (4 * c)
+        w3 += 1 << (SHARED_BITS * c)
     for p in range(2):
         row = state.rows[p]
         last = row[-1] if row else EMPTY
-        ser = G.series_length(row) if row else 0
-        if ser == 3:
-            ser = 0
-        w3 |= last << (48 + 6 * p) | ser << (52 + 6 * p)
+        w3 |= last << LAST_SHIFT[p] | B.open_series(row) << SER_SHIFT[p]
     ln = 0
     ld = 0
     for c in state.limbo:
@@ -599,20 +624,21 @@ def decode(st, perms, s_root) -> dict:
     for p in range(2):
         h = []
         for c in range(NLOC):
-            h += [c] * ((w0 >> (24 * p + 2 * c)) & 3)
+            h += [c] * ((w0 >> (OWN_W * p + OWN_BITS * c)) & 3)
         hands.append(h)
-        doors.append([12 + col for col in range(4) if (w0 >> (54 + 4 * p + col)) & 1])
-        last = (w3 >> (48 + 6 * p)) & 15
-        ser = (w3 >> (52 + 6 * p)) & 3
-        if last == EMPTY:
+        doors.append([12 + col for col in range(COLOURS)
+                      if (w0 >> (DOORS_AT + COLOURS * p + col)) & 1])
+        last = (w3 >> LAST_SHIFT[p]) & 15
+        ser = (w3 >> SER_SHIFT[p]) & 3
+        if last == EMPTY:             # engine terms: no last card, series 0
             last, ser = None, 0
-        elif ser == 0:
-            ser = 3
+        elif ser == 0:                # engine terms: the last card completed a series of 3
+            ser = SERIES_LENGTH
         lasts.append(last)
         sers.append(ser)
     shared = []
     for c in range(NLOC):
-        shared += [c] * ((w3 >> (4 * c)) & 15)
+        shared += [c] * ((w3 >> (SHARED_BITS * c)) & 15)
     limbo = []
     for col in range(4):
         limbo += [12 + col] * ((w1 >> (LDOOR_SHIFT + 2 * col)) & 3)

@@ -2,11 +2,22 @@
 
 The kernel's state is what a solo player may know (the information state), held in one flat
 ``int64`` array (layout below): the hand as counts per Location type, the last card of the row
-and the length of its series, the Doors in play per colour, the *unknown* deck as counts per
-card type, the known top cards of the deck (top first: cards a prophecy revealed), the limbo
-and discard pile as counts, the phase, the drawn Door or Nightmare, and the cards still to
-reveal.  It is a model of :mod:`engine.game` in chance mode: every step is the engine's step,
-and whenever the engine would stop at a chance node the kernel stops too, in the same phase.
+and its open series, the Doors in play per colour, the *unknown* deck as counts per card type,
+the known top cards of the deck (top first: cards a prophecy revealed), the limbo and discard
+pile as counts, the phase, the drawn Door or Nightmare, and the cards still to reveal.  It is a
+model of :mod:`engine.game` in chance mode: every step is the engine's step, and whenever the
+engine would stop at a chance node the kernel stops too, in the same phase.
+
+Board rules.  The rule steps on the board are those of the packed board layer
+(:mod:`solver.board`), called at the value level on the array's slots: ``B.playable`` (which
+Location may follow the row's last card), ``B.series_step`` (a played Location's new series and
+the colour whose series it completes), ``B.nightmare_kind`` (what each Nightmare option is),
+``B.key_of`` / ``B.is_key``; a Door wins with the layer's rule (every Door in play,
+``DOORS_TO_WIN``).  The row's fields have the layer's meaning: ``LAST`` is ``NO_CARD`` (15) for
+an empty row, ``SER`` is the open series, 1 or 2, and 0 when there is none (an empty row, or
+the last card completed a series of 3).  :func:`decode` gives them back in engine terms.  This
+kernel keeps its own deck model (counts plus a list of the unknown cards, the known top) and
+its Door-from-deck, limbo and discard steps.
 
 Draws.  A card taken from the unknown part of the deck is of type ``t`` with probability
 ``unknown[t] / total``.  The kernel keeps the unknown cards both as counts (``U``) and as a
@@ -47,8 +58,12 @@ from numba import njit
 
 from engine import cards as C
 from engine import game as G
-from engine.rules import DEAL_PHASE_NAMES
+from engine.rules import COLOURS, DEAL_PHASE_NAMES, DOORS_TO_WIN, NO_CARD, SERIES_LENGTH
 from engine.rules import INFO_PHASE_NAMES as PHASE_NAMES
+
+# absolute, not relative: benchmarks/bench_honest.py imports copies of this file (another
+# commit's, or with one change undone) as modules of their own, outside the package
+from solver import board as B
 
 # ----------------------------------------------------------------------------- layout
 H = 0            # 12: hand counts per Location type
@@ -56,8 +71,8 @@ U = 12           # 17: unknown deck counts per type
 D = 29           # 17: discard pile counts
 L = 46           # 17: limbo counts (only Doors and Nightmares ever go there)
 DR = 63          # 4: Doors in play per colour
-LAST = 67        # last card of the row, -1 if the row is empty
-SER = 68         # length (1..3) of the series of the last card, 0 if the row is empty
+LAST = 67        # last card of the row, NO_CARD (15) if the row is empty
+SER = 68         # open series (solver.board): 1 or 2, 0 if none (empty row or completed)
 ROWLEN = 69      # number of cards in the row
 PH = 70          # phase (P_* below)
 DRAWN = 71       # the Door or Nightmare awaiting a decision, else -1
@@ -97,6 +112,27 @@ GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SYM_PREF = np.array([1, 0, 2], dtype=np.int64)   # Sun, Moon, Key: lower = played first
+
+
+# The engine numbers the Nightmare's options NM_KEY + colour (solo: zone 0), NM_DOOR + colour,
+# NM_REVEAL, NM_REDRAW; the board layer numbers them 0 .. NM_OPTIONS-1 in the same order.
+assert A_NM_REVEAL == A_NM_DOOR + COLOURS and A_NM_REDRAW == A_NM_REVEAL + 1
+
+
+@njit(cache=True, inline="always")
+def _nm_option(a):  # board candidate (the engine action of a Nightmare option and back)
+    """The board layer's Nightmare option (solver.board.nightmare_kind) of solo action ``a``."""
+    if a < A_NM_DOOR:
+        return a - A_NM_KEY
+    return a - A_NM_DOOR + COLOURS
+
+
+@njit(cache=True, inline="always")
+def _nm_action(o):  # board candidate
+    """The solo engine action of the board layer's Nightmare option ``o``."""
+    if o < COLOURS:
+        return A_NM_KEY + o
+    return A_NM_DOOR + o - COLOURS
 
 
 # ----------------------------------------------------------------------------- generator
@@ -157,7 +193,7 @@ def _initial_state() -> np.ndarray:
             S[ARR + n] = t
             n += 1
     S[UTOT] = 76
-    S[LAST] = -1
+    S[LAST] = NO_CARD
     S[DRAWN] = -1
     S[PH] = P_SETUP
     return S
@@ -170,7 +206,7 @@ INITIAL = _initial_state()
 def new_game(S):
     """``S`` = a fresh chance-mode game before the setup draws (engine new_initial_state()):
     one copy of the template ``INITIAL`` (every field zero but the unknown counts and list,
-    UTOT = 76, LAST = DRAWN = -1, phase setup)."""
+    UTOT = 76, LAST = NO_CARD, DRAWN = -1, phase setup)."""
     for i in range(NS):
         S[i] = INITIAL[i]
 
@@ -206,10 +242,11 @@ def _shuffle(S, with_limbo):
 
 @njit(cache=True, inline="always")
 def _gain_door(S, col):
-    """A Door of colour ``col`` goes into play; True if that wins."""
+    """A Door of colour ``col`` goes into play; True if that wins (the rule of
+    :func:`solver.board.gain_door`: every Door in play, DOORS_TO_WIN)."""
     S[DR + col] += 1
     S[NDOORS] += 1
-    if S[NDOORS] == 8:
+    if S[NDOORS] == DOORS_TO_WIN:
         S[PH] = P_WON
         return True
     return False
@@ -227,8 +264,7 @@ def _refill_with(S, c):
         S[H + c] += 1
         S[HSIZE] += 1
     elif c < 16:
-        col = c - 12
-        if S[H + col * 3 + 2] > 0:
+        if S[H + B.key_of(c - 12)] > 0:
             S[PH] = P_DOOR
             S[DRAWN] = c
         else:
@@ -364,16 +400,13 @@ def apply_action(S, a):
             c = a - A_PLAY
             S[H + c] -= 1
             S[HSIZE] -= 1
-            col = c // 3
-            last = S[LAST]
-            if last >= 0 and last // 3 == col and S[SER] < 3:
-                S[SER] += 1
-            else:
-                S[SER] = 1
+            ser, done = B.series_step(S[LAST], S[SER], c)
+            S[SER] = ser
             S[LAST] = c
             S[ROWLEN] += 1
             S[PH] = P_REFILL
-            if S[SER] == 3:
+            if done >= 0:
+                col = done
                 if _take_door_from_deck(S, col):
                     if _gain_door(S, col):
                         return
@@ -383,7 +416,7 @@ def apply_action(S, a):
             S[H + c] -= 1
             S[HSIZE] -= 1
             S[D + c] += 1
-            S[PH] = P_FORESEE if c % 3 == 2 else P_REFILL
+            S[PH] = P_FORESEE if B.is_key(c) else P_REFILL
     elif ph == P_PROPHECY:
         r = a - A_PROPHECY
         i = r // 24
@@ -426,25 +459,26 @@ def apply_action(S, a):
             _to_limbo(S, door)
         else:
             col = door - 12
-            S[H + col * 3 + 2] -= 1
+            k = B.key_of(col)
+            S[H + k] -= 1
             S[HSIZE] -= 1
-            S[D + col * 3 + 2] += 1
+            S[D + k] += 1
             _gain_door(S, col)
     elif ph == P_NIGHTMARE:
         S[D + S[DRAWN]] += 1
         S[DRAWN] = -1
         S[PH] = P_REFILL
-        if a < A_NM_DOOR:
-            col = a - A_NM_KEY
-            S[H + col * 3 + 2] -= 1
+        kind, col = B.nightmare_kind(_nm_option(a))
+        if kind == B.OPT_KEY:
+            k = B.key_of(col)
+            S[H + k] -= 1
             S[HSIZE] -= 1
-            S[D + col * 3 + 2] += 1
-        elif a < A_NM_REVEAL:
-            col = a - A_NM_DOOR
+            S[D + k] += 1
+        elif kind == B.OPT_DOOR:
             S[DR + col] -= 1
             S[NDOORS] -= 1
             _to_limbo(S, 12 + col)
-        elif a == A_NM_REVEAL:
+        elif kind == B.OPT_REVEAL:
             S[LEFT] = min(5, S[NTOP] + S[UTOT])
             S[PH] = P_REVEAL
         else:
@@ -465,7 +499,7 @@ def legal(S, out):
         last = S[LAST]
         for c in range(12):
             if S[H + c] > 0:
-                if last < 0 or c % 3 != last % 3:
+                if B.playable(last, c):
                     out[n] = A_PLAY + c
                     n += 1
         for c in range(12):
@@ -500,17 +534,14 @@ def legal(S, out):
         out[1] = A_DOOR_LIMBO
         n = 2
     elif ph == P_NIGHTMARE:
-        for col in range(4):
-            if S[H + col * 3 + 2] > 0:
-                out[n] = A_NM_KEY + col
-                n += 1
-        for col in range(4):
-            if S[DR + col] > 0:
-                out[n] = A_NM_DOOR + col
-                n += 1
-        out[n] = A_NM_REVEAL
-        out[n + 1] = A_NM_REDRAW
-        n += 2
+        for o in range(B.NM_OPTIONS):            # in the engine's order
+            kind, col = B.nightmare_kind(o)
+            if kind == B.OPT_KEY and S[H + B.key_of(col)] == 0:
+                continue                          # a Key needs one in hand
+            if kind == B.OPT_DOOR and S[DR + col] == 0:
+                continue                          # a Door needs one in play
+            out[n] = _nm_action(o)
+            n += 1
     return n
 
 
@@ -526,8 +557,8 @@ def _discard_rank(S, s_col, s_len, c, extra):
     colour ``c`` are counted as in hand too (the prophecy ranks c within hand + [c])."""
     col = c // 3
     needed = 1 if S[DR + col] < 2 else 0
-    key = 1 if c % 3 == 2 else 0
-    ins = 1 if (col == s_col and 0 < s_len < 3 and needed == 1) else 0
+    key = 1 if B.is_key(c) else 0
+    ins = 1 if (col == s_col and s_len != 0 and needed == 1) else 0
     sym = 0 if c % 3 == 0 else 1
     return ((((key * 2 + needed) * 2 + ins) * 8 + _cnt(S, col) + extra) * 2 + sym) * 16 + c
 
@@ -540,7 +571,7 @@ def _play_rank(S, c):
     for x in range(col * 3, col * 3 + 3):
         if x % 3 != c % 3 and S[H + x] > 0:
             follow = 1
-    key = 1 if c % 3 == 2 else 0
+    key = 1 if B.is_key(c) else 0
     return (((1 - follow) * 2 + key) * 3 + _SYM_PREF[c % 3]) * 16 + c
 
 
@@ -551,13 +582,13 @@ def _prophecy_value(S, s_col, s_len, c):
         return -10 * 16
     if c >= 12:
         col = c - 12
-        if S[DR + col] < 2 and S[H + col * 3 + 2] > 0:
+        if S[DR + col] < 2 and S[H + B.key_of(col)] > 0:
             return 10 * 16
         return -5 * 16
     col = c // 3
     if S[DR + col] >= 2:
         return -1 * 16 - c
-    bonus = 5 if (col == s_col and 0 < s_len < 3) else 0
+    bonus = 5 if (col == s_col and s_len != 0) else 0
     return (bonus + min(_cnt(S, col), 3)) * 16 - c
 
 
@@ -566,7 +597,7 @@ def _greedy_play_ref(S):
     """The readable greedy play decision (engine.policy._play_choice / _discard_rank, rule by
     rule); :func:`_greedy_play` is the same decision from tables, checked against this one."""
     last = S[LAST]
-    if last < 0:
+    if last == NO_CARD:
         s_col = -1
         s_len = 0
         lsym = -1
@@ -578,7 +609,7 @@ def _greedy_play_ref(S):
     need = (S[DR] < 2, S[DR + 1] < 2, S[DR + 2] < 2, S[DR + 3] < 2)
     active_needed = s_col >= 0 and need[s_col]
     # rule 1: continue the open series of a needed colour
-    if active_needed and (s_len == 1 or s_len == 2):
+    if active_needed and s_len != 0:
         best = -1
         best_r = 1 << 40
         for c in range(s_col * 3, s_col * 3 + 3):
@@ -618,8 +649,8 @@ def _greedy_play_ref(S):
         if S[H + c] > 0:
             col = c // 3
             nd = 1 if need[col] else 0
-            key = 1 if c % 3 == 2 else 0
-            ins = 1 if (col == s_col and 0 < s_len < 3 and nd == 1) else 0
+            key = 1 if B.is_key(c) else 0
+            ins = 1 if (col == s_col and s_len != 0 and nd == 1) else 0
             sym = 0 if c % 3 == 0 else 1
             r = ((((key * 2 + nd) * 2 + ins) * 8 + cnt[col]) * 2 + sym) * 16 + c
             if r < best_r:
@@ -671,7 +702,7 @@ def _greedy_play(S):
     """engine.policy's play decision (rules 1-4) from the tables above; the same action as
     :func:`_greedy_play_ref` at every state (tests/solver/honest/test_honest_kernel.py)."""
     last = S[LAST]
-    if last < 0:
+    if last == NO_CARD:
         s_col = -1
         s_len = 0
         ls1 = 0
@@ -685,7 +716,7 @@ def _greedy_play(S):
     m3 = _mask(S, 3)
     active_needed = s_col >= 0 and S[DR + s_col] < 2
     # rule 1: continue the open series of a needed colour
-    if active_needed and (s_len == 1 or s_len == 2):
+    if active_needed and s_len != 0:
         pb = PLAY_BEST[_mask(S, s_col), ls1]
         if pb < NO_PLAY:
             return A_PLAY + s_col * 3 + (pb & 15)
@@ -714,7 +745,7 @@ def _greedy_play(S):
             off = LOWEST[m]
             nd = 1 if S[DR + col] < 2 else 0
             key = 1 if off == 2 else 0
-            ins = 1 if (col == s_col and 0 < s_len < 3 and nd == 1) else 0
+            ins = 1 if (col == s_col and s_len != 0 and nd == 1) else 0
             sym = 0 if off == 0 else 1
             r = ((((key * 2 + nd) * 2 + ins) * 8 + _cnt(S, col)) * 2 + sym) * 16 + col * 3 + off
             if r < best_r:
@@ -725,7 +756,7 @@ def _greedy_play(S):
 @njit(cache=True)
 def _greedy_prophecy(S):
     last = S[LAST]
-    if last < 0:
+    if last == NO_CARD:
         s_col = -1
         s_len = 0
     else:
@@ -822,7 +853,7 @@ def _greedy_prophecy(S):
 @njit(cache=True, inline="always")
 def _greedy_nightmare(S):
     last = S[LAST]
-    if last < 0:
+    if last == NO_CARD:
         s_col = -1
         s_len = 0
     else:
@@ -831,7 +862,7 @@ def _greedy_nightmare(S):
     best = -1
     best_r = 1 << 40
     for col in range(4):
-        c = col * 3 + 2
+        c = B.key_of(col)
         if S[H + c] > 0:
             r = _discard_rank(S, s_col, s_len, c, 0)
             if r < best_r:
@@ -886,8 +917,8 @@ def greedy_plus(S):
     if ph == P_PLAY and a >= A_DISCARD:
         c = a - A_DISCARD
         last = S[LAST]
-        if c % 3 != 2 and (last < 0 or last % 3 != c % 3):
-            if not (last >= 0 and S[SER] < 3 and S[DR + last // 3] < 2):
+        if not B.is_key(c) and B.playable(last, c):
+            if not (S[SER] != 0 and S[DR + last // 3] < 2):
                 return A_PLAY + c
     return a
 
@@ -1204,8 +1235,8 @@ def encode(state) -> np.ndarray:
     for d in state.doors[0]:
         S[DR + C.colour(d)] += 1
     row = state.rows[0]
-    S[LAST] = row[-1] if row else -1
-    S[SER] = G.series_length(row)
+    S[LAST] = row[-1] if row else NO_CARD
+    S[SER] = B.open_series(row)
     S[ROWLEN] = len(row)
     S[PH] = PHASE_CODE[state.phase]
     S[DRAWN] = -1 if state.drawn is None else state.drawn
@@ -1227,6 +1258,14 @@ def _counts(cards, n=17):
     return out
 
 
+def _engine_series(S) -> int:
+    """The row's series in engine terms (engine.game.series_length: 1..3, 0 for an empty
+    row) from the kernel's open series (0 also once a series of 3 completes)."""
+    if S[LAST] == NO_CARD:
+        return 0
+    return S[SER] if S[SER] != 0 else SERIES_LENGTH
+
+
 def decode(S) -> dict:
     """The kernel state as a dict of comparable fields (see :func:`engine_fields`)."""
     S = [int(x) for x in S]
@@ -1238,7 +1277,8 @@ def decode(S) -> dict:
         "discard": S[D:D + 17],
         "limbo": S[L:L + 17],
         "doors": S[DR:DR + 4],
-        "last": S[LAST], "series": S[SER], "rowlen": S[ROWLEN],
+        "last": None if S[LAST] == NO_CARD else S[LAST], "series": _engine_series(S),
+        "rowlen": S[ROWLEN],
         "drawn": S[DRAWN], "left": S[LEFT],
         "top": S[TOP:TOP + S[NTOP]],
         "totals": (S[UTOT], S[HSIZE], S[NDOORS], S[LTOT]),
@@ -1256,7 +1296,7 @@ def engine_fields(state) -> dict:
         "discard": _counts(state.discard),
         "limbo": _counts(state.limbo),
         "doors": [state.doors[0].count(12 + col) for col in range(4)],
-        "last": row[-1] if row else -1, "series": G.series_length(row), "rowlen": len(row),
+        "last": row[-1] if row else None, "series": G.series_length(row), "rowlen": len(row),
         "drawn": -1 if state.drawn is None else state.drawn, "left": state.left,
         "top": list(state.deck),
         "totals": (sum(state.unknown), len(state.hands[0]), len(state.doors[0]),

@@ -173,7 +173,7 @@ def test_table_greedy_play_equals_the_readable_one():
             S[HK.HSIZE] += 1
         if rnd.random() < 0.9:
             S[HK.LAST] = rnd.randrange(12)
-            S[HK.SER] = rnd.randint(1, 3)
+            S[HK.SER] = rnd.randint(0, 2)      # open series; 0: none (a series completed)
         for col in range(4):
             S[HK.DR + col] = rnd.choice((0, 0, 1, 2))
         a, b = HK._greedy_play(S), HK._greedy_play_ref(S)
