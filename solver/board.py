@@ -36,8 +36,8 @@ starts a new one (SPEC ruling 2).  :func:`series_step` is the only place that co
   what each does to the board (a Key from the hand, a Door from play to limbo, the reveal,
   the redraw that empties the hand).
 * :func:`key_of` - the Key of a colour.
-* :func:`nightmare_option_of` / :func:`nightmare_action_of` - the options as the engine's
-  solo action numbers.
+* :func:`nightmare_option_zone`, :func:`nightmare_option_of`, :func:`nightmare_action_of` -
+  the options as the engine's action numbers.
 
 ``tests/solver/test_board.py`` checks each step against :mod:`engine.game` on every value of
 its arguments, and ``tests/solver/test_conformance.py`` runs every kernel against ``engine/``.
@@ -310,17 +310,31 @@ def unpack_board(w: int, h: int) -> dict:
 
 
 # ----------------------------------------------------------------------------- engine actions
+# the engine numbers the Nightmare's actions NM_KEY + COLOURS * zone + colour (two zones),
+# NM_DOOR + colour, NM_REVEAL, NM_REDRAW: the layer's option order
+assert A_NM_DOOR == A_NM_KEY + 2 * COLOURS and A_NM_REVEAL == A_NM_DOOR + COLOURS
+assert A_NM_REDRAW == A_NM_REVEAL + 1
+
+@njit(cache=True, inline="always")
+def nightmare_option_zone(a):
+    """(option, zone) of an engine Nightmare action (``engine.actions``: NM_KEY + 4 * zone +
+    colour for a Key from zone 0, the hand, or zone 1, the two-player shared cards; NM_DOOR +
+    colour; NM_REVEAL; NM_REDRAW).  Options other than a Key have zone 0."""
+    if a < A_NM_DOOR:
+        x = a - A_NM_KEY
+        return x % COLOURS, x // COLOURS
+    if a < A_NM_REVEAL:
+        return COLOURS + a - A_NM_DOOR, 0
+    if a == A_NM_REVEAL:
+        return 2 * COLOURS, 0
+    return 2 * COLOURS + 1, 0
+
+
 @njit(cache=True, inline="always")
 def nightmare_option_of(a):
-    """The layer's option number of a solo engine Nightmare action (``engine.actions``:
-    NM_KEY + colour for a Key from the hand, NM_DOOR + colour, NM_REVEAL, NM_REDRAW)."""
-    if a < A_NM_DOOR:
-        return a - A_NM_KEY
-    if a < A_NM_REVEAL:
-        return COLOURS + a - A_NM_DOOR
-    if a == A_NM_REVEAL:
-        return 2 * COLOURS
-    return 2 * COLOURS + 1
+    """The layer's option number of a solo engine Nightmare action."""
+    o, _zone = nightmare_option_zone(a)
+    return o
 
 
 @njit(cache=True, inline="always")

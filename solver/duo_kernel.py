@@ -89,10 +89,8 @@ A_NM_DOOR = G.NM_DOOR
 A_NM_REVEAL = G.NM_REVEAL
 A_NM_REDRAW = G.NM_REDRAW
 A_DRAFT = G.DRAFT
-# the engine numbers the Nightmare's options NM_KEY + COLOURS*zone + colour, NM_DOOR + colour,
-# NM_REVEAL, NM_REDRAW (engine.actions); _nm_option maps them to the board layer's options
-assert A_NM_DOOR == A_NM_KEY + 2 * COLOURS and A_NM_REVEAL == A_NM_DOOR + COLOURS
-assert A_NM_REDRAW == A_NM_REVEAL + 1
+# the Nightmare's actions (engine.actions) map to the board layer's options by its
+# nightmare_option_zone
 MOVES_BUF = K.MOVES_BUF     # moves in [0, 128), scratch above (as the solo kernel)
 CODES_AT = K.CODES_AT
 REV_AT = K.REV_AT
@@ -207,16 +205,6 @@ def _last(st, p):
 @njit(cache=True, inline="always")
 def _ser(st, p):
     return B.row_series(st[3], _row_at(p))
-
-
-@njit(cache=True, inline="always")
-def _nm_option(a):  # board candidate (the engine action of a Nightmare option, with zones)
-    """Nightmare action ``a`` as (the board layer's option, zone): a Key from own cards (zone
-    0) or the shared cards (zone 1), else zone 0."""
-    if a < A_NM_DOOR:
-        x = a - A_NM_KEY
-        return x % COLOURS, x // COLOURS
-    return a - A_NM_DOOR + COLOURS, 0
 
 
 @njit(cache=True, inline="always")
@@ -398,7 +386,7 @@ def _apply(st, a, perms, s_root, seed, counts):
         return
     if ph == PH_NIGHTMARE:
         _set_phase(st, PH_PLAY)
-        o, zone = _nm_option(a)
+        o, zone = B.nightmare_option_zone(a)
         kind, col = B.nightmare_kind(o)
         if kind == B.OPT_KEY:                 # a Key from own (zone 0) or shared cards
             _zone_add(st, p, zone, B.key_of(col), -1)

@@ -58,7 +58,7 @@ from numba import njit
 
 from engine import cards as C
 from engine import game as G
-from engine.rules import COLOURS, DEAL_PHASE_NAMES, DOORS_TO_WIN, NO_CARD, SERIES_LENGTH
+from engine.rules import DEAL_PHASE_NAMES, DOORS_TO_WIN, NO_CARD, SERIES_LENGTH
 from engine.rules import INFO_PHASE_NAMES as PHASE_NAMES
 
 # absolute, not relative: benchmarks/bench_honest.py imports copies of this file (another
@@ -112,27 +112,6 @@ GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SYM_PREF = np.array([1, 0, 2], dtype=np.int64)   # Sun, Moon, Key: lower = played first
-
-
-# The engine numbers the Nightmare's options NM_KEY + colour (solo: zone 0), NM_DOOR + colour,
-# NM_REVEAL, NM_REDRAW; the board layer numbers them 0 .. NM_OPTIONS-1 in the same order.
-assert A_NM_REVEAL == A_NM_DOOR + COLOURS and A_NM_REDRAW == A_NM_REVEAL + 1
-
-
-@njit(cache=True, inline="always")
-def _nm_option(a):  # board candidate (the engine action of a Nightmare option and back)
-    """The board layer's Nightmare option (solver.board.nightmare_kind) of solo action ``a``."""
-    if a < A_NM_DOOR:
-        return a - A_NM_KEY
-    return a - A_NM_DOOR + COLOURS
-
-
-@njit(cache=True, inline="always")
-def _nm_action(o):  # board candidate
-    """The solo engine action of the board layer's Nightmare option ``o``."""
-    if o < COLOURS:
-        return A_NM_KEY + o
-    return A_NM_DOOR + o - COLOURS
 
 
 # ----------------------------------------------------------------------------- generator
@@ -468,7 +447,7 @@ def apply_action(S, a):
         S[D + S[DRAWN]] += 1
         S[DRAWN] = -1
         S[PH] = P_REFILL
-        kind, col = B.nightmare_kind(_nm_option(a))
+        kind, col = B.nightmare_kind(B.nightmare_option_of(a))
         if kind == B.OPT_KEY:
             k = B.key_of(col)
             S[H + k] -= 1
@@ -540,7 +519,7 @@ def legal(S, out):
                 continue                          # a Key needs one in hand
             if kind == B.OPT_DOOR and S[DR + col] == 0:
                 continue                          # a Door needs one in play
-            out[n] = _nm_action(o)
+            out[n] = B.nightmare_action_of(o)
             n += 1
     return n
 
