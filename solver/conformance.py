@@ -59,13 +59,12 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from numba import njit
 
 from engine import cards as C
 from engine import game as G
 from engine.notation import format_position
 from engine.policy import greedy_action
-from solver.exk_rules import canonical
+from solver.exk_rules import canonical_rows
 
 __all__ = ["Adapter", "KernelAdapter", "ExpectimaxAdapter", "HonestAdapter", "DuoAdapter",
            "ADAPTERS", "Mismatch", "Result", "run", "main"]
@@ -404,7 +403,7 @@ class ExpectimaxAdapter(Adapter):
         st, w0, w1, w2, w3 = ks
         cw, cp = self.K.outcomes(np.int64(st), np.int64(w0), np.int64(w1), np.int64(w2),
                                  np.int64(w3))
-        return _canonical_rows(cw), cp
+        return canonical_rows(cw), cp
 
     def _where(self, rows, key) -> np.ndarray:
         """The rows (of ``_kernel_outcomes``) whose canonical key is ``key``."""
@@ -466,21 +465,6 @@ class ExpectimaxAdapter(Adapter):
             return {"multi-draw probability": (float(cp[hit].sum()), p * orders),
                     "drawn": (None, drawn)}
         return {}
-
-
-@njit(cache=True)
-def _canonical_rows(cw):
-    """canonical() of every row of an (n, 4) array of positions: an (n, 5) array of status
-    and words (a reveal can have thousands of outcomes)."""
-    out = np.empty((cw.shape[0], 5), np.int64)
-    for i in range(cw.shape[0]):
-        st, a0, a1, a2, a3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
-        out[i, 0] = st
-        out[i, 1] = a0
-        out[i, 2] = a1
-        out[i, 3] = a2
-        out[i, 4] = a3
-    return out
 
 
 ADAPTERS = {"kernel": KernelAdapter, "expectimax": ExpectimaxAdapter,

@@ -400,3 +400,18 @@ def canonical(w0, w1, w2, w3):
 @nb.njit(cache=True)
 def advance_words(w0, w1, w2, w3):
     return advance(w0, w1, w2, w3)
+
+
+@nb.njit(cache=True)
+def canonical_rows(cw):
+    """canonical() of every row of an (n, 4) array of positions: an (n, 5) array of status
+    and words (for checks over many positions at once, e.g. a reveal's outcomes)."""
+    out = np.empty((cw.shape[0], 5), np.int64)
+    for i in range(cw.shape[0]):
+        st, a0, a1, a2, a3 = canonical(cw[i, 0], cw[i, 1], cw[i, 2], cw[i, 3])
+        out[i, 0] = st
+        out[i, 1] = a0
+        out[i, 2] = a1
+        out[i, 3] = a2
+        out[i, 4] = a3
+    return out
