@@ -366,3 +366,14 @@ def test_out_in_a_missing_folder_is_refused_like_db_and_tree(tmp_path):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and "does not exist" in r.stderr
     assert not missing.parent.exists()
+
+
+def test_cache_callbacks_reports_both_processes(capsys):
+    """benchmarks.cache_callbacks (cited by docs/DUO.md) runs and reports the cache counts of
+    two fresh processes; the first one, with an empty cache, must miss."""
+    from benchmarks import cache_callbacks
+    assert cache_callbacks.main(["--json"]) == 0
+    res = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert len(res["processes"]) == 2
+    assert res["processes"][0]["misses"] > 0 and res["processes"][0]["hits"] == 0
+    assert isinstance(res["cached"], bool)
