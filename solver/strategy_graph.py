@@ -176,12 +176,22 @@ def _walk(w0, w1, w2, w3, keys, vals, cfg, ctr, vis, counts):
             if not chance:
                 i = _choose(cw, lo, keys, vals, cfg)
                 if i < 0:
-                    # the optimal child's entry is gone: search the children again
+                    # the optimal child's entry is gone: search the children again, in
+                    # order, and take the first whose exact value is v.  The value the
+                    # search returns is used, not the memo read after it: in a small memo
+                    # a later child's search can overwrite an earlier child's entry again.
                     for j in range(cw.shape[0]):
                         s2, c0, c1, c2, c3 = canonical(cw[j, 0], cw[j, 1], cw[j, 2], cw[j, 3])
-                        if quick(s2, c0, c1, c2, c3, cfg) < 0.0:
-                            searched += _exact(c0, c1, c2, c3, keys, vals, cfg, ctr)[2]
-                    i = _choose(cw, lo, keys, vals, cfg)
+                        q2 = quick(s2, c0, c1, c2, c3, cfg)
+                        if q2 >= 0.0:
+                            ok2 = True
+                            v2 = q2
+                        else:
+                            ok2, v2, again2 = _exact(c0, c1, c2, c3, keys, vals, cfg, ctr)
+                            searched += again2
+                        if ok2 and abs(v2 - lo) <= TOL:
+                            i = j
+                            break
                 vis[r, 6] = i
                 if i < 0:
                     missing += 1
