@@ -3,6 +3,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLOTS := $(VENV)/.plots
+# pytest processes (pytest-xdist); 1 runs the suite in one process, as plain pytest does
+JOBS ?= 2
 
 .PHONY: demo test test-fast bench coverage coverage-kernel install clean
 
@@ -22,22 +24,25 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/onirim demo
 
-# Smoke-run the benchmark harness (no timings asserted: it must run and write valid JSON),
-# then the test suite.
+# Compile the numba kernels into numba's cache first, one family per process (with warm
+# caches this only loads them: a few seconds), smoke-run the benchmark harness (no timings
+# asserted: it must run and write valid JSON), then the test suite in $(JOBS) processes.
 test: $(STAMP)
+	$(BIN)/python -m onirim.precompile --jobs $(JOBS)
 	$(BIN)/onirim bench --quick --out .bench-smoke > /dev/null
 	$(BIN)/python -c "import json; d = json.load(open('.bench-smoke/bench-quick.json')); \
 	  missing = [k for k in ('kernel_vs_engine_playout_ratio', 'clairvoyant_nodes_per_s', \
 	  'clairvoyant_deal_seconds', 'expectimax_states_per_s', 'tt_ops_per_s', \
 	  'two_vs_one_worker_ratio', 'machine') if k not in d]; \
 	  assert not missing, missing; print('bench smoke: valid JSON with all keys')"
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS)
 
 # The fast tier: every test not marked slow (the slow ones are listed, as measured, in
-# tests/conftest.py).  About 1 minute of CPU with warm numba caches; `make test` runs
-# everything.
+# tests/conftest.py), after the same precompile step as `make test`.  Under a minute with
+# warm numba caches; `make test` runs everything.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m onirim.precompile --jobs $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow"
 
 # The full benchmark, with the optional plots (installs matplotlib).
 bench: $(PLOTS)
