@@ -65,7 +65,3 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if is_slow(item.path.name, item.name, getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
-    # the slow tests first (stable: each keeps its place among them), so that under
-    # ``pytest -n 2`` the long ones start early instead of one of them finishing alone at the
-    # end (no test depends on the order: the suite runs split over processes)
-    items.sort(key=lambda it: it.get_closest_marker("slow") is None)

@@ -57,21 +57,3 @@ def test_the_slow_marker_is_registered():
     with open(os.path.join(ROOT, "pyproject.toml")) as f:
         text = f.read()
     assert '"slow:' in text.split("[tool.pytest.ini_options]")[1]
-
-
-def test_slow_tests_are_collected_first_in_their_order():
-    class Item:
-        def __init__(self, file, name, slow=False):
-            self.path = type("P", (), {"name": file})()
-            self.name, self.fixturenames, self._slow = name, (), slow
-
-        def add_marker(self, m):
-            self._slow = True
-
-        def get_closest_marker(self, name):
-            return object() if name == "slow" and self._slow else None
-
-    items = [Item("test_a.py", "t1"), Item("test_cli.py", "test_demo_solver_job"),
-             Item("test_b.py", "t2", slow=True), Item("test_a.py", "t3")]
-    conftest.pytest_collection_modifyitems(None, items)
-    assert [i.name for i in items] == ["test_demo_solver_job", "t2", "t1", "t3"]
