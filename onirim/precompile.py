@@ -27,18 +27,23 @@ import sys
 import time
 
 
+def _conformance(kernel: str) -> None:
+    """A few steps of the conformance harness: the kernel's own step and legal-list entry
+    points, which the searches do not call from Python."""
+    from solver import conformance
+    conformance.run(conformance.ADAPTERS[kernel](), 200)
+
+
 def _clairvoyant() -> None:
     from solver.clairvoyant import solve_deal
     solve_deal(0)
-    from solver.conformance import ADAPTERS, run
-    run(ADAPTERS["kernel"](), 200)
+    _conformance("kernel")
 
 
 def _duo() -> None:
     from solver.duo_search import solve_duo_deal
     solve_duo_deal(3)
-    from solver.conformance import ADAPTERS, run
-    run(ADAPTERS["duo"](), 200)
+    _conformance("duo")
 
 
 def _expectimax() -> None:
@@ -54,8 +59,7 @@ def _expectimax() -> None:
         path = os.path.join(d, "warm.memo")
         ex.save_memo(path)
         E.Expectimax(12).load_memo(path)
-    from solver.conformance import ADAPTERS, run
-    run(ADAPTERS["expectimax"](), 200)
+    _conformance("expectimax")
 
 
 def _honest() -> None:
@@ -70,8 +74,7 @@ def _honest() -> None:
     state = Game(1).new_initial_state(seed=3)
     view = player_view(state, 0)
     make_policy("rollout", level=2, n=2, inner_n=2).act(view, 5)
-    from solver.conformance import ADAPTERS, run
-    run(ADAPTERS["honest"](), 200)
+    _conformance("honest")
 
 
 def _playouts() -> None:
@@ -99,7 +102,8 @@ def _one(name: str) -> int:
 
 def run(names: list[str], jobs: int, say=print) -> dict:
     """Compile ``names`` in child processes, at most ``jobs`` at a time, longest first.
-    Returns {"families": {name: {"ok", "wall_s", "error"}}, "wall_s"}."""
+    Returns {"families": {name: {"ok", "wall_s", "cpu_s", "error"}}, "wall_s", "jobs"}
+    (``cpu_s``: the child's own CPU time, from the line it prints)."""
     todo = sorted(names, key=lambda n: -FAMILIES[n][1])
     running: dict[str, tuple[subprocess.Popen, float]] = {}
     done: dict[str, dict] = {}
@@ -116,13 +120,16 @@ def run(names: list[str], jobs: int, say=print) -> dict:
             out, err = p.communicate()
             lines = [x for x in err.strip().splitlines() if x.strip()]
             rec = {"ok": p.returncode == 0, "wall_s": round(time.perf_counter() - t, 1),
+                   "cpu_s": (json.loads(out.strip().splitlines()[-1])["cpu_s"]
+                             if p.returncode == 0 else None),
                    "error": None if p.returncode == 0 else (lines[-1] if lines else
                                                              f"exit status {p.returncode}")}
             done[name] = rec
             del running[name]
             if say is not None:
-                say(f"precompile: {name} {'ok' if rec['ok'] else 'FAILED: ' + rec['error']}"
-                    f" ({rec['wall_s']} s)")
+                what = (f"ok ({rec['wall_s']} s, {rec['cpu_s']} s of CPU)" if rec["ok"]
+                        else f"FAILED: {rec['error']} ({rec['wall_s']} s)")
+                say(f"precompile: {name} {what}")
         time.sleep(0.05)
     return {"families": done, "wall_s": round(time.perf_counter() - t0, 1), "jobs": jobs}
 

@@ -34,6 +34,7 @@ def test_one_family_compiles_and_reports_json():
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["families"]["playouts"]["ok"] is True
+    assert out["families"]["playouts"]["cpu_s"] >= 0.0
     assert out["jobs"] == 1
 
 
@@ -59,10 +60,11 @@ def test_every_family_is_scheduled_longest_first(monkeypatch):
             return 0
 
         def communicate(self):
-            return "", ""
+            return '{"family": "x", "cpu_s": 0.5}\n', ""
 
     monkeypatch.setattr(P.subprocess, "Popen", Fake)
     res = P.run(list(P.FAMILIES), 2, say=None)
     assert set(res["families"]) == set(P.FAMILIES)
     want = sorted(P.FAMILIES, key=lambda n: -P.FAMILIES[n][1])
     assert started == want
+    assert all(r["cpu_s"] == 0.5 for r in res["families"].values())
