@@ -64,7 +64,7 @@ coverage-kernel: $(STAMP)
 	  --source=solver -m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning \
 	  tests/solver/expectimax/test_expectimax_agreement.py
 	$(BIN)/python -m coverage report --data-file=.coverage-kernel \
-	  --include=solver/expectimax_kernel.py
+	  --include='solver/expectimax/*.py'
 
 clean:
 	rm -rf $(VENV) build *.egg-info .bench-smoke .bench-results .coverage .coverage-kernel

@@ -37,7 +37,7 @@ import time
 
 
 def cv(a, b):
-    from solver.clairvoyant import ClairvoyantSolver
+    from solver.clairvoyant.solve import ClairvoyantSolver
     sv = ClairvoyantSolver()
     sv.solve_deal(0)   # compile / load
     h = hashlib.sha256()
@@ -57,7 +57,7 @@ def duo(a, b, budget=400_000):
     """Two-player clairvoyant solves of deals a..b-1 (node budget ``budget`` each): the
     results, total nodes and a digest of every deal's (result, nodes, line)."""
     from engine.game import Game
-    from solver.duo_search import DuoSolver
+    from solver.duo.search import DuoSolver
     sv = DuoSolver()
     sv.solve_state(Game(2).new_initial_state(0), node_budget=1000)   # compile / load
     h = hashlib.sha256()
@@ -77,7 +77,7 @@ def duo(a, b, budget=400_000):
 def honest(n):
     """``n`` greedy and ``n`` greedy-plus playouts of the information-state kernel from the
     setup (keys 0 ..): wins and a digest of every game's (won, steps)."""
-    from solver import honest_kernel as HK
+    from solver.honest import kernel as HK
     out = {}
     for base in ("greedy", "greedy-plus"):
         HK.playout_batch(10, key=0, base=base)      # compile / load
@@ -90,7 +90,7 @@ def honest(n):
 def ex(specs, budget=None, bits=22):
     from benchmarks.bench_expectimax import late_position
     from engine.notation import format_position
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     for spec in specs:
         seed, cards = (int(x) for x in spec.split(":"))
         st = late_position(seed, cards)
@@ -118,10 +118,10 @@ def speed():
     threads of the process): on a machine shared with other jobs the wall time includes the
     time the process waited for a core, the CPU time does not, so its ratios are the
     steadier ones."""
-    from benchmarks import kernel_playouts as KP
+    from solver.clairvoyant import playouts as KP
     from benchmarks.bench_expectimax import late_position
-    from solver.clairvoyant import ClairvoyantSolver
-    from solver.expectimax import Expectimax
+    from solver.clairvoyant.solve import ClairvoyantSolver
+    from solver.expectimax.solver import Expectimax
     KP.compile_all()
     sv = ClairvoyantSolver()
     sv.solve_deal(0)

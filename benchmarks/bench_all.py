@@ -115,7 +115,7 @@ def bench_playouts(quick: bool, budget_s: float | None = None, rounds: int | Non
     out: dict = {"errors": {}, "playouts": {}}
     KP = None
     try:
-        from benchmarks import kernel_playouts as KP
+        from solver.clairvoyant import playouts as KP
         t0 = time.perf_counter()
         KP.compile_all()
         out["kernel_compile_seconds"] = time.perf_counter() - t0
@@ -127,7 +127,7 @@ def bench_playouts(quick: bool, budget_s: float | None = None, rounds: int | Non
             out["errors"][f"kernel_{pol}_playouts_per_s"] = msg
     HK = None
     try:
-        from solver import honest_kernel as HK
+        from solver.honest import kernel as HK
         t0 = time.perf_counter()
         HK.compile_all()
         out["honest_compile_seconds"] = time.perf_counter() - t0

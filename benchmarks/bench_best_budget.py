@@ -95,8 +95,8 @@ def run_once(position: str, budget: float, json_out: bool) -> dict:
 
 def clock_overhead(reps: int = 4, nodes: int = 1_500_000) -> dict:
     from benchmarks.bench_expectimax import late_position
-    from solver.expectimax import Expectimax
-    from solver.expectimax_kernel import CLOCK_EVERY
+    from solver.expectimax.solver import Expectimax
+    from solver.expectimax.kernel import CLOCK_EVERY
     state = late_position(63, 14)
     rates: dict[str, list] = {"no deadline": [], "deadline": []}
     for _ in range(reps):
@@ -120,7 +120,7 @@ def main(argv=None) -> int:
                     help="measure the cost of the kernel's looks at the clock instead")
     args = ap.parse_args(argv)
     if args.clock_overhead:
-        from solver.expectimax import prepare_kernels
+        from solver.expectimax.solver import prepare_kernels
         prepare_kernels(say=lambda m: print(m, file=sys.stderr))
         print(json.dumps({"clock_overhead": clock_overhead(), "machine": machine_info()},
                          indent=1))
@@ -130,7 +130,7 @@ def main(argv=None) -> int:
     except ValueError:
         print(f"bench_best_budget: --budgets: not numbers: {args.budgets!r}", file=sys.stderr)
         return 2
-    from solver.expectimax import prepare_kernels
+    from solver.expectimax.solver import prepare_kernels
     prep = prepare_kernels(say=lambda m: print(m, file=sys.stderr))
     options = {"budgets": budgets, "quick": args.quick}
     rf = ResultFile.open("bench_best_budget", "best_budget", "best_budget", options,

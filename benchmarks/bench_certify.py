@@ -25,7 +25,7 @@ PROG = "bench_certify"
 
 
 def measure(state, threads: int, table_bits: int, verbose: bool) -> dict:
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     solver = Expectimax(table_bits, threads=threads)
     t0 = time.perf_counter()
 

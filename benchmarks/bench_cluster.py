@@ -44,7 +44,7 @@ def _rows(db, mode):
 
 
 def run(deals=2000, seed=0, mode="honest", deal_seconds=5.0) -> dict:
-    from solver.cluster import chunk_size
+    from solver.runs.cluster import chunk_size
     base = ["winrate", "--mode", mode, "--deals", str(deals), "--seed", str(seed), "--json"]
     if mode == "honest":
         base[3:3] = ["--policy", "greedy"]

@@ -74,7 +74,7 @@ def summarize(recs: list, extra: dict) -> dict:
 
 def run_winrate(args) -> int:
     from engine import Game
-    from solver import duo_search as DS
+    from solver.duo import search as DS
     os.makedirs(args.out_dir, exist_ok=True)
     tag = "-nolds" if args.no_lds else ""
     path = os.path.join(args.out_dir,
@@ -158,7 +158,7 @@ def run_replay(args) -> int:
     """Replay every stored WIN line of deals seed .. seed+N-1 in the engine, independently
     of the solver (action integers applied with ``apply_action``, which checks legality)."""
     from engine import Game
-    from solver import duo_search as DS
+    from solver.duo import search as DS
     path = os.path.join(args.out_dir,
                         f"duo-clairvoyant-{DS.SOLVER_VERSION}-b{args.node_budget}.jsonl")
     done = _load_done(path)
@@ -184,7 +184,7 @@ def run_replay(args) -> int:
 
 
 def run_diff(args) -> int:
-    from solver import duo_kernel as DK
+    from solver.duo import kernel as DK
     t0 = time.perf_counter()
     half = args.diff_steps // 2
     try:

@@ -37,7 +37,7 @@ def main(argv=None):
     import numba
 
     from engine.notation import parse_position
-    from solver.duo_expectimax import DuoExpectimax
+    from solver.duo.open_hands import DuoExpectimax
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--budget-s", type=float, default=10.0)

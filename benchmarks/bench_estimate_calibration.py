@@ -38,7 +38,7 @@ def late_view(seed: int, cards: int):
 
 
 def measure(view, playouts: int, stream: int) -> dict:
-    from solver.estimate import engine_estimates, policy_value
+    from solver.honest.estimate import engine_estimates, policy_value
     acts = view.legal_actions()
     t0 = time.perf_counter()
     exact = {}

@@ -71,7 +71,7 @@ def time_cli(position: str = SMALL_POSITION, repeats: int = 2) -> list[float]:
 def side_by_side(rows, bits: int, sizes=(14, 15), rounds: int = 2) -> list[dict]:
     """One thread against two on the same positions, alternating, in one run (the machine
     is shared, so only ratios measured side by side mean much)."""
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     solvers = {1: Expectimax(bits, threads=1), 2: Expectimax(bits, threads=2)}
     out = []
     for r in rows:
@@ -97,7 +97,7 @@ def run(quick: bool = False, limit_s: float = 60.0, per_size: int = 3,
     """The benchmark.  ``on_row(rows)`` is called after every position with the rows so
     far; ``done_rows``: rows of an interrupted run with the same options, reused instead
     of solving their positions again."""
-    from solver.expectimax import Expectimax, memory_cap_bits
+    from solver.expectimax.solver import Expectimax, memory_cap_bits
     if sizes is None:
         sizes = [4, 6, 8, 10] if quick else [4, 6, 8, 10, 12, 14, 15, 16, 18, 20, 22, 24]
     if quick:

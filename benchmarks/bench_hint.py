@@ -28,7 +28,7 @@ def _game(seed: int, max_deck: int, limit_s: float) -> list[dict]:
     from engine import Game
     from engine.policy import greedy_action
     from engine.view import player_view
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
 
     solver = Expectimax(table_bits=20)          # as onirim play's Hinter
     s = Game(1).new_initial_state(seed)

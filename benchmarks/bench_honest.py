@@ -69,7 +69,7 @@ def breakdown(games: int = 20_000, HK=None) -> dict:
     from numba import njit
 
     if HK is None:
-        from solver import honest_kernel as HK
+        from solver.honest import kernel as HK
 
     @njit(_nrt=False)      # as solver.honest_kernel.playout: no reference counting per step
     def _count(n, S):
@@ -208,7 +208,7 @@ def throughput(kernel_games: int, engine_games: int, old_games: int, rounds: int
     ``engine_games`` and ``old_games`` are totals over the rounds."""
     from engine import Game
     from engine.policy import play_game
-    from solver import honest_kernel as HK
+    from solver.honest import kernel as HK
 
     t0 = time.perf_counter()
     HK.compile_all()
@@ -224,7 +224,7 @@ def throughput(kernel_games: int, engine_games: int, old_games: int, rounds: int
             sides[f"info-state kernel at {info}"] = mod
     KP = None
     if old_games:
-        from benchmarks import kernel_playouts as KP
+        from solver.clairvoyant import playouts as KP
         KP.compile_all()
     compile_s = time.perf_counter() - t0
     game = Game(1)
@@ -349,7 +349,7 @@ def load_variant(label: str, out_dir: str = OUT_DIR):
     """The current kernel with one change undone (ABLATIONS[label]), as a module of its own."""
     import importlib.util
 
-    from solver import honest_kernel as HK
+    from solver.honest import kernel as HK
     with open(HK.__file__) as f:
         src = f.read()
     for old, new in ABLATIONS[label]:
@@ -373,7 +373,7 @@ def load_variant(label: str, out_dir: str = OUT_DIR):
 def cmd_ablation(args) -> int:
     """Games/s of CPU of the current kernel and of each variant with one change undone (and
     the kernel at --before), in alternating rounds; same streams, so the same games."""
-    from solver import honest_kernel as HK
+    from solver.honest import kernel as HK
     machine = machine_info()            # the load at the start
     sides = {"current kernel": HK}
     for label in ABLATIONS:
@@ -420,7 +420,7 @@ def cmd_ablation(args) -> int:
 
 
 def _diff(steps, seed):
-    from solver import honest_kernel as HK
+    from solver.honest import kernel as HK
     t0 = time.perf_counter()
     n = HK.differential_run(steps, seed=seed)
     n["seconds"] = time.perf_counter() - t0
@@ -463,7 +463,7 @@ def summary(rows: list) -> dict:
 
 def cmd_ladder(args) -> int:
     from solver.api import config_hash, make_policy, parse_policy_args
-    from solver.honest import play_honest
+    from solver.honest.play import play_honest
 
     policy = make_policy(args.policy, **parse_policy_args(args.policy_arg))
     h = config_hash(policy)
@@ -531,7 +531,7 @@ def cmd_report(args) -> int:
 
 # ----------------------------------------------------------------------------- kernel
 def cmd_kernel(args) -> int:
-    from solver import honest_kernel as HK
+    from solver.honest import kernel as HK
 
     HK.policy_games(1, 0, 2)
     rows = []

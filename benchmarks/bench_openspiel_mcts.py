@@ -37,7 +37,7 @@ from benchmarks.harness import machine_info
 from engine.game import Game
 from engine.policy import greedy_action
 from engine.view import player_view
-from solver.honest import decision_stream, play_honest
+from solver.honest.play import decision_stream, play_honest
 from solver.stats import wilson
 
 OUT_DIR = os.path.join(".bench-results", "openspiel_mcts")

@@ -26,7 +26,7 @@ DEFAULT_SEEDS = (63, 130, 177, 208, 246)
 
 
 def _ranking(state, budget_s, threads, probes):
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     solver = Expectimax(threads=threads)
     t0 = time.perf_counter()
     r = solver.rank(state, budget_s=budget_s, probes=probes)
@@ -40,7 +40,7 @@ def run(seeds=DEFAULT_SEEDS, cards=15, budget_s=10.0, threads=2, exact_s=None,
         verbose=False, out: ResultFile | None = None) -> dict:
     """The benchmark; ``out``: the result file, rewritten after every position (and
     holding the rows of an interrupted run when it resumes one)."""
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     Expectimax(16).rank(late_position(63, 12))      # compile (or load) the kernels first
 
     def measure(state):

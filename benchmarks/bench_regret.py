@@ -31,9 +31,9 @@ from engine.errors import OnirimError
 from engine.notation import format_position, parse_position
 from engine.view import player_view
 from solver.api import EXACT_TOL, PolicyError, make_policy, parse_policy_args
-from solver.endgame import (_WARM_POSITION, DEFAULT_NODES, EndgameSwitch,
+from solver.policies.endgame import (_WARM_POSITION, DEFAULT_NODES, EndgameSwitch,
                             proven_best_actions)
-from solver.honest import decision_stream
+from solver.honest.play import decision_stream
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -76,7 +76,7 @@ def candidates(seed: int, lo: int, hi: int, lost_check=None):
 def make_lost_check():
     """``check(view)``: True if the view cannot be won whatever the player does (the
     expectimax proves an upper bound of 0 within 2,000 nodes)."""
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     ex = Expectimax(table_bits=16)
 
     def check(view):
@@ -317,7 +317,7 @@ def _warm(solver) -> None:
 
 
 def cmd_run(a) -> int:
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     try:
         positions = read_fixture(a.positions_file)
     except (OSError, ValueError) as e:
@@ -469,7 +469,7 @@ def cmd_timing(a) -> int:
     """Exact ranking time against unknown cards, on greedy positions (one per deal and
     unknown count, the first decision of the deal with that count and >= 2 actions, not
     already lost), each on a cleared memo, under a cap."""
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     solver = Expectimax()
     _warm(solver)
     check = make_lost_check()
@@ -514,7 +514,7 @@ def cmd_games(a) -> int:
     """Play deals ``seed .. seed + deals - 1`` with each policy under honest information
     (solver.honest.play_honest: the same deals for every policy) and compare the wins deal
     by deal with the first policy's."""
-    from solver.honest import play_honest
+    from solver.honest.play import play_honest
     pols = []
     for name, args in a.policies or []:
         try:

@@ -26,10 +26,10 @@ import numpy as np
 
 from benchmarks.harness import ROOT
 from engine import Game
-from solver import pysearch as PS
+from solver.clairvoyant import pysearch as PS
 from solver import rules_core as R
 from solver import tt as T
-from solver.clairvoyant import ClairvoyantSolver
+from solver.clairvoyant.solve import ClairvoyantSolver
 
 RESULTS = os.path.join(ROOT, "benchmarks", "results")
 
@@ -93,8 +93,8 @@ def bench_dfs(seeds, budget) -> dict:
 
 def bench_beam(seeds, widths=(16, 64)) -> dict:
     """Beams alone (fixed widths, to the end of the deal): raw beam speed."""
-    from solver import kernel as K
-    from solver.beam import Beam
+    from solver.clairvoyant import deal_kernel as K
+    from solver.clairvoyant.beam import Beam
     bm = Beam(max(widths))
     encs = [K.encode(Game(1).new_initial_state(s)) for s in seeds]
     st, perms, sr, sd = encs[0]
@@ -127,8 +127,8 @@ def late_positions(n, back=16):
 
 def _kernel_dfs(s, budget, flags):
     """The kernel DFS alone (no beams, no line formatting): (result, nodes)."""
-    from solver import kernel as K
-    from solver import search as SR
+    from solver.clairvoyant import deal_kernel as K
+    from solver.clairvoyant import search as SR
     st, perms, s_root, seed = K.encode(s)
     table = T.make_table(1)
     srch = SR.Search(table)
@@ -154,7 +154,7 @@ def bench_ratio(n_pos, py_budget) -> dict:
         reps = 0
         kdt = 0.0
         while kdt < 0.2:
-            from solver import search as SR
+            from solver.clairvoyant import search as SR
             srch.reset(srch.S[0].copy(), srch.perms, int(srch.info[SR.I_SROOT]), srch.seed, 1,
                        R.ALL_BOUNDS)
             t1 = time.process_time()

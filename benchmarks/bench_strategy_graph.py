@@ -30,7 +30,7 @@ STATUS = ("play", "prophecy", "door", "nightmare", "refill", "redraw", "reveal",
 
 
 def measure(state, threads: int, bits: int, table_bits: int) -> dict:
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     # a fixed table: a growing one overwrites entries before it grows, and the walk needs
     # the exact entries of the whole strategy ("missing" counts the ones not found)
     solver = Expectimax(table_bits, threads=threads)
@@ -54,7 +54,7 @@ def run(seeds=DEFAULT_SEEDS, cards=15, threads=2, bits=24, table_bits=26,
         verbose=False, out: ResultFile | None = None) -> dict:
     """The benchmark; ``out``: the result file, rewritten after every position (and
     holding the rows of an interrupted run when it resumes one)."""
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     Expectimax(16).strategy_graph(late_position(63, 12), bits=12)   # compile / load first
     out = out or ResultFile(None, {"positions": []})
     rows = out.run_seeds(seeds, cards, lambda st: measure(st, threads, bits, table_bits),

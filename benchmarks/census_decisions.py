@@ -25,8 +25,8 @@ import numpy as np
 
 from benchmarks.harness import machine_info, write_stamped
 from benchmarks.positions import late_position
-from solver import expectimax_kernel as K
-from solver.strategy_graph import TOL as EPS, known_bounds
+from solver.expectimax import kernel as K
+from solver.expectimax.strategy_graph import TOL as EPS, known_bounds
 
 FIELDS = ("door_decisions", "door_open_better", "door_limbo_better", "door_tie",
           "prophecy_with_nightmare", "prophecy_discard_nightmare_optimal",
@@ -118,7 +118,7 @@ def census(solver) -> dict:
 
 def run(seed=63, cards=14, table_bits=24, verbose=False) -> dict:
     from engine.notation import format_position
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     state = late_position(seed, cards)
     solver = Expectimax(table_bits, prune=False)    # every child searched to the end
     t0 = time.perf_counter()

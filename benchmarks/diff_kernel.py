@@ -18,7 +18,7 @@ import time
 def check_steps(args):
     steps, seed0 = args
     from engine import Game, format_position
-    from solver import kernel as K
+    from solver.clairvoyant import deal_kernel as K
     rnd = random.Random(seed0)
     done = games = 0
     seed = seed0

@@ -74,8 +74,8 @@ def open_at_root(state) -> bool:
     """False if the kernel's sound bound already shows the position lost (no search)."""
     import numpy as np
 
-    from solver import expectimax_kernel as K
-    from solver.expectimax_encode import encode
+    from solver.expectimax import kernel as K
+    from solver.expectimax.encode import encode
     w = [np.int64(x) for x in encode(state)]
     status, *w = K.advance_words(*w)
     return bool(K.can_still_win(*w))

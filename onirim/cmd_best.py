@@ -81,7 +81,7 @@ def _budgets(args):
     if args.table_bits is not None and not 10 <= args.table_bits <= 30:
         raise UsageError("--table-bits must be from 10 to 30")
     if args.table_bits is not None and args.mode in (None, "expectimax"):
-        from solver.expectimax import check_table_memory
+        from solver.expectimax.solver import check_table_memory
         check_table_memory(args.table_bits, "--table-bits")
     if args.view and args.mode == "clairvoyant":
         raise UsageError("--view: only in expectimax or open-hands mode (clairvoyant mode "
@@ -116,7 +116,7 @@ def run(args) -> int:
         ranking, note = _open_hands(state, args, budget_nodes, budget_s)
         graph = None
     else:
-        from solver.expectimax import Expectimax, check_decision, encode, prepare_kernels
+        from solver.expectimax.solver import Expectimax, check_decision, encode, prepare_kernels
 
         view, note = _view(state, args.view)
         check_decision(view)
@@ -199,7 +199,7 @@ def _resolve_mode(args, state) -> str:
 def _open_hands(state, args, budget_nodes, budget_s):
     """--mode open-hands: the two-player open-hands expectimax (solver.duo_expectimax).
     Pure Python, nothing to compile: the clock starts at the search."""
-    from solver.duo_expectimax import DuoExpectimax, check_duo_decision, open_hands
+    from solver.duo.open_hands import DuoExpectimax, check_duo_decision, open_hands
 
     hide = bool(args.view)
     view = open_hands(state, hide)
@@ -230,7 +230,7 @@ def _view(state, hide: bool):
     says what to do."""
     from engine.errors import OnirimError
     from engine.view import player_view
-    from solver import expectimax_kernel as K
+    from solver.expectimax import kernel as K
 
     if state.seed is not None:
         return player_view(state), _NOTE_SEED
@@ -287,7 +287,7 @@ def _load_memo(solver, path):
     file is one line and exit status 2, and stays as it was).  The number loaded, or None."""
     if path is None:
         return None
-    from solver import memo_file
+    from solver.expectimax import memo_file
 
     memo_file.check_writable(path, "--memo")
     if not os.path.exists(path):
@@ -325,7 +325,7 @@ def _check_tree_path(path) -> None:
     """Refuse a --tree path that cannot be written before the search, not after it."""
     if path is None:
         return
-    from solver.memo_file import path_problem
+    from solver.expectimax.memo_file import path_problem
     problem = path_problem(path)
     if problem is not None:
         raise UsageError(f"--tree: {problem}")
@@ -448,12 +448,12 @@ def _print_table(r, note=None) -> None:
 def _clairvoyant(state, budget_nodes, budget_s, want_graph):
     """--mode clairvoyant on a solo deal (solver.clairvoyant.solve_state per action)."""
     from engine.errors import OnirimError
-    from solver.clairvoyant_rank import clairvoyant_rank
+    from solver.clairvoyant.rank import clairvoyant_rank
 
     if state.players != 1:
         raise OnirimError("mode: clairvoyant handles solo positions only")
     try:
-        from solver.clairvoyant import solve_state
+        from solver.clairvoyant.solve import solve_state
     except ImportError as e:
         raise OnirimError(f"clairvoyant solver unavailable ({e})") from None
 
@@ -471,7 +471,7 @@ def _clairvoyant_duo(state, budget_nodes, budget_s, want_graph):
     """--mode clairvoyant on a two-player deal (solver.duo_search.DuoSolver): each action is
     a WIN (a line replayed in the engine), a LOSS (the complete search exhausted) or open
     ([0, 1], a budget ran out).  The kernels are compiled (or loaded) before the clock."""
-    from solver.clairvoyant_rank import check_clairvoyant, clairvoyant_rank
+    from solver.clairvoyant.rank import check_clairvoyant, clairvoyant_rank
 
     check_clairvoyant(state)
     solver = _duo_solver()               # compiled or loaded: before the clock
@@ -495,7 +495,7 @@ def _duo_solver():
     global _DUO_SOLVER
     if _DUO_SOLVER is None:
         from engine.game import Game
-        from solver.duo_search import DuoSolver
+        from solver.duo.search import DuoSolver
         _DUO_SOLVER = DuoSolver(tt_mb=64)
         _DUO_SOLVER.solve_state(Game(2).new_initial_state(0), node_budget=2_000)
     return _DUO_SOLVER

@@ -72,7 +72,7 @@ def run(args) -> int:
         return _policy_game(DEFAULT_SEED if args.seed is None else args.seed)
     seed = 0 if args.seed is None else args.seed
     from . import cmd_winrate
-    from solver.db import ResultsDB
+    from solver.runs.db import ResultsDB
 
     ns = argparse.Namespace(mode="clairvoyant", deals=args.deals, seed=seed, jobs=1,
                             db=args.db, budget_nodes=None, budget_s=None, tt_mb=None,

@@ -223,7 +223,7 @@ class Hinter:
 
     def _exact(self, view):
         if self._solver is None:
-            from solver.expectimax import Expectimax
+            from solver.expectimax.solver import Expectimax
             self.say("(loading the exact search; the first time, it compiles for a minute "
                      "or two)")
             self._solver = Expectimax(table_bits=20)
@@ -451,7 +451,7 @@ class Session:
 
 
 def _stream(seed: int, i: int) -> int:
-    from solver.honest import decision_stream
+    from solver.honest.play import decision_stream
     return decision_stream(seed, i)
 
 

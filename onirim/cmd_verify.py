@@ -43,8 +43,8 @@ def replay_honest(seed: int, actions, players: int = 1) -> tuple[bool, int, int]
 
 def run(args) -> int:
     from engine import Game
-    from solver.clairvoyant import check_loss, replay_line
-    from solver.db import DBError, ResultsDB
+    from solver.clairvoyant.solve import check_loss, replay_line
+    from solver.runs.db import DBError, ResultsDB
 
     if not str(args.db).strip():
         raise UsageError("--db: needs a file name (an empty path is not a database)")

@@ -83,7 +83,7 @@ def check_args(args):
         raise UsageError("--db: needs a file name (an empty path is not a database)")
     cluster = getattr(args, "cluster", None)
     if cluster is not None:
-        from solver.cluster import parse_cluster, require_dask
+        from solver.runs.cluster import parse_cluster, require_dask
         if args.jobs != 1:
             raise UsageError("--jobs: give either --jobs or --cluster, not both")
         parse_cluster(cluster)
@@ -125,8 +125,8 @@ def check_memory(tt_mb: float, jobs: int, avail: int | None = None) -> None:
 
 
 def _open_db(path):
-    from solver.db import DBError, ResultsDB
-    from solver.memo_file import path_problem
+    from solver.runs.db import DBError, ResultsDB
+    from solver.expectimax.memo_file import path_problem
     problem = path_problem(path)
     if problem is not None:
         raise UsageError(f"--db: {problem}")
@@ -215,7 +215,7 @@ def _check_policy_players(policy, players: int, seed: int) -> None:
         return
     from engine.game import Game
     from engine.view import player_view
-    from solver.honest import decision_stream
+    from solver.honest.play import decision_stream
     try:
         view = player_view(Game(players).new_initial_state(seed))
         a = policy.act(view, decision_stream(seed, 0))
@@ -232,22 +232,22 @@ def _sigterm_as_interrupt(signum, frame):
 
 def run(args) -> int:
     check_args(args)
-    from solver import runner
+    from solver.runs import runner
 
     seeds = range(args.seed, args.seed + args.deals)
     policy = None
     cluster = getattr(args, "cluster", None)
     ckind, ctarget = (None, None)
     if cluster is not None:
-        from solver.cluster import parse_cluster
+        from solver.runs.cluster import parse_cluster
         ckind, ctarget = parse_cluster(cluster)
     players = getattr(args, "players", 1)
     if args.mode == "clairvoyant":
         if players == 2:
-            from solver import duo_search as CV
+            from solver.duo import search as CV
         else:
-            from solver import clairvoyant as CV
-        from solver.db import unknown_key
+            from solver.clairvoyant import solve as CV
+        from solver.runs.db import unknown_key
         budget = CV.DEFAULT_NODE_BUDGET if args.budget_nodes is None else args.budget_nodes
         tt_mb = CV.DEFAULT_TT_MB if args.tt_mb is None else args.tt_mb
         if ckind != "address":
@@ -325,7 +325,7 @@ def run(args) -> int:
         if cluster is None:
             runner.run_local(job, todo, args.jobs, on_rows)
         elif todo:
-            from solver.cluster import ClusterRun
+            from solver.runs.cluster import ClusterRun
             with ClusterRun(cluster) as cl:
                 cl.run(job, todo, on_rows, chunk=args.chunk)
     except KeyboardInterrupt:

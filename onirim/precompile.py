@@ -35,20 +35,20 @@ def _conformance(kernel: str) -> None:
 
 
 def _clairvoyant() -> None:
-    from solver.clairvoyant import solve_deal
+    from solver.clairvoyant.solve import solve_deal
     solve_deal(0)
     _conformance("kernel")
 
 
 def _duo() -> None:
-    from solver.duo_search import solve_duo_deal
+    from solver.duo.search import solve_duo_deal
     solve_duo_deal(3)
     _conformance("duo")
 
 
 def _expectimax() -> None:
     from engine.notation import parse_position
-    from solver import expectimax as E
+    from solver.expectimax import solver as E
     E.prepare_kernels()
     state = parse_position(E._WARM_POSITION)
     ex = E.Expectimax(12)
@@ -63,9 +63,9 @@ def _expectimax() -> None:
 
 
 def _honest() -> None:
-    from solver import honest_kernel as HK
+    from solver.honest import kernel as HK
     from solver.api import make_policy
-    from solver.honest import play_honest
+    from solver.honest.play import play_honest
     HK.compile_all()
     HK.policy_games(1, n=2)
     play_honest(make_policy("rollout", n=4), 0)
@@ -78,7 +78,7 @@ def _honest() -> None:
 
 
 def _playouts() -> None:
-    from benchmarks import kernel_playouts as KP
+    from solver.clairvoyant import playouts as KP
     KP.compile_all()
 
 

@@ -64,7 +64,7 @@ from engine import cards as C
 from engine import game as G
 from engine.notation import format_position
 from engine.policy import greedy_action
-from solver.exk_rules import canonical_rows
+from solver.expectimax.rules import canonical_rows
 
 __all__ = ["Adapter", "KernelAdapter", "ExpectimaxAdapter", "HonestAdapter", "DuoAdapter",
            "ADAPTERS", "Mismatch", "Result", "run", "main"]
@@ -185,7 +185,7 @@ class KernelAdapter(Adapter):
     name = "kernel"
 
     def __init__(self):
-        from solver import kernel
+        from solver.clairvoyant import deal_kernel as kernel
         self.K = kernel
 
     def encode(self, state):
@@ -219,7 +219,7 @@ class DuoAdapter(KernelAdapter):
     players = 2
 
     def __init__(self):
-        from solver import duo_kernel
+        from solver.duo import kernel as duo_kernel
         self.K = duo_kernel
 
 
@@ -230,7 +230,7 @@ class HonestAdapter(Adapter):
     deal_mode = False
 
     def __init__(self):
-        from solver import honest_kernel
+        from solver.honest import kernel as honest_kernel
         self.K = honest_kernel
 
     def encode(self, state):
@@ -268,9 +268,9 @@ class ExpectimaxAdapter(Adapter):
     reencodes = True         # run() encodes the engine's state anew after every step
 
     def __init__(self):
-        from solver import expectimax_kernel as K
+        from solver.expectimax import kernel as K
         from solver.board import unpack_board
-        from solver.expectimax_encode import encode
+        from solver.expectimax.encode import encode
         self.K = K
         self.unpack_board = unpack_board
         self.raw_encode = encode

@@ -15,7 +15,7 @@ from engine import Game, IllegalActionError  # noqa: E402
 from engine import game as G  # noqa: E402
 from engine.view import known_top, player_view  # noqa: E402
 from solver.api import make_policy  # noqa: E402
-from solver.honest import play_honest  # noqa: E402
+from solver.honest.play import play_honest  # noqa: E402
 from onirim import gym as og  # noqa: E402
 
 

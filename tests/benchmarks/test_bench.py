@@ -112,7 +112,7 @@ def test_honest_playouts_run_beside_the_engine(quick_result):
 
 
 def test_honest_kernel_failure_costs_only_its_figures(monkeypatch):
-    from solver import honest_kernel as HK
+    from solver.honest import kernel as HK
 
     def broken():
         raise RuntimeError("no kernel today")

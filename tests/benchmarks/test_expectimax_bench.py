@@ -16,7 +16,7 @@ def test_benchmark_positions_are_valid_and_open():
 
 
 def test_solve_timed_reports_exact_small():
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     seed, state = B.positions(6, 1)[0]
     iv, nodes, seconds = B.solve_timed(Expectimax(14), state, 30.0)
     assert iv.exact and nodes >= 1 and seconds >= 0

@@ -11,7 +11,7 @@ import pytest
 from benchmarks import bench_regret as B
 from engine.notation import format_position, parse_position
 from solver.api import make_policy
-from solver.honest import decision_stream
+from solver.honest.play import decision_stream
 
 # Three fixture positions whose exact ranking is quick (well under a second), with
 # actions of different values: (seed, decision index).
@@ -25,7 +25,7 @@ def fixture_rows():
 
 @pytest.fixture(scope="module")
 def solver():
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     return Expectimax(table_bits=18)
 
 
@@ -51,7 +51,7 @@ def test_fixture_is_the_documented_selection(fixture_rows):
 def test_regret_equals_a_direct_calculation(fixture_rows, solver):
     """On 3 positions: the benchmark's regret (one ranking, cached row) against the
     values of every child searched one by one on a fresh solver without pruning."""
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     greedy = make_policy("greedy")
     seen_positive = 0
     for seed, i, u, text in _quick(fixture_rows):

@@ -106,7 +106,7 @@ def test_proven_best_text(capsys):
 
 def test_best_needs_proof_not_a_high_midpoint():
     """An action with the higher midpoint but no proof is not 'best' (issue 16 item 2)."""
-    from solver.expectimax import ActionValue, Ranking, finish
+    from solver.expectimax.solver import ActionValue, Ranking, finish
     r = Ranking("p", "expectimax", [ActionValue(action="a", lo=0.4, hi=1.0),
                                     ActionValue(action="b", lo=0.6, hi=0.7)])
     finish(r)
@@ -123,7 +123,7 @@ def test_every_phase_gets_a_deadline(monkeypatch, capsys, tmp_path):
     given a time limit within the budget (issue 16 item 3)."""
     import time
 
-    from solver.expectimax import Expectimax, prepare_kernels
+    from solver.expectimax.solver import Expectimax, prepare_kernels
     prepare_kernels()                 # its warm-up searches are not part of the query
     seen = {"probe": [], "value": [], "line": [], "tree": [], "est": []}
     probe, value, line, tree = (Expectimax.probe, Expectimax.value, Expectimax.line,
@@ -142,7 +142,7 @@ def test_every_phase_gets_a_deadline(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(Expectimax, "value", rec("value", value, "budget_s"))
     monkeypatch.setattr(Expectimax, "line", rec("line", line, "deadline"))
     monkeypatch.setattr(Expectimax, "tree", rec("tree", tree, "deadline"))
-    import solver.estimate as est
+    import solver.honest.estimate as est
     real = est.estimate_actions
 
     def estimates(view, actions, deadline, stream, max_playouts=None):
@@ -179,7 +179,7 @@ def test_turn1_answers_with_estimates(capsys):
 def test_rank_takes_a_live_state():
     """A seeded state with 30 deck cards listed (more than the 20 expectimax takes) is
     ranked from the player's view, and says so (issue 16 item 6)."""
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     live = _mid_game()
     assert len(live.deck) > 20
     r = Expectimax(16).rank(live, budget_nodes=3000, estimate=False)
@@ -226,7 +226,7 @@ def test_view_refused_in_clairvoyant_mode(capsys):
 
 # ----------------------------------------------------------------------- memory, help
 def test_table_bits_larger_than_memory_is_one_line(monkeypatch, capsys):
-    from solver import expectimax
+    from solver.expectimax import solver as expectimax
     monkeypatch.setattr(expectimax, "available_memory", lambda: 1 << 30)     # 1 GiB
     assert main(["best", README, "--table-bits", "25"]) == 2                 # 2 GiB
     err = capsys.readouterr().err.strip().splitlines()
@@ -239,7 +239,7 @@ def test_table_bits_larger_than_memory_is_one_line(monkeypatch, capsys):
 def test_table_bits_30_here(capsys):
     """The issue's command: 2^30 entries (64 GiB) fit on few machines; where they do not,
     one line and exit status 2, never a traceback."""
-    from solver.expectimax import available_memory
+    from solver.expectimax.solver import available_memory
     avail = available_memory()
     if avail is None or avail >= 0.9 * (64 << 30):
         pytest.skip("this machine has the memory for 2^30 entries")
@@ -249,8 +249,8 @@ def test_table_bits_30_here(capsys):
 
 def test_help_bytes_per_entry_agree():
     from onirim.cli import build_parser
-    from solver import memo_file
-    from solver.expectimax import BYTES_PER_ENTRY
+    from solver.expectimax import memo_file
+    from solver.expectimax.solver import BYTES_PER_ENTRY
     p = build_parser("best")
     sub = p._subparsers._group_actions[0].choices["best"]
     helps = {a.dest: " ".join(a.help.split()) for a in sub._actions if a.help}
@@ -258,7 +258,7 @@ def test_help_bytes_per_entry_agree():
     assert f"{BYTES_PER_ENTRY} bytes of memory" in helps["memo"]
     assert "56 bytes in the file" in helps["memo"]
     import numpy as np
-    from solver import expectimax_kernel as K
+    from solver.expectimax import kernel as K
     keys, _, _ = K.new_tables(4)
     assert keys.itemsize * keys.shape[1] == BYTES_PER_ENTRY
     assert memo_file.MAGIC and 7 * np.dtype(np.int64).itemsize == 56      # 7 columns

@@ -70,7 +70,7 @@ def test_open_hands_is_the_default_for_duo_and_exact(capsys):
 def test_open_hands_json_is_the_solvers_ranking(capsys):
     """The command prints what DuoExpectimax.rank computes (whose values the brute force of
     tests/solver/duo/test_duo_expectimax.py checks); the best action is worth exactly 1/3 here."""
-    from solver.duo_expectimax import DuoExpectimax
+    from solver.duo.open_hands import DuoExpectimax
     out = _json(capsys, ["best", THIRD, "--mode", "open-hands", "--json"])
     r = DuoExpectimax().rank(parse_position(THIRD))
     assert [(a["action"], a["lo"], a["hi"]) for a in out["actions"]] == \

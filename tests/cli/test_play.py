@@ -285,7 +285,7 @@ def test_hint_is_exact_near_the_end():
              and x.phase == "play")
     a, why = Hinter(lambda _: None).hint(s, 1)
     assert why.startswith("exact: "), why
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     r = Expectimax(table_bits=18).rank(player_view(s))
     best = max(r.actions, key=lambda x: x.lo)
     assert a == s.string_to_action(best.action) or any(

@@ -241,7 +241,7 @@ def test_verify_does_not_pass_a_forged_loss(tmp_path, capsys):
     assert vj["losses"] == 1 and vj["losses_unverified"] == 1 and vj["losses_verified"] == 0
     assert "seed 5: LOSS unverified" in vj["unverified"][0]
     # a LOSS with a re-solve recipe on a deal that is won: the re-solve finds the win
-    from solver.clairvoyant import loss_recipe
+    from solver.clairvoyant.solve import loss_recipe
     _set_result(tmp_path / "x.sqlite", 5, "LOSS", loss_recipe(20_000_000, None, 8, 123))
     v = run_main(capsys, "verify", "--db", "x.sqlite", cwd=tmp_path)
     assert v.returncode == 1 and "FAILED seed 5: stored LOSS, but re-solved: WIN" in v.stdout
@@ -251,7 +251,7 @@ def test_check_loss_on_real_losses():
     """A LOSS found by the solver carries a recipe that re-proves it; the same recipe on a
     won position fails; no recipe is unverified."""
     from engine.notation import parse_position
-    from solver.clairvoyant import check_loss, loss_recipe, solve_state
+    from solver.clairvoyant.solve import check_loss, loss_recipe, solve_state
     fixture = os.path.join(ROOT, "tests", "fixtures", "solver_near_end.tsv")
     lost, won = [], []
     with open(fixture) as fh:
@@ -281,7 +281,7 @@ def test_an_old_database_still_opens_and_is_reused(tmp_path, capsys):
         seed TEXT NOT NULL, result TEXT NOT NULL, nodes INTEGER NOT NULL,
         seconds REAL NOT NULL, certificate TEXT NOT NULL, created REAL NOT NULL,
         PRIMARY KEY (mode, settings, seed))""")
-    from solver.clairvoyant import solve_deal
+    from solver.clairvoyant.solve import solve_deal
     r = solve_deal(11)
     assert r.result == "WIN"
     old = json.dumps({"budget_nodes": 20000000, "budget_s": None, "solver": "cv2",
@@ -305,7 +305,7 @@ def test_kernels_warm_up_before_the_first_deal(tmp_path, monkeypatch, capsys):
     """The kernels are compiled/loaded before any deal is timed (deal 0 used to store 126 s
     of compile time), and a slow warm-up (a cold numba cache) is announced on stderr."""
     from onirim import cli, cmd_winrate
-    from solver import runner
+    from solver.runs import runner
     events = []
     real_warm, real_play = runner.warm_clairvoyant, runner.ClairvoyantWorker.play
 
@@ -353,7 +353,7 @@ def test_demo_says_it_is_compiling(tmp_path, monkeypatch, capsys):
     """`onirim demo` sat at 0% for two minutes on a cold cache; it now says it is compiling
     (and how long that takes) before its progress bar."""
     from onirim import cmd_winrate
-    from solver import runner
+    from solver.runs import runner
     real_warm = runner.warm_clairvoyant
 
     def slow_warm(solver):
@@ -374,8 +374,8 @@ def test_demo_says_it_is_compiling(tmp_path, monkeypatch, capsys):
 def test_a_loss_is_stored_with_its_recipe(tmp_path, monkeypatch, capsys):
     """No real deal has been lost yet; a solver that answers LOSS shows that winrate stores
     the recipe verify needs (and verify then catches this false LOSS by re-solving)."""
-    from solver import runner
-    from solver.clairvoyant import SOLVER_VERSION, ClairvoyantSolver, SolveResult
+    from solver.runs import runner
+    from solver.clairvoyant.solve import SOLVER_VERSION, ClairvoyantSolver, SolveResult
     real = ClairvoyantSolver.solve_deal
 
     def fake(self, seed, **kw):

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from solver.db import (COLUMNS, COLUMNS_V2, HONEST_COLUMNS, SCHEMA_VERSION, ResultsDB,
+from solver.runs.db import (COLUMNS, COLUMNS_V2, HONEST_COLUMNS, SCHEMA_VERSION, ResultsDB,
                        unknown_key)
 from winrate_kit import kill_9_then_resume, onirim
 

@@ -12,7 +12,7 @@ import pytest
 from onirim import cli
 from winrate_kit import kill_9_then_resume, start, wait_for_rows
 from solver.api import Param, register_policy
-from solver.honest import play_honest
+from solver.honest.play import play_honest
 from solver.api import make_policy
 
 SUMMARY = {"mode", "deals", "wins", "losses", "unknown", "win_rate", "ci95",

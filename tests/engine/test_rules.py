@@ -66,9 +66,9 @@ def test_phase_numbers_are_one_numbering():
 
 
 def test_the_kernels_use_the_vocabulary():
-    from solver import expectimax_kernel as EK
-    from solver import kernel as K
-    from solver.expectimax_encode import PHASE_CODES
+    from solver.expectimax import kernel as EK
+    from solver.clairvoyant import deal_kernel as K
+    from solver.expectimax.encode import PHASE_CODES
     assert (K.NT, K.NLOC, K.NIGHT, K.EMPTY) == (17, 12, 16, 15)
     assert K.PHASE_NAMES == R.DEAL_PHASE_NAMES
     assert (K.PH_WON, K.PH_LOST) == (R.DEAL_WON, R.DEAL_LOST)

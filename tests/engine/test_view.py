@@ -13,7 +13,7 @@ import pytest
 from engine import Game
 from engine.view import known_top, player_view
 from solver.api import make_policy, policy_entries
-from solver.honest import decision_stream, play_honest
+from solver.honest.play import decision_stream, play_honest
 
 
 def _permuted(state, rnd):

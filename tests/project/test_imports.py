@@ -9,6 +9,7 @@ remove it).  ``from P import x`` counts as an import of ``P.x`` when that is a m
 from __future__ import annotations
 
 import ast
+import functools
 import os
 
 import networkx as nx
@@ -26,14 +27,17 @@ PACKAGES = ("engine", "solver", "onirim", "benchmarks")
 
 
 def _modules() -> dict[str, str]:
-    """module name -> file path."""
+    """module name -> file path, sub-packages included (solver.clairvoyant, ...)."""
     out = {}
     for pkg in PACKAGES:
-        folder = os.path.join(ROOT, pkg)
-        for f in sorted(os.listdir(folder)):
-            if f.endswith(".py"):
-                name = pkg if f == "__init__.py" else f"{pkg}.{f[:-3]}"
-                out[name] = os.path.join(folder, f)
+        top = os.path.join(ROOT, pkg)
+        for folder, dirs, files in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if os.path.exists(os.path.join(folder, d, "__init__.py")))
+            rel = os.path.relpath(folder, ROOT).replace(os.sep, ".")
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    name = rel if f == "__init__.py" else f"{rel}.{f[:-3]}"
+                    out[name] = os.path.join(folder, f)
     return out
 
 
@@ -48,6 +52,7 @@ def _resolve(importer: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+@functools.lru_cache(maxsize=1)
 def import_graph() -> nx.DiGraph:
     mods = _modules()
     g = nx.DiGraph()
@@ -86,8 +91,9 @@ def cycles(g: nx.DiGraph) -> list[list[str]]:
 def test_the_graph_sees_function_level_imports():
     # a check of the checker: certify's solver is called from a method of expectimax
     g = import_graph()
-    assert g.has_edge("solver.expectimax", "solver.certify")
+    assert g.has_edge("solver.expectimax.solver", "solver.expectimax.certify")
     assert g.has_edge("engine.notation", "engine.game")
+    assert g.has_edge("solver.duo.search", "solver.clairvoyant.deal_kernel")
     assert len(g) >= 40
 
 
@@ -106,3 +112,35 @@ def test_no_import_cycles():
         steps = [f"{a} (line {g.edges[a, b]['line']})" for a, b in zip(cyc, cyc[1:])]
         lines.append(" -> ".join(steps) + f" -> {cyc[-1]}")
     assert not found, "import cycles:\n" + "\n".join(lines)
+
+
+def _family(module: str) -> str:
+    """The sub-package of ``solver`` a module belongs to ("solver" for the top)."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "solver" and len(parts) > 2 else parts[0]
+
+
+def test_no_cycles_between_the_solver_families():
+    """The families of ``solver`` (clairvoyant, expectimax, honest, duo, policies, runs) and its
+    shared top depend on one another without a cycle: the graph of the sub-packages, with an
+    edge where a module of one imports a module of another, is acyclic.  The top may import a
+    family (``conformance`` checks every kernel; ``api`` loads the built-in policies)."""
+    g = import_graph()
+    fam = nx.DiGraph()
+    for a, b in g.edges:
+        if a.startswith("solver.") and b.startswith("solver."):
+            fa, fb = _family(a), _family(b)
+            if fa != fb and "solver" not in (fa, fb):
+                fam.add_edge(fa, fb)
+    assert not cycles(fam), cycles(fam)
+    assert len(fam) >= 4   # the check sees the families
+
+
+def test_nothing_in_the_package_imports_the_benchmarks():
+    """benchmarks/ holds measurements: the engine, the solver and the command line do not
+    import it, except the command that runs them (``onirim bench``)."""
+    g = import_graph()
+    bad = [(a, b) for a, b in g.edges
+           if a.split(".")[0] in ("engine", "solver", "onirim") and b.split(".")[0] == "benchmarks"
+           and a != "onirim.cmd_bench"]
+    assert not bad, bad

@@ -11,7 +11,7 @@ import pytest
 from engine import Game
 from engine.view import player_view
 from solver import api
-from solver.honest import decision_stream, play_honest
+from solver.honest.play import decision_stream, play_honest
 from paths import ROOT
 
 DOC = os.path.join(ROOT, "docs", "POLICIES.md")

@@ -9,7 +9,7 @@ be equal, and so must the terminal status.  benchmarks/diff_kernel.py runs the s
 import random
 
 from engine import Game, format_position, parse_position
-from solver import kernel as K
+from solver.clairvoyant import deal_kernel as K
 
 
 def compare(s, ks, where):

@@ -19,8 +19,8 @@ from engine import Game  # noqa: E402
 from engine import game as G  # noqa: E402
 from engine.policy import greedy_action, play_game  # noqa: E402
 
-KP = pytest.importorskip("benchmarks.kernel_playouts")
-from solver import kernel as K  # noqa: E402
+KP = pytest.importorskip("solver.clairvoyant.playouts")
+from solver.clairvoyant import deal_kernel as K  # noqa: E402
 
 GREEDY_SEEDS = range(50)
 RANDOM_SEEDS = range(100, 130)

@@ -5,7 +5,7 @@ import pytest
 
 from engine import cards as C
 from engine import rng
-from solver import kernel as K
+from solver.clairvoyant import deal_kernel as K
 
 
 def test_full_deck_many_seeds_and_indices():

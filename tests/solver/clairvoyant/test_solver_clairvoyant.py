@@ -4,8 +4,8 @@ import random
 import pytest
 
 from engine import Game, OnirimError, format_position, parse_position
-from solver import clairvoyant as CV
-from solver.clairvoyant import ClairvoyantSolver, replay_line, solve_state
+from solver.clairvoyant import solve as CV
+from solver.clairvoyant.solve import ClairvoyantSolver, replay_line, solve_state
 
 
 def test_deals_are_won_with_certificates_that_replay():

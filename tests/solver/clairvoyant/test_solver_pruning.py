@@ -11,10 +11,10 @@ import pytest
 
 from engine import parse_position
 from solver import rules_core as R
-from solver import search as S
-from solver.beam import BEAM_EMPTY, BEAM_WIN, Beam
-from solver.clairvoyant import ClairvoyantSolver
-from solver import kernel as K
+from solver.clairvoyant import search as S
+from solver.clairvoyant.beam import BEAM_EMPTY, BEAM_WIN, Beam
+from solver.clairvoyant.solve import ClairvoyantSolver
+from solver.clairvoyant import deal_kernel as K
 from paths import FIXTURES
 
 

@@ -2,10 +2,10 @@
 import os
 
 from engine import Game, parse_position
-from solver import pysearch as PS
+from solver.clairvoyant import pysearch as PS
 from solver import rules_core as R
-from solver import search as S
-from solver.clairvoyant import ClairvoyantSolver, replay_line, actions_to_strings
+from solver.clairvoyant import search as S
+from solver.clairvoyant.solve import ClairvoyantSolver, replay_line, actions_to_strings
 from paths import FIXTURES
 
 

@@ -2,7 +2,7 @@
 strings of the two-pass one, and reused buffers (DFS permutations, the beam's permutation cache
 kept across runs of one seed) give the same results, node counts and lines as fresh ones."""
 from engine import Game
-from solver.clairvoyant import (ClairvoyantSolver, actions_to_strings, certified_line,
+from solver.clairvoyant.solve import (ClairvoyantSolver, actions_to_strings, certified_line,
                                 replay_line)
 
 

@@ -20,7 +20,7 @@ import pytest
 from engine.errors import OnirimError
 from engine.game import Game
 from engine.notation import format_position, parse_position
-from solver import duo_expectimax as DX
+from solver.duo import open_hands as DX
 from solver.errors import UnsupportedPosition
 
 def _fixtures() -> str:

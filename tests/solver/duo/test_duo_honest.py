@@ -15,8 +15,8 @@ from engine.errors import GameConfigError
 from engine.policy import greedy_action
 from engine.view import known_top, player_view, prophecy_seer, sample_position
 from solver.api import PolicyError, make_policy
-from solver.duo_honest import candidates, duo_greedy_plus_action, playout, playout_checked
-from solver.honest import decision_stream, play_honest
+from solver.duo.honest import candidates, duo_greedy_plus_action, playout, playout_checked
+from solver.honest.play import decision_stream, play_honest
 
 DUO_POLICIES = [("greedy", {}), ("duo-greedy-plus", {}),
                 ("duo-rollout", {"n": 2, "screen": 0})]

@@ -14,7 +14,7 @@ import pytest
 
 from engine import Game, format_position, parse_position
 from engine.errors import OnirimError
-from solver import duo_kernel as DK
+from solver.duo import kernel as DK
 
 
 def test_duo_diff_10k_uniform_steps():

@@ -9,8 +9,8 @@ import pytest
 
 from engine import Game, parse_position
 from engine.errors import OnirimError
-from solver import duo_search as DS
-from solver.clairvoyant import CertificateError, replay_line
+from solver.duo import search as DS
+from solver.clairvoyant.solve import CertificateError, replay_line
 from paths import FIXTURES
 
 FIXTURE = os.path.join(FIXTURES, "duo_small_positions.txt")

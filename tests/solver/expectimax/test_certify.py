@@ -13,9 +13,9 @@ import pytest
 import naive_expectimax as N
 from benchmarks.bench_expectimax import late_position
 from engine.notation import parse_position
-from solver import expectimax_kernel as K
-from solver.certify import CertificateTooLarge, certify
-from solver.expectimax import Expectimax, encode
+from solver.expectimax import kernel as K
+from solver.expectimax.certify import CertificateTooLarge, certify
+from solver.expectimax.solver import Expectimax, encode
 
 from test_expectimax_agreement import _walk
 from test_expectimax_speedups import SEVEN, complete

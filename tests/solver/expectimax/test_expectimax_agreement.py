@@ -4,7 +4,7 @@ import random
 import pytest
 
 from engine import parse_position
-from solver.expectimax import Expectimax, encode
+from solver.expectimax.solver import Expectimax, encode
 
 import naive_expectimax as N
 

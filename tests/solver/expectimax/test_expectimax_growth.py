@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_expectimax import late_position
-from solver import expectimax_kernel as K
-from solver.expectimax import Expectimax, memory_cap_bits
+from solver.expectimax import kernel as K
+from solver.expectimax.solver import Expectimax, memory_cap_bits
 
 from test_expectimax_agreement import _walk
 
@@ -91,7 +91,7 @@ def test_growing_tables_agree_with_the_brute_force():
 def test_default_solver_grows_and_the_cap_follows_memory(monkeypatch):
     s = Expectimax()
     assert s.table_bits == 20 and s.growable
-    import solver.expectimax as E
+    import solver.expectimax.solver as E
     assert 10 <= memory_cap_bits() <= 30
     monkeypatch.setattr(E, "available_memory", lambda: 64 * (1 << 12) * 2)
     assert memory_cap_bits() == 12
@@ -117,7 +117,7 @@ def test_bad_table_sizes_are_refused():
 def test_no_growth_that_the_time_budget_cannot_pay_for(monkeypatch):
     """Near a deadline the table does not grow (making a large table takes seconds on a
     machine that touches new memory slowly); without a deadline it does."""
-    import solver.expectimax as E
+    import solver.expectimax.solver as E
     state = late_position(63, 12)
     monkeypatch.setattr(E, "GROW_BYTES_PER_S", 1.0)     # every growth "takes" hours
     timed = Expectimax(8, max_table_bits=16)

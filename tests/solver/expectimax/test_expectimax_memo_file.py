@@ -16,8 +16,8 @@ from solver.errors import MemoFileError
 from engine.notation import format_position
 from onirim import cmd_best
 from onirim.cli import main
-from solver import memo_file
-from solver.expectimax import Expectimax
+from solver.expectimax import memo_file
+from solver.expectimax.solver import Expectimax
 
 SMALL = late_position(63, 12)      # 7,369 nodes, value 0.0352
 MEDIUM = late_position(63, 14)     # 2.7 M nodes, about 2 s with one thread
@@ -223,7 +223,7 @@ def test_an_interrupted_save_keeps_the_old_file(tmp_path, monkeypatch):
 
 
 def test_the_fingerprint_follows_the_kernel_source(tmp_path, monkeypatch):
-    from solver import expectimax_kernel as K
+    from solver.expectimax import kernel as K
     fp = memo_file.fingerprint()
     assert fp == memo_file.fingerprint() and len(fp) == 64
     copy = tmp_path / "kernel.py"
@@ -287,7 +287,7 @@ def test_cli_memo_saves_loads_and_does_not_change_values(tmp_path, capsys):
 
 def test_cli_interrupt_saves_the_memo_and_the_same_command_resumes(tmp_path, capsys,
                                                                    monkeypatch):
-    from solver.expectimax import Expectimax as E
+    from solver.expectimax.solver import Expectimax as E
     pos = format_position(SMALL)
     path = str(tmp_path / "m.memo")
     real_rank = E.rank

@@ -10,8 +10,8 @@ from engine import cards as C
 from engine.errors import OnirimError
 from engine.notation import format_position, parse_position
 from onirim.cli import main
-from solver import expectimax_kernel as K
-from solver.expectimax import Expectimax, UnsupportedPosition, best, encode
+from solver.expectimax import kernel as K
+from solver.expectimax.solver import Expectimax, UnsupportedPosition, best, encode
 
 import naive_expectimax as N
 
@@ -374,7 +374,7 @@ PLAY_ROUNDS_ABOVE_ONE = (
 
 @pytest.mark.parametrize("text", ROUNDS_ABOVE_ONE + [PLAY_ROUNDS_ABOVE_ONE])
 def test_a_sure_win_is_exactly_one(text):
-    from solver.certify import certify
+    from solver.expectimax.certify import certify
     state = parse_position(text)
     assert certify(Expectimax(16), state)["certified"] == 1    # the engine: a sure win
     w = [np.int64(x) for x in encode(state)]
@@ -398,7 +398,7 @@ def test_a_ranking_of_sure_wins_is_exact_at_once(capsys):
 
 
 def test_bounds_are_clamped_and_ordered():
-    from solver.expectimax import bounds
+    from solver.expectimax.solver import bounds
     assert bounds(1.0000000000000002, 1.0) == bounds(1.0, 1.0000000000000004)
     assert bounds(1.0000000000000002, 1.0).exact
     iv = bounds(0.30000000000000004, 0.3)
@@ -414,7 +414,7 @@ def test_a_cut_rounded_one_unit_above_alpha_is_still_exact():
     place above the best action's exact value (the Star1 window arithmetic rounds), so
     the root's interval was [v, v + 1 ulp]: never exact.  Without pruning it is exact;
     the API now reports both as exact, and the engine certificate agrees."""
-    from solver.certify import certify
+    from solver.expectimax.certify import certify
     text = ("mode=solo phase=nightmare drawn=N hand=Gk,Os,Os row=- doors=DO,DO,DA,DA,DG,DL,DL "
             "deck=* discard=Os,Os,Os,Os,Os,Os,Os,Om,Om,Ok,Ok,Ok,As,As,As,As,As,As,As,As,Am,Am,"
             "Am,Am,Ak,Ak,Ak,Gs,Gs,Gs,Gs,Gs,Gs,Gs,Gm,Gm,Gm,Gm,Gk,Ls,Ls,Ls,Ls,Ls,Lm,Lm,Lm,Lm,Lk,"

@@ -7,7 +7,7 @@ import pytest
 
 from benchmarks.bench_expectimax import late_position
 from engine import parse_position
-from solver.expectimax import Expectimax
+from solver.expectimax.solver import Expectimax
 
 from test_expectimax_agreement import _walk
 

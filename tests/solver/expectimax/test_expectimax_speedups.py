@@ -15,8 +15,8 @@ import pytest
 
 from engine import parse_position
 from onirim.cli import main
-from solver import expectimax_kernel as K
-from solver.expectimax import Expectimax, encode
+from solver.expectimax import kernel as K
+from solver.expectimax.solver import Expectimax, encode
 
 import naive_expectimax as N
 from test_expectimax_positions import SEVEN, complete

@@ -8,7 +8,7 @@ or mixed up probabilities would give a different number."""
 import pytest
 
 from benchmarks.bench_expectimax import late_position
-from solver.expectimax import Expectimax
+from solver.expectimax.solver import Expectimax
 
 from test_expectimax_agreement import _walk
 
@@ -77,8 +77,8 @@ def test_census_counts_the_door_that_is_better_let_go():
     assert c["door_decisions"] == c["door_open_better"] + c["door_limbo_better"] + c["door_tie"]
     # the root alone: a memo holding only it and its two children's exact values
     import numpy as np
-    from solver import expectimax_kernel as K
-    from solver.expectimax import encode
+    from solver.expectimax import kernel as K
+    from solver.expectimax.solver import encode
     st, *w = K.canonical(*[np.int64(x) for x in encode(parse_position(text))])
     only = Expectimax(12)
     rows = [w]

@@ -10,9 +10,9 @@ from engine import Game
 from engine.notation import parse_position
 from engine.view import player_view
 from solver.api import PolicyError, make_policy, policy_entries
-from solver.endgame import (DEFAULT_UNKNOWN, EndgameSwitch, not_proven_worse,
+from solver.policies.endgame import (DEFAULT_UNKNOWN, EndgameSwitch, not_proven_worse,
                             proven_best_actions, unknown_cards, with_endgame)
-from solver.honest import decision_stream
+from solver.honest.play import decision_stream
 
 _DISCARD = ("discard=Os,Os,Os,Os,Os,Os,Om,Ok,As,As,As,As,Am,Am,Am,Ak,Ak,Gs,Gs,Gs,Gs,Gs,Gm,"
             "Gk,Gk,Gk,Ls,Ls,Lm,Lm,Lk,Lk,N,N,N,N,N,N")
@@ -45,7 +45,7 @@ def greedy():
 
 
 def _exact_values(view):
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     r = Expectimax(table_bits=18).rank(view)
     assert all(a.exact for a in r.actions)
     return {a.action_id: a.lo for a in r.actions}
@@ -186,7 +186,7 @@ def test_pruning_never_drops_a_best_action():
     """Against the unpruned (exact) ranking: under small node budgets, every exactly best
     action survives the pruning, and the pruned switch plays an action the bounds allow."""
     greedy = make_policy("greedy")
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     ex = Expectimax(table_bits=18)
     checked = pruned = 0
     for seed, i, v in _small_views((5, 48, 52), 9):

@@ -12,7 +12,7 @@ import pytest
 from engine.game import Game
 from engine.policy import greedy_action
 from engine.view import player_view
-from solver import estimate as E
+from solver.honest import estimate as E
 
 
 def late_view(seed: int, left: int = 9):
@@ -95,7 +95,7 @@ def test_policy_value_checks():
     v = late_view(19, 9)
     with pytest.raises(ValueError):
         E.policy_value(E.determinize(v, 0, 0))
-    from solver.expectimax import Expectimax
+    from solver.expectimax.solver import Expectimax
     solver = Expectimax(18)
     for a in v.legal_actions():
         c = v.clone()
@@ -137,9 +137,9 @@ def test_the_rollout_module_supplies_the_estimates(monkeypatch):
         e = r.by_action[a]
         assert e.ci95[0] <= e.estimate <= e.ci95[1]
         assert round(e.estimate * 200) == pytest.approx(e.estimate * 200)
-    mod = types.ModuleType("solver.rollout")
+    mod = types.ModuleType("solver.honest.rollout")
     mod.action_estimates = lambda view, n, stream: {a: 0.5 for a in view.legal_actions()}
-    monkeypatch.setitem(sys.modules, "solver.rollout", mod)
+    monkeypatch.setitem(sys.modules, "solver.honest.rollout", mod)
     with pytest.raises((TypeError, ValueError)):
         E.estimate_actions(v, acts, None, 0, max_playouts=10)
     calls = []

@@ -18,7 +18,7 @@ from engine import Game
 from engine import game as G
 from engine.policy import greedy_action
 from engine.view import player_view
-from solver import honest_kernel as HK
+from solver.honest import kernel as HK
 from engine.policy import greedy_plus_action
 
 

@@ -12,11 +12,11 @@ from engine import game as G
 from engine.notation import parse_position
 from engine.policy import greedy_action
 from engine.view import known_top, player_view
-from solver import honest_kernel as HK
+from solver.honest import kernel as HK
 from solver.api import PolicyError, make_policy
-from solver.honest import decision_stream
+from solver.honest.play import decision_stream
 from engine.policy import greedy_plus_action
-from solver.rollout import _key, action_estimates
+from solver.honest.rollout import _key, action_estimates
 from solver.stats import wilson
 
 # Greedy discards a useless Gs; playing the useless Am instead ends the row on a Moon, so that

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from onirim import cli
-from solver import cluster as CL
-from solver import runner
+from solver.runs import cluster as CL
+from solver.runs import runner
 from paths import ROOT
 
 
@@ -142,7 +142,7 @@ def test_worker_killed_mid_run_and_warm_up_once_per_worker():
 @pytest.mark.slow
 def test_resume_after_the_client_is_interrupted(tmp_path, capsys, monkeypatch):
     pytest.importorskip("distributed")
-    from solver.db import ResultsDB
+    from solver.runs.db import ResultsDB
     db = str(tmp_path / "r.sqlite")
     args = ["winrate", "--mode", "honest", "--policy", "greedy", "--deals", "80", "--seed",
             "900", "--cluster", "local:2", "--chunk", "8", "--db", db, "--json"]

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from solver.db import (COLUMNS, COLUMNS_V1, DECIDED_KEY, SCHEMA_VERSION, DBError, ResultsDB,
+from solver.runs.db import (COLUMNS, COLUMNS_V1, DECIDED_KEY, SCHEMA_VERSION, DBError, ResultsDB,
                        settings_key, unknown_key)
 
 S64 = {"budget_nodes": 1000, "budget_s": None, "tt_mb": 64, "solver": "cv2"}

@@ -1,0 +1,487 @@
+"""Whole solo games played inside the numba kernel, for the engine-versus-kernel comparison.
+
+The state and the move functions are those of :mod:`solver.kernel` (``_legal`` and ``_apply``
+on the bit-packed deal-mode state); this module adds three things on top:
+
+* ``_deal``: the setup of a seeded deal in the kernel (shuffle index 0 of all 76 cards, draw
+  until 5 Locations are in hand with Doors and Nightmares set aside, then the limbo shuffle),
+  so that a playout never leaves numba;
+* a uniform random policy driven by a counter-based generator: the ``i``-th decision of the
+  game with seed ``s`` uses ``mix64(key(s) + (i + 1) * GAMMA)``, so a random playout is a pure
+  function of (seed, stream) and needs no generator state;
+* ``_greedy``: the greedy policy of :mod:`engine.policy` (``greedy_action``), solo part,
+  rewritten on the packed state.  Its tie-breaks are the engine's, written as integer sort
+  keys; ``tests/solver/clairvoyant/test_kernel_playouts.py`` checks that it takes exactly the engine's actions.
+
+The greedy policy reads only what the engine's reads: the hand, the last card of the row and
+the length of its series, the Doors in play, the deck *size* and, in phase ``prophecy``, the
+revealed cards.
+
+Python entry points: :func:`playout` (one game, with its action sequence; for tests) and
+:func:`run_batch` (many games, counts only; for the benchmark).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.clairvoyant import deal_kernel as K
+
+RANDOM, GREEDY = 0, 1
+POLICIES = {"random": RANDOM, "greedy": GREEDY}
+
+# Card types, rule sizes, phase numbers (engine.rules), action numbers (engine.game) and the
+# kernel's layout (solver.kernel), imported as module-level names so that numba freezes them.
+from engine.game import DISCARD as A_DISCARD  # noqa: E402
+from engine.game import DOOR_KEY as A_DOOR_KEY  # noqa: E402
+from engine.game import NM_DOOR as A_NM_DOOR  # noqa: E402
+from engine.game import NM_KEY as A_NM_KEY  # noqa: E402
+from engine.game import NM_REDRAW as A_NM_REDRAW  # noqa: E402
+from engine.game import NM_REVEAL as A_NM_REVEAL  # noqa: E402
+from engine.game import PLAY as A_PLAY  # noqa: E402
+from engine.game import PROPHECY as A_PROPHECY  # noqa: E402
+from engine.rules import DEAL_LOST as PH_LOST  # noqa: E402
+from engine.rules import DEAL_WON as PH_WON  # noqa: E402
+from engine.rules import FIRST_DOOR, HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY  # noqa: E402
+from engine.rules import PH_PROPHECY, PROPHECY_SIZE  # noqa: E402
+from engine.rules import NIGHTMARE as NIGHT  # noqa: E402
+from engine.rules import NO_CARD as EMPTY  # noqa: E402
+from engine.rules import NUM_LOCATION_TYPES as NLOC  # noqa: E402
+from solver import board as B  # noqa: E402
+from solver.clairvoyant.deal_kernel import (COUNTS, DOOR_SHIFT, HAND_AT, LAST_SHIFT, MAX_MOVES,  # noqa: E402
+                           MAX_SLOTS, N_SHIFT, NPERM, PERMS_TABLE, PHASE_SHIFT, ROW_AT, S_SHIFT,
+                           WK_PC)
+S_ROOT = 1            # a deal's root is the position after the setup shuffle (shuffle 0)
+MAX_STEPS = 4096      # a solo game takes a few hundred decisions at most; a guard, not a rule
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_SALT = np.uint64(0xD1B54A32D192ED03)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_SYM_PREF = np.array([1, 0, 2], dtype=np.int64)   # Sun, Moon, Key: lower = played first
+
+
+# ----------------------------------------------------------------------------- generator
+@njit(cache=True)
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _rng_key(seed, stream):
+    return _mix(_mix(seed ^ _SALT) + (np.uint64(stream) + np.uint64(1)) * _GAMMA)
+
+
+@njit(cache=True)
+def _rng_below(key, i, n):
+    """The i-th draw of stream ``key``, reduced to 0 .. n-1 (bias <= n / 2**64)."""
+    r = _mix(key + (np.uint64(i) + np.uint64(1)) * _GAMMA)
+    return np.int64(r % np.uint64(n))
+
+
+# ----------------------------------------------------------------------------- setup
+@njit(cache=True)
+def _deal(seed, st, perms, wk):
+    """Set ``st`` to the first decision of deal ``seed`` (engine ``new_initial_state``)."""
+    for i in range(WK_PC, wk.shape[0]):   # the kernel's permutation cache is per deal
+        wk[i] = -1
+    n = K._shuffle_into(COUNTS, seed, np.int64(0), perms[0])
+    K._fill_sfx(perms, 0, n)
+    st[0] = (np.int64(EMPTY) << LAST_SHIFT) | (np.int64(PH_PLAY) << PHASE_SHIFT)
+    st[1] = (np.int64(1) << S_SHIFT) | (np.int64(n) << N_SHIFT)
+    st[2] = K._pack_m(COUNTS)
+    while K._hand_size(st[0]) < HAND_SIZE:
+        K._redraw_card(st, K._pop(st, perms, S_ROOT))
+    K._end_turn(st, perms, S_ROOT, seed, wk)   # limbo shuffle (if any), phase play
+
+
+# ----------------------------------------------------------------------------- greedy
+@njit(cache=True)
+def _discard_rank(h, cnt, doors, s_col, s_len, c):
+    """engine.policy._discard_rank as one integer (lower = discarded first).
+
+    ``h`` the hand's counts per type, ``cnt`` per colour (the hand the engine passes)."""
+    col = c // 3
+    needed = 1 if doors[col] < 2 else 0
+    key = 1 if c % 3 == 2 else 0
+    ins = 1 if (col == s_col and 0 < s_len < 3 and needed == 1) else 0
+    sym = 0 if c % 3 == 0 else 1
+    return ((((key * 2 + needed) * 2 + ins) * 8 + cnt[col]) * 2 + sym) * 16 + c
+
+
+@njit(cache=True)
+def _play_rank(h, c):
+    """engine.policy._play_choice's key: a follow-up in hand, non-Key, Moon > Sun > Key."""
+    col = c // 3
+    follow = 0
+    for x in range(col * 3, col * 3 + 3):
+        if x % 3 != c % 3 and h[x] > 0:
+            follow = 1
+    nf = 1 - follow
+    key = 1 if c % 3 == 2 else 0
+    return ((nf * 2 + key) * 3 + _SYM_PREF[c % 3]) * 16 + c
+
+
+@njit(cache=True)
+def _prophecy_value(h, cnt, doors, s_col, s_len, c):
+    """engine.policy._prophecy_value (a pair) as one integer: higher = nearer the top."""
+    if c == NIGHT:
+        return -10 * 16
+    if c >= NLOC:
+        col = c - FIRST_DOOR
+        if doors[col] < 2 and h[col * 3 + 2] > 0:
+            return 10 * 16
+        return -5 * 16
+    col = c // 3
+    if doors[col] >= 2:
+        return -1 * 16 - c
+    bonus = 5 if (col == s_col and 0 < s_len < 3) else 0
+    return (bonus + min(cnt[col], 3)) * 16 - c
+
+
+@njit(cache=True)
+def _greedy(st, perms, s_root):
+    """The action of engine.policy.greedy_action at the (solo, deal-mode) kernel state."""
+    w0 = st[0]
+    ph = (w0 >> PHASE_SHIFT) & 7
+    h = np.zeros(NLOC, dtype=np.int64)
+    cnt = np.zeros(4, dtype=np.int64)
+    for c in range(NLOC):
+        h[c] = B.hand_get(w0, HAND_AT, c)
+        cnt[c // 3] += h[c]
+    doors = np.zeros(4, dtype=np.int64)
+    for col in range(4):
+        doors[col] = B.doors_get(w0, DOOR_SHIFT, col)
+    last = B.row_last(w0, ROW_AT)
+    ser = B.row_series(w0, ROW_AT)
+    if last == EMPTY:
+        s_col = -1
+        s_len = 0
+    else:
+        s_col = last // 3
+        s_len = 3 if ser == 0 else ser
+
+    if ph == PH_PLAY:
+        active_needed = s_col >= 0 and doors[s_col] < 2
+        # rule 1: continue the open series of a needed colour
+        if active_needed and (s_len == 1 or s_len == 2):
+            best = -1
+            best_r = 1 << 40
+            for c in range(s_col * 3, s_col * 3 + 3):
+                if h[c] > 0 and B.playable(last, c):
+                    r = _play_rank(h, c)
+                    if r < best_r:
+                        best_r = r
+                        best = c
+            if best >= 0:
+                return A_PLAY + best
+        # rule 3: start a series in the best-held needed colour (unless rule 2 holds)
+        if not (active_needed and s_len == 2):
+            top = 0
+            for c in range(NLOC):
+                col = c // 3
+                if h[c] > 0 and B.playable(last, c) and doors[col] < 2 \
+                        and cnt[col] >= 2 and cnt[col] > top:
+                    top = cnt[col]
+            if top > 0:
+                best = -1
+                best_r = 1 << 40
+                for c in range(NLOC):
+                    col = c // 3
+                    if h[c] > 0 and B.playable(last, c) and doors[col] < 2 \
+                            and cnt[col] == top:
+                        r = _play_rank(h, c)
+                        if r < best_r:
+                            best_r = r
+                            best = c
+                return A_PLAY + best
+        # rules 2 and 4: discard the least useful card
+        best = -1
+        best_r = 1 << 40
+        for c in range(NLOC):
+            if h[c] > 0:
+                r = _discard_rank(h, cnt, doors, s_col, s_len, c)
+                if r < best_r:
+                    best_r = r
+                    best = c
+        return A_DISCARD + best
+
+    if ph == PH_PROPHECY:
+        k = min(PROPHECY_SIZE, K._deck_size(st))
+        rev = np.empty(PROPHECY_SIZE, dtype=np.int64)
+        for j in range(k):
+            rev[j] = K._card_at(st, perms, s_root, j)
+        victim = -1
+        for j in range(k):
+            if rev[j] == NIGHT:
+                victim = NIGHT
+        if victim < 0:
+            best_r = 1 << 40
+            for j in range(k):
+                c = rev[j]
+                if c < NLOC:
+                    cnt[c // 3] += 1             # the engine ranks it within hand + [c]
+                    h[c] += 1
+                    r = _discard_rank(h, cnt, doors, s_col, s_len, c)
+                    cnt[c // 3] -= 1
+                    h[c] -= 1
+                    if r < best_r:
+                        best_r = r
+                        victim = c
+        if victim < 0:                            # only Doors revealed
+            best_r = 1 << 40
+            for j in range(k):
+                r = _prophecy_value(h, cnt, doors, s_col, s_len, rev[j])
+                if r < best_r:
+                    best_r = r
+                    victim = rev[j]
+        # the rest, best first; a stable sort (ties keep the revealed order), as Python's
+        rest = np.empty(4, dtype=np.int64)
+        val = np.empty(4, dtype=np.int64)
+        m = 0
+        removed = False
+        for j in range(k):
+            if not removed and rev[j] == victim:
+                removed = True
+                continue
+            v = _prophecy_value(h, cnt, doors, s_col, s_len, rev[j])
+            q = m
+            while q > 0 and val[q - 1] < v:
+                rest[q] = rest[q - 1]
+                val[q] = val[q - 1]
+                q -= 1
+            rest[q] = rev[j]
+            val[q] = v
+            m += 1
+        # the smallest action number with that outcome (the one the legal list keeps)
+        idx = np.empty(4, dtype=np.int64)
+        for i in range(k):
+            if rev[i] != victim:
+                continue
+            r = 0
+            for j in range(k):
+                if j != i:
+                    idx[r] = j
+                    r += 1
+            for p in range(NPERM[m]):
+                same = True
+                for q in range(m):
+                    if rev[idx[PERMS_TABLE[m, p, q]]] != rest[q]:
+                        same = False
+                        break
+                if same:
+                    return A_PROPHECY + i * 24 + p
+        return -1                                 # unreachable for a legal state
+
+    if ph == PH_DOOR:
+        return A_DOOR_KEY                         # always use the Key
+
+    if ph == PH_NIGHTMARE:
+        best = -1
+        best_r = 1 << 40
+        for col in range(4):
+            c = col * 3 + 2
+            if h[c] > 0:
+                r = _discard_rank(h, cnt, doors, s_col, s_len, c)
+                if r < best_r:
+                    best_r = r
+                    best = col
+        if best >= 0:
+            return A_NM_KEY + best
+        size = K._deck_size(st)
+        if size >= 10:
+            return A_NM_REVEAL
+        any_needed = False
+        for c in range(NLOC):
+            if h[c] > 0 and doors[c // 3] < 2:
+                any_needed = True
+        if not any_needed:
+            return A_NM_REDRAW
+        if size >= 6:
+            for col in range(4):
+                if doors[col] > 0:
+                    return A_NM_DOOR + col
+        return A_NM_REVEAL
+    return -1
+
+
+# ----------------------------------------------------------------------------- playouts
+@njit(cache=True, inline="always")   # inlined into _batch: one compilation, not two
+def _play(seed, policy, stream, st, perms, wk, moves, trace):
+    """Play deal ``seed`` to the end; returns the number of decisions (-1: the guard hit,
+    -2: the policy had no action).  The actions go to ``trace`` as far as it reaches."""
+    _deal(seed, st, perms, wk)
+    key = _rng_key(seed, stream)
+    steps = 0
+    while True:
+        ph = (st[0] >> PHASE_SHIFT) & 7
+        if ph == PH_WON or ph == PH_LOST:
+            return steps
+        if steps >= MAX_STEPS or ((st[1] >> S_SHIFT) & 255) - S_ROOT >= MAX_SLOTS - 1:
+            return -1
+        if policy == GREEDY:
+            a = _greedy(st, perms, S_ROOT)
+            if a < 0:
+                return -2
+        else:
+            n = K._legal(st, perms, S_ROOT, moves)
+            if n <= 0:
+                return -2
+            a = moves[_rng_below(key, steps, n)]
+        if steps < trace.shape[0]:
+            trace[steps] = a
+        K._apply(st, np.int64(a), perms, S_ROOT, seed, wk)
+        steps += 1
+
+
+@njit(cache=True)
+def _batch(seeds, policy, stream, st, perms, wk, moves, trace, out):
+    """Play every seed; out = (games, decisions, wins, failures)."""
+    games = 0
+    steps = 0
+    wins = 0
+    bad = 0
+    for s in seeds:
+        n = _play(s, policy, stream, st, perms, wk, moves, trace)
+        if n < 0:
+            bad += 1
+            continue
+        games += 1
+        steps += n
+        if ((st[0] >> PHASE_SHIFT) & 7) == PH_WON:
+            wins += 1
+    out[0] = games
+    out[1] = steps
+    out[2] = wins
+    out[3] = bad
+
+
+class Buffers:
+    """The arrays a playout works in (allocated once, reused for every game)."""
+
+    def __init__(self):
+        self.st = np.zeros(K.NW, dtype=np.int64)
+        self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
+        self.wk = K.new_wk()
+        # the kernel's move generator may use the buffer beyond the moves as scratch
+        # (solver.kernel.MOVES_BUF); take a generous size so that no layout change overflows it
+        self.moves = np.zeros(max(1024, 2 * getattr(K, "MOVES_BUF", MAX_MOVES)), dtype=np.int64)
+        self.trace = np.zeros(MAX_STEPS, dtype=np.int64)
+        self.out = np.zeros(4, dtype=np.int64)
+
+
+_BUF: Buffers | None = None
+
+
+def _buffers() -> Buffers:
+    global _BUF
+    if _BUF is None:
+        _BUF = Buffers()
+    return _BUF
+
+
+def _policy(policy) -> int:
+    if policy in POLICIES:
+        return POLICIES[policy]
+    if policy in (RANDOM, GREEDY):
+        return int(policy)
+    raise ValueError(f"unknown policy {policy!r} (random or greedy)")
+
+
+def playout(seed: int, policy="greedy", stream: int = 0) -> tuple[list[int], str]:
+    """Play deal ``seed`` in the kernel: (engine action numbers, final phase 'won'/'lost')."""
+    b = _buffers()
+    _batch(np.array([seed], dtype=np.uint64), _policy(policy), np.int64(stream), b.st, b.perms,
+           b.wk, b.moves, b.trace, b.out)
+    if b.out[3]:
+        raise RuntimeError(f"kernel playout of seed {seed} failed")
+    n = int(b.out[1])
+    return [int(a) for a in b.trace[:n]], K.PHASE_NAMES[int((b.st[0] >> PHASE_SHIFT) & 7)]
+
+
+def initial_state(seed: int) -> dict:
+    """The kernel's first decision of deal ``seed``, decoded (compare with kernel.engine_view)."""
+    b = _buffers()
+    _deal(np.uint64(seed), b.st, b.perms, b.wk)
+    return K.decode(b.st, b.perms, S_ROOT)
+
+
+def greedy_at(state) -> int:
+    """The kernel greedy policy's action at a solo engine State in deal mode (via
+    ``solver.kernel.encode``); for tests against ``engine.policy.greedy_action``."""
+    st, perms, s_root, _ = K.encode(state)
+    return int(_greedy(st, perms, np.int64(s_root)))
+
+
+def run_batch(seeds, policy="greedy", stream: int = 0) -> dict:
+    """Play every seed of ``seeds``; returns games, decisions, wins and failed games."""
+    b = _buffers()
+    arr = np.asarray(list(seeds), dtype=np.uint64)
+    _batch(arr, _policy(policy), np.int64(stream), b.st, b.perms, b.wk, b.moves, b.trace, b.out)
+    games, steps, wins, bad = (int(x) for x in b.out)
+    return {"games": games, "steps": steps, "wins": wins, "failed": bad}
+
+
+def compile_all() -> None:
+    """Compile (or load) every kernel used by the playouts, on one short game each."""
+    run_batch([0], "random")
+    run_batch([0], "greedy")
+
+
+# ----------------------------------------------------------------------------- numba cache
+# numba's on-disk cache checks only the source file of the cached function itself, not the
+# kernels it calls and inlines from solver/kernel.py, nor the constants it takes from
+# engine/.  So the cache of this module is also keyed by a digest of those files: when one of
+# them changes, the entries of this module are removed before anything is compiled or loaded.
+_JITTED = (_mix, _rng_key, _rng_below, _deal, _discard_rank, _play_rank, _prophecy_value,
+           _greedy, _play, _batch)
+
+
+def _source_digest() -> str:
+    import hashlib
+    h = hashlib.sha256()
+    from engine import cards as _cards
+    from engine import game as _game
+    from engine import rules as _rules
+    for path in (K.__file__, __file__, _game.__file__, _cards.__file__, _rules.__file__):
+        try:
+            with open(path, "rb") as f:
+                h.update(f.read())
+        except OSError:
+            h.update(path.encode())
+    return h.hexdigest()
+
+
+def _refresh_cache() -> None:
+    import glob
+    import os
+    try:
+        cache_dir = _play._cache.cache_path
+    except AttributeError:
+        return
+    stamp = os.path.join(cache_dir, "kernel_playouts.deps")
+    digest = _source_digest()
+    try:
+        with open(stamp) as f:
+            if f.read().strip() == digest:
+                return
+    except OSError:
+        pass
+    for pattern in ("kernel_playouts.*.nbi", "kernel_playouts.*.nbc"):
+        for path in glob.glob(os.path.join(cache_dir, pattern)):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+        with open(stamp + ".tmp", "w") as f:
+            f.write(digest + "\n")
+        os.replace(stamp + ".tmp", stamp)
+    except OSError:
+        pass
+
+
+_refresh_cache()

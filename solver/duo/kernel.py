@@ -1,0 +1,697 @@
+"""Bit-packed numba kernel of two-player Onirim in deal mode (docs/DUO.md has the layout).
+
+The board fields and the rule steps on them are the packed board layer's (:mod:`solver.board`),
+bound here at the duo offsets: each row has the layer's row shape (last card 4 bits, open series
+2 bits: 1 or 2, 0 for none) and goes through ``B.play_row``; a play needs ``B.playable``; the
+Nightmare's options are ``B.nightmare_kind``'s; own hands, shared cards, Doors in play and Doors
+in limbo are the layer's generic counters (``B.cnt_get`` / ``cnt_add`` / ``cnt_sum`` /
+``cnt_clear``, 2, 4, 1 and 2 bits a counter); a Door wins with the layer's rule (every Door in
+play, ``DOORS_TO_WIN``).  What only the duo game has stays here as its own small steps: the two
+zones (own cards and the shared cards), the Doors per player, the draft, the swap, and the
+deck (the solo kernel's, by import).
+
+A duo state is four int64 words.  Words 1 and 2 are exactly the deck words of the solo kernel
+(:mod:`solver.kernel`: ``st[1]`` = Nightmares in limbo, shuffle count, read position, prophecy
+override, permutation length; ``st[2]`` = the multiset ``M`` the last shuffle permuted), so the
+solo kernel's deck functions (``_pop``, ``_card_at``, ``_deck_size``, ``_deck_counts``,
+``_shuffle``) and its permutation buffer and cache are used as they are, by import.  The rest:
+
+word 0  own cards of player 0: 12 x 2 bits (count per Location type, at most 3), bits 0..23
+        own cards of player 1: 12 x 2 bits, bits 24..47
+        phase (3 bits, 48), active player (1 bit, 51), colour of the drawn Door (2 bits, 52),
+        Doors of player 0 (4 bits, one per colour, 54), Doors of player 1 (4 bits, 58)
+word 1  the solo deck word (bits 0..48), then Doors in limbo: 4 x 2 bits at 49
+word 3  shared cards (the centre during the draft): 12 x 4 bits, bits 0..47
+        row of player 0: last card type (4 bits, 48; 15 = NO_CARD: empty), open series (2, 52)
+        row of player 1: last card type (4 bits, 54), open series (2, 58)
+        (the open series as the board layer counts it: 1 or 2, 0 for an empty row or once
+        the last card completed a series of 3)
+
+Action integers are the engine's (``engine.game``: PLAY/DISCARD by zone, SWAP, PROPHECY,
+DOOR_KEY by zone, NM_KEY by zone, DRAFT).  Public Python functions validate and convert; the
+``_underscore`` functions are ``@njit(cache=True)`` kernels.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine import game as G
+from engine.rules import COLOURS, DOORS_TO_WIN, SERIES_LENGTH
+from engine.rules import DEAL_DRAFT as PH_DRAFT
+from engine.rules import DEAL_DUO_PHASE_NAMES as PHASE_NAMES
+from engine.rules import DEAL_LOST as PH_LOST
+from engine.rules import DEAL_WON as PH_WON
+from engine.rules import NIGHTMARE as NIGHT
+from engine.rules import NO_CARD as EMPTY
+from engine.rules import NUM_LOCATION_TYPES as NLOC
+from engine.rules import NUM_TYPES as NT
+from engine.rules import PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_PROPHECY
+
+from solver import board as B
+from solver.clairvoyant import deal_kernel as K
+from solver.errors import UnsupportedPosition
+from solver.clairvoyant.deal_kernel import _card_at, _deck_counts, _deck_size, _fill_sfx, _pack_m, _pop, _shuffle
+
+NW = 4
+
+# word 0
+OWN_BITS = 2                         # own cards: at most 3 of a type
+OWN_W = OWN_BITS * NLOC              # 24: player p's own cards at bit OWN_W * p
+OWN_SHIFT = (0, OWN_W)
+PHASE_SHIFT = 48
+TURN_SHIFT = 51
+DRAWN_SHIFT = 52
+DOORS_AT = 54                        # one bit per colour per player: player p's at 54 + 4p
+DOORS_SHIFT = (DOORS_AT, DOORS_AT + COLOURS)
+# word 1 (above the solo deck fields, which end at bit 48)
+LDOOR_SHIFT = 49                     # Doors in limbo: 4 x 2 bits
+LDOOR_BITS = 2
+LDOOR_MASK = np.int64(0xFF) << LDOOR_SHIFT
+# word 3
+SHARED_SHIFT = 0
+SHARED_BITS = 4                      # the shared cards: up to 8 of a type during the draft
+ROW_AT = 48                          # player p's row field (the board layer's shape) at 48 + 6p
+ROW_W = B.SER_FROM_ROW + 2           # 6: last card 4 bits, open series 2 bits
+LAST_SHIFT = (ROW_AT, ROW_AT + ROW_W)
+SER_SHIFT = (ROW_AT + B.SER_FROM_ROW, ROW_AT + ROW_W + B.SER_FROM_ROW)
+
+M_REFILL, M_REDRAW, M_FORESEE = 0, 1, 2
+
+A_PLAY = G.PLAY
+A_DISCARD = G.DISCARD
+A_SWAP = G.SWAP
+A_PROPHECY = G.PROPHECY
+A_DOOR_KEY = G.DOOR_KEY
+A_DOOR_LIMBO = G.DOOR_LIMBO
+A_NM_KEY = G.NM_KEY
+A_NM_DOOR = G.NM_DOOR
+A_NM_REVEAL = G.NM_REVEAL
+A_NM_REDRAW = G.NM_REDRAW
+A_DRAFT = G.DRAFT
+# the Nightmare's actions (engine.actions) map to the board layer's options by its
+# nightmare_option_zone
+MOVES_BUF = K.MOVES_BUF     # moves in [0, 128), scratch above (as the solo kernel)
+CODES_AT = K.CODES_AT
+REV_AT = K.REV_AT
+PERMS_TABLE = K.PERMS_TABLE
+NPERM = K.NPERM
+
+# ----------------------------------------------------------------------------- field access
+
+
+@njit(cache=True, inline="always")
+def _phase(st):
+    return B.phase_get(st[0], PHASE_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def _set_phase(st, ph):
+    st[0] = B.phase_set(st[0], PHASE_SHIFT, ph)
+
+
+@njit(cache=True, inline="always")
+def _drawn(st):
+    """The colour of the drawn Door (phase door)."""
+    return B.drawn_get(st[0], DRAWN_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def _turn(st):
+    return (st[0] >> TURN_SHIFT) & 1
+
+
+@njit(cache=True, inline="always")
+def _own_shift(p):
+    return OWN_W * p
+
+
+@njit(cache=True, inline="always")
+def _own_n(st, p, c):
+    return B.cnt_get(st[0], OWN_W * p, OWN_BITS, c)
+
+
+@njit(cache=True, inline="always")
+def _own_add(st, p, c, d):
+    st[0] = B.cnt_add(st[0], OWN_W * p, OWN_BITS, c, d)
+
+
+@njit(cache=True, inline="always")
+def _own_size(st, p):
+    return B.cnt_sum(st[0], OWN_W * p, OWN_BITS, NLOC)
+
+
+@njit(cache=True, inline="always")
+def _sh_n(st, c):
+    return B.cnt_get(st[3], SHARED_SHIFT, SHARED_BITS, c)
+
+
+@njit(cache=True, inline="always")
+def _sh_add(st, c, d):
+    st[3] = B.cnt_add(st[3], SHARED_SHIFT, SHARED_BITS, c, d)
+
+
+@njit(cache=True, inline="always")
+def _sh_size(st):
+    return B.cnt_sum(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
+
+
+@njit(cache=True, inline="always")
+def _zone_n(st, p, zone, c):
+    if zone == 0:
+        return _own_n(st, p, c)
+    return _sh_n(st, c)
+
+
+@njit(cache=True, inline="always")
+def _zone_add(st, p, zone, c, d):
+    if zone == 0:
+        _own_add(st, p, c, d)
+    else:
+        _sh_add(st, c, d)
+
+
+@njit(cache=True, inline="always")
+def _has_door(st, p, col):
+    return B.cnt_get(st[0], DOORS_AT + COLOURS * p, 1, col)
+
+
+@njit(cache=True, inline="always")
+def _doors_total(st):
+    return B.cnt_sum(st[0], DOORS_AT, 1, 2 * COLOURS)
+
+
+@njit(cache=True, inline="always")
+def _ldoor_n(st, col):
+    return B.cnt_get(st[1], LDOOR_SHIFT, LDOOR_BITS, col)
+
+
+@njit(cache=True, inline="always")
+def _ldoor_add(st, col):
+    st[1] = B.cnt_add(st[1], LDOOR_SHIFT, LDOOR_BITS, col, 1)
+
+
+@njit(cache=True, inline="always")
+def _row_at(p):
+    """The bit of word 3 where player p's row field (the board layer's shape) starts."""
+    return ROW_AT + ROW_W * p
+
+
+@njit(cache=True, inline="always")
+def _last(st, p):
+    return B.row_last(st[3], _row_at(p))
+
+
+@njit(cache=True, inline="always")
+def _ser(st, p):
+    return B.row_series(st[3], _row_at(p))
+
+
+@njit(cache=True, inline="always")
+def _missing_zone(st, p):
+    if _own_size(st, p) < 3:
+        return 0
+    if _sh_size(st) < 2:
+        return 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _shuffle_keep(st, perms, s_root, seed, counts):
+    """The solo kernel's shuffle, keeping the Doors in limbo (it rewrites st[1])."""
+    keep = st[1] & LDOOR_MASK
+    _shuffle(st, perms, s_root, seed, counts)
+    st[1] = (st[1] & ~LDOOR_MASK) | keep
+
+
+@njit(cache=True, inline="always")
+def _end_turn(st, perms, s_root, seed, counts):
+    w1 = st[1]
+    ld = (w1 >> LDOOR_SHIFT) & 0xFF
+    ln = w1 & 15
+    if ld != 0 or ln != 0:
+        _deck_counts(st, perms, s_root, counts)
+        for col in range(4):
+            counts[12 + col] += (ld >> (2 * col)) & 3
+        counts[NIGHT] += ln
+        st[1] = st[1] & ~LDOOR_MASK & ~np.int64(15)
+        _shuffle(st, perms, s_root, seed, counts)
+    st[0] ^= np.int64(1) << TURN_SHIFT
+    _set_phase(st, PH_PLAY)
+
+
+@njit(cache=True, inline="always")
+def _to_limbo(st, c):
+    if c >= NIGHT:
+        st[1] += 1
+    else:
+        _ldoor_add(st, c - 12)
+
+
+@njit(cache=True, inline="always")
+def _advance(st, perms, s_root, seed, mode, counts):
+    p = _turn(st)
+    while True:
+        if mode == M_FORESEE:
+            if _deck_size(st) == 0:
+                mode = M_REFILL
+                continue
+            _set_phase(st, PH_PROPHECY)
+            return
+        z = _missing_zone(st, p)
+        if mode == M_REDRAW:
+            if z < 0:
+                mode = M_REFILL
+                continue
+            if _deck_size(st) == 0:
+                _set_phase(st, PH_LOST)
+                return
+            c = _pop(st, perms, s_root)
+            if c < NLOC:
+                _zone_add(st, p, z, c, 1)
+            else:
+                _to_limbo(st, c)
+            continue
+        # refill
+        if z < 0:
+            _end_turn(st, perms, s_root, seed, counts)
+            return
+        if _deck_size(st) == 0:
+            _set_phase(st, PH_LOST)
+            return
+        c = _pop(st, perms, s_root)
+        if c < NLOC:
+            _zone_add(st, p, z, c, 1)
+            continue
+        if c < NIGHT:
+            col = c - 12
+            k = B.key_of(col)
+            if _has_door(st, p, col) == 0 and (_own_n(st, p, k) + _sh_n(st, k)) > 0:
+                _set_phase(st, PH_DOOR)
+                st[0] = B.drawn_set(st[0], DRAWN_SHIFT, col)
+                return
+            _ldoor_add(st, col)
+            continue
+        _set_phase(st, PH_NIGHTMARE)
+        return
+
+
+@njit(cache=True, inline="always")
+def _gain_door(st, p, col):
+    """Put a Door of colour col in play for player p (who has none of it); True if that wins
+    (the rule of :func:`solver.board.gain_door`: every Door in play)."""
+    st[0] = B.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, 1)
+    if _doors_total(st) == DOORS_TO_WIN:
+        _set_phase(st, PH_WON)
+        return True
+    return False
+
+
+@njit(cache=True)
+def _apply(st, a, perms, s_root, seed, counts):
+    """Apply legal action ``a`` (engine numbering) to ``st`` in place, then run the automatic
+    part up to the next decision or the end."""
+    ph = _phase(st)
+    p = _turn(st)
+    if ph == PH_PLAY:
+        if a < A_DISCARD:
+            zone = (a - A_PLAY) // 12
+            c = (a - A_PLAY) % 12
+            _zone_add(st, p, zone, c, -1)
+            w3, col = B.play_row(st[3], _row_at(p), c)
+            st[3] = w3
+            # a completed series earns its colour's Door if the player has none (D5)
+            if col >= 0 and _has_door(st, p, col) == 0:
+                _deck_counts(st, perms, s_root, counts)
+                if counts[12 + col] > 0:
+                    counts[12 + col] -= 1
+                    if _gain_door(st, p, col):
+                        return
+                    _shuffle_keep(st, perms, s_root, seed, counts)
+            _advance(st, perms, s_root, seed, M_REFILL, counts)
+            return
+        if a < A_SWAP:
+            zone = (a - A_DISCARD) // 12
+            c = (a - A_DISCARD) % 12
+            _zone_add(st, p, zone, c, -1)
+        else:
+            x = a - A_SWAP
+            zc = x // 144
+            ab = x % 144
+            zone = zc // 12
+            c = zc % 12
+            _zone_add(st, p, zone, c, -1)
+            ga = ab // 12
+            gb = ab % 12
+            _own_add(st, p, ga, -1)
+            _sh_add(st, gb, -1)
+            _own_add(st, p, gb, 1)
+            _sh_add(st, ga, 1)
+        if B.is_key(c):
+            _advance(st, perms, s_root, seed, M_FORESEE, counts)
+        else:
+            _advance(st, perms, s_root, seed, M_REFILL, counts)
+        return
+    if ph == PH_PROPHECY:
+        x = a - A_PROPHECY
+        i = x // 24
+        pi = x % 24
+        k = min(5, _deck_size(st))
+        m = k - 1
+        ov = np.int64(0)
+        for q in range(m):
+            r = PERMS_TABLE[m, pi, q]
+            j = r if r < i else r + 1
+            ov |= _card_at(st, perms, s_root, j) << (5 * q)
+        w1 = st[1]
+        olen = (w1 >> K.OLEN_SHIFT) & 7
+        pp = ((w1 >> K.P_SHIFT) & 127) + (k - olen)
+        w1 = (w1 & ~(np.int64(0xFFFFF) << K.OV_SHIFT) & ~(np.int64(7) << K.OLEN_SHIFT)
+              & ~(np.int64(127) << K.P_SHIFT))
+        st[1] = w1 | (ov << K.OV_SHIFT) | (np.int64(m) << K.OLEN_SHIFT) | (pp << K.P_SHIFT)
+        _set_phase(st, PH_PLAY)
+        _advance(st, perms, s_root, seed, M_REFILL, counts)
+        return
+    if ph == PH_DOOR:
+        col = _drawn(st)
+        st[0] = B.drawn_set(st[0], DRAWN_SHIFT, 0)
+        _set_phase(st, PH_PLAY)
+        if a == A_DOOR_LIMBO:
+            _ldoor_add(st, col)
+        else:
+            _zone_add(st, p, a - A_DOOR_KEY, B.key_of(col), -1)
+            if _gain_door(st, p, col):
+                return
+        _advance(st, perms, s_root, seed, M_REFILL, counts)
+        return
+    if ph == PH_NIGHTMARE:
+        _set_phase(st, PH_PLAY)
+        o, zone = B.nightmare_option_zone(a)
+        kind, col = B.nightmare_kind(o)
+        if kind == B.OPT_KEY:                 # a Key from own (zone 0) or shared cards
+            _zone_add(st, p, zone, B.key_of(col), -1)
+        elif kind == B.OPT_DOOR:              # one of the player's Doors to limbo
+            st[0] = B.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, -1)
+            _ldoor_add(st, col)
+        elif kind == B.OPT_REVEAL:
+            k = min(5, _deck_size(st))
+            for _ in range(k):
+                c = _pop(st, perms, s_root)
+                if c >= NLOC:
+                    _to_limbo(st, c)
+        else:                                 # the redraw: own and shared cards are discarded
+            st[0] = B.cnt_clear(st[0], OWN_W * p, OWN_BITS, NLOC)
+            st[3] = B.cnt_clear(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
+            _advance(st, perms, s_root, seed, M_REDRAW, counts)
+            return
+        _advance(st, perms, s_root, seed, M_REFILL, counts)
+        return
+    if ph == PH_DRAFT:
+        c = a - A_DRAFT
+        _sh_add(st, c, -1)
+        _own_add(st, p, c, 1)
+        st[0] ^= np.int64(1) << TURN_SHIFT
+        if _own_size(st, 0) + _own_size(st, 1) == 6:
+            _set_phase(st, PH_PLAY)
+        return
+
+
+@njit(cache=True)
+def _legal(st, perms, s_root, out):
+    """Legal actions (engine numbering, ascending) into ``out``; returns their number.
+    ``out`` must hold ``MOVES_BUF`` entries (the prophecy uses ``out[128:]`` as scratch)."""
+    ph = _phase(st)
+    p = _turn(st)
+    n = 0
+    if ph == PH_PLAY:
+        last = _last(st, p)
+        for zone in range(2):
+            for c in range(NLOC):
+                if _zone_n(st, p, zone, c) > 0 and B.playable(last, c):
+                    out[n] = A_PLAY + zone * 12 + c
+                    n += 1
+        for zone in range(2):
+            for c in range(NLOC):
+                if _zone_n(st, p, zone, c) > 0:
+                    out[n] = A_DISCARD + zone * 12 + c
+                    n += 1
+        for zone in range(2):
+            for c in range(NLOC):
+                if _zone_n(st, p, zone, c) == 0:
+                    continue
+                for ga in range(NLOC):
+                    na = _own_n(st, p, ga)
+                    if zone == 0 and ga == c:
+                        na -= 1
+                    if na <= 0:
+                        continue
+                    for gb in range(NLOC):
+                        if gb == ga:
+                            continue
+                        nb = _sh_n(st, gb)
+                        if zone == 1 and gb == c:
+                            nb -= 1
+                        if nb <= 0:
+                            continue
+                        out[n] = A_SWAP + (zone * 12 + c) * 144 + ga * 12 + gb
+                        n += 1
+        return n
+    if ph == PH_PROPHECY:
+        k = min(5, _deck_size(st))
+        distinct = True
+        for j in range(k):
+            out[REV_AT + j] = _card_at(st, perms, s_root, j)
+            for q in range(j):
+                if out[REV_AT + q] == out[REV_AT + j]:
+                    distinct = False
+        m = k - 1
+        for i in range(k):
+            for pi in range(NPERM[m]):
+                code = out[REV_AT + i]
+                for q in range(m):
+                    r = PERMS_TABLE[m, pi, q]
+                    j = r if r < i else r + 1
+                    code |= out[REV_AT + j] << (5 * (q + 1))
+                dup = False
+                if not distinct:
+                    for z in range(n):
+                        if out[CODES_AT + z] == code:
+                            dup = True
+                            break
+                if not dup:
+                    out[CODES_AT + n] = code
+                    out[n] = A_PROPHECY + i * 24 + pi
+                    n += 1
+        return n
+    if ph == PH_DOOR:
+        col = _drawn(st)
+        for zone in range(2):
+            if _zone_n(st, p, zone, B.key_of(col)) > 0:
+                out[n] = A_DOOR_KEY + zone
+                n += 1
+        out[n] = A_DOOR_LIMBO
+        return n + 1
+    if ph == PH_NIGHTMARE:
+        for zone in range(2):
+            for col in range(COLOURS):
+                if _zone_n(st, p, zone, B.key_of(col)) > 0:
+                    out[n] = A_NM_KEY + zone * COLOURS + col
+                    n += 1
+        for col in range(4):
+            if _has_door(st, p, col):
+                out[n] = A_NM_DOOR + col
+                n += 1
+        out[n] = A_NM_REVEAL
+        out[n + 1] = A_NM_REDRAW
+        return n + 2
+    if ph == PH_DRAFT:
+        for c in range(NLOC):
+            if _sh_n(st, c) > 0:
+                out[n] = A_DRAFT + c
+                n += 1
+        return n
+    return 0
+
+
+# ----------------------------------------------------------------------------- Python side
+
+
+class DuoKernelState:
+    """A duo kernel position with its permutation buffer (for tests and one-step use)."""
+
+    def __init__(self, st, perms, s_root, seed):
+        self.st = st
+        self.perms = perms
+        self.s_root = s_root
+        self.seed = seed
+        self.counts = K.new_wk()
+        self.buf = np.zeros(MOVES_BUF, dtype=np.int64)
+
+    def legal_actions(self) -> list[int]:
+        n = _legal(self.st, self.perms, self.s_root, self.buf)
+        return [int(x) for x in self.buf[:n]]
+
+    def apply(self, a: int) -> None:
+        _apply(self.st, np.int64(a), self.perms, self.s_root, self.seed, self.counts)
+
+    def phase(self) -> str:
+        return PHASE_NAMES[int(_phase(self.st))]
+
+    def decode(self) -> dict:
+        return decode(self.st, self.perms, self.s_root)
+
+    def key(self) -> tuple:
+        return tuple(int(x) for x in self.st)
+
+
+def encode(state, perms=None):
+    """Encode a two-player engine State in deal mode, at a decision or terminal phase.
+
+    Returns (st, perms, s_root, seed); ``perms`` as in :func:`solver.kernel.encode`."""
+    if state.players != 2:
+        raise UnsupportedPosition("the duo kernel plays two-player games only")
+    if state.seed is None or any(state.unknown):
+        raise UnsupportedPosition("clairvoyant solving needs deal mode: a seed and a fully known deck")
+    if state.phase not in PHASE_NAMES:
+        raise UnsupportedPosition(f"cannot solve from phase {state.phase}")
+    if state.shuffles > 160:   # + at most ~90 more in a game: the 8-bit field never wraps
+        raise UnsupportedPosition("too many shuffles for the kernel")
+    w0 = 0
+    for p in range(2):
+        for c in state.hands[p]:
+            w0 += 1 << (OWN_W * p + OWN_BITS * c)
+        for d in state.doors[p]:
+            w0 |= 1 << (DOORS_AT + COLOURS * p + d - 12)
+    w0 |= PHASE_NAMES.index(state.phase) << PHASE_SHIFT
+    w0 |= state.turn << TURN_SHIFT
+    if state.phase == "door":
+        w0 |= (state.drawn - 12) << DRAWN_SHIFT
+    w3 = 0
+    for c in state.shared:
+        w3 += 1 << (SHARED_BITS * c)
+    for p in range(2):
+        row = state.rows[p]
+        last = row[-1] if row else EMPTY
+        w3 |= last << LAST_SHIFT[p] | B.open_series(row) << SER_SHIFT[p]
+    ln = 0
+    ld = 0
+    for c in state.limbo:
+        if c == NIGHT:
+            ln += 1
+        else:
+            ld += 1 << (2 * (c - 12))
+    if perms is None:
+        perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
+    else:
+        perms[0, :] = 0
+    deck = list(state.deck)
+    perms[0, :len(deck)] = deck
+    _fill_sfx(perms, 0, len(deck))
+    s = state.shuffles
+    w1 = ln | s << K.S_SHIFT | len(deck) << K.N_SHIFT | ld << LDOOR_SHIFT
+    counts = np.zeros(NT, dtype=np.int64)
+    for c in deck:
+        counts[c] += 1
+    st = np.zeros(NW, dtype=np.int64)
+    st[0] = w0
+    st[1] = w1
+    st[2] = _pack_m(counts)
+    st[3] = w3
+    return st, perms, s, np.uint64(state.seed)
+
+
+def kernel_state(state) -> DuoKernelState:
+    st, perms, s_root, seed = encode(state)
+    return DuoKernelState(st, perms, s_root, seed)
+
+
+def decode(st, perms, s_root) -> dict:
+    """The kernel state as plain Python values, in engine terms (sorted card lists)."""
+    w0, w1, w3 = int(st[0]), int(st[1]), int(st[3])
+    hands, doors, lasts, sers = [], [], [], []
+    for p in range(2):
+        h = []
+        for c in range(NLOC):
+            h += [c] * ((w0 >> (OWN_W * p + OWN_BITS * c)) & 3)
+        hands.append(h)
+        doors.append([12 + col for col in range(COLOURS)
+                      if (w0 >> (DOORS_AT + COLOURS * p + col)) & 1])
+        last = (w3 >> LAST_SHIFT[p]) & 15
+        ser = (w3 >> SER_SHIFT[p]) & 3
+        if last == EMPTY:             # engine terms: no last card, series 0
+            last, ser = None, 0
+        elif ser == 0:                # engine terms: the last card completed a series of 3
+            ser = SERIES_LENGTH
+        lasts.append(last)
+        sers.append(ser)
+    shared = []
+    for c in range(NLOC):
+        shared += [c] * ((w3 >> (SHARED_BITS * c)) & 15)
+    limbo = []
+    for col in range(4):
+        limbo += [12 + col] * ((w1 >> (LDOOR_SHIFT + 2 * col)) & 3)
+    limbo += [NIGHT] * (w1 & 15)
+    ph = (w0 >> PHASE_SHIFT) & 7
+    drawn = None
+    if ph == PH_DOOR:
+        drawn = 12 + ((w0 >> DRAWN_SHIFT) & 3)
+    elif ph == PH_NIGHTMARE:
+        drawn = NIGHT
+    deck = [int(_card_at(st, perms, np.int64(s_root), i)) for i in range(int(_deck_size(st)))]
+    return {"hands": hands, "shared": shared, "last": lasts, "series": sers, "doors": doors,
+            "limbo": limbo, "deck": deck, "phase": PHASE_NAMES[ph], "drawn": drawn,
+            "turn": (w0 >> TURN_SHIFT) & 1, "shuffles": (w1 >> K.S_SHIFT) & 255}
+
+
+def engine_view(state) -> dict:
+    """The same fields read from an engine duo State (for differential tests)."""
+    return {"hands": [list(h) for h in state.hands], "shared": list(state.shared),
+            "last": [r[-1] if r else None for r in state.rows],
+            "series": [G.series_length(r) for r in state.rows],
+            "doors": [list(d) for d in state.doors], "limbo": list(state.limbo),
+            "deck": list(state.deck), "phase": state.phase,
+            "drawn": state.drawn if state.phase in ("door", "nightmare") else None,
+            "turn": state.turn, "shuffles": state.shuffles}
+
+
+def differential(steps: int, seed0: int, rnd, bias: bool = False):
+    """Play random legal actions (the engine's list) in the engine and the kernel side by side
+    over deals seed0, seed0+1, ... until ``steps`` actions were applied, comparing after every
+    step the decoded state, the legal action list and the terminal status.  Raises
+    AssertionError with the deal, the history and both states at the first disagreement.
+    ``bias``: prefer plays (longer games, more series, Doors and shuffles).
+    Returns (games, steps, phases met)."""
+    from engine import Game, format_position
+    done = games = 0
+    seed = seed0
+    phases = set()
+    while done < steps:
+        s = Game(2).new_initial_state(seed)
+        ks = kernel_state(s)
+        hist = []
+        while True:
+            ev, kv = engine_view(s), ks.decode()
+            if s.phase == "won":   # the engine took the last Door from the deck, no shuffle
+                ev["deck"] = kv["deck"] = None
+            la = s.legal_actions()
+            if ev != kv or ks.legal_actions() != la or \
+                    (ks.phase() in ("won", "lost")) != s.is_terminal():
+                raise AssertionError(f"duo kernel != engine: deal {seed}, history {hist}, "
+                                     f"position {format_position(s)}, engine {ev}, kernel {kv}")
+            phases.add(s.phase)
+            if not la:
+                break
+            a = None
+            if bias and rnd.random() < 0.6:
+                plays = [x for x in la if x < 24]
+                if plays:
+                    a = rnd.choice(plays)
+            if a is None:
+                a = rnd.choice(la)
+            s.apply_action(a)
+            ks.apply(a)
+            hist.append(a)
+            done += 1
+        seed += 1
+        games += 1
+    return games, done, phases

@@ -1,0 +1,233 @@
+"""Estimates of a search policy's winning chance after each action, with 95% intervals.
+
+``onirim best`` gives sound bounds ``[lo, hi]`` on the *optimal* winning chance of every
+action.  Far from the end of a game the exact search cannot close them within a budget, and
+``[lo, 1]`` says little.  This module adds, for each action ``a``, an estimate of the winning
+chance of a concrete player who takes ``a`` and then plays on with a policy, from the same
+information (the player's view): that is a *policy value*, a lower bound on the optimal value
+in expectation, and it is always reported apart from ``lo``/``hi`` (docs/EXPECTIMAX.md,
+"Estimates").
+
+:func:`estimate_actions` ``(view, actions, deadline, stream)``:
+
+* if ``solver.rollout`` exports ``action_estimates(view, n, stream)`` (fast numba playouts),
+  that is used;
+* otherwise greedy playouts through the engine (``engine.policy.greedy_action``): playout ``j``
+  deals the unknown cards of the view in a uniformly random order and fixes every later
+  shuffle (a deal-mode state keyed by ``(stream, j)``), and *every* action is played out on
+  that same deal: common random numbers, so that the differences between actions are not
+  drowned by the noise of different deals.  Rounds (one playout of every action) run until
+  the deadline; a round the deadline cuts short is dropped, so every action has the same
+  number of playouts.
+
+The greedy policy reads only what the player may know (see ``engine.policy``), so a playout
+on a deal-mode state plays exactly as it would from the player's view; the deal only decides
+the chance outcomes.  The interval is Wilson's score interval for a binomial proportion.
+
+:func:`policy_value` computes the exact value of "``a`` then greedy" on small positions by
+enumerating the chance outcomes with the engine (greedy is deterministic): the calibration
+test and ``benchmarks/bench_best_budget.py`` check that the intervals contain it at about
+the stated rate.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from engine import rng
+from engine.policy import greedy_action
+
+from solver.stats import wilson
+
+POLICY = "greedy"                  # the policy played after the action
+_DEAL_INDEX = 1 << 41              # rng shuffle index of the playout's deal of unknown cards
+_MAX_STEPS = 10_000                # a playout longer than this is a bug, not a game
+
+
+@dataclass
+class ActionEstimate:
+    action: int
+    estimate: float
+    ci95: tuple[float, float]
+    playouts: int
+
+
+@dataclass
+class Estimates:
+    """Per action: the estimate and its interval; how they were made."""
+
+    by_action: dict[int, ActionEstimate] = field(default_factory=dict)
+    playouts: int = 0               # per action
+    method: str = "engine"          # "engine" (greedy playouts) or "rollout" (numba)
+    policy: str = POLICY
+    seconds: float = 0.0
+
+    def describe(self) -> dict:
+        return {"policy": self.policy, "method": self.method,
+                "playouts_per_action": self.playouts, "interval": "Wilson 95%",
+                "seconds": round(self.seconds, 3)}
+
+
+# ------------------------------------------------------------------------------ playouts
+def determinize(view, stream: int, j: int):
+    """Playout ``j``'s deal: a deal-mode copy of ``view`` whose unknown cards lie below the
+    known top in a uniformly random order, and whose later shuffles are fixed by a seed;
+    both drawn from ``(stream, j)``."""
+    key = rng.stream_key(stream & rng.MASK, j)
+    seed = rng.word(key, 0)
+    s = view.clone()
+    s.deck = list(view.deck) + rng.shuffle_counts(view.unknown, seed, _DEAL_INDEX)
+    s.unknown = [0] * len(view.unknown)
+    s.seed = seed
+    s.shuffles = 0
+    s.known_top = len(view.deck)
+    return s
+
+
+def play_out(state) -> bool:
+    """Play ``state`` (deal mode) to the end with the greedy policy; True if won."""
+    for _ in range(_MAX_STEPS):
+        if state.is_terminal():
+            return state.won()
+        state.apply_action(greedy_action(state))
+    raise RuntimeError("a greedy playout did not end")    # pragma: no cover
+
+
+def engine_estimates(view, actions, deadline: float | None, stream: int,
+                     max_playouts: int | None = None, min_playouts: int = 1) -> Estimates:
+    """Greedy playouts through the engine with common random numbers (module docstring):
+    whole rounds until ``deadline`` (a ``time.perf_counter()`` value) or ``max_playouts``
+    per action, at least ``min_playouts`` rounds whatever the clock says."""
+    if deadline is None and max_playouts is None:
+        raise ValueError("engine_estimates: give a deadline or max_playouts")
+    t0 = time.perf_counter()
+    actions = list(actions)
+    wins = {a: 0 for a in actions}
+    n = 0
+    while max_playouts is None or n < max_playouts:
+        if deadline is not None and n >= min_playouts and time.perf_counter() >= deadline:
+            break
+        deal = determinize(view, stream, n)
+        got = {}
+        for a in actions:
+            if deadline is not None and n >= min_playouts and time.perf_counter() >= deadline:
+                got = None          # a round cut short is dropped: every action keeps n
+                break
+            s = deal.clone()
+            s.apply_action(a)
+            got[a] = play_out(s)
+        if got is None:
+            break
+        for a, w in got.items():
+            wins[a] += w
+        n += 1
+    out = Estimates(playouts=n, method="engine", seconds=time.perf_counter() - t0)
+    for a in actions:
+        out.by_action[a] = ActionEstimate(a, wins[a] / n if n else float("nan"),
+                                          wilson(wins[a], n), n)
+    return out
+
+
+def _rollout_hook():
+    """``solver.rollout.action_estimates`` if that module exists and exports it."""
+    import importlib
+    try:
+        rollout = importlib.import_module("solver.honest.rollout")
+    except ModuleNotFoundError as e:
+        if e.name != "solver.honest.rollout":
+            raise
+        return None
+    return getattr(rollout, "action_estimates", None)
+
+
+def prepare(view) -> None:
+    """Compile (or load) the fast playouts, if there are any, so that no budget pays for it:
+    one call of ``action_estimates`` with one playout.  A failure is left for the real call
+    (which then falls back to the engine)."""
+    fast = _rollout_hook()
+    if fast is not None:
+        try:
+            fast(view, 1, 0)
+        except Exception:      # noqa: BLE001
+            pass
+
+
+def _from_rollout(result, actions, n):
+    """``action_estimates``' rows, ``(action, mean, ci_lo, ci_hi)`` for every legal action,
+    as estimates of ``actions``."""
+    rows = {int(a): (float(m), (float(lo), float(hi))) for a, m, lo, hi in result}
+    return {a: ActionEstimate(a, rows[a][0], rows[a][1], n) for a in actions}
+
+
+# The fast playouts keep one byte per playout and legal action in a batch, and a batch is
+# at most this many playouts (about 16 MB).
+_MAX_FAST_PLAYOUTS = 1 << 17
+
+
+def estimate_actions(view, actions, deadline: float | None, stream: int,
+                     max_playouts: int | None = None) -> Estimates:
+    """Estimate, for each action of ``actions`` (legal in ``view``, a decision of the
+    player's view), the winning chance of playing it and then the policy, with a 95%
+    interval, using the time until ``deadline`` (a ``time.perf_counter()`` value; None:
+    ``max_playouts`` per action).  Same view, actions, budget in playouts and stream: the
+    same answer."""
+    fast = _rollout_hook()
+    if fast is not None:
+        t0 = time.perf_counter()
+        if deadline is None:
+            n = max_playouts if max_playouts is not None else 64
+            return Estimates(by_action=_from_rollout(fast(view, n, stream), actions, n),
+                             playouts=n, method="rollout", seconds=time.perf_counter() - t0)
+        # Against a deadline: batches, each sized to half the time left at the rate the last
+        # one ran, so that no batch (one uninterruptible numba call) overruns the budget.
+        # Batch b uses its own stream; within a batch every action sees the same playouts.
+        cap = min(max_playouts or _MAX_FAST_PLAYOUTS, _MAX_FAST_PLAYOUTS)
+        wins = dict.fromkeys(actions, 0)
+        n, b, size = 0, 0, min(64, cap)
+        while size >= 1:
+            t = time.perf_counter()
+            rows = _from_rollout(fast(view, size, stream if b == 0 else rng.word(stream, b)),
+                                 actions, size)
+            for a in actions:
+                wins[a] += round(rows[a].estimate * size)
+            n += size
+            b += 1
+            per = max(time.perf_counter() - t, 1e-9) / size
+            size = min(cap - n, int(0.5 * (deadline - time.perf_counter()) / per))
+        res = {a: ActionEstimate(a, wins[a] / n, wilson(wins[a], n), n) for a in actions}
+        return Estimates(by_action=res, playouts=n, method="rollout",
+                         seconds=time.perf_counter() - t0)
+    return engine_estimates(view, actions, deadline, stream, max_playouts=max_playouts)
+
+
+# --------------------------------------------------------------------- exact policy value
+def policy_value(state, memo: dict | None = None) -> Fraction:
+    """The exact winning chance of the greedy policy from a chance-mode ``state`` (every
+    chance outcome enumerated with the engine; positions memoized).  Exponential in the
+    unknown cards: meant for small positions (about 9 unknown cards or fewer)."""
+    if state.seed is not None:
+        raise ValueError("policy_value: a chance-mode state (the player's view), not a deal")
+    memo = {} if memo is None else memo
+
+    def value(s) -> Fraction:
+        if s.is_terminal():
+            return Fraction(1 if s.won() else 0)
+        k = s._key()
+        v = memo.get(k)
+        if v is not None:
+            return v
+        if s.is_chance_node():
+            v = Fraction(0)
+            for a, p in s.chance_outcomes_exact():
+                c = s.clone()
+                c.apply_action(a)
+                v += p * value(c)
+        else:
+            c = s.clone()
+            c.apply_action(greedy_action(s))
+            v = value(c)
+        memo[k] = v
+        return v
+
+    return value(state)

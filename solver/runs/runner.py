@@ -1,0 +1,257 @@
+"""Play chunks of deals for ``onirim winrate``: the unit of work of every backend.
+
+A *job* is a plain dict, ``{"mode": "clairvoyant", "budget_nodes": B, "budget_s": T,
+"tt_mb": M}`` or ``{"mode": "honest", "policy": NAME, "config": {...}}``; a two-player job has
+``"players": 2`` as well (a solo job has no such key, so solo jobs are unchanged), and is
+played by the two-player solver (``solver.duo_search.DuoSolver``) or the two-player game.
+:func:`play_chunk` ``(job, seeds)`` plays the deals ``seeds`` and returns one row (a dict)
+per deal.  It is idempotent: a row depends only on the job's mode, its policy configuration
+(or, for a clairvoyant deal decided within its node budget, nothing else at all) and the
+seed, never on the process, the chunking, the order or a retry.  Only the caller stores
+rows.  So any backend that can call ``play_chunk`` on a worker and bring the rows back (a
+process pool here, a cluster later) gives the same results.
+
+Each process builds its worker (a solver with its table, or the policy) once per job and warms
+it up before its first deal: the numba kernels are compiled or loaded from the cache then, so
+compile time never enters a deal's ``seconds``.
+
+:func:`run_local` is the local backend: in this process (``jobs=1``) or in a pool of forked
+processes, one seed per task, each row handed to ``on_rows`` as soon as it arrives.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+
+from engine.game import Game
+
+MODES = ("clairvoyant", "honest")
+WARM_SEED = 0            # the deal solved (and thrown away) to warm the clairvoyant kernels
+WARM_NODES = 200_000     # its node budget (deal 0 needs about 10,000)
+WARM_TAIL = 6            # ... then the position this many decisions before the end of its line
+
+_WORKERS: dict = {}      # job key -> worker, per process
+WARM_UPS = 0             # workers built and warmed up in this process (a cluster reports it)
+
+
+def job_key(job: dict) -> str:
+    return json.dumps(job, sort_keys=True, separators=(",", ":"))
+
+
+def _with_players(job: dict, players: int) -> dict:
+    if players not in (1, 2):
+        raise ValueError(f"players must be 1 or 2, not {players!r}")
+    if players == 2:
+        job["players"] = 2
+    return job
+
+
+def job_players(job: dict) -> int:
+    return int(job.get("players", 1))
+
+
+def clairvoyant_job(budget_nodes, budget_s, tt_mb, players: int = 1) -> dict:
+    return _with_players({"mode": "clairvoyant", "budget_nodes": budget_nodes,
+                          "budget_s": budget_s, "tt_mb": tt_mb}, players)
+
+
+def honest_job(policy, config: dict, players: int = 1) -> dict:
+    return _with_players({"mode": "honest", "policy": policy, "config": dict(config)}, players)
+
+
+# ----------------------------------------------------------------------------- workers
+class ClairvoyantWorker:
+    """One clairvoyant solver (one transposition table) reused for every deal."""
+
+    def __init__(self, job: dict):
+        from solver.clairvoyant.solve import ClairvoyantSolver
+        self.job = job
+        self.solver = ClairvoyantSolver(tt_mb=job["tt_mb"])
+
+    def warm_up(self) -> None:
+        warm_clairvoyant(self.solver)
+
+    def play(self, seed: int) -> dict:
+        from solver.clairvoyant.solve import loss_recipe
+        r = self.solver.solve_deal(seed, node_budget=self.job["budget_nodes"],
+                                   time_budget_s=self.job["budget_s"])
+        if r.result == "WIN":
+            cert = list(r.line)
+        elif r.result == "LOSS":
+            cert = loss_recipe(self.job["budget_nodes"], self.job["budget_s"],
+                               self.job["tt_mb"], r.nodes)
+        else:
+            cert = []
+        return {"seed": seed, "result": r.result, "nodes": int(r.nodes),
+                "seconds": float(r.seconds), "certificate": cert}
+
+
+class DuoClairvoyantWorker:
+    """One two-player clairvoyant solver (``DuoSolver``, one table) reused for every deal.
+    Its WIN lines are replayed in ``engine/`` by the solver before they are returned."""
+
+    def __init__(self, job: dict):
+        from solver.duo.search import DuoSolver
+        self.job = job
+        self.solver = DuoSolver(tt_mb=job["tt_mb"])
+
+    def warm_up(self) -> None:
+        warm_duo(self.solver)
+
+    def play(self, seed: int) -> dict:
+        from solver.duo.search import SOLVER_VERSION
+        r = self.solver.solve_deal(seed, node_budget=self.job["budget_nodes"],
+                                   time_budget_s=self.job["budget_s"])
+        if r.result == "WIN":
+            cert = list(r.line)
+        elif r.result == "LOSS":   # the same search, same budget and table, finds it again
+            cert = {"proof": "re-solve", "solver": SOLVER_VERSION, "players": 2,
+                    "budget_nodes": self.job["budget_nodes"], "budget_s": self.job["budget_s"],
+                    "tt_mb": self.job["tt_mb"], "nodes": int(r.nodes)}
+        else:
+            cert = []
+        return {"seed": seed, "result": r.result, "nodes": int(r.nodes),
+                "seconds": float(r.seconds), "certificate": cert}
+
+
+class HonestWorker:
+    """One policy, made once, playing deals under honest information."""
+
+    def __init__(self, job: dict):
+        from solver.api import make_policy
+        self.job = job
+        self.policy = make_policy(job["policy"], **job["config"])
+
+    def warm_up(self) -> None:
+        warm = getattr(self.policy, "warm_up", None)
+        if callable(warm):
+            warm()
+
+    def play(self, seed: int) -> dict:
+        from solver.honest.play import play_honest
+        players = job_players(self.job)
+        g = play_honest(self.policy, seed, players=players)
+        return {"seed": seed, "won": bool(g.won), "doors": int(g.doors),
+                "decisions": int(g.decisions), "seconds": float(g.seconds),
+                "actions": action_strings(seed, g.actions, players)}
+
+
+def action_strings(seed: int, actions, players: int = 1) -> list[str]:
+    """The engine action numbers of a game of deal ``seed`` as SPEC action strings."""
+    s = Game(players).new_initial_state(seed)
+    out = []
+    for a in actions:
+        out.append(s.action_to_string(a))
+        s.apply_action(a)
+    return out
+
+
+def warm_clairvoyant(solver) -> None:
+    """Run every kernel a clairvoyant solve uses once (compiled, or loaded from numba's
+    cache): a whole deal (DFS and beams) and a position near its end (the DFS's own win and
+    its line)."""
+    r = solver.solve_deal(WARM_SEED, node_budget=WARM_NODES)
+    if r.result == "WIN" and len(r.line) > WARM_TAIL:
+        s = Game(1).new_initial_state(WARM_SEED)
+        for text in r.line[:-WARM_TAIL]:
+            s.apply_action(s.string_to_action(text))
+        solver.solve_state(s, node_budget=WARM_NODES)
+
+
+def warm_duo(solver) -> None:
+    """Run the two-player kernels once (compiled, or loaded from numba's cache): a whole
+    deal, then a position near the end of its line."""
+    r = solver.solve_deal(WARM_SEED, node_budget=WARM_NODES)
+    if r.result == "WIN" and len(r.line) > WARM_TAIL:
+        s = Game(2).new_initial_state(WARM_SEED)
+        for text in r.line[:-WARM_TAIL]:
+            s.apply_action(s.string_to_action(text))
+        solver.solve_state(s, node_budget=WARM_NODES)
+
+
+def make_worker(job: dict):
+    if job["mode"] == "clairvoyant":
+        return DuoClairvoyantWorker(job) if job_players(job) == 2 else ClairvoyantWorker(job)
+    if job["mode"] == "honest":
+        return HonestWorker(job)
+    raise ValueError(f"unknown mode {job['mode']!r}")
+
+
+def get_worker(job: dict):
+    """This process's worker for ``job``, made and warmed up on first use."""
+    global WARM_UPS
+    k = job_key(job)
+    w = _WORKERS.get(k)
+    if w is None:
+        w = make_worker(job)
+        w.warm_up()
+        _WORKERS[k] = w
+        WARM_UPS += 1
+    return w
+
+
+def play_chunk(job: dict, seeds) -> list[dict]:
+    """Play the deals ``seeds`` of ``job``: one row per deal, in the order of ``seeds``."""
+    w = get_worker(job)
+    return [w.play(int(s)) for s in seeds]
+
+
+def warm_kernels(job: dict) -> float:
+    """Compile (or load) the kernels ``job`` uses, in this process, without keeping a big
+    table; returns the seconds it took.  Forked workers inherit the compiled code."""
+    t0 = time.perf_counter()
+    if job["mode"] == "clairvoyant" and job_players(job) == 2:
+        from solver.duo.search import DuoSolver
+        warm_duo(DuoSolver(tt_mb=1))
+    elif job["mode"] == "clairvoyant":
+        from solver.clairvoyant.solve import ClairvoyantSolver
+        warm_clairvoyant(ClairvoyantSolver(tt_mb=1))
+    else:
+        HonestWorker(job).warm_up()
+    return time.perf_counter() - t0
+
+
+# ----------------------------------------------------------------------------- local backend
+def _init_pool_worker(job: dict) -> None:
+    # Ctrl-C goes to the whole process group: only the parent reacts (it stops the pool and
+    # says what is stored), so no worker prints a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:  # die with the parent (kill -9 of the main process leaves no orphan solving)
+            import ctypes
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
+        except Exception:
+            pass
+    get_worker(job)
+
+
+def _play_one(args):
+    job, seed = args
+    return play_chunk(job, [seed])
+
+
+def run_local(job: dict, seeds, jobs: int, on_rows) -> None:
+    """Play ``seeds`` with ``jobs`` processes; ``on_rows(rows)`` gets each deal's row as it
+    finishes (in this process, so the caller can commit it at once)."""
+    seeds = list(seeds)
+    if not seeds:
+        return
+    if jobs == 1:
+        for s in seeds:
+            on_rows(play_chunk(job, [s]))
+        return
+    import multiprocessing as mp
+    ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    pool = ctx.Pool(jobs, initializer=_init_pool_worker, initargs=(job,))
+    try:
+        for rows in pool.imap_unordered(_play_one, ((job, s) for s in seeds), chunksize=1):
+            on_rows(rows)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
