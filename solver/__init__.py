@@ -1,28 +1,60 @@
-"""onirim solvers: the bit-packed numba kernel and the clairvoyant (perfect-information) search.
+"""onirim solvers, by family: ``clairvoyant/``, ``expectimax/``, ``honest/``, ``duo/``,
+``policies/``, ``runs/``, with the shared pieces at the top (see docs/SOLVER.md).
 
 Numba's on-disk cache (``cache=True``) checks only the source file of the cached function, so a
 cached search that was compiled with an older copy of a kernel function it calls (from another
 file) would silently keep the old code.  To rule that out, every ``cache=True`` function of
-this package is stamped with a hash of its own file *and* of the shared kernel sources
-(``CORE``): editing a kernel file recompiles every cached function of the package that may
-have inlined or linked it.  ``tests/project/test_numba_cache_stamp.py`` checks that every module whose
-kernels a cached function of another module calls is in ``CORE``.  The kernels also compile in
-the rules vocabulary of ``engine/`` (``ENGINE_CORE``: card counts, rule sizes, phase numbers
-and action numbers, frozen as constants), so those files are part of the stamp too.
+this package, in whichever sub-package it lives, is stamped with a hash of its own file *and*
+of every kernel source file of the package (:func:`kernel_files`: each file that defines a
+cached numba function, found by walking the package, plus ``SHARED``, the files without
+kernels of their own whose names kernels read: a re-export, constants, plain-Python rule code
+that kernels compile).  Editing any of them recompiles every cached function of the package.
+``tests/project/test_numba_cache_stamp.py`` imports every module of the package, finds every
+cached dispatcher and checks that it is stamped, and checks that every module a cached function
+may call is in the digest.  The kernels also compile in the rules vocabulary of ``engine/``
+(``ENGINE_CORE``: card counts, rule sizes, phase numbers and action numbers, frozen as
+constants), so those files are part of the stamp too.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 
 _DIR = os.path.dirname(os.path.abspath(__file__))
 _ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 
 
-CORE = ("board.py", "kernel.py", "rules_core.py", "tt.py", "search.py", "beam.py",
-        "expectimax_kernel.py", "exk_control.py", "exk_fields.py", "exk_rules.py",
-        "exk_bound.py", "exk_table.py", "exk_chance.py", "exk_search.py", "duo_kernel.py")
+# Files (relative to this folder) without cached kernels of their own that cached kernels
+# depend on: plain-Python rule code compiled by njit(...) elsewhere, the constants of the
+# expectimax's settings and counters, and the expectimax kernel's re-export.
+SHARED = ("rules_core.py", "expectimax/control.py", "expectimax/kernel.py")
 ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py")
+
+# a numba jit decorator or call whose arguments include cache=True (a decorator, with or
+# without the module prefix, or njit applied to a function of another file)
+_CACHED = re.compile(r"jit\([^)]*\bcache\s*=\s*True")
+
+
+def kernel_files(root=None) -> tuple[str, ...]:
+    """Every kernel source file of the package, relative to ``root`` (this folder), with '/'
+    separators, sorted: the files that define a cached numba function, and ``SHARED``."""
+    root = root or _DIR
+    out = set(SHARED)
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
+        for f in files:
+            if f.endswith(".py"):
+                path = os.path.join(folder, f)
+                with open(path, encoding="utf-8") as fh:
+                    if _CACHED.search(fh.read()):
+                        out.add(os.path.relpath(path, root).replace(os.sep, "/"))
+    return tuple(sorted(out))
+
+
+def in_package(py_file) -> bool:
+    """Whether a source file is part of this package (this folder or a sub-package)."""
+    return os.path.abspath(py_file).startswith(_DIR + os.sep)
 
 
 def _digest(names, folder=None) -> bytes:
@@ -48,7 +80,7 @@ def _install_cache_locator() -> None:
         return  # an unknown numba layout: keep numba's own behaviour
     if any(getattr(c, "_onirim_solver", False) for c in impl._locator_classes):
         return
-    core = _digest(CORE) + _digest(ENGINE_CORE, _ENGINE_DIR)
+    core = _digest(kernel_files()) + _digest(ENGINE_CORE, _ENGINE_DIR)
 
     def stamped(base):
         class _SolverCacheLocator(base):
@@ -56,12 +88,12 @@ def _install_cache_locator() -> None:
 
             @classmethod
             def from_function(cls, py_func, py_file):
-                if os.path.dirname(os.path.abspath(py_file)) != _DIR:
+                if not in_package(py_file):
                     return None
                 return super().from_function(py_func, py_file)
 
             def get_source_stamp(self):
-                return core + _digest((os.path.basename(self._py_file),))
+                return core + _digest((os.path.relpath(os.path.abspath(self._py_file), _DIR),))
         return _SolverCacheLocator
 
     # NUMBA_CACHE_DIR, when set, is honoured first (the user-provided locator declines
