@@ -7,9 +7,9 @@ Sections (all by default):
 
 ``playouts``    complete solo games per second with a uniform random and with the greedy
                 policy, in the pure-Python engine (:mod:`benchmarks.bench_engine`) and in the
-                numba kernel (:mod:`benchmarks.kernel_playouts`), measured in alternating
+                numba kernel (:mod:`solver.clairvoyant.playouts`), measured in alternating
                 slices in this process, and their ratios; and greedy games in the
-                information-state kernel (:mod:`solver.honest_kernel`, honest playouts: draws
+                information-state kernel (:mod:`solver.honest.kernel`, honest playouts: draws
                 from the unknown counts) in a third slice of each greedy round;
 ``solver``      the clairvoyant solver, table operations and worker scaling
                 (:func:`benchmarks.bench_solver.run`);
@@ -240,7 +240,7 @@ HONEST_CHUNK = 5_000      # honest games per call inside a slice (about 10 ms)
 
 
 def _honest_slice(HK, hon: dict, seconds: float) -> None:
-    """One slice of honest greedy playouts (solver.honest_kernel.playout_batch): chance-mode
+    """One slice of honest greedy playouts (solver.honest.kernel.playout_batch): chance-mode
     games from the setup, stream key 1 + the slice number, chunks of HONEST_CHUNK games until
     ``seconds`` of wall time have passed.  Not the engine's deals: an honest playout draws
     from the unknown counts, so there is no seeded deck to share."""

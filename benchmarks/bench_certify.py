@@ -1,4 +1,4 @@
-"""Engine certificates of exact expectimax values (solver/certify.py).
+"""Engine certificates of exact expectimax values (solver/expectimax/certify.py).
 
 For each position (the benchmark's late-game positions, ``late_position(seed, cards)``) a
 fresh ``Expectimax(threads)`` solves it exactly, then ``Expectimax.certify`` replays the

@@ -4,7 +4,7 @@
                                    [--retry-budget 40000000]
     python -m benchmarks.bench_duo --diff-steps 100000 [--seed 0]
 
-Win rate: solves deals seed .. seed+N-1 with :class:`solver.duo_search.DuoSolver` (every WIN
+Win rate: solves deals seed .. seed+N-1 with :class:`solver.duo.search.DuoSolver` (every WIN
 line is replayed in ``engine/`` before it counts).  One JSON line per deal is appended to
 ``.bench-results/duo-clairvoyant-<version>-b<budget>.jsonl`` and flushed to disk as soon as
 the deal is solved; a rerun skips the deals already in the file, so an interrupted run resumes
@@ -12,7 +12,7 @@ and loses nothing.  The numba compile is done by a warm-up solve before any deal
 The summary (wins, losses, unknown, Wilson 95% interval, median and p90 time per deal, wall
 and process CPU (the machine may be shared), nodes, machine and versions) is printed as JSON and written beside the file.
 
-Differential run: :func:`solver.duo_kernel.differential` over ``--diff-steps`` random steps
+Differential run: :func:`solver.duo.kernel.differential` over ``--diff-steps`` random steps
 (half uniform, half biased to plays), from deals seed, seed+1, ...; exit status 1 on the first
 disagreement.
 """

@@ -1,7 +1,7 @@
 """Pure-Python engine throughput: complete solo playouts per second, random and greedy.
 
 The numba side of the comparison (the same playouts in the kernel) is
-``benchmarks.kernel_playouts``; ``benchmarks.bench_all`` (``onirim bench``) measures the two
+``solver.clairvoyant.playouts``; ``benchmarks.bench_all`` (``onirim bench``) measures the two
 side by side in one run and reports their ratios.
 """
 from __future__ import annotations

@@ -4,9 +4,9 @@ On late positions (the player's view at the first play phase with at most ``--ca
 cards of greedy's deal ``seed``), for every legal action ``a``:
 
 * the exact winning chance of "``a``, then greedy", by enumerating every chance outcome
-  with the engine (``solver.estimate.policy_value``);
+  with the engine (``solver.honest.estimate.policy_value``);
 * the estimate and its Wilson 95% interval from ``--playouts`` greedy playouts
-  (``solver.estimate.engine_estimates``, the engine fallback of ``onirim best``).
+  (``solver.honest.estimate.engine_estimates``, the engine fallback of ``onirim best``).
 
 It reports how often the interval contains the exact value: over all intervals, and over
 those whose exact value is strictly between 0 and 1 (a value of 0 or 1 is always inside).

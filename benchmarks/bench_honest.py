@@ -5,15 +5,15 @@ Subcommands (``python -m benchmarks.bench_honest SUB --help``):
 ``throughput`` (the default)
     Whole greedy games per second on one core, side by side in one run, in ``--rounds``
     alternating slices: the information-state kernel (chance-mode games from the setup,
-    solver.honest_kernel) as it is now and as it was at git ``--before`` (default: before the
+    solver.honest.kernel) as it is now and as it was at git ``--before`` (default: before the
     throughput work; the same streams, so the same games and wins), the deal-mode kernel of
-    benchmarks/kernel_playouts.py (seeded deals) and the engine (engine.policy.play_game on
+    solver/clairvoyant/playouts.py (seeded deals) and the engine (engine.policy.play_game on
     seeded deals).  Games/s is given per CPU second of this process (``cpu``; what one core
     does when the machine is shared) and per wall second.  Also a breakdown of the kernel's
     time (decisions and draws per game, ns per draw).  JSON to ``.bench-results/``.
 
 ``--diff-steps N`` (with ``throughput`` or alone: ``diff``)
-    The engine-versus-kernel differential run of N steps (solver.honest_kernel.differential_run).
+    The engine-versus-kernel differential run of N steps (solver.honest.kernel.differential_run).
 
 ``ablation``
     Games/s of CPU of the information-state kernel and of copies of it with one throughput
@@ -21,7 +21,7 @@ Subcommands (``python -m benchmarks.bench_honest SUB --help``):
     filled card by card), plus the kernel at ``--before``, in alternating rounds.
 
 ``ladder``
-    Win rate of a registered policy through solver.honest.play_honest (real deals, honest
+    Win rate of a registered policy through solver.honest.play.play_honest (real deals, honest
     view): deals S .. S+N-1, one JSON line per deal appended to ``--out`` (default
     ``.bench-results/ladder-<policy>-<config hash>.jsonl``), deals already in the file are
     skipped, so an interrupted run resumes.  Prints the Wilson 95% interval and the seconds
@@ -71,7 +71,7 @@ def breakdown(games: int = 20_000, HK=None) -> dict:
     if HK is None:
         from solver.honest import kernel as HK
 
-    @njit(_nrt=False)      # as solver.honest_kernel.playout: no reference counting per step
+    @njit(_nrt=False)      # as solver.honest.kernel.playout: no reference counting per step
     def _count(n, S):
         dec = 0
         dr = 0
@@ -168,7 +168,7 @@ BEFORE_REF = "000c4b9"    # main before the throughput work (issue 18, item 1)
 
 
 def load_kernel_at(ref: str, out_dir: str = OUT_DIR):
-    """solver/honest_kernel.py as it was at git ``ref``, imported as a module of its own (a
+    """The honest kernel (solver/honest/kernel.py) as it was at git ``ref``, imported as a module of its own (a
     copy under ``out_dir``, the git-ignored scratch folder by default, numba-cached there), for
     a side-by-side measurement; None (and a reason) when git cannot give it."""
     import importlib.util
@@ -179,10 +179,17 @@ def load_kernel_at(ref: str, out_dir: str = OUT_DIR):
         r = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True,
                            text=True, check=True)
         sha = r.stdout.strip()
-        src = subprocess.run(["git", "show", f"{sha}:solver/honest_kernel.py"], cwd=ROOT,
-                             capture_output=True, text=True, check=True).stdout
+        # solver/honest/kernel.py since issue 26 moved it; solver/honest_kernel.py before
+        for where in ("solver/honest/kernel.py", "solver/honest_kernel.py"):
+            got = subprocess.run(["git", "show", f"{sha}:{where}"], cwd=ROOT,
+                                 capture_output=True, text=True)
+            if got.returncode == 0:
+                src = got.stdout
+                break
+        else:
+            raise subprocess.CalledProcessError(got.returncode, got.args, stderr=got.stderr)
     except (OSError, subprocess.CalledProcessError) as e:
-        return None, f"git cannot give solver/honest_kernel.py at {ref!r}: {e}"
+        return None, f"git cannot give the honest kernel at {ref!r}: {e}"
     os.makedirs(out_dir, exist_ok=True)
     name = f"honest_kernel_at_{sha}"
     path = os.path.join(out_dir, name + ".py")

@@ -1,7 +1,7 @@
 """OpenSpiel's MCTS as an outside baseline of honest Onirim (issue 21).
 
 ``open_spiel.python.algorithms.mcts.MCTSBot`` plays honest solo games of the same deals as
-``solver.honest.play_honest`` (deal ``seed`` of ``engine.rng``, the deal of ``onirim winrate``).
+``solver.honest.play.play_honest`` (deal ``seed`` of ``engine.rng``, the deal of ``onirim winrate``).
 At each decision the bot searches from a chance-mode ``python_onirim`` state built from
 ``engine.view.player_view(real_state)``: it cannot see the deck order, and every draw below
 the root is a chance node sampled with the engine's probabilities.  The chosen action is
@@ -11,7 +11,7 @@ Rows: rollout evaluator (``random``: OpenSpiel's ``RandomRolloutEvaluator``, one
 ``greedy``: one rollout with ``engine.policy.greedy_action`` at every decision) times the
 number of simulations per decision.  UCT constant 2 (OpenSpiel's example value), MCTS-Solver
 on, uniform prior.  The bot's random state at decision ``i`` of deal ``s`` is seeded with
-``solver.honest.decision_stream(s, i)``, so a game is a pure function of (row, deal): runs are
+``solver.honest.play.decision_stream(s, i)``, so a game is a pure function of (row, deal): runs are
 reproducible and can be split or resumed.  A decision with a single legal action is taken
 without a search (the bot could only return that action); ``searched`` counts the others, and
 ``s_per_decision`` is the search time divided by them.

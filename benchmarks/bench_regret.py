@@ -303,7 +303,7 @@ def cmd_select(a) -> int:
               f"decision per deal among those with {a.min_unknown}..{a.max_unknown} unknown "
               f"cards, >= 2 legal actions, not already lost.\n"
               f"columns: seed, decision index (its stream is "
-              f"solver.honest.decision_stream(seed, i)), unknown cards, the player's view")
+              f"solver.honest.play.decision_stream(seed, i)), unknown cards, the player's view")
     write_fixture(rows, a.out, header)
     print(f"{len(rows)} positions from deals {a.seed}..{last} -> {a.out} "
           f"({time.perf_counter() - t0:.1f} s)")
@@ -512,7 +512,7 @@ def cmd_timing(a) -> int:
 
 def cmd_games(a) -> int:
     """Play deals ``seed .. seed + deals - 1`` with each policy under honest information
-    (solver.honest.play_honest: the same deals for every policy) and compare the wins deal
+    (solver.honest.play.play_honest: the same deals for every policy) and compare the wins deal
     by deal with the first policy's."""
     from solver.honest.play import play_honest
     pols = []

@@ -2,7 +2,7 @@
 
 For each position (the benchmark's late-game positions, ``late_position(seed, cards)``) a
 fresh ``Expectimax(threads)`` solves it exactly, and ``Expectimax.strategy_graph`` walks one
-optimal strategy through the memo (solver/strategy_graph.py): the distinct positions it
+optimal strategy through the memo (solver/expectimax/strategy_graph.py): the distinct positions it
 reaches are what a proof of the lower half of the answer (value >= v) needs at the least.
 Everything else the search stored went to the upper half: showing that no other action does
 better (docs/EXPECTIMAX.md, section 9).

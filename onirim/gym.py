@@ -11,7 +11,7 @@ Episodes
 --------
 ``reset(seed=S)`` deals deal ``S`` of ``engine.rng`` (deal mode: the deck order and every later
 shuffle follow the seed, so an episode is reproducible and is the same deal as in
-``solver.honest.play_honest``); ``reset()`` without a seed draws a deal from the environment's
+``solver.honest.play.play_honest``); ``reset()`` without a seed draws a deal from the environment's
 random generator; ``reset(options={"deal": S})`` plays deal ``S`` whatever the seed.  A step
 is one decision of the player.  Reward: 1 on the step that wins the game, else 0; the episode
 terminates at a win or a loss (never truncated: a game has at most 6,000 moves).

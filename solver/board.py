@@ -3,8 +3,8 @@
 Every kernel keeps the same board: a hand (a count per Location type), the labyrinth row (its
 last card and the length of its open series), the Doors in play (a count per colour), the
 phase and the colour of a drawn Door.  They differ in their *deck* model (a shuffled
-permutation in :mod:`solver.kernel`, unknown counts plus a known prefix in the expectimax,
-counts plus a list in :mod:`solver.honest_kernel`) and in where the fields sit in their words.
+permutation in :mod:`solver.clairvoyant.deal_kernel`, unknown counts plus a known prefix in the expectimax,
+counts plus a list in :mod:`solver.honest.kernel`) and in where the fields sit in their words.
 This module writes the fields and the board steps once; each kernel keeps its deck model, its
 ``encode`` and the offsets of its fields.
 
@@ -14,7 +14,7 @@ accessors below take ``at`` (and ``bits``) as arguments; a kernel passes its mod
 constants, which numba freezes at compile time, so once the accessor is inlined the shift is a
 literal and costs what a hand-written one does.  The solo packings use one shape::
 
-    hand   12 counters of 3 bits   (HAND_BITS)      at H   (solver.kernel: 0, expectimax: 8)
+    hand   12 counters of 3 bits   (HAND_BITS)      at H   (solver.clairvoyant.deal_kernel: 0, expectimax: 8)
     row    last card, 4 bits; open series, 2 bits   at H + 36
     doors  4 counters of 2 bits                     at H + 42
     phase  3 bits at 58, colour of the drawn Door 2 bits at 61

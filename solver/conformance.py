@@ -3,10 +3,10 @@ state.
 
 Four kernels model the rules of :mod:`engine.game` (the readable reference):
 
-``kernel``      :mod:`solver.kernel`, the clairvoyant deal-mode solo kernel
-``expectimax``  :mod:`solver.expectimax_kernel`, the chance-mode solo kernel of the search
-``honest``      :mod:`solver.honest_kernel`, the information-state playout kernel
-``duo``         :mod:`solver.duo_kernel`, the two-player deal-mode kernel
+``kernel``      :mod:`solver.clairvoyant.deal_kernel`, the clairvoyant deal-mode solo kernel
+``expectimax``  :mod:`solver.expectimax.kernel`, the chance-mode solo kernel of the search
+``honest``      :mod:`solver.honest.kernel`, the information-state playout kernel
+``duo``         :mod:`solver.duo.kernel`, the two-player deal-mode kernel
 
 Each is wrapped in a small :class:`Adapter` (its encode, legal actions, step, chance step and
 its fields as a plain dict, all taken from the kernel's own Python entry points; no rule is
@@ -180,7 +180,7 @@ class Adapter:
 
 
 class KernelAdapter(Adapter):
-    """:mod:`solver.kernel`: deal mode, its ``KernelState`` steps with the engine's actions;
+    """:mod:`solver.clairvoyant.deal_kernel`: deal mode, its ``KernelState`` steps with the engine's actions;
     fields from its ``decode`` and ``engine_view``."""
     name = "kernel"
 
@@ -214,7 +214,7 @@ class KernelAdapter(Adapter):
 
 
 class DuoAdapter(KernelAdapter):
-    """:mod:`solver.duo_kernel`: two-player deal mode, same shape as the solo kernel."""
+    """:mod:`solver.duo.kernel`: two-player deal mode, same shape as the solo kernel."""
     name = "duo"
     players = 2
 
@@ -224,7 +224,7 @@ class DuoAdapter(KernelAdapter):
 
 
 class HonestAdapter(Adapter):
-    """:mod:`solver.honest_kernel`: chance mode; its ``apply_action`` / ``apply_chance`` each
+    """:mod:`solver.honest.kernel`: chance mode; its ``apply_action`` / ``apply_chance`` each
     followed by its ``advance``, fields from its ``decode`` and ``engine_fields``."""
     name = "honest"
     deal_mode = False
@@ -261,7 +261,7 @@ class HonestAdapter(Adapter):
 
 
 class ExpectimaxAdapter(Adapter):
-    """:mod:`solver.expectimax_kernel`: chance mode, no per-action step; see the module
+    """:mod:`solver.expectimax.kernel`: chance mode, no per-action step; see the module
     docstring.  ``ks`` is the canonical form of ``encode(state)``: (status, w0, w1, w2, w3)."""
     name = "expectimax"
     deal_mode = False

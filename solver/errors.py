@@ -21,7 +21,7 @@ class BudgetError(OnirimError):
 class MemoFileError(OnirimError):
     """An expectimax memo file (``Expectimax.load_memo`` / ``save_memo``) that cannot be used:
     not a memo file, damaged or truncated, written by another version of the kernel, or not
-    readable or writable (``solver.memo_file``)."""
+    readable or writable (``solver.expectimax.memo_file``)."""
 
 
 class UnsupportedPosition(OnirimError):
@@ -34,7 +34,7 @@ class CertificateError(OnirimError, RuntimeError):
 
 
 class CertificateTooLarge(OnirimError):
-    """A certification replay (``solver.certify``) reached more distinct positions than its
+    """A certification replay (``solver.expectimax.certify``) reached more distinct positions than its
     ``max_positions`` allows."""
 
 

@@ -1,7 +1,7 @@
 """Move ordering and loss bounds, written once in plain Python that numba can compile.
 
 The kernel search compiles these functions with ``numba.njit``; the pure-Python reference
-search over ``engine/`` (``solver.pysearch``) calls the very same source uncompiled, so both
+search over ``engine/`` (``solver.clairvoyant.pysearch``) calls the very same source uncompiled, so both
 searches visit nodes in the same order and prune the same nodes.  All arguments are plain ints
 and int64 numpy arrays in engine terms:
 
@@ -146,7 +146,7 @@ def colour_counts(hand, ncol):
 
 def eval_state(hand, deckc, doors, ldoors, last, ser, lnight, w):
     """Static value of a position at the start of a turn, for the beam search (higher is
-    better).  Integer weights ``w`` (solver.beam.DEFAULT_WEIGHTS, tuned on node counts):
+    better).  Integer weights ``w`` (solver.clairvoyant.beam.DEFAULT_WEIGHTS, tuned on node counts):
     w0 per Door in play, w1 per Location left in the deck, w2 per Key in hand of a colour
     still needing Doors (at most the Doors needed), w3 x series length of an open series whose
     Door is still in the deck, w4 per card in hand of a colour still needing Doors, -w5 per

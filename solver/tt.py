@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 BUCKET = 4
-KEY_WORDS = 3          # the solo kernel's state (solver.kernel.NW)
+KEY_WORDS = 3          # the solo kernel's state (solver.clairvoyant.deal_kernel.NW)
 EPOCH_SHIFT = np.uint64(40)
 WORK_MASK = np.uint64((1 << 40) - 1)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)

@@ -1,6 +1,6 @@
 """Whole solo games played inside the numba kernel, for the engine-versus-kernel comparison.
 
-The state and the move functions are those of :mod:`solver.kernel` (``_legal`` and ``_apply``
+The state and the move functions are those of :mod:`solver.clairvoyant.deal_kernel` (``_legal`` and ``_apply``
 on the bit-packed deal-mode state); this module adds three things on top:
 
 * ``_deal``: the setup of a seeded deal in the kernel (shuffle index 0 of all 76 cards, draw
@@ -31,7 +31,7 @@ RANDOM, GREEDY = 0, 1
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
 
 # Card types, rule sizes, phase numbers (engine.rules), action numbers (engine.game) and the
-# kernel's layout (solver.kernel), imported as module-level names so that numba freezes them.
+# kernel's layout (solver.clairvoyant.deal_kernel), imported as module-level names so that numba freezes them.
 from engine.game import DISCARD as A_DISCARD  # noqa: E402
 from engine.game import DOOR_KEY as A_DOOR_KEY  # noqa: E402
 from engine.game import NM_DOOR as A_NM_DOOR  # noqa: E402
@@ -366,7 +366,7 @@ class Buffers:
         self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
         self.wk = K.new_wk()
         # the kernel's move generator may use the buffer beyond the moves as scratch
-        # (solver.kernel.MOVES_BUF); take a generous size so that no layout change overflows it
+        # (solver.clairvoyant.deal_kernel.MOVES_BUF); take a generous size so that no layout change overflows it
         self.moves = np.zeros(max(1024, 2 * getattr(K, "MOVES_BUF", MAX_MOVES)), dtype=np.int64)
         self.trace = np.zeros(MAX_STEPS, dtype=np.int64)
         self.out = np.zeros(4, dtype=np.int64)
@@ -410,7 +410,7 @@ def initial_state(seed: int) -> dict:
 
 def greedy_at(state) -> int:
     """The kernel greedy policy's action at a solo engine State in deal mode (via
-    ``solver.kernel.encode``); for tests against ``engine.policy.greedy_action``."""
+    ``solver.clairvoyant.deal_kernel.encode``); for tests against ``engine.policy.greedy_action``."""
     st, perms, s_root, _ = K.encode(state)
     return int(_greedy(st, perms, np.int64(s_root)))
 
@@ -432,7 +432,7 @@ def compile_all() -> None:
 
 # ----------------------------------------------------------------------------- numba cache
 # numba's on-disk cache checks only the source file of the cached function itself, not the
-# kernels it calls and inlines from solver/kernel.py, nor the constants it takes from
+# kernels it calls and inlines from solver/clairvoyant/deal_kernel.py, nor the constants it takes from
 # engine/.  So the cache of this module is also keyed by a digest of those files: when one of
 # them changes, the entries of this module are removed before anything is compiled or loaded.
 _JITTED = (_mix, _rng_key, _rng_below, _deal, _discard_rank, _play_rank, _prophecy_value,

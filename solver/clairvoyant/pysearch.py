@@ -1,4 +1,4 @@
-"""The clairvoyant DFS of :mod:`solver.search`, in plain Python over ``engine/`` states.
+"""The clairvoyant DFS of :mod:`solver.clairvoyant.search`, in plain Python over ``engine/`` states.
 
 Same algorithm, same move order and the same bounds (the very same source functions of
 :mod:`solver.rules_core`, uncompiled); the transposition table is a Python set of full engine

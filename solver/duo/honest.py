@@ -8,7 +8,7 @@ rulings, and "Measured: two-player win rates through `onirim winrate`" the ladde
   reads only the active player's cards, the shared cards, the rows, the Doors and the deck size.
 * ``duo-greedy-plus``: greedy with the two changes of solo ``greedy-plus`` (``docs/HONEST.md``)
   written for the active seat (its row, its Doors).
-* ``duo-rollout``: the one-step rollout of the honest-play issue (``solver/rollout.py``: common
+* ``duo-rollout``: the one-step rollout of the honest-play issue (``solver/honest/rollout.py``: common
   random numbers, a z-margin against the base action) in pure Python over ``engine/``.
 
 The rollout's playouts never read the real partner hand or deck: playout ``j`` deals a
@@ -32,7 +32,7 @@ its evidence says):
 
 With more than ``keep`` + 1 candidates and ``0 < screen < n``, every candidate first gets
 ``screen`` playouts; the ``keep`` best by mean reward, plus the base action, get the other
-``n - screen`` (the heuristic of ``solver/rollout.py``).
+``n - screen`` (the heuristic of ``solver/honest/rollout.py``).
 
 Reward: ``reward=doors`` (default) scores a playout by the Doors in play at its end (8 = won):
 with two-player greedy winning about 4% of deals, a win/loss reward over a few playouts is

@@ -11,7 +11,7 @@ zones (own cards and the shared cards), the Doors per player, the draft, the swa
 deck (the solo kernel's, by import).
 
 A duo state is four int64 words.  Words 1 and 2 are exactly the deck words of the solo kernel
-(:mod:`solver.kernel`: ``st[1]`` = Nightmares in limbo, shuffle count, read position, prophecy
+(:mod:`solver.clairvoyant.deal_kernel`: ``st[1]`` = Nightmares in limbo, shuffle count, read position, prophecy
 override, permutation length; ``st[2]`` = the multiset ``M`` the last shuffle permuted), so the
 solo kernel's deck functions (``_pop``, ``_card_at``, ``_deck_size``, ``_deck_counts``,
 ``_shuffle``) and its permutation buffer and cache are used as they are, by import.  The rest:
@@ -547,7 +547,7 @@ class DuoKernelState:
 def encode(state, perms=None):
     """Encode a two-player engine State in deal mode, at a decision or terminal phase.
 
-    Returns (st, perms, s_root, seed); ``perms`` as in :func:`solver.kernel.encode`."""
+    Returns (st, perms, s_root, seed); ``perms`` as in :func:`solver.clairvoyant.deal_kernel.encode`."""
     if state.players != 2:
         raise UnsupportedPosition("the duo kernel plays two-player games only")
     if state.seed is None or any(state.unknown):

@@ -2,8 +2,8 @@
 
 In deal mode the two-player game has no chance and the two players cooperate, so a position
 is won if some legal action (whoever is to move) leads to a won position: the search is the
-depth-first OR-search of :mod:`solver.search`, on the four-word states of
-:mod:`solver.duo_kernel`:
+depth-first OR-search of :mod:`solver.clairvoyant.search`, on the four-word states of
+:mod:`solver.duo.kernel`:
 
 * frames live in arrays (``S`` states, ``moves``/``nmov``/``idx`` move lists), never on the
   machine stack, and a search can stop after any number of nodes and resume;

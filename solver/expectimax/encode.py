@@ -1,7 +1,7 @@
 """Engine state -> the expectimax kernel's four packed words (layout: ``expectimax_kernel``).
 
-This is the piece that ``solver.expectimax`` (the solver), ``solver.certify`` (the replay in
-the engine) and ``solver.memo_file`` (the memo fingerprint: a memo entry means what ``encode``
+This is the piece that ``solver.expectimax`` (the solver), ``solver.expectimax.certify`` (the replay in
+the engine) and ``solver.expectimax.memo_file`` (the memo fingerprint: a memo entry means what ``encode``
 made of a state) all need.  It lives apart so that none of those three has to import another
 of them: ``expectimax`` imports ``certify`` and ``memo_file``, which import only this module.
 """

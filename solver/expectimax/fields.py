@@ -1,10 +1,10 @@
 """Expectimax kernel (1/6), field access: the four packed ``int64`` words of a position.
 
-The expectimax kernel is split along its seams: ``exk_control`` (settings and
-counters), ``exk_fields`` (this file), ``exk_rules`` (rule steps), ``exk_bound``
-(the can-still-win bound), ``exk_table`` (the memo table and its atomics),
-``exk_chance`` (chance outcomes) and ``exk_search`` (the search); each imports only
-the ones before it.  ``solver.expectimax_kernel`` re-exports them all.
+The expectimax kernel is split along its seams: ``control`` (settings and
+counters), ``fields`` (this file), ``rules`` (rule steps), ``bound``
+(the can-still-win bound), ``table`` (the memo table and its atomics),
+``chance`` (chance outcomes) and ``search`` (the search); each imports only
+the ones before it.  ``solver.expectimax.kernel`` re-exports them all.
 
 A solo position is packed into four ``int64`` words (63 bits used in each, so that every shift
 and mask is plain signed arithmetic).  Card types are those of :mod:`engine.cards`.

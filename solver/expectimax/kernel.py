@@ -2,19 +2,19 @@
 
 The kernel is split along its seams (docs/EXPECTIMAX.md section 2):
 
-``exk_control``  the settings and counters arrays of a search (their slots, defaults)
-``exk_fields``   field access on the four packed words (the layout is in its docstring)
-``exk_rules``    rule steps: the known prefix, shuffles, refills, ``advance``, a play and a
-                 series that completes, the drawn Door's and the Nightmare's options, the
-                 children of a decision, the canonical form
-``exk_bound``    the can-still-win bound
-``exk_table``    the memo table with its atomics and prefetch, ``rehash``, ``new_tables``
-``exk_chance``   chance outcomes
-``exk_search``   the search (``search``, ``expand``, the probe heuristic) and its entry
-                 points
+``control``   the settings and counters arrays of a search (their slots, defaults)
+``fields``    field access on the four packed words (the layout is in its docstring)
+``rules``     rule steps: the known prefix, shuffles, refills, ``advance``, a play and a
+              series that completes, the drawn Door's and the Nightmare's options, the
+              children of a decision, the canonical form
+``bound``     the can-still-win bound
+``table``     the memo table with its atomics and prefetch, ``rehash``, ``new_tables``
+``chance``    chance outcomes
+``search``    the search (``search``, ``expand``, the probe heuristic) and its entry
+              points
 
 Each module imports only the ones above it.  Code that needs one part imports that module;
-this one keeps ``from solver import expectimax_kernel as K`` working everywhere.
+this one keeps ``from solver.expectimax import kernel as K`` working everywhere.
 """
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 A :class:`MemoTable` owns the table (``keys``, ``vals``: one 64-byte row per entry,
 ``exk_table.new_tables``), moves it into a larger one when it is full (``grow_if_full``,
 docs/EXPECTIMAX.md section 3, "Growing the memo"), and saves and loads it
-(``solver.memo_file``, section 4b).  The counts it grows by (entries stored, replaced) are
-the searches' counters, which the runner holds (``solver.expectimax_runner``); the caller
+(``solver.expectimax.memo_file``, section 4b).  The counts it grows by (entries stored, replaced) are
+the searches' counters, which the runner holds (``solver.expectimax.runner``); the caller
 passes the runner in.  How much memory a table may take is the caller's policy too
 (``solver.expectimax``: the memory cap, a function, and the speed of a first touch).
 """
@@ -88,12 +88,12 @@ class MemoTable:
 
     # ---------------------------------------------------------------------- memo files
     def save(self, path: str, nodes: int) -> int:
-        """Write every entry to ``path`` (``solver.memo_file.save``); returns the entries."""
+        """Write every entry to ``path`` (``solver.expectimax.memo_file.save``); returns the entries."""
         from . import memo_file
         return memo_file.save(self.keys, path, self.table_bits, nodes)
 
     def load(self, path: str, runner, cap_bits) -> int:
-        """Add the entries of a memo file (``solver.memo_file.load``: the whole file is
+        """Add the entries of a memo file (``solver.expectimax.memo_file.load``: the whole file is
         checked first, and a file that fails leaves the table unchanged).  A table that may
         grow is made large enough for the file's entries and its own (at most a quarter
         full, up to ``max_table_bits`` and ``cap_bits()``); a fixed table keeps the entries

@@ -8,7 +8,7 @@ invariant holds whatever the window, budget, deadline, probe or thread that prod
 That meaning does not depend on the query, the process or the table, so an entry stays true
 in any later search, under one condition: the packing and the rules it encodes must be the
 same.  The file therefore records a fingerprint of the code that defines them (the kernel's
-sources, ``solver.expectimax_kernel`` and every module it gathers, and ``encode``), and a
+sources, ``solver.expectimax.kernel`` and every module it gathers, and ``encode``), and a
 file with another fingerprint is refused.  A damaged file could flip a value, so the data
 carries a CRC-32, and the whole file is checked (size, CRC, and every row's interval within
 [0, 1]) before a single entry goes into the table: a bad file raises ``MemoFileError`` and

@@ -3,7 +3,7 @@ shuffles, limbo, refills, the automatic steps (``advance``), the decisions' step
 to the row and a series that completes, a discard, the drawn Door's options, the
 Nightmare's options), the children of a decision node, and the canonical form of a
 position (docs/EXPECTIMAX.md sections 2, 2a).  Each step is written once here; the search
-(``exk_search``) and the bound (``exk_bound``) call it.
+(``search``) and the bound (``bound``) call it.
 """
 from __future__ import annotations
 

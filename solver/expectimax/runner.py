@@ -1,10 +1,10 @@
 """The threaded runner of the expectimax: one search per thread on a shared memo table.
 
 A :class:`SearchRunner` holds, for every search thread, its settings and its counters
-(``solver.exk_control``: two separate arrays each, the settings written here, the counters by
+(``solver.expectimax.control``: two separate arrays each, the settings written here, the counters by
 the kernel), starts the searches, stops them (the first to finish, a node limit, a deadline,
 Ctrl-C) and sums their counts.  It knows nothing of positions or queries
-(``solver.expectimax``) and nothing of how the table grows (``solver.expectimax_memo``).
+(``solver.expectimax``) and nothing of how the table grows (``solver.expectimax.memo``).
 docs/EXPECTIMAX.md section 3, "Threads".
 """
 from __future__ import annotations

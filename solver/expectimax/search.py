@@ -1,6 +1,6 @@
 """Expectimax kernel (6/6), the search: intervals that always contain the exact win
 probability, Star1 and alpha-beta windows, node limits and the deadline, probes.
-Settings and counters: ``solver.exk_control``.
+Settings and counters: ``solver.expectimax.control``.
 
 The search returns an interval ``(lo, hi)`` that always contains the exact win
 probability, for any window and any budget; the window (alpha, beta) only decides
@@ -116,7 +116,7 @@ def search(w0, w1, w2, w3, alpha, beta, keys, vals, cfg, ctr):
     alpha/beta: the caller only needs to know whether the value is <= alpha or >= beta; the
     search may stop early once that is settled (Star1 at chance nodes, alpha-beta at decision
     nodes).  Pruning is switched off by cfg[SE_PRUNE] == 0 (settings and counters:
-    ``solver.exk_control``)."""
+    ``solver.expectimax.control``)."""
     status, w0, w1, w2, w3 = canonical(w0, w1, w2, w3)
     q = quick(status, w0, w1, w2, w3, cfg)
     if q >= 0.0:

@@ -32,7 +32,7 @@ words (common random numbers).  The list order depends on the history of the sta
 the hidden order of a real deck (the kernel has none).
 
 Base policies: ``greedy`` (engine.policy.greedy_action) and ``greedy-plus``
-(solver.rollout.greedy_plus_action); both are checked against their Python references at every
+(solver.honest.rollout.greedy_plus_action); both are checked against their Python references at every
 decision of the differential run.  The greedy play decision reads per-colour tables
 (``PLAY_BEST``, ``LOWEST``); the readable rule-by-rule version is kept as ``_greedy_play_ref``
 and tested against it.
@@ -49,7 +49,7 @@ Python entry points: :func:`encode` (an engine chance-mode ``State``, e.g. a
 (both sides as comparable dicts), :func:`diff` (the fields where they differ), and thin
 wrappers ``advance``, ``apply_chance``, ``apply_action``, ``legal``, ``greedy`` for the
 differential tests.  :func:`playout_batch` plays whole base-policy games from the setup;
-``decide1``/``decide2`` are the rollout decisions of :mod:`solver.rollout`.
+``decide1``/``decide2`` are the rollout decisions of :mod:`solver.honest.rollout`.
 """
 from __future__ import annotations
 
@@ -882,7 +882,7 @@ def greedy(S):
 
 @njit(cache=True, inline="always")
 def greedy_plus(S):
-    """solver.rollout.greedy_plus_action: greedy with two changes.
+    """solver.honest.rollout.greedy_plus_action: greedy with two changes.
 
     1. Nightmare: where greedy would reveal the top 5, discard the hand instead.
     2. Play: where greedy would discard a non-Key card that may be played (its symbol differs
@@ -1063,7 +1063,7 @@ def _screen(res, nact, base, n_s, keep, cand):
 
 @njit(cache=True)
 def decide1(S0, n, z, key, screen, keep, base):
-    """The level-1 rollout action at decision state ``S0`` (see solver.rollout)."""
+    """The level-1 rollout action at decision state ``S0`` (see solver.honest.rollout)."""
     acts = np.empty(MAX_LEGAL, dtype=np.int64)
     nact = legal(S0, acts)
     if nact == 1:

@@ -4,7 +4,7 @@
 machine; ``--cluster ADDRESS`` (``tcp://host:8786``) connects to a running scheduler.  Dask and
 distributed are an optional extra: ``pip install -e '.[cluster]'``.
 
-The work is :func:`solver.runner.play_chunk` over chunks of seeds, each a task that lasts
+The work is :func:`solver.runs.runner.play_chunk` over chunks of seeds, each a task that lasts
 seconds.  A task's rows depend only on the job (mode, policy configuration or node budget) and
 its seeds, so a task that is retried after a worker died, or that runs on any worker, gives the
 same rows.  Only this process (the client) writes to the database: ``on_rows`` gets each

@@ -1,5 +1,5 @@
 """onirim.gym: OnirimSolo-v0 passes Gymnasium's environment check, is seeded by deal, plays
-the greedy policy exactly like ``solver.honest.play_honest``, and shows no hidden card order.
+the greedy policy exactly like ``solver.honest.play.play_honest``, and shows no hidden card order.
 """
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from solver import board as B
 NLOC = C.NUM_LOCATION_TYPES
 DECK = ",".join(["Os"] * (C.COUNTS[0] - 5) + [C.CODES[t] for t in range(1, C.NUM_TYPES)
                                                 for _ in range(C.COUNTS[t])])
-HAND_OFFSETS = (0, 8)          # the solo kernels' hands: solver.kernel at bit 0, expectimax 8
+HAND_OFFSETS = (0, 8)          # the solo kernels' hands: solver.clairvoyant.deal_kernel at bit 0, expectimax 8
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The numba playouts of benchmarks/kernel_playouts.py against the engine.
+"""The numba playouts of solver/clairvoyant/playouts.py against the engine.
 
 * a kernel deal starts exactly where the engine's does;
 * the kernel greedy policy takes exactly the actions of engine.policy.greedy_action, both on

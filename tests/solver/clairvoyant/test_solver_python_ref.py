@@ -1,4 +1,4 @@
-"""The kernel DFS and the pure-Python DFS over engine/ (solver.pysearch) run the same search."""
+"""The kernel DFS and the pure-Python DFS over engine/ (solver.clairvoyant.pysearch) run the same search."""
 import os
 
 from engine import Game, parse_position

@@ -1,4 +1,4 @@
-"""The open-hands two-player expectimax (solver/duo_expectimax.py, docs/DUO_EXPECTIMAX.md).
+"""The open-hands two-player expectimax (solver/duo/open_hands.py, docs/DUO_EXPECTIMAX.md).
 
 * values agree exactly (1e-12) with an independent brute force over ``engine/`` (exact
   fractions, the engine's own state equality as its memo key: no reduction, no bound, no

@@ -4,7 +4,7 @@ Random legal actions (chosen from the engine's list) are applied to both; after 
 decoded kernel state must equal the engine's (both hands, shared cards, last row card and
 series length of both rows, both players' Doors, limbo, the whole deck in order, phase, drawn
 card, active player, shuffle count), and the legal action lists must be equal
-(:func:`solver.duo_kernel.differential`).  ``python -m benchmarks.bench_duo --diff-steps N``
+(:func:`solver.duo.kernel.differential`).  ``python -m benchmarks.bench_duo --diff-steps N``
 runs the same loop for many more steps.
 """
 import random

@@ -1,4 +1,4 @@
-"""The engine replay that certifies an expectimax value (solver/certify.py,
+"""The engine replay that certifies an expectimax value (solver/expectimax/certify.py,
 docs/EXPECTIMAX.md section 7).
 
 The replay plays the strategy the kernel's values choose through the engine's own rules

@@ -1,4 +1,4 @@
-"""Saving and loading the expectimax memo (solver/memo_file.py, docs/EXPECTIMAX.md section 4b),
+"""Saving and loading the expectimax memo (solver/expectimax/memo_file.py, docs/EXPECTIMAX.md section 4b),
 ``onirim best --memo``, and a search stopped by Ctrl-C (it must leave only sound entries)."""
 import json
 import os

@@ -1,4 +1,4 @@
-"""The optimal-strategy walk (solver/strategy_graph.py, docs/EXPECTIMAX.md section 9), and
+"""The optimal-strategy walk (solver/expectimax/strategy_graph.py, docs/EXPECTIMAX.md section 9), and
 the census of decisions (benchmarks/census_decisions.py).
 
 The walk follows, at each decision, one child the memo proves optimal, and every outcome

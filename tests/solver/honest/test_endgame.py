@@ -1,4 +1,4 @@
-"""The end-game switch (solver/endgame.py): the exact expectimax's proven best move when the
+"""The end-game switch (solver/policies/endgame.py): the exact expectimax's proven best move when the
 deck is small, the base policy's move otherwise; deterministic (docs/REGRET.md)."""
 from __future__ import annotations
 

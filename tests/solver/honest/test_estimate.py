@@ -1,4 +1,4 @@
-"""solver.estimate: greedy-playout estimates with common random numbers, Wilson intervals, the
+"""solver.honest.estimate: greedy-playout estimates with common random numbers, Wilson intervals, the
 exact greedy value by enumeration, and the calibration of one against the other (issue 18
 item 6, second bullet)."""
 from __future__ import annotations
@@ -126,7 +126,7 @@ def test_sure_policy_values_agree_with_every_playout():
 
 
 def test_the_rollout_module_supplies_the_estimates(monkeypatch):
-    """solver.rollout.action_estimates (the numba playouts) is used when it exists, with its
+    """solver.honest.rollout.action_estimates (the numba playouts) is used when it exists, with its
     own rows read correctly; a hook that answers in another shape is an error, never a silent
     fallback to the engine."""
     v = late_view(19, 12)

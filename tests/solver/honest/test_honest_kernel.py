@@ -1,4 +1,4 @@
-"""The information-state kernel (solver.honest_kernel) against the engine, state by state.
+"""The information-state kernel (solver.honest.kernel) against the engine, state by state.
 
 * chance-mode games driven in both with the same chance outcomes and the same decisions
   (random legal ones and greedy ones): the full state after every step, the legal action set

@@ -1,4 +1,4 @@
-"""The rollout policy (solver.rollout): determinism, honesty, the z-margin, screening, and that
+"""The rollout policy (solver.honest.rollout): determinism, honesty, the z-margin, screening, and that
 it leaves greedy where greedy is clearly wrong; action_estimates against engine playouts."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Dask backend of `onirim winrate` (solver/cluster.py) on a LocalCluster of 2 worker
+"""The Dask backend of `onirim winrate` (solver/runs/cluster.py) on a LocalCluster of 2 worker
 processes: the same results as --jobs 1, a worker killed mid-run, a resume after the client is
 interrupted, warm-up once per worker, and the one-line refusals."""
 import json

@@ -1,4 +1,4 @@
-"""solver.db: decided deals shared across settings, UNKNOWN rows split by budget only, the
+"""solver.runs.db: decided deals shared across settings, UNKNOWN rows split by budget only, the
 version 1 -> 2 migration, honest games, refusals."""
 import json
 import sqlite3
