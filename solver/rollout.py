@@ -38,8 +38,8 @@ from engine import rng
 from engine.policy import greedy_plus_action
 
 from . import honest_kernel as HK
-from .api import Param, PolicyError, register_policy
-from .registry import check_range as _check
+from .errors import PolicyError
+from .registry import Param, check_range as _check, register_policy
 from .stats import wilson
 
 # Stream salt: the policy's playout key is mix64 of the decision stream and this constant.
