@@ -312,6 +312,14 @@ class DuoExpectimax(SolverBase):
             return 0.0, 1.0, k
         return e[0], e[1], k
 
+    def _late(self) -> bool:
+        """True (and the search stops) once the deadline is past: the children of one
+        node can take long to make (a reveal's multisets), so their loops look too.  The
+        node then returns [0, 1], which is sound."""
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            self.stopped = True
+        return self.stopped
+
     def _search(self, s: State, key: bytes, alpha: float, beta: float):
         e = self.memo.get(key)
         if e is not None:
@@ -350,6 +358,8 @@ class DuoExpectimax(SolverBase):
             r = s.left
             ways = comb(total, r)
             for ms in _multisets(s.unknown, r):
+                if self._late():             # thousands of outcomes: look at the clock
+                    return 0.0, 1.0
                 p = 1
                 for t, m in ms:
                     p *= comb(s.unknown[t], m)
@@ -390,6 +400,8 @@ class DuoExpectimax(SolverBase):
     def _decision(self, s: State, alpha: float, beta: float):
         kids = []
         for a in s.legal_actions():
+            if self._late():                 # a prophecy's 120 orders: look at the clock
+                return 0.0, 1.0
             c = _decide(s, a)
             lo, hi, k = self._quick(c)
             kids.append([c, k, lo, hi])
