@@ -100,7 +100,7 @@ def test_no_leader_picked_from_a_tie_at_zero(capsys):
     assert out["leader"] is None and out["criterion"].startswith("no leader")
     assert main(["best", LARGE, "--budget-nodes", "20"]) == 0
     text = capsys.readouterr().out
-    assert "leader:" not in text and "no leader" in text
+    assert "\nleader: " not in text and "\nno leader: " in text
 
 
 def test_open_hands_text_says_what_it_is(capsys):
