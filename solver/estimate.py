@@ -149,6 +149,9 @@ def _from_rollout(result, actions, n):
 _MAX_FAST_PLAYOUTS = 1 << 17
 FIRST_BATCH = 64          # playouts of the first batch against a deadline ...
 FIRST_BATCH_S = 0.05      # ... when at least this many seconds are left (else 1)
+MAX_BATCH_S = 0.2         # no batch is sized to last longer than this: a batch is one
+                          # numba call that cannot look at the clock, and on a loaded
+                          # machine the rate of the batch before can be far off
 
 
 def estimate_actions(view, actions, deadline: float | None, stream: int,
@@ -165,7 +168,8 @@ def estimate_actions(view, actions, deadline: float | None, stream: int,
                                                  n),
                          playouts=n, method="rollout", seconds=time.perf_counter() - t0)
     # Against a deadline: batches, each sized to half the time left at the rate the last one
-    # ran, so that no batch (one uninterruptible numba call) overruns the budget.  The first
+    # ran (and to MAX_BATCH_S at most), so that no batch (one uninterruptible numba call)
+    # overruns the budget by much.  The first
     # batch is one playout when little time is left (FIRST_BATCH otherwise), so that a tiny
     # budget is not overrun by its first batch.  Batch b uses its own stream; within a batch
     # every action sees the same playouts.  At least one playout is always made.
@@ -182,7 +186,8 @@ def estimate_actions(view, actions, deadline: float | None, stream: int,
         n += size
         b += 1
         per = max(time.perf_counter() - t, 1e-9) / size
-        size = min(cap - n, int(0.5 * (deadline - time.perf_counter()) / per))
+        left = deadline - time.perf_counter()
+        size = min(cap - n, int(min(0.5 * left, MAX_BATCH_S) / per))
     res = {a: ActionEstimate(a, wins[a] / n, wilson(wins[a], n), n) for a in actions}
     return Estimates(by_action=res, playouts=n, method="rollout",
                      seconds=time.perf_counter() - t0)
