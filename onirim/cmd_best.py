@@ -83,6 +83,7 @@ def run(args) -> int:
     budget_nodes, budget_s = _budgets(args)
     _check_paths(args)
     bars = _Bars(args, budget_s)
+    saved = "" if args.memo is None else f"; memo saved to {args.memo}"
     try:
         ranking = api.rank(args.position, args.mode, budget_nodes=budget_nodes,
                            budget_s=budget_s, threads=args.threads,
@@ -95,8 +96,7 @@ def run(args) -> int:
         raise UsageError(f"{flag}{'' if e.value is None else ' ' + e.value}: "
                          f"{e.problem}") from None
     except KeyboardInterrupt:            # before there was anything to show
-        memo = f"; memo saved to {args.memo}" if args.memo is not None else ""
-        print(f"onirim: interrupted{memo}", file=sys.stderr)
+        print(f"onirim: interrupted{saved}", file=sys.stderr)
         return 130
     finally:
         bars.close()
@@ -111,8 +111,7 @@ def run(args) -> int:
     else:
         _print_table(ranking)
     if ranking.interrupted:
-        print("onirim: interrupted: the ranking printed is what was found so far"
-              + (f"; memo saved to {args.memo}" if args.memo is not None else ""),
+        print(f"onirim: interrupted: the ranking printed is what was found so far{saved}",
               file=sys.stderr)
         return 130
     cert = ranking.extra.get("certificate")
@@ -219,12 +218,11 @@ def _print_table(r) -> None:
     for i, step in enumerate(r.line):
         _say(out, ("line: " if i == 0 else "      ") + step, "        ")
     out.write(f"nodes: {r.nodes}  seconds: {r.seconds:.3f}\n")
-    if r.interrupted:
-        _say(out, "interrupted: the search was stopped (Ctrl-C or SIGTERM); the bounds "
-                  "above are what it proved before, sound")
-    for note in (r.memo_note, _certificate(r.extra.get("certificate"))):
-        if note:
-            _say(out, note)
+    notes = ("interrupted: the search was stopped (Ctrl-C or SIGTERM); the bounds above are "
+             "what it proved before, sound" if r.interrupted else None, r.memo_note,
+             _certificate(r.extra.get("certificate")))
+    for note in filter(None, notes):
+        _say(out, note)
 
 
 def _print_verdict(out, r, est) -> None:
