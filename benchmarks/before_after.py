@@ -59,13 +59,13 @@ def duo(a, b, budget=400_000):
     from engine.game import Game
     from solver.duo.search import DuoSolver
     sv = DuoSolver()
-    sv.solve_state(Game(2).new_initial_state(0), node_budget=1000)   # compile / load
+    sv.solve_state(Game(2).new_initial_state(0), budget_nodes=1000)   # compile / load
     h = hashlib.sha256()
     out = {"WIN": 0, "LOSS": 0, "UNKNOWN": 0}
     nodes = 0
     t0 = time.perf_counter()
     for seed in range(a, b):
-        r = sv.solve_state(Game(2).new_initial_state(seed), node_budget=budget)
+        r = sv.solve_state(Game(2).new_initial_state(seed), budget_nodes=budget)
         out[r.result] += 1
         nodes += r.nodes
         h.update(f"{seed} {r.result} {r.nodes} {' '.join(r.line)}\n".encode())
@@ -96,7 +96,7 @@ def ex(specs, budget=None, bits=22):
         st = late_position(seed, cards)
         sv = Expectimax(bits, threads=1)
         t0 = time.perf_counter()
-        iv = sv.value(st, node_budget=budget)
+        iv = sv.value(st, budget_nodes=budget)
         dt = time.perf_counter() - t0
         value_nodes = sv.nodes
         rk = sv.rank(st, budget_nodes=budget, probes=False, estimate=False)

@@ -2,17 +2,25 @@
 
 For each position and budget, ``onirim best POSITION --budget-s B --no-progress`` runs in this
 process (text output: the ranking, the estimates when undecided, the principal line; and
-once more with ``--json``, which has no line).  The kernels are compiled or loaded first,
-as ``onirim best`` does before its clock starts.  Per run it records:
+once more with ``--json``, which has no line).  The positions are solo (expectimax mode) and
+two-player (open-hands mode).  The kernels are compiled or loaded first, as ``onirim best``
+does before its clock starts.  Per run it records:
 
 * ``query_s``: the clocked part, which ``--budget-s`` covers (the ``seconds`` it prints);
 * ``wall_s``: the whole command in this process (parsing, the 64 MiB memo allocated before
-  the clock, the output);
+  the clock, the output), and ``cpu_s``, the process's CPU time over it (all threads): on a
+  loaded machine a wall time far above the CPU time is time the process waited to run;
+* ``load1``: the load average when the run started;
 * the overruns ``query_s - B`` and ``wall_s - B``, the nodes, whether the best action is
   proven, and the estimates' playouts per action.
 
-    python -m benchmarks.bench_best_budget                       # budgets 1, 5, 10 s
-    python -m benchmarks.bench_best_budget --budgets 1 --quick   # two positions, 1 s
+Loading is measured apart (``--loading N``, default 2): N fresh processes per mode run
+``python -m onirim best POSITION --budget-s 0.001 --json``; ``load_s`` is the process's wall
+time less the ``seconds`` it printed: starting Python, the imports, loading the compiled
+kernels from numba's cache and the warm-up before the clock (with a cold cache, compiling).
+
+    python -m benchmarks.bench_best_budget                       # budgets 0.001 .. 1 s
+    python -m benchmarks.bench_best_budget --budgets 1 --quick   # three positions, 1 s
     python -m benchmarks.bench_best_budget --clock-overhead      # the deadline's cost
 
 ``--clock-overhead``: what the kernel's looks at the clock cost.  ``Expectimax(22).value``
@@ -29,6 +37,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import sys
 import time
 
@@ -41,9 +50,10 @@ README = ("mode=solo phase=play hand=Os,Am,Gk,Ls,Lk row=Am,Os doors=DO,DO,DA,DA,
 
 
 def positions(quick: bool) -> dict[str, str]:
-    """name -> notation: the README example (8 unknown cards), two late positions of the
-    expectimax benchmark (15 unknown), a mid-game view (greedy's deal 3, 30 deck cards)
-    and a turn-1 view (deal 0)."""
+    """name -> notation.  Solo: the README example (8 unknown cards), two late positions of
+    the expectimax benchmark (15 unknown), a mid-game view (greedy's deal 3, 30 deck cards)
+    and a turn-1 view (deal 0).  Two-player (names ``duo-``): the open-hands fixture with 15
+    unknown cards and the opening draft of deal 0."""
     from benchmarks.bench_expectimax import late_position
     from engine.game import Game
     from engine.notation import format_position
@@ -59,6 +69,37 @@ def positions(quick: bool) -> dict[str, str]:
             s.apply_action(greedy_action(s))
         out["mid-3-30"] = format_position(player_view(s))
     out["turn1-0"] = format_position(player_view(Game(1).new_initial_state(seed=0)))
+    if not quick:
+        out["duo-open-15"] = duo_open_position()
+    out["duo-draft-0"] = format_position(Game(2).new_initial_state(seed=0))
+    return out
+
+
+def duo_open_position() -> str:
+    """The last position of tests/fixtures/duo_open_positions.txt (15 unknown cards)."""
+    from benchmarks.harness import ROOT
+    with open(os.path.join(ROOT, "tests", "fixtures", "duo_open_positions.txt")) as fh:
+        rows = [x.rstrip("\n") for x in fh if x.strip() and not x.startswith("#")]
+    return rows[-1].split("\t")[1]
+
+
+def loading(position: str, reps: int) -> list[dict]:
+    """``reps`` fresh processes of ``onirim best POSITION --budget-s 0.001 --json``: wall
+    time, the query's ``seconds`` and their difference, the loading."""
+    import subprocess
+    from benchmarks.harness import ROOT
+    out = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        p = subprocess.run([sys.executable, "-m", "onirim", "best", position, "--budget-s",
+                            "0.001", "--json"], cwd=ROOT, capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=ROOT))
+        wall = time.perf_counter() - t0
+        if p.returncode != 0:
+            raise RuntimeError(f"onirim best exited {p.returncode}: {p.stderr[-500:]}")
+        q = json.loads(p.stdout)["seconds"]
+        out.append({"wall_s": round(wall, 3), "query_s": round(q, 4),
+                    "load_s": round(wall - q, 3)})
     return out
 
 
@@ -68,10 +109,10 @@ def run_once(position: str, budget: float, json_out: bool) -> dict:
     if json_out:
         argv.append("--json")
     buf = io.StringIO()
-    t0 = time.perf_counter()
+    t0, c0, load = time.perf_counter(), time.process_time(), os.getloadavg()[0]
     with contextlib.redirect_stdout(buf):
         code = main(argv)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     text = buf.getvalue()
     if code != 0:
         raise RuntimeError(f"onirim best exited {code}: {text[-500:]}")
@@ -88,9 +129,14 @@ def run_once(position: str, budget: float, json_out: bool) -> dict:
         playouts = None
         if "estimates: " in text:
             playouts = int(text.split("estimates: ", 1)[1].split("(", 1)[1].split()[0])
-    return {"query_s": round(query, 4), "wall_s": round(wall, 4),
+    return {"query_s": round(query, 4), "wall_s": round(wall, 4), "cpu_s": round(cpu, 4),
+            "load1": round(load, 2),
             "overrun_query_s": round(query - budget, 4), "overrun_wall_s": round(wall - budget, 4),
             "nodes": nodes, "best": best, "playouts_per_action": playouts}
+
+
+def mode_of(row: dict) -> str:
+    return "open-hands" if row["name"].startswith("duo-") else "expectimax"
 
 
 def clock_overhead(reps: int = 4, nodes: int = 1_500_000) -> dict:
@@ -103,7 +149,7 @@ def clock_overhead(reps: int = 4, nodes: int = 1_500_000) -> dict:
         for mode in rates:
             s = Expectimax(22)
             t = time.perf_counter()
-            s.value(state, node_budget=nodes,
+            s.value(state, budget_nodes=nodes,
                     budget_s=None if mode == "no deadline" else 1000.0)
             rates[mode].append(round(s.nodes / (time.perf_counter() - t)))
     return {"clock_every": CLOCK_EVERY, "nodes_per_s": rates,
@@ -112,8 +158,11 @@ def clock_overhead(reps: int = 4, nodes: int = 1_500_000) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench_best_budget", description=__doc__.split("\n")[0])
-    ap.add_argument("--budgets", default="1,5,10", help="budgets in seconds (default 1,5,10)")
-    ap.add_argument("--quick", action="store_true", help="two positions only")
+    ap.add_argument("--budgets", default="0.001,0.01,0.1,1",
+                    help="budgets in seconds (default 0.001,0.01,0.1,1)")
+    ap.add_argument("--quick", action="store_true", help="three positions only")
+    ap.add_argument("--loading", type=int, default=2, metavar="N",
+                    help="fresh processes per mode measuring the loading (default 2; 0: none)")
     ap.add_argument("--resume", metavar="FILE", default=None)
     ap.add_argument("--no-save", action="store_true", help="print only")
     ap.add_argument("--clock-overhead", action="store_true",
@@ -132,13 +181,16 @@ def main(argv=None) -> int:
         return 2
     from solver.expectimax.solver import prepare_kernels
     prep = prepare_kernels(say=lambda m: print(m, file=sys.stderr))
-    options = {"budgets": budgets, "quick": args.quick}
+    pos = positions(args.quick)
+    from onirim.cli import main as cli_main
+    with contextlib.redirect_stdout(io.StringIO()):      # load the two-player kernels
+        cli_main(["best", pos["duo-draft-0"], "--budget-nodes", "1", "--json"])
+    options = {"budgets": budgets, "quick": args.quick, "loading": args.loading}
     rf = ResultFile.open("bench_best_budget", "best_budget", "best_budget", options,
                          args.resume, save=not args.no_save)
     if rf is None:
         return 2
     done = {(r["name"], r["budget_s"], r["json"]) for r in rf.rows}
-    pos = positions(args.quick)
     for budget in budgets:
         for name, text in pos.items():
             for json_out in (False, True):
@@ -150,17 +202,29 @@ def main(argv=None) -> int:
                 rf.save(prepare_s=round(prep, 3))
                 print(f"{name:<12} B={budget:>4g} {'json' if json_out else 'text'}  "
                       f"query {row['query_s']:7.3f} s  wall {row['wall_s']:7.3f} s  "
+                      f"cpu {row['cpu_s']:6.3f} s  load {row['load1']:5.1f}  "
                       f"over {row['overrun_query_s']:+.3f} / {row['overrun_wall_s']:+.3f} s  "
                       f"best={row['best']}  playouts={row['playouts_per_action']}",
                       flush=True)
+    load = rf.data.setdefault("loading", {})
+    for mode, name in (("expectimax", "readme-8"), ("open-hands", "duo-draft-0")):
+        if args.loading and mode not in load:
+            load[mode] = loading(pos[name], args.loading)
+            rf.save(prepare_s=round(prep, 3))
+            print(f"loading {mode}: {[r['load_s'] for r in load[mode]]} s", flush=True)
     rows = rf.rows
     summary = {"max_overrun_query_s": max(r["overrun_query_s"] for r in rows),
                "max_overrun_wall_s": max(r["overrun_wall_s"] for r in rows),
-               "by_budget": {f"{b:g}": {
-                   "max_overrun_query_s": max(r["overrun_query_s"] for r in rows
-                                              if r["budget_s"] == b),
-                   "max_overrun_wall_s": max(r["overrun_wall_s"] for r in rows
-                                             if r["budget_s"] == b)} for b in budgets}}
+               "by_mode_and_budget": {
+                   f"{m} {b:g}": {
+                       "max_overrun_query_s": max(r["overrun_query_s"] for r in rows
+                                                  if r["budget_s"] == b and mode_of(r) == m),
+                       "max_overrun_wall_s": max(r["overrun_wall_s"] for r in rows
+                                                 if r["budget_s"] == b and mode_of(r) == m)}
+                   for b in budgets for m in ("expectimax", "open-hands")
+                   if any(r["budget_s"] == b and mode_of(r) == m for r in rows)},
+               "loading": {m: {"max_load_s": max(r["load_s"] for r in v),
+                               "runs": v} for m, v in load.items()}}
     rf.finish(summary=summary)
     print(json.dumps({"summary": summary, "machine": machine_info()}, indent=1))
     return 0

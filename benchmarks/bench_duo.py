@@ -78,13 +78,13 @@ def run_winrate(args) -> int:
     os.makedirs(args.out_dir, exist_ok=True)
     tag = "-nolds" if args.no_lds else ""
     path = os.path.join(args.out_dir,
-                        f"duo-clairvoyant-{DS.SOLVER_VERSION}{tag}-b{args.node_budget}.jsonl")
+                        f"duo-clairvoyant-{DS.SOLVER_VERSION}{tag}-b{args.budget_nodes}.jsonl")
     done = _load_done(path)
     seeds = list(range(args.seed, args.seed + args.deals))
     todo = [s for s in seeds if s not in done]
     solver = DS.DuoSolver(tt_mb=args.tt_mb, lds_levels=() if args.no_lds else DS.LDS_LEVELS)
     t = time.perf_counter()
-    solver.solve_state(Game(2).new_initial_state(10**9), node_budget=20_000)   # compile
+    solver.solve_state(Game(2).new_initial_state(10**9), budget_nodes=20_000)   # compile
     compile_s = time.perf_counter() - t
     try:
         from tqdm import tqdm
@@ -98,13 +98,13 @@ def run_winrate(args) -> int:
     with open(path, "a") as f:
         for seed in todo:
             c0 = time.process_time()
-            r = solver.solve_deal(seed, node_budget=args.node_budget)
+            r = solver.solve_deal(seed, budget_nodes=args.budget_nodes)
             cpu = time.process_time() - c0
             rec = {"seed": seed, "result": r.result, "nodes": r.nodes,
                    "seconds": round(r.seconds, 6), "cpu_seconds": round(cpu, 6),
                    "kernel_cpu_seconds": round(r.kernel_cpu_seconds, 6),
                    "actions": r.actions, "version": DS.SOLVER_VERSION,
-                   "node_budget": args.node_budget}
+                   "node_budget": args.budget_nodes}
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
             f.flush()
             os.fsync(f.fileno())
@@ -122,7 +122,7 @@ def run_winrate(args) -> int:
                 if old["result"] != "UNKNOWN" or old["node_budget"] >= args.retry_budget:
                     continue
                 c0 = time.process_time()
-                r = solver.solve_deal(seed, node_budget=args.retry_budget)
+                r = solver.solve_deal(seed, budget_nodes=args.retry_budget)
                 cpu = time.process_time() - c0
                 rec = {"seed": seed, "result": r.result, "nodes": old["nodes"] + r.nodes,
                        "seconds": round(old["seconds"] + r.seconds, 6),
@@ -141,7 +141,7 @@ def run_winrate(args) -> int:
     recs = [done[s] for s in seeds]
     summ = summarize(recs, {
         "mode": "clairvoyant", "players": 2, "seed": args.seed,
-        "node_budget": args.node_budget, "solver_version": DS.SOLVER_VERSION,
+        "node_budget": args.budget_nodes, "solver_version": DS.SOLVER_VERSION,
         "lds": not args.no_lds, "retry_budget": args.retry_budget,
         "retried": sum("first_pass_budget" in r for r in recs),
         "results_file": path, "compile_seconds": round(compile_s, 2),
@@ -160,7 +160,7 @@ def run_replay(args) -> int:
     from engine import Game
     from solver.duo import search as DS
     path = os.path.join(args.out_dir,
-                        f"duo-clairvoyant-{DS.SOLVER_VERSION}-b{args.node_budget}.jsonl")
+                        f"duo-clairvoyant-{DS.SOLVER_VERSION}-b{args.budget_nodes}.jsonl")
     done = _load_done(path)
     checked = bad = missing = 0
     for seed in range(args.seed, args.seed + args.deals):
@@ -206,7 +206,7 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--node-budget", type=int, default=5_000_000)
+    ap.add_argument("--node-budget", dest="budget_nodes", type=int, default=5_000_000)
     ap.add_argument("--retry-budget", type=int, default=0,
                     help="then solve the deals still UNKNOWN again with this node budget")
     ap.add_argument("--tt-mb", type=float, default=64)
@@ -219,10 +219,11 @@ def main(argv=None) -> int:
     ap.add_argument("--no-lds", action="store_true",
                     help="ablation: the complete DFS only, no limited-discrepancy runs")
     args = ap.parse_args(argv)
-    for name in ("deals", "node_budget", "diff_steps", "retry_budget"):
-        if getattr(args, name) < 0 or (name in ("deals", "node_budget")
+    for name in ("deals", "budget_nodes", "diff_steps", "retry_budget"):
+        if getattr(args, name) < 0 or (name in ("deals", "budget_nodes")
                                        and getattr(args, name) == 0):
-            print(f"onirim: error: --{name.replace('_', '-')}: must be a positive integer",
+            flag = "node-budget" if name == "budget_nodes" else name.replace("_", "-")
+            print(f"onirim: error: --{flag}: must be a positive integer",
                   file=sys.stderr)
             return 2
     if args.seed < 0 or not args.tt_mb > 0:

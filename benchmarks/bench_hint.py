@@ -38,7 +38,7 @@ def _game(seed: int, max_deck: int, limit_s: float) -> list[dict]:
         if s.deck_size() <= max_deck:
             view = player_view(s)
             if not warmed:
-                solver.value(view, node_budget=1)      # compile / load: not timed
+                solver.value(view, budget_nodes=1)      # compile / load: not timed
                 warmed = True
             t0 = time.perf_counter()
             r = solver.rank(view, budget_s=limit_s)

@@ -81,7 +81,7 @@ def make_lost_check():
 
     def check(view):
         ex.clear()
-        return ex.value(view, node_budget=2000).hi <= 0.0
+        return ex.value(view, budget_nodes=2000).hi <= 0.0
     return check
 
 

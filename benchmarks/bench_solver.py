@@ -50,7 +50,7 @@ def pct(xs, q):
 
 def bench_deals(seeds, tt_mb=64) -> dict:
     sv = ClairvoyantSolver(tt_mb=tt_mb)
-    sv.solve_deal(0, node_budget=50_000)          # compile / load the cache
+    sv.solve_deal(0, budget_nodes=50_000)          # compile / load the cache
     secs, cpus, nodes, res = [], [], 0, {"WIN": 0, "LOSS": 0, "UNKNOWN": 0}
     kcpu = 0.0
     undecided = []
@@ -82,11 +82,11 @@ def bench_deals(seeds, tt_mb=64) -> dict:
 def bench_dfs(seeds, budget) -> dict:
     """The kernel DFS alone (no beam) on a fixed node budget: raw search speed."""
     sv = ClairvoyantSolver(tt_mb=64, beam_widths=())
-    sv.solve_deal(0, node_budget=10_000)
+    sv.solve_deal(0, budget_nodes=10_000)
     nodes = 0
     t0 = time.process_time()
     for s in seeds:
-        nodes += sv.solve_deal(s, node_budget=budget).nodes
+        nodes += sv.solve_deal(s, budget_nodes=budget).nodes
     dt = time.process_time() - t0
     return {"nodes": nodes, "cpu_seconds": dt, "nodes_per_s": nodes / dt}
 
@@ -147,7 +147,7 @@ def bench_ratio(n_pos, py_budget) -> dict:
     kn = kt = pn = pt = 0.0
     for s in late_positions(n_pos):
         t0 = time.process_time()
-        res, _, nodes, _ = PS.dfs(s, node_budget=py_budget, use_tt=False)
+        res, _, nodes, _ = PS.dfs(s, budget_nodes=py_budget, use_tt=False)
         dt = time.process_time() - t0
         kres, knodes, srch = _kernel_dfs(s, py_budget, R.ALL_BOUNDS)
         assert (kres, knodes) == (res, nodes), "kernel and Python searches disagree"
@@ -188,7 +188,7 @@ def _warm(_):
     """Load the compiled kernels and make this worker's solver (not timed)."""
     global _WSOLVER
     _WSOLVER = ClairvoyantSolver(tt_mb=32)
-    _WSOLVER.solve_deal(0, node_budget=20_000)
+    _WSOLVER.solve_deal(0, budget_nodes=20_000)
     return os.getpid()
 
 

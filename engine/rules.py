@@ -86,15 +86,15 @@ PH_REFILL, PH_REDRAW, PH_REVEAL, PH_FORESEE = 4, 5, 6, 7            # chance (ex
 PH_WON, PH_LOST = 8, 9                                              # terminal (expectimax)
 PH_PICK = 10      # expectimax status only: a refill that draws from free known cards
 PH_SETUP = 11     # the engine's setup: no kernel state has it (the expectimax encodes it as
-#                   a redraw); a number for keys of engine states (solver.certify)
+#                   a redraw); a number for keys of engine states (solver.expectimax.certify)
 # deal mode (clairvoyant search, playouts): no chance phases, 3 bits, so won and lost follow
 # the decision phases
 DEAL_WON, DEAL_LOST = 4, 5
 DEAL_PHASE_NAMES = ("play", "prophecy", "door", "nightmare", "won", "lost")   # by number
-# the two-player deal-mode kernel (solver.duo_kernel) adds the draft after them
+# the two-player deal-mode kernel (solver.duo.kernel) adds the draft after them
 DEAL_DRAFT = 6
 DEAL_DUO_PHASE_NAMES = DEAL_PHASE_NAMES + ("draft",)
-# the information-state playouts (solver.honest_kernel) keep the setup as a chance phase of its
+# the information-state playouts (solver.honest.kernel) keep the setup as a chance phase of its
 # own, and every chance phase lies between the decisions and the end (it tests
 # setup <= phase <= foresee): their own order, by number
 INFO_PHASE_NAMES = ("play", "prophecy", "door", "nightmare", "setup", "refill", "redraw",

@@ -227,7 +227,7 @@ class Hinter:
             self.say("(loading the exact search; the first time, it compiles for a minute "
                      "or two)")
             self._solver = Expectimax(table_bits=20)
-            self._solver.value(view, node_budget=1)            # compile / load, untimed
+            self._solver.value(view, budget_nodes=1)            # compile / load, untimed
         t0 = time.perf_counter()
         ranking = self._solver.rank(view, budget_s=self.limit_s)
         seconds = time.perf_counter() - t0

@@ -8,11 +8,11 @@
   each from its own view (``engine.view.player_view``).  Results are stored under the player
   count, so a solo row is never read as a two-player one or the reverse.
 
-Results go to SQLite (``solver.db``), one row per deal, committed as each deal finishes; a rerun
+Results go to SQLite (``solver.runs.db``), one row per deal, committed as each deal finishes; a rerun
 skips stored deals, so an interrupted run (Ctrl-C, kill -9) resumes where it stopped.  A decided
 clairvoyant deal is reused by every later run whatever its table size, jobs or budget; an
 UNKNOWN one only by a run with the same budget.  An honest game is reused by the same policy
-configuration (its hash).  The deals are played by ``solver.runner``; every deal's result is
+configuration (its hash).  The deals are played by ``solver.runs.runner``; every deal's result is
 the same for any ``--jobs`` (with a node budget; ``--budget-s`` is not reproducible).
 ``docs/WINRATE.md`` has the details.
 """
@@ -254,7 +254,7 @@ def run(args) -> int:
             check_memory(tt_mb, ctarget if ckind == "local" else args.jobs)
         job = runner.clairvoyant_job(budget, args.budget_s, tt_mb, players)
         # the solver version is part of the UNKNOWN key (solo "cv..", two-player "duo-cv1");
-        # the player count is a column of the key of every row (solver.db)
+        # the player count is a column of the key of every row (solver.runs.db)
         settings = {"budget_nodes": budget, "budget_s": args.budget_s, "tt_mb": tt_mb,
                     "solver": CV.SOLVER_VERSION}
     else:

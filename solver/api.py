@@ -12,11 +12,11 @@ cards and check that no decision changes.
 
 Policies are registered by name with their parameters::
 
-    from solver.api import Param, register_policy
+    from solver.api import Param, PolicyBase, register_policy
 
     @register_policy("keys-first", params=[Param("patience", int, 2, "turns to wait")],
                      doc="discards a Key whenever it can")
-    class KeysFirst:
+    class KeysFirst(PolicyBase):
         def __init__(self, patience=2):
             self.patience = patience
         def act(self, view, stream):
@@ -24,45 +24,70 @@ Policies are registered by name with their parameters::
 
 ``make_policy(name, **args)`` builds one, checking every argument (``PolicyError`` names the
 problem); ``policy.config`` is then the full configuration, and :func:`config_hash` its
-stable hash, stored with every honest result.  ``docs/POLICIES.md`` walks through a complete
-example.
+stable hash, stored with every honest result.  The optional hooks (``players``,
+``warm_up``) have defaults on :class:`PolicyBase`.  ``docs/POLICIES.md`` walks through a
+complete example.  A new policy is one new file: importing it registers it.
 
 Solvers
 -------
-A *solver* answers questions about a position: :class:`Solver` (``value`` and ``rank``).  Its
-answers are :class:`ActionValue` rows in a :class:`Ranking`, the JSON of SPEC section 6:
-``lo``/``hi`` are sound bounds, ``value`` is the exact value or ``None`` (never a midpoint),
-and ``estimate``/``ci95`` carry a search policy's estimate, kept apart from the bounds.
-``best`` is an action only when it is proven best; otherwise ``leader`` names the front runner
-and ``criterion`` says how it was chosen.
+A *solver* ranks the actions of a position: :class:`Solver`, registered by mode with
+:func:`register_solver` the way policies register (``expectimax``, ``open-hands``,
+``clairvoyant``).  :func:`rank` is the one entry (``onirim best`` calls it): it parses the
+position, picks the mode, checks the budgets (``budget_nodes``, ``budget_s``: the one
+spelling across the package) and options, compiles before the clock, loads and saves the
+memo file, runs the clock and turns Ctrl-C and SIGTERM into an answer marked interrupted.
+
+Its answers are :class:`ActionValue` rows in a :class:`Ranking`, the JSON of SPEC section 6:
+``lo``/``hi`` are sound bounds (an :class:`Interval`; ``EXACT_TOL``), ``value`` is the exact
+value or ``None`` (never a midpoint), and ``estimate``/``ci95`` carry a search policy's
+estimate, kept apart from the bounds.  ``best`` is an action only when it is proven best;
+otherwise ``leader`` names the front runner and ``criterion`` says how it was chosen, or
+``leader`` is None when nothing tells the actions apart (``criterion`` says so).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+import os
+import signal
+import threading
+import time
 from typing import Protocol, runtime_checkable
 
+from engine.errors import OnirimError
+
+from .budgets import check_nodes, check_seconds
 from .errors import PolicyError
-from .registry import _REGISTRY, Param, PolicyEntry, register_policy
+from .registry import (_REGISTRY, _SOLVERS, OPTIONS, Param, PolicyBase,  # noqa: F401
+                       PolicyEntry, SolverBase, SolverEntry, build_policy, register_policy,
+                       register_solver)
+from .results import (CRITERION_ESTIMATE, CRITERION_LO, EXACT_TOL, NO_LEADER,  # noqa: F401
+                      ActionValue, Interval, Ranking, bounds, finish, proven_best,
+                      sort_actions)
 
-__all__ = ["Policy", "Param", "PolicyEntry", "PolicyError", "register_policy",
-           "policy_entries", "parse_policy_args", "make_policy", "config_hash", "Solver",
-           "ActionValue", "Ranking", "EXACT_TOL"]
-
-# Bounds closer than this are one value (see solver.expectimax.EXACT_TOL).
-EXACT_TOL = 1e-15
-
+__all__ = ["Policy", "PolicyBase", "Param", "PolicyEntry", "PolicyError", "register_policy",
+           "policy_entries", "parse_policy_args", "make_policy", "config_hash", "EXACT_TOL",
+           "Interval", "bounds", "ActionValue", "Ranking", "proven_best", "finish",
+           "sort_actions", "Solver", "SolverBase", "register_solver", "solver_entries",
+           "resolve_mode", "OptionError", "rank"]
 
 # ----------------------------------------------------------------------------- policies
 @runtime_checkable
 class Policy(Protocol):
-    """Decides from the player's view.  ``act`` returns a legal action of ``view``."""
+    """Decides from the player's view.  ``act`` returns a legal action of ``view``.
+
+    Hooks (defaults on :class:`PolicyBase`; ``make_policy`` gives them to a policy that does
+    not derive from it): ``players``, the player counts it plays (None: it refuses a view
+    it cannot play when it sees one), and ``warm_up()``, called once before the first timed
+    decision to compile or load what it needs."""
 
     name: str
     config: dict
+    players: tuple | None
 
     def act(self, view, stream: int) -> int: ...
+
+    def warm_up(self) -> None: ...
 
 
 _BUILTINS_LOADED = False
@@ -97,22 +122,10 @@ def parse_policy_args(pairs) -> dict[str, str]:
 def make_policy(name: str, **args):
     """The policy ``name`` with ``args`` (strings are parsed by the parameter's type).
 
-    The returned object has ``name`` and ``config`` (every parameter, defaults filled in)."""
-    entries = policy_entries()
-    if name not in entries:
-        raise PolicyError(f"policy {name!r} is unknown (known: {', '.join(entries)})")
-    entry = entries[name]
-    known = {p.name: p for p in entry.params}
-    for k in args:
-        if k not in known:
-            raise PolicyError(f"policy {name!r} has no argument {k!r}"
-                              + (f" (arguments: {', '.join(known)})" if known else ""))
-    config = {p.name: (p.parse(args[p.name]) if p.name in args else p.default)
-              for p in entry.params}
-    policy = entry.factory(**config)
-    policy.name = name
-    policy.config = dict(config)
-    return policy
+    The returned object has ``name`` and ``config`` (every parameter, defaults filled in)
+    and the hooks of :class:`PolicyBase`."""
+    _load_builtins()
+    return build_policy(name, **args)
 
 
 def config_hash(policy) -> str:
@@ -121,76 +134,213 @@ def config_hash(policy) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-# ----------------------------------------------------------------------------- results
-@dataclass
-class ActionValue:
-    """One action's answer: sound bounds, the exact value when proven, and an estimate."""
-
-    action: str
-    lo: float
-    hi: float
-    value: float | None = None            # exact value, or None
-    estimate: float | None = None         # a search policy's estimate of its winning chance
-    ci95: tuple[float, float] | None = None
-
-    @property
-    def exact(self) -> bool:
-        return self.hi - self.lo <= EXACT_TOL
-
-    def to_json(self) -> dict:
-        d = {"action": self.action, "value": self.value if self.exact else None,
-             "lo": self.lo, "hi": self.hi, "exact": self.exact}
-        if d["value"] is None and self.exact:
-            d["value"] = self.lo
-        if self.estimate is not None:
-            d["estimate"] = self.estimate
-            d["ci95"] = list(self.ci95) if self.ci95 is not None else None
-        return d
-
-
-def proven_best(actions: list[ActionValue]) -> ActionValue | None:
-    """The action whose ``lo`` is at least every other action's ``hi``, if there is one."""
-    if not actions:
-        return None
-    top = max(actions, key=lambda a: a.lo)
-    if all(top.lo >= a.hi - EXACT_TOL for a in actions if a is not top):
-        return top
-    return None
-
-
-@dataclass
-class Ranking:
-    """A ranked answer for one position (SPEC section 6)."""
-
-    position: str
-    mode: str
-    actions: list[ActionValue]
-    nodes: int = 0
-    seconds: float = 0.0
-    leader: str | None = None
-    criterion: str | None = None
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def best(self) -> str | None:
-        b = proven_best(self.actions)
-        return b.action if b is not None else None
-
-    def to_json(self) -> dict:
-        d = {"position": self.position, "mode": self.mode,
-             "actions": [a.to_json() for a in self.actions], "best": self.best,
-             "nodes": self.nodes, "seconds": self.seconds}
-        if d["best"] is None:
-            d["leader"] = self.leader
-            d["criterion"] = self.criterion
-        d.update(self.extra)
-        return d
-
-
+# ----------------------------------------------------------------------------- solvers
 @runtime_checkable
 class Solver(Protocol):
-    """Answers about a position (a ``State`` or its notation)."""
+    """Ranks every legal action of a position under budgets (``budget_nodes`` nodes,
+    ``budget_s`` seconds; None: no budget of that kind).  Registered by mode
+    (:func:`register_solver`) and called through :func:`rank`, which does what every solver
+    shares: parsing, the mode, checking the budgets and options, compiling before the
+    clock, the memo file, the clock, interruption.
 
-    def value(self, position) -> tuple[float, float]: ...
+    * ``position(state, hide)``: the state the solver ranks (a live game becomes the
+      player's or the team's view; ``hide``: the listed deck order hidden) and a note for
+      the text output saying whose view it is (None: the position as given);
+    * ``prepare(state, say)``: compile or load what ranking ``state`` needs, before the
+      clock (``say(message)`` announces a long compile);
+    * ``rank(state, budget_nodes, budget_s, on_progress=, reserve_s=)``: the
+      :class:`Ranking`.  ``on_progress(exact, total, nodes, round)`` after each search;
+      ``reserve_s``: seconds of ``budget_s`` left for the caller (the principal line, the
+      tree).  Interrupted (Ctrl-C, SIGTERM), it returns what it has found, sound, with
+      ``extra["interrupted"] = True``.
 
-    def rank(self, position) -> Ranking: ...
+    Options (``register_solver(options=...)``) add methods: ``line`` and ``tree`` (the
+    principal line and the graph near the position, by a deadline), ``certify`` (an engine
+    replay), ``memo`` (``load_memo(path)``, ``save_memo(path)``, ``memo_note()``)."""
+
+    def position(self, state, hide: bool = False): ...
+
+    def prepare(self, state=None, say=None) -> None: ...
+
+    def rank(self, state, budget_nodes: int | None = None, budget_s: float | None = None,
+             *, on_progress=None, reserve_s: float = 0.0) -> Ranking: ...
+
+
+DEFAULT_MODES = {1: "expectimax", 2: "open-hands"}
+
+
+def solver_entries() -> dict[str, SolverEntry]:
+    """Every registered solver, by mode (the built-in ones register when imported here)."""
+    from solver.clairvoyant import rank  # noqa: F401
+    from solver.duo import open_hands  # noqa: F401
+    from solver.expectimax import solver  # noqa: F401
+    return dict(sorted(_SOLVERS.items()))
+
+
+class OptionError(OnirimError):
+    """An argument of :func:`rank` that the mode or the position does not take.  ``option``
+    is the keyword (``"mode"``, ``"memo"``, ...), so that a command line can name its flag."""
+
+    def __init__(self, option: str, problem: str, value=None):
+        self.option, self.problem, self.value = option, problem, value
+        head = option if value is None else f"{option} {value}"
+        super().__init__(f"{head}: {problem}")
+
+
+def resolve_mode(state, mode: str | None) -> SolverEntry:
+    """The solver entry of ``mode`` for ``state`` (None: ``DEFAULT_MODES`` by the player
+    count: expectimax for a solo position, open-hands for a two-player one)."""
+    entries = solver_entries()
+    mode = DEFAULT_MODES[state.players] if mode is None else mode
+    if mode not in entries:
+        raise OptionError("mode", f"unknown (known: {', '.join(entries)})", mode)
+    entry = entries[mode]
+    if state.players not in entry.players:
+        kind = "two-player" if state.players == 2 else "solo"
+        other = [m for m, e in entries.items() if state.players in e.players]
+        raise OptionError("mode", f"{' and '.join(_count(p) for p in entry.players)} "
+                          f"positions only; a {kind} position is ranked by mode "
+                          f"{' or '.join(other)}", mode)
+    return entry
+
+
+def _count(players: int) -> str:
+    return "solo" if players == 1 else "two-player"
+
+
+def check_options(entry: SolverEntry, given: dict) -> None:
+    """Refuse (OptionError) every option in ``given`` (name: set?) the mode does not take."""
+    for name, on in given.items():
+        if on and name not in entry.options:
+            takers = [m for m, e in sorted(_SOLVERS.items()) if name in e.options]
+            only = f" (only in {' and '.join(takers)} mode)" if takers else ""
+            raise OptionError(name, f"not available in {entry.mode} mode{only}")
+
+
+LINE_SHARE = 0.1       # of budget_s kept for the principal line and the tree
+LINE_MAX_S = 2.0       # ... but at most this many seconds (and this many after the ranking
+                       # under budget_nodes alone)
+LINE_NODES = 50_000    # node budget of each search of the line and the tree
+
+
+def rank(position, mode: str | None = None, *, budget_nodes: int | None = None,
+         budget_s: float | None = None, threads: int = 1, table_bits: int | None = None,
+         memo: str | None = None, view: bool = False, line: bool = False,
+         tree: bool = False, certify: bool = False, on_progress=None,
+         on_certify=None, say=None) -> Ranking:
+    """Rank every legal action of ``position`` (a ``State`` or its notation) with the solver
+    of ``mode`` (default: expectimax solo, open-hands two-player); the one entry behind
+    ``onirim best``.
+
+    Before the clock: the position is checked, the solver made (``threads``,
+    ``table_bits``), its kernels compiled or loaded (``say(message)`` announces a long
+    compile) and the memo file ``memo`` loaded if it exists.  Then ``budget_s`` covers
+    everything else: the search, the estimates, the principal line (``line``, in the modes
+    that have one) and the graph near the position (``tree``, in ``ranking.graph``).
+    ``certify`` (expectimax) replays one optimal strategy in the engine afterwards, outside
+    the budget (``extra["certificate"]``; ``on_certify(n)`` reports positions replayed).
+    ``view``: rank from the player's (the team's) view, the listed deck order hidden.
+
+    Ctrl-C (SIGINT) and SIGTERM stop the search: the ranking found so far comes back, sound,
+    with ``extra["interrupted"] = True``; the memo file is saved in every case.  A bad
+    argument raises an ``OnirimError`` (``OptionError``, ``BudgetError``, ...) before any
+    search."""
+    from engine.notation import parse_position
+
+    budget_nodes = check_nodes(budget_nodes, "budget_nodes")
+    budget_s = check_seconds(budget_s, "budget_s")
+    state = parse_position(position) if isinstance(position, str) else position
+    entry = resolve_mode(state, mode)
+    check_options(entry, {"threads": threads != 1, "table_bits": table_bits is not None,
+                          "memo": memo is not None, "view": view, "tree": tree,
+                          "certify": certify})
+    line = line and "line" in entry.options     # the modes without one just have none
+    kw = {k: v for k, v in (("threads", threads), ("table_bits", table_bits))
+          if k in entry.options}
+    solver = entry.factory(**kw)
+    ranked, note = solver.position(state, view)
+    if memo is not None:
+        from solver.expectimax.memo_file import check_writable
+        check_writable(memo, "memo")
+    with _TermAsInterrupt():
+        solver.prepare(ranked, say)
+        loaded = _load_memo(solver, memo)
+        try:
+            ranking = _search(solver, ranked, budget_nodes, budget_s, line, tree,
+                              on_progress)
+            if certify and not ranking.interrupted:
+                ranking.extra["certificate"] = solver.certify_block(
+                    ranked, ranking, on_certify)
+        finally:
+            notes = _save_memo(solver, memo, loaded)
+    if note is not None:
+        ranking.extra["view"] = solver.viewer
+        ranking.view_note = note
+    ranking.memo_note = notes
+    return ranking
+
+
+def _search(solver, state, budget_nodes, budget_s, line, tree, on_progress) -> Ranking:
+    """The ranking, then (within the same budget: ``LINE_SHARE`` of it, at most
+    ``LINE_MAX_S``, is kept for them) the principal line and the tree."""
+    t0 = time.perf_counter()                  # the clock
+    reserve = min(LINE_SHARE * budget_s, LINE_MAX_S) if budget_s and (line or tree) else 0.0
+    ranking = solver.rank(state, budget_nodes, budget_s, on_progress=on_progress,
+                          reserve_s=reserve)
+    deadline = None if budget_s is None else t0 + budget_s
+    if deadline is None and budget_nodes is not None:
+        deadline = time.perf_counter() + LINE_MAX_S   # budget_nodes alone: they still end
+    try:
+        if line and ranking.actions and not ranking.interrupted:
+            first = ranking.actions[0] if (ranking.best or ranking.leader) else None
+            ranking.line = solver.line(
+                state, budget_nodes=LINE_NODES, deadline=deadline,
+                first=None if first is None else first.action,
+                first_bounds=None if first is None else (first.lo, first.hi))
+        if tree and not ranking.interrupted:
+            ranking.graph = solver.tree(state, budget_nodes=LINE_NODES, deadline=deadline)
+    except KeyboardInterrupt:
+        ranking.extra["interrupted"] = True
+    ranking.seconds = time.perf_counter() - t0
+    return ranking
+
+
+def _load_memo(solver, path) -> int | None:
+    """Load the memo file if there is one (not timed): the entries loaded, or None."""
+    if path is None or not os.path.exists(path):
+        return None
+    return solver.load_memo(path)
+
+
+def _save_memo(solver, path, loaded) -> str | None:
+    """Save the memo file (also after an interrupt); the memo's line for the text output."""
+    note = solver.memo_note()
+    if note is None:
+        return None
+    if path is not None:
+        n = solver.save_memo(path)
+        note += (f"; {loaded:,} entries loaded from {path}, {n:,} saved"
+                 if loaded is not None else f"; {n:,} entries saved to {path}")
+    return note
+
+
+class _TermAsInterrupt:
+    """While active (in the main thread), SIGTERM raises KeyboardInterrupt as Ctrl-C does,
+    so that a stopped query still returns what it found and saves its memo."""
+
+    def __init__(self):
+        self.old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+        return False

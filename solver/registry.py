@@ -1,7 +1,9 @@
-"""The policy registry: ``register_policy`` and the parameters of a policy (``Param``).
+"""The registries: policies by name (``register_policy``, with the parameters of a policy,
+``Param``, and the defaults of its optional hooks, ``PolicyBase``) and solvers by mode
+(``register_solver``, with the defaults of a solver, ``SolverBase``).
 
-Kept apart from :mod:`solver.api` so that the built-in policies (:mod:`solver.policies`)
-register themselves without importing ``solver.api``, which loads them: no import cycle.
+Kept apart from :mod:`solver.api` so that the built-in policies and solvers register
+themselves without importing ``solver.api``, which loads them: no import cycle.
 ``solver.api`` re-exports every name here; use it from there.
 """
 from __future__ import annotations
@@ -11,7 +13,34 @@ from typing import Any, Callable
 
 from .errors import PolicyError
 
-__all__ = ["Param", "PolicyEntry", "check_range", "register_policy"]
+__all__ = ["Param", "PolicyBase", "PolicyEntry", "check_range", "register_policy",
+           "build_policy", "SolverBase", "SolverEntry", "register_solver", "OPTIONS"]
+
+
+class PolicyBase:
+    """The optional hooks of a policy (``solver.api.Policy``), with their defaults.  A policy
+    class may derive from this; ``make_policy`` gives a policy that does not the same
+    defaults, so callers use the hooks directly, never ``getattr``.
+
+    * ``players``: the player counts the policy plays (a tuple), or None if it cannot say
+      before it sees a position (it then refuses a view it cannot play);
+    * ``warm_up()``: compile or load what the policy needs, called once before the first
+      timed decision (default: nothing)."""
+
+    players: tuple | None = None
+
+    def warm_up(self) -> None:
+        """Nothing to prepare."""
+
+
+def with_hooks(policy):
+    """``policy`` with every hook of :class:`PolicyBase` it lacks set to the default."""
+    if not isinstance(policy, PolicyBase):
+        for hook in ("players", "warm_up"):
+            if not hasattr(policy, hook):
+                setattr(policy, hook, getattr(PolicyBase, hook) if hook == "players"
+                        else PolicyBase.warm_up.__get__(policy))
+    return policy
 
 
 @dataclass(frozen=True)
@@ -74,3 +103,75 @@ def register_policy(name: str, params=(), doc: str = ""):
                                       doc or (factory.__doc__ or "").strip().split("\n")[0])
         return factory
     return deco
+
+
+def build_policy(name: str, **args):
+    """The registered policy ``name`` with ``args`` (strings are parsed by the parameter's
+    type), its hooks filled in (``with_hooks``), ``name`` and ``config`` set.  Only the
+    policies registered so far: ``solver.api.make_policy`` loads the built-in ones first."""
+    if name not in _REGISTRY:
+        raise PolicyError(f"policy {name!r} is unknown (known: {', '.join(sorted(_REGISTRY))})")
+    entry = _REGISTRY[name]
+    known = {p.name: p for p in entry.params}
+    for k in args:
+        if k not in known:
+            raise PolicyError(f"policy {name!r} has no argument {k!r}"
+                              + (f" (arguments: {', '.join(known)})" if known else ""))
+    config = {p.name: (p.parse(args[p.name]) if p.name in args else p.default)
+              for p in entry.params}
+    policy = with_hooks(entry.factory(**config))
+    policy.name = name
+    policy.config = dict(config)
+    return policy
+
+
+# ----------------------------------------------------------------------------- solvers
+class SolverBase:
+    """Defaults for the parts of :class:`Solver` that many solvers do not need."""
+
+    viewer = "player"      # whose view ``position`` ranks when it gives a note (JSON "view")
+
+    def position(self, state, hide: bool = False):
+        """The position as given, no note."""
+        return state, None
+
+    def prepare(self, state=None, say=None) -> None:
+        """Nothing to compile."""
+
+    def memo_note(self) -> str | None:
+        """No memo line in the text output."""
+        return None
+
+
+@dataclass
+class SolverEntry:
+    mode: str
+    factory: Callable
+    players: tuple
+    options: frozenset
+    doc: str
+
+
+_SOLVERS: dict[str, SolverEntry] = {}
+OPTIONS = ("threads", "table_bits", "memo", "view", "line", "tree", "certify")
+
+
+def register_solver(mode: str, players=(1,), options=(), doc: str = ""):
+    """Class decorator: register ``factory(**kw)`` as the solver of ``mode`` for the player
+    counts ``players``.  ``options`` names what it takes beyond the budgets (out of
+    ``OPTIONS``; ``threads`` and ``table_bits`` are passed to the factory);
+    ``solver.api.rank`` refuses the others with one line."""
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown solver options {sorted(unknown)}")
+
+    def deco(factory):
+        old = _SOLVERS.get(mode)
+        if old is not None and old.factory is not factory:
+            raise ValueError(f"solver mode {mode!r} is registered twice")
+        _SOLVERS[mode] = SolverEntry(mode, factory, tuple(players), frozenset(options),
+                                     doc or (factory.__doc__ or "").strip().split("\n")[0])
+        return factory
+    return deco
+
+

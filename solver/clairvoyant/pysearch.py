@@ -63,7 +63,7 @@ def ordered_moves(s, f=None):
                                                      rev), a))
 
 
-def dfs(state, node_budget=10**9, bounds=R.ALL_BOUNDS, use_tt=True, time_budget_s=None):
+def dfs(state, budget_nodes=10**9, bounds=R.ALL_BOUNDS, use_tt=True, budget_s=None):
     """Returns (result, line of action numbers, nodes, seconds)."""
     t0 = time.perf_counter()
     if state.won():
@@ -84,8 +84,8 @@ def dfs(state, node_budget=10**9, bounds=R.ALL_BOUNDS, use_tt=True, time_budget_
                 lost.add(pos_key(s))
             stack.pop()
             continue
-        if nodes >= node_budget or (time_budget_s is not None and nodes % 1024 == 0
-                                    and time.perf_counter() - t0 > time_budget_s):
+        if nodes >= budget_nodes or (budget_s is not None and nodes % 1024 == 0
+                                    and time.perf_counter() - t0 > budget_s):
             return "UNKNOWN", [], nodes, time.perf_counter() - t0
         top[2] = i + 1
         c = s.clone()

@@ -5,7 +5,7 @@
 >>> r = solve_deal(7)                       # doctest: +SKIP
 >>> r.result, len(r.line), r.nodes, r.seconds  # doctest: +SKIP
 
-``solve_state(state, node_budget=..., time_budget_s=None)`` solves any solo engine State in deal
+``solve_state(state, budget_nodes=..., budget_s=None)`` solves any solo engine State in deal
 mode (seed set, whole deck known) at a decision phase.  Every WIN line is replayed in
 ``engine/`` before it is returned (a certificate that fails raises :class:`CertificateError`,
 which would be a kernel bug).
@@ -31,12 +31,20 @@ from solver.tt import TranspositionTable
 SOLVER_VERSION = "cv2"   # bump when the search changes (results are keyed by it)
 DEFAULT_NODE_BUDGET = 20_000_000
 DEFAULT_TT_MB = 64
-CHUNK = 250_000
+CHUNK = 250_000         # nodes between two looks at the clock under a time budget, at most;
+MIN_CHUNK = 1_000       # ... and at least: a chunk lasts about the time left at RATE_GUESS
 DEFAULT_FLAGS = R.ALL_BOUNDS | S.F_TT
 BEAM_WIDTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048)
 DFS_FIRST = 1_000       # nodes the DFS gets before the beams
 BEAM_SHARE = 0.5        # the beams stop escalating once they used this share
 RATE_GUESS = 2_000_000  # nodes/s, to turn a time budget into a beam node limit
+
+
+def clock_chunk(left_s: float, rate: float) -> int:
+    """Nodes the DFS runs before it looks at the clock again: about the ``left_s`` seconds
+    left at ``rate`` nodes per second, from MIN_CHUNK to CHUNK, so that a small time budget
+    is not overrun by a whole chunk."""
+    return max(MIN_CHUNK, min(CHUNK, int(max(0.0, left_s) * rate)))
 
 
 @dataclass
@@ -121,18 +129,18 @@ class ClairvoyantSolver:
         # a shuffle writes every other slot before it is read, Search.reset empties the cache)
         self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
 
-    def solve_state(self, state, node_budget: int | None = DEFAULT_NODE_BUDGET,
-                    time_budget_s: float | None = None, flags: int | None = None,
+    def solve_state(self, state, budget_nodes: int | None = DEFAULT_NODE_BUDGET,
+                    budget_s: float | None = None, flags: int | None = None,
                     verify: bool = True) -> SolveResult:
-        node_budget = check_nodes(node_budget, "node_budget", allow_zero=True)
-        time_budget_s = check_seconds(time_budget_s, "time_budget_s")
+        budget_nodes = check_nodes(budget_nodes, "budget_nodes", allow_zero=True)
+        budget_s = check_seconds(budget_s, "budget_s")
         t0 = time.perf_counter()
         st, perms, s_root, seed = K.encode(state, self.perms)
         epoch = self.tt.new_epoch()
         fl = self.flags if flags is None else flags
         self.search.reset(st, perms, s_root, seed, epoch, fl)
-        limit = node_budget if node_budget is not None else (1 << 62)
-        deadline = None if time_budget_s is None else t0 + time_budget_s
+        limit = budget_nodes if budget_nodes is not None else (1 << 62)
+        deadline = None if budget_s is None else t0 + budget_s
         beam_nodes = 0
         beam_line = None
         beam_proof = False
@@ -144,7 +152,8 @@ class ClairvoyantSolver:
         def dfs(upto):
             nonlocal kcpu
             while True:
-                nxt = upto if deadline is None else min(upto, self.search.nodes + CHUNK)
+                nxt = upto if deadline is None else min(upto, self.search.nodes
+                                                        + clock_chunk(left_s(), RATE_GUESS))
                 c0 = time.process_time()
                 self.search.run(nxt)
                 kcpu += time.process_time() - c0
@@ -220,16 +229,16 @@ def _default() -> ClairvoyantSolver:
     return _DEFAULT
 
 
-def solve_state(state, node_budget: int = DEFAULT_NODE_BUDGET,
-                time_budget_s: float | None = None) -> SolveResult:
+def solve_state(state, budget_nodes: int = DEFAULT_NODE_BUDGET,
+                budget_s: float | None = None) -> SolveResult:
     """Solve a solo engine State in deal mode: WIN (with the line), LOSS or UNKNOWN."""
-    return _default().solve_state(state, node_budget=node_budget, time_budget_s=time_budget_s)
+    return _default().solve_state(state, budget_nodes=budget_nodes, budget_s=budget_s)
 
 
-def solve_deal(seed: int, node_budget: int = DEFAULT_NODE_BUDGET,
-               time_budget_s: float | None = None) -> SolveResult:
-    return solve_state(Game(1).new_initial_state(seed), node_budget=node_budget,
-                       time_budget_s=time_budget_s)
+def solve_deal(seed: int, budget_nodes: int = DEFAULT_NODE_BUDGET,
+               budget_s: float | None = None) -> SolveResult:
+    return solve_state(Game(1).new_initial_state(seed), budget_nodes=budget_nodes,
+                       budget_s=budget_s)
 
 
 # ----------------------------------------------------------------------------- LOSS checks
@@ -264,7 +273,7 @@ def check_loss(state, recipe) -> tuple[str, str]:
     if budget is None:
         return "unverified", "the LOSS recipe has no node budget"
     try:
-        r = ClairvoyantSolver(tt_mb=tt_mb).solve_state(state, node_budget=budget)
+        r = ClairvoyantSolver(tt_mb=tt_mb).solve_state(state, budget_nodes=budget)
     except MemoryError:
         return "unverified", f"no memory for the recipe's {tt_mb:g} MB table"
     if r.result == "LOSS":

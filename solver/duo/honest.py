@@ -51,7 +51,7 @@ from engine.policy import _prophecy_value, greedy_action
 from engine.view import is_duo_view, sample_position
 
 from solver.errors import PolicyError
-from solver.registry import Param, check_range as _check, register_policy
+from solver.registry import Param, PolicyBase, check_range as _check, register_policy
 
 _SALT = 0x6A09E667F3BCC909       # the duo rollout's stream salt
 
@@ -90,8 +90,9 @@ def _need_duo(view) -> None:
 @register_policy("duo-greedy-plus",
                  doc="two-player greedy, but discard the hand rather than reveal at a "
                      "Nightmare, and play (not discard) a playable non-Key card")
-class DuoGreedyPlus:
-    PLAYERS = (2,)
+class DuoGreedyPlus(PolicyBase):
+    players = (2,)
+    PLAYERS = players          # the former name, still read by onirim.cmd_winrate
 
     def check_players(self, players: int) -> None:
         if players != 2:
@@ -201,8 +202,9 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
     ],
     doc="two-player one-step rollout over engine/ (n playouts per candidate on positions "
         "dealt from the player's view, common random numbers, z-margin)")
-class DuoRollout:
-    PLAYERS = (2,)
+class DuoRollout(PolicyBase):
+    players = (2,)
+    PLAYERS = players          # the former name, still read by onirim.cmd_winrate
 
     def __init__(self, n=6, z=2.0, screen=2, keep=2, base="greedy-plus", reward="doors",
                  swaps="base"):

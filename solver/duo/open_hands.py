@@ -15,7 +15,8 @@ Public API
 ``DuoExpectimax``                  a solver with its own memo (kept between queries)
     ``.value(state, ...)``         an ``Interval`` on the team's win probability
     ``.rank(state, ...)``          every legal action of a decision state, ranked
-                                   (``solver.expectimax.Ranking``, SPEC section 6)
+                                   (``solver.api.Ranking``, SPEC section 6); the
+                                   ``open-hands`` mode of ``solver.api.rank``
 
 Under a node or time budget every answer is a pair of sound bounds (an unexplored subtree
 counts as [0, 1]); ``best`` is an action only when proven best.
@@ -33,13 +34,14 @@ import time
 from math import comb
 
 from engine import cards as C
-from engine.errors import OnirimError
 from engine.game import CHANCE_PHASES, State, series_length
+from engine.rules import PROPHECY_SIZE
 
+from solver.registry import SolverBase, register_solver
+from solver.results import ActionValue, Interval, Ranking, bounds, finish
 from solver.budgets import check_nodes, check_seconds
-from .search import ALL_BOUNDS, dead_duo
+from solver.duo.search import ALL_BOUNDS, dead_duo
 from solver.errors import UnsupportedPosition
-from solver.expectimax.solver import ActionValue, Interval, Ranking, bounds, finish
 
 __all__ = ["DuoExpectimax", "open_hands", "check_duo_decision", "F_PRUNE", "F_DEAD",
            "F_SWAP", "F_PROPHECY_SORT", "F_REVEAL", "DEFAULT_FLAGS", "MODE"]
@@ -78,7 +80,7 @@ def open_hands(state: State, hide: bool = False) -> State:
     s = state.clone()
     s._history = []
     if s.seed is not None or hide:
-        k = min(5, s.deck_size()) if s.phase == "prophecy" else 0
+        k = min(PROPHECY_SIZE, s.deck_size()) if s.phase == "prophecy" else 0
         for c in s.deck[k:]:
             s.unknown[c] += 1
         s.deck = s.deck[:k]
@@ -139,7 +141,7 @@ def state_key(s: State, flags: int = DEFAULT_FLAGS) -> bytes:
     out.extend(s.shared)
     deck = s.deck
     if (flags & F_PROPHECY_SORT) and ph in ("prophecy", "foresee") and deck:
-        k = min(5, s.deck_size())
+        k = min(PROPHECY_SIZE, s.deck_size())
         deck = sorted(deck[:k]) + deck[k:]
     out.append(len(deck))
     out.extend(deck)
@@ -250,8 +252,17 @@ def _draw(s: State, t: int) -> State:
     return c
 
 
+NOTE_SEED = ("the team's, open hands (the position has a seed: ranked without the seed and "
+             "the deck order; both players' cards are known to the team)")
+NOTE_VIEW = "the team's (--view: the listed deck order hidden)"
+INFORMATION = ("open hands: both players' cards known to the team, the deck order unknown "
+               "(an upper bound on honest play)")
+
+
 # ------------------------------------------------------------------------------- solver
-class DuoExpectimax:
+@register_solver(MODE, players=(2,), options=("view",),
+                 doc="two-player expectimax with open hands (the deck order unknown)")
+class DuoExpectimax(SolverBase):
     """A memoised open-hands expectimax with sound [lo, hi] bounds under a node/time budget.
 
     ``flags``: any of ``F_PRUNE``, ``F_DEAD``, ``F_SWAP``, ``F_PROPHECY_SORT`` (default all).
@@ -267,6 +278,21 @@ class DuoExpectimax:
         self._limit = 1 << 62
         self._deadline = None
         self.stopped = False
+
+    viewer = "team"
+
+    def position(self, state: State, hide: bool = False):
+        """The open-hands position ranked (``open_hands``) and a note on whose view it is
+        (None: the position as given)."""
+        view = open_hands(state, hide)
+        check_duo_decision(view)
+        note = NOTE_SEED if state.seed is not None else NOTE_VIEW if hide else None
+        return view, note
+
+    def prepare(self, state: State | None = None, say=None) -> None:
+        """Load the compiled dead-position bound (``dead_duo``, numba) before the clock."""
+        if state is not None:
+            is_dead(state)
 
     # ------------------------------------------------------------------ the search
     def _quick(self, c: State):
@@ -285,6 +311,14 @@ class DuoExpectimax:
         if e is None:
             return 0.0, 1.0, k
         return e[0], e[1], k
+
+    def _late(self) -> bool:
+        """True (and the search stops) once the deadline is past: the children of one
+        node can take long to make (a reveal's multisets), so their loops look too.  The
+        node then returns [0, 1], which is sound."""
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            self.stopped = True
+        return self.stopped
 
     def _search(self, s: State, key: bytes, alpha: float, beta: float):
         e = self.memo.get(key)
@@ -324,6 +358,8 @@ class DuoExpectimax:
             r = s.left
             ways = comb(total, r)
             for ms in _multisets(s.unknown, r):
+                if self._late():             # thousands of outcomes: look at the clock
+                    return 0.0, 1.0
                 p = 1
                 for t, m in ms:
                     p *= comb(s.unknown[t], m)
@@ -364,6 +400,8 @@ class DuoExpectimax:
     def _decision(self, s: State, alpha: float, beta: float):
         kids = []
         for a in s.legal_actions():
+            if self._late():                 # a prophecy's 120 orders: look at the clock
+                return 0.0, 1.0
             c = _decide(s, a)
             lo, hi, k = self._quick(c)
             kids.append([c, k, lo, hi])
@@ -387,8 +425,8 @@ class DuoExpectimax:
                 break
         return best, max(x[3] for x in kids)
 
-    def _bounded(self, s: State, node_budget, deadline):
-        """Search ``s`` with the window (0, 1) under ``node_budget`` more nodes and the
+    def _bounded(self, s: State, budget_nodes, deadline):
+        """Search ``s`` with the window (0, 1) under ``budget_nodes`` more nodes and the
         ``deadline``; returns an Interval (sound whatever stopped it)."""
         s = _lean(s)
         if s.phase == "won":
@@ -397,7 +435,7 @@ class DuoExpectimax:
             return Interval(0.0, 0.0)
         if (self.flags & F_DEAD) and is_dead(s):
             return Interval(0.0, 0.0)
-        self._limit = (1 << 62) if node_budget is None else self.nodes + node_budget
+        self._limit = (1 << 62) if budget_nodes is None else self.nodes + budget_nodes
         self._deadline = deadline
         self.stopped = False
         old = sys.getrecursionlimit()
@@ -411,46 +449,69 @@ class DuoExpectimax:
         return bounds(lo, hi)
 
     # ------------------------------------------------------------------ queries
-    def value(self, state: State, node_budget: int | None = None,
+    def value(self, state: State, budget_nodes: int | None = None,
               budget_s: float | None = None, hide: bool = False) -> Interval:
         """Sound bounds on the team's win probability at any two-player position (a seeded
         one is first turned into its open-hands form, ``open_hands``)."""
-        node_budget = check_nodes(node_budget, "node_budget")
+        budget_nodes = check_nodes(budget_nodes, "budget_nodes")
         budget_s = check_seconds(budget_s, "budget_s")
         s = open_hands(state, hide)
         deadline = None if budget_s is None else time.perf_counter() + budget_s
-        return self._bounded(s, node_budget, deadline)
+        return self._bounded(s, budget_nodes, deadline)
 
     def rank(self, state: State, budget_nodes: int | None = None,
              budget_s: float | None = None, position: str | None = None,
-             hide: bool = False, first_round: int = FIRST_ROUND) -> Ranking:
+             hide: bool = False, first_round: int = FIRST_ROUND, on_progress=None,
+             reserve_s: float = 0.0) -> Ranking:
         """Rank every legal action of a two-player decision position by the team's win
         probability with open hands.  Without budgets every value is exact; with budgets,
         rounds with a doubling node allowance per open action run until every action is
-        exact or a budget is spent (the memo keeps earlier rounds' work)."""
+        exact or a budget is spent (the memo keeps earlier rounds' work).  ``on_progress``
+        and ``reserve_s`` as for ``solver.api.Solver``; Ctrl-C returns the bounds found so
+        far, marked ``extra["interrupted"]``."""
         from engine.notation import format_position
 
         budget_nodes = check_nodes(budget_nodes, "budget_nodes")
         budget_s = check_seconds(budget_s, "budget_s")
         t0 = time.perf_counter()
-        deadline = None if budget_s is None else t0 + budget_s
+        deadline = None if budget_s is None else t0 + max(0.0, budget_s - reserve_s)
         s = open_hands(state, hide)
         check_duo_decision(s)
         n0 = self.nodes
-        kids = []
         lean = _lean(s)
-        for a in s.legal_actions():
-            kids.append((a, s.action_to_string(a), _decide(lean, a)))
+        kids = [(a, s.action_to_string(a), _decide(lean, a)) for a in s.legal_actions()]
         res = {a: Interval(0.0, 1.0) for a, _, _ in kids}
-        allowance = first_round
+        interrupted = False
+        try:
+            self._rounds(kids, res, budget_nodes, deadline, first_round, on_progress)
+        except KeyboardInterrupt:
+            interrupted = True
+        acts = [ActionValue(action=t, action_id=a, lo=res[a].lo, hi=res[a].hi)
+                for a, t, _ in kids]
+        ranking = Ranking(position if position is not None else format_position(s), MODE,
+                          acts, self.nodes - n0, 0.0)
+        finish(ranking)
+        ranking.seconds = time.perf_counter() - t0
+        ranking.extra["players"] = 2
+        ranking.extra["information"] = INFORMATION
+        if interrupted:
+            ranking.extra["interrupted"] = True
+        return ranking
+
+    def _rounds(self, kids, res, budget_nodes, deadline, allowance, on_progress) -> None:
+        """Search the open actions in rounds (the node allowance doubling) until every one
+        is exact or a budget is spent; ``res`` holds each action's bounds so far."""
+        n0 = self.nodes
 
         def spent():
             if budget_nodes is not None and self.nodes - n0 >= budget_nodes:
                 return True
             return deadline is not None and time.perf_counter() >= deadline
 
-        budgeted = budget_nodes is not None or budget_s is not None
+        budgeted = budget_nodes is not None or deadline is not None
+        rnd = 0
         while True:
+            rnd += 1
             for a, _, c in kids:
                 if res[a].exact or spent():
                     continue
@@ -463,27 +524,9 @@ class DuoExpectimax:
                 old = res[a]
                 res[a] = bounds(max(old.lo, r.lo), min(old.hi, r.hi)) \
                     if max(old.lo, r.lo) <= min(old.hi, r.hi) else r
+                if on_progress is not None:
+                    on_progress(sum(1 for v in res.values() if v.exact), len(kids),
+                                self.nodes - n0, rnd)
             if all(r.exact for r in res.values()) or spent() or not budgeted:
-                break
+                return
             allowance *= 2
-        acts = [ActionValue(action=t, action_id=a, lo=res[a].lo, hi=res[a].hi)
-                for a, t, _ in kids]
-        ranking = Ranking(position if position is not None else format_position(s), MODE,
-                          acts, self.nodes - n0, 0.0)
-        finish(ranking)
-        ranking.seconds = time.perf_counter() - t0
-        ranking.extra["players"] = 2
-        ranking.extra["information"] = ("open hands: both players' cards known to the team, "
-                                        "the deck order unknown (an upper bound on honest "
-                                        "play)")
-        return ranking
-
-
-def rank_text(text: str, **kw) -> Ranking:
-    """Parse a position and rank it (convenience)."""
-    from engine.notation import parse_position
-
-    st = parse_position(text)
-    if st.players != 2:
-        raise OnirimError("open-hands expectimax: two-player positions only (mode=duo)")
-    return DuoExpectimax().rank(st, **kw)

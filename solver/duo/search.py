@@ -28,12 +28,12 @@ from numba import njit
 
 from engine.game import Game
 
-from . import kernel as DK
-from solver.clairvoyant import deal_kernel as K
+from solver.duo import kernel as DK
+from . import kernel as K
 from solver import rules_core as R
 from solver.budgets import check_nodes, check_seconds
 from solver.clairvoyant.solve import CertificateError, SolveResult, actions_to_strings, certified_line, \
-    replay_line
+    clock_chunk, replay_line
 from solver.errors import UnsupportedPosition
 from solver.tt import TranspositionTable, _probe, _store
 
@@ -41,7 +41,8 @@ SOLVER_VERSION = "duo-cv1"
 MAXD = 1536
 DEFAULT_NODE_BUDGET = 5_000_000
 DEFAULT_TT_MB = 64
-CHUNK = 250_000
+CHUNK = 250_000         # nodes between two looks at the clock under a time budget, at most
+RATE_GUESS = 1_000_000  # nodes/s, to size the chunks to the time left (clairvoyant.clock_chunk)
 LDS_LEVELS = (0, 1, 2, 3, 4, 5, 6, 7)
 LDS_SHARE = 0.6    # the limited-discrepancy runs stop once they used this share of the budget
 
@@ -432,18 +433,18 @@ class DuoSolver:
         self.flags = flags
         self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
 
-    def solve_state(self, state, node_budget: int | None = DEFAULT_NODE_BUDGET,
-                    time_budget_s: float | None = None, flags: int | None = None,
+    def solve_state(self, state, budget_nodes: int | None = DEFAULT_NODE_BUDGET,
+                    budget_s: float | None = None, flags: int | None = None,
                     verify: bool = True) -> SolveResult:
         """Solve a two-player engine State in deal mode: WIN (with its line, replayed in the
         engine), LOSS (search exhausted) or UNKNOWN (budget)."""
-        node_budget = check_nodes(node_budget, "node_budget", allow_zero=True)
-        time_budget_s = check_seconds(time_budget_s, "time_budget_s")
+        budget_nodes = check_nodes(budget_nodes, "budget_nodes", allow_zero=True)
+        budget_s = check_seconds(budget_s, "budget_s")
         t0 = time.perf_counter()
         st, perms, s_root, seed = DK.encode(state, self.perms)
         fl = self.flags if flags is None else flags
-        limit = node_budget if node_budget is not None else (1 << 62)
-        deadline = None if time_budget_s is None else t0 + time_budget_s
+        limit = budget_nodes if budget_nodes is not None else (1 << 62)
+        deadline = None if budget_s is None else t0 + budget_s
         kcpu = 0.0
         used = 0
         tthits = pruned = 0
@@ -453,7 +454,9 @@ class DuoSolver:
             nonlocal kcpu, used, tthits, pruned
             self.search.reset(st, perms, s_root, seed, self.tt.new_epoch(), fl, lds)
             while True:
-                nxt = upto if deadline is None else min(upto, self.search.nodes + CHUNK)
+                nxt = upto if deadline is None else min(
+                    upto, self.search.nodes
+                    + clock_chunk(deadline - time.perf_counter(), RATE_GUESS))
                 c0 = time.process_time()
                 self.search.run(nxt)
                 kcpu += time.process_time() - c0
@@ -514,18 +517,18 @@ class DuoSolver:
 _DEFAULT: DuoSolver | None = None
 
 
-def solve_duo_state(state, node_budget: int = DEFAULT_NODE_BUDGET,
-                    time_budget_s: float | None = None) -> SolveResult:
+def solve_duo_state(state, budget_nodes: int = DEFAULT_NODE_BUDGET,
+                    budget_s: float | None = None) -> SolveResult:
     """Solve a two-player engine State in deal mode (a shared default solver)."""
     global _DEFAULT
     if state.players != 2:
         raise UnsupportedPosition("solve_duo_state needs a two-player position")
     if _DEFAULT is None:
         _DEFAULT = DuoSolver()
-    return _DEFAULT.solve_state(state, node_budget=node_budget, time_budget_s=time_budget_s)
+    return _DEFAULT.solve_state(state, budget_nodes=budget_nodes, budget_s=budget_s)
 
 
-def solve_duo_deal(seed: int, node_budget: int = DEFAULT_NODE_BUDGET,
-                   time_budget_s: float | None = None) -> SolveResult:
-    return solve_duo_state(Game(2).new_initial_state(seed), node_budget=node_budget,
-                           time_budget_s=time_budget_s)
+def solve_duo_deal(seed: int, budget_nodes: int = DEFAULT_NODE_BUDGET,
+                   budget_s: float | None = None) -> SolveResult:
+    return solve_duo_state(Game(2).new_initial_state(seed), budget_nodes=budget_nodes,
+                           budget_s=budget_s)

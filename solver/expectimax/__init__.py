@@ -13,4 +13,4 @@ The public names of ``solver`` are re-exported here: ``from solver.expectimax im
 Expectimax``.
 """
 from .solver import (ActionValue, Expectimax, Interval, Ranking, UnsupportedPosition,  # noqa: F401
-                     EXACT_TOL, best, bounds, check_decision, encode, finish, prepare_kernels)
+                     EXACT_TOL, bounds, check_decision, encode, finish, prepare_kernels)

@@ -101,16 +101,16 @@ class SearchRunner:
             s[SE_LIMIT] = 0
 
     # ---------------------------------------------------------------------------- run
-    def run(self, keys, vals, words, node_budget: int | None, alpha=0.0, beta=1.0,
+    def run(self, keys, vals, words, budget_nodes: int | None, alpha=0.0, beta=1.0,
             deadline: float | None = None, clock_every: int = CLOCK_EVERY):
         """One search per thread of the packed position ``words`` on the memo (``keys``,
         ``vals``); returns (lo, hi), the intersection of their intervals (each is sound).
-        ``node_budget``: shared equally between the threads.  ``deadline``: a
+        ``budget_nodes``: shared equally between the threads.  ``deadline``: a
         time.perf_counter() value; the kernel looks at the clock every ``clock_every``
         nodes and stops with sound bounds once it is past."""
         n = self.threads
-        share = None if node_budget is None else max(0, int(node_budget)) // n
-        if share is not None and share == 0 and node_budget:
+        share = None if budget_nodes is None else max(0, int(budget_nodes)) // n
+        if share is not None and share == 0 and budget_nodes:
             share = 1
         for s, c in zip(self.settings, self.counters):
             s[SE_LIMIT] = (NO_LIMIT if share is None

@@ -11,32 +11,34 @@ Public API
 ``Expectimax``               a solver with its own memo table (kept between queries)
     ``.value(state, ...)``   an :class:`Interval` on the win probability of any solo state
     ``.rank(state, ...)``    every legal action of a decision state, ranked (:class:`Ranking`);
-                             a live (seeded) state is ranked from the player's view
+                             a live (seeded) state is ranked from the player's view; the
+                             ``expectimax`` mode of ``solver.api.rank`` (``onirim best``)
     ``.line(state)``         the principal line from a state
     ``.tree(state, ...)``    the explored graph near a state, as a networkx DiGraph
-``best(text, ...)``          parse a position and rank it (what ``onirim best`` calls)
 
 Values are exact when the search completes.  Under a node or time budget they are sound
 bounds: every unexplored subtree counts as [0, 1]; ``best`` is an action only when it is
 proven best, and otherwise each action gets an estimate of greedy play after it
-(``solver.estimate``), kept apart from the bounds.  See docs/EXPECTIMAX.md.
+(``solver.honest.estimate``), kept apart from the bounds.  See docs/EXPECTIMAX.md.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 from engine.errors import OnirimError, PositionError
 from engine.game import State
 from engine.notation import format_position, parse_position
+from engine.rules import PROPHECY_SIZE
 from engine.view import player_view
 
-from solver import api
-from . import kernel as K
+from solver.expectimax import kernel as K
+from solver.registry import SolverBase, register_solver
+from solver.results import (EXACT_TOL, ActionValue, Interval, Ranking, bounds,  # noqa: F401
+                      finish, proven_best, sort_actions)
 from solver.budgets import available_memory, check_nodes, check_seconds
-from .encode import PHASE_CODES, UnsupportedPosition, encode, forget_seed  # noqa: F401
-from .memo import GROW_SEEN, MemoTable
-from .runner import SearchRunner
+from solver.expectimax.encode import PHASE_CODES, UnsupportedPosition, encode, forget_seed  # noqa: F401
+from solver.expectimax.memo import GROW_SEEN, MemoTable
+from solver.expectimax.runner import SearchRunner
 
 AUTO_START_BITS = 20         # a growing table starts with 2**20 entries (64 MiB) and grows
 AUTO_MAX_BITS = 30           # 4 times at a time, up to this size and half the memory
@@ -93,104 +95,16 @@ def check_table_memory(bits: int, field_name: str = "table_bits") -> None:
                             f"{BYTES_PER_ENTRY} bytes)")
 
 
-class _Bounds:
-    """Sound bounds ``lo <= value <= hi`` on a win probability."""
-    lo: float
-    hi: float
-
-    @property
-    def exact(self) -> bool:
-        return self.lo == self.hi
-
-    @property
-    def value(self) -> float:
-        """The exact value, or the middle of the bounds (internal use only: a ranking's
-        ``ActionValue.value`` is the exact value or None, never a midpoint)."""
-        return self.lo if self.exact else (self.lo + self.hi) / 2
-
-
-@dataclass(frozen=True)
-class Interval(_Bounds):
-    lo: float
-    hi: float
-
-
-# Bounds closer than this are one value up to floating-point rounding (section 3,
-# "Intervals": sound up to about 1e-15).
-EXACT_TOL = 1e-15
-
-
-def bounds(lo: float, hi: float) -> Interval:
-    """An Interval from bounds computed in floating point, or from intersecting two sound
-    intervals: clamped to [0, 1], with hi >= lo, and exact (hi = lo) when they are within
-    EXACT_TOL.  A sum of probabilities can round a hair above 1 (a sure win whose outcomes'
-    probabilities add up to 1.0000000000000002); two searches of one value can round it one
-    unit apart; and a Star1 cut at alpha can leave a refuted action's upper bound one unit
-    above alpha, so that the best action's exact value v comes back as [v, v + 1 ulp].
-    None of these may show as a value above 1, as lo > hi, or as an open interval."""
-    lo = min(1.0, max(0.0, lo))
-    hi = min(1.0, max(lo, hi))
-    return Interval(lo, lo if hi - lo <= EXACT_TOL else hi)
-
-
-@dataclass
-class ActionValue(api.ActionValue):
-    """solver.api's ActionValue with the engine's action number; ``value`` is filled in when
-    the bounds meet (it is never a midpoint)."""
-    action_id: int = -1
-
-    def __post_init__(self):
-        if self.value is None and self.exact:
-            self.value = self.lo
-
-
-@dataclass
-class Ranking(api.Ranking):
-    """solver.api's Ranking, plus the principal line (text output only)."""
-    line: list[str] = field(default_factory=list)
-
-
-CRITERION_ESTIMATE = ("highest estimate (greedy play after the action) among the actions "
-                      "not proven worse than another")
-CRITERION_LO = "highest lo (the winning chance proven reachable) among the actions"
-
-
-def sort_actions(actions: list) -> list:
-    """The table's order.  A proven best action comes first (ties by action string); then
-    the actions not proven worse than another (``hi`` at least the largest ``lo``), by
-    estimate when there are estimates, else by ``lo``; then the actions proven worse, by
-    ``lo``.  Ties: higher ``lo``, higher ``hi``, then the action string (stable output).
-    When every value is exact this is the order of the values."""
-    if not actions:
-        return []
-    top = max(a.lo for a in actions)
-    proven = api.proven_best(actions) is not None
-    has_est = any(getattr(a, "estimate", None) is not None for a in actions)
-
-    def key(a):
-        est = a.estimate if has_est and a.estimate is not None else -1.0
-        return (0 if proven and a.lo >= top - EXACT_TOL else 1,
-                a.hi < top - EXACT_TOL, -est if has_est else 0.0, -a.lo, -a.hi, a.action)
-    return sorted(actions, key=key)
-
-
-def finish(ranking) -> None:
-    """Sort the actions, and name the leader and its criterion when nothing is proven."""
-    ranking.actions = sort_actions(ranking.actions)
-    if ranking.best is None and ranking.actions:
-        ranking.leader = ranking.actions[0].action
-        ranking.criterion = (CRITERION_ESTIMATE
-                             if any(a.estimate is not None for a in ranking.actions)
-                             else CRITERION_LO)
-    else:
-        ranking.leader = ranking.criterion = None
-
-
-# ------------------------------------------------------------------------------- encoding
-
-
 # ------------------------------------------------------------------------------- solver
-class Expectimax:
+NOTE_SEED = ("the player's (the position has a seed: ranked without the seed and the order "
+             "of the deck cards the player has not seen)")
+NOTE_VIEW = "the player's (--view: the listed deck order hidden)"
+
+
+@register_solver("expectimax", players=(1,),
+                 options=("threads", "table_bits", "memo", "view", "line", "tree", "certify"),
+                 doc="exact expectimax with honest information (the deck order unknown)")
+class Expectimax(SolverBase):
     """A memoized expectimax solver.  The memo table persists between queries, so related
     positions (the children of one root, a principal line) reuse each other's work.
 
@@ -279,7 +193,7 @@ class Expectimax:
 
     # ---------------------------------------------------------------------- memo files
     def save_memo(self, path: str) -> int:
-        """Write every memo entry to ``path`` (atomically; ``solver.memo_file``) so that a
+        """Write every memo entry to ``path`` (atomically; ``solver.expectimax.memo_file``) so that a
         later solver can ``load_memo`` it and go on from there.  Returns the entries
         written.  Raises MemoFileError if the file cannot be written."""
         return self.memo.save(path, self.nodes)
@@ -294,10 +208,10 @@ class Expectimax:
         Returns the entries the memo holds afterwards."""
         return self.memo.load(path, self.runner, self._cap_bits)
 
-    def _run(self, words, node_budget: int | None, alpha=0.0, beta=1.0,
+    def _run(self, words, budget_nodes: int | None, alpha=0.0, beta=1.0,
              deadline: float | None = None, clock_every: int = K.CLOCK_EVERY) -> Interval:
         """One search (or one per thread: ``SearchRunner.run``) as a clamped Interval."""
-        return bounds(*self.runner.run(self.memo.keys, self.memo.vals, words, node_budget,
+        return bounds(*self.runner.run(self.memo.keys, self.memo.vals, words, budget_nodes,
                                        alpha, beta, deadline, clock_every))
 
     @property
@@ -305,11 +219,11 @@ class Expectimax:
         """True if the last search was stopped by its deadline."""
         return self.runner.timed_out
 
-    def value(self, state: State, node_budget: int | None = None,
+    def value(self, state: State, budget_nodes: int | None = None,
               budget_s: float | None = None) -> Interval:
         """Sound bounds on the win probability of ``state`` (exact if the budgets allow:
-        ``node_budget`` nodes expanded, ``budget_s`` seconds)."""
-        node_budget = check_nodes(node_budget, "node_budget", allow_zero=True)
+        ``budget_nodes`` nodes expanded, ``budget_s`` seconds)."""
+        budget_nodes = check_nodes(budget_nodes, "budget_nodes", allow_zero=True)
         budget_s = check_seconds(budget_s, "budget_s", allow_zero=True)
         if state.phase == "won":
             return Interval(1.0, 1.0)
@@ -318,7 +232,7 @@ class Expectimax:
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         words = encode(state)
         if not self.growable:
-            return self._run(words, node_budget, deadline=deadline,
+            return self._run(words, budget_nodes, deadline=deadline,
                              clock_every=_clock_every(state))
         # A table that may grow: search in rounds, each one stopping (with sound bounds)
         # after as many nodes as it takes before growth can be due; between rounds the
@@ -335,7 +249,7 @@ class Expectimax:
             # grow the table: it would pay for a large table and hardly use it (the
             # principal line and --tree ask for many small ones)
             spent = self.nodes - n0
-            if ((node_budget is None or node_budget - spent >= self.keys.shape[0] // 16)
+            if ((budget_nodes is None or budget_nodes - spent >= self.keys.shape[0] // 16)
                     and self.grow_if_full(deadline)):
                 extra = 4096
             rows = self.keys.shape[0]
@@ -343,24 +257,24 @@ class Expectimax:
             per = (max(rows * GROW_SEEN - self._seen(), extra) if self.growable
                    else None)
             extra = min(2 * extra, 1 << 50)
-            if node_budget is not None:
-                left = max(0, int(node_budget) - spent)
+            if budget_nodes is not None:
+                left = max(0, int(budget_nodes) - spent)
                 per = left if per is None else min(per, left)
             iv = self._run(words, per, deadline=deadline,
                            clock_every=_clock_every(state))
             lo, hi = max(lo, iv.lo), min(hi, iv.hi)
             if (lo >= hi or self.timed_out or per is None
-                    or (node_budget is not None and self.nodes - n0 >= node_budget)):
+                    or (budget_nodes is not None and self.nodes - n0 >= budget_nodes)):
                 return bounds(lo, hi)
 
-    def probe(self, state: State, node_budget: int | None = None,
+    def probe(self, state: State, budget_nodes: int | None = None,
               budget_s: float | None = None) -> Interval:
         """Sound bounds from a probe (docs/EXPECTIMAX.md section 4a): at every decision the
         search follows only the child a heuristic likes best, so ``lo`` is the win
         probability of that heuristic strategy (or less, if a budget stops it), a lower
         bound that costs a small part of an exact search.  ``hi`` is 1 unless the state
         has no real decision.  Its entries stay in the memo for later searches."""
-        node_budget = check_nodes(node_budget, "node_budget", allow_zero=True)
+        budget_nodes = check_nodes(budget_nodes, "budget_nodes", allow_zero=True)
         budget_s = check_seconds(budget_s, "budget_s", allow_zero=True)
         if state.phase in ("won", "lost"):
             return self.value(state)
@@ -368,14 +282,14 @@ class Expectimax:
         words = encode(state)
         try:
             self.runner.set_probe(True)
-            return self._run(words, node_budget, deadline=deadline,
+            return self._run(words, budget_nodes, deadline=deadline,
                              clock_every=_clock_every(state))
         finally:
             self.runner.set_probe(False)
 
     def strategy_graph(self, state: State, bits: int = 24) -> dict:
         """Solve ``state`` exactly, then walk one optimal strategy through the memo
-        (``solver.strategy_graph``): its distinct positions per phase, the value the
+        (``solver.expectimax.strategy_graph``): its distinct positions per phase, the value the
         strategy reaches (it must be the exact value), and the nodes and positions the
         search spent, for comparison (docs/EXPECTIMAX.md section 9).  ``bits``: size of
         the walk's visited table (2^bits rows of 56 bytes; the walk stops when it is half
@@ -395,17 +309,67 @@ class Expectimax:
                 max_positions: int | None = None, progress=None) -> dict:
         """Solve ``state`` exactly, then replay the strategy the kernel's values choose
         through the engine's own rules and sum its win probability in exact fractions
-        (``solver.certify``, docs/EXPECTIMAX.md section 7): an independent check of the
+        (``solver.expectimax.certify``, docs/EXPECTIMAX.md section 7): an independent check of the
         lower half of the value.  ``max_positions``: stop with ``CertificateTooLarge``
         past that many distinct positions; ``progress(n)`` is called every 10,000."""
         from solver.expectimax.certify import certify
         return certify(self, state, full_key=full_key, max_positions=max_positions,
                        progress=progress)
 
+    # -------------------------------------------------------- the Solver interface (api)
+    def position(self, state: State, hide: bool = False):
+        """The chance-mode position ranked, and a note (None: the position as given).  A
+        seeded position is always the player's view; ``hide`` hides a listed deck's order
+        otherwise (the revealed top cards of a prophecy stay).  Too long a listed deck
+        without it is one line that says what to do."""
+        if state.seed is not None:
+            view, note = player_view(state), NOTE_SEED
+        elif hide:
+            k = min(PROPHECY_SIZE, state.deck_size()) if state.phase == "prophecy" else 0
+            view, note = state.clone(), NOTE_VIEW
+            for c in view.deck[k:]:
+                view.unknown[c] += 1
+            view.deck = view.deck[:k]
+        elif len(state.deck) > K.MAX_PREFIX:
+            raise UnsupportedPosition(
+                f"deck: expectimax takes at most {K.MAX_PREFIX} listed (known) deck cards, "
+                f"not {len(state.deck)}; add --view to rank from the player's view (the "
+                "deck order hidden), or give seed= and use --mode clairvoyant")
+        else:
+            view, note = state, None
+        check_decision(view)
+        encode(view)
+        return view, note
+
+    def prepare(self, state: State | None = None, say=None) -> None:
+        """Compile or load the kernels before the clock (``prepare_kernels``)."""
+        prepare_kernels(say)
+
+    def memo_note(self) -> str:
+        """The memo's line in the text output: its size and growth."""
+        note = f"memo: 2^{self.table_bits} entries"
+        if self.grown:
+            note += f" (grown {self.grown} times from 2^{self.start_bits})"
+        return note
+
+    def certify_block(self, state: State, ranking: Ranking, progress=None) -> dict:
+        """The JSON block of an engine replay of one optimal strategy (``certify``), or why
+        there is none (a budget left a value open)."""
+        if not all(a.exact for a in ranking.actions):
+            return {"ok": None, "reason": "a budget left values open: nothing exact to "
+                                          "certify"}
+        r = self.certify(state, progress=progress)
+        v = r["certified"]
+        return {"ok": r["ok"], "value": float(v),
+                "fraction": f"{v.numerator}/{v.denominator}",
+                "claimed": ranking.actions[0].value if ranking.actions else r["claimed"],
+                "positions": r["positions"], "kernel_queries": r["queries"],
+                "seconds": round(r["replay_s"], 3)}
+
     # --------------------------------------------------------------------------- ranking
     def rank(self, state: State, budget_nodes: int | None = None,
              budget_s: float | None = None, position: str | None = None,
-             first_round: int = 200_000, progress=None, probes: bool = True,
+             first_round: int = 200_000, on_progress=None, probes: bool = True,
              estimate: bool = True, stream: int = 0, reserve_s: float = 0.0) -> Ranking:
         """Rank every legal action of a decision state by its win probability.
 
@@ -422,109 +386,106 @@ class Expectimax:
 
         ``estimate``: if the budgets leave the best action unproven, every action also gets
         an ``estimate`` and ``ci95`` of the winning chance of greedy play after it
-        (``solver.estimate``, playouts from ``stream``), apart from its bounds.  Under a time
+        (``solver.honest.estimate``, playouts from ``stream``), apart from its bounds.  Under a time
         budget the exact search then takes ``EXACT_SHARE`` of it (``EXACT_SHARE_LARGE`` with
         more than ``LARGE_UNKNOWN`` unknown cards) and the estimates the rest; under a node
-        budget alone the estimates use ``NODE_BUDGET_PLAYOUTS`` playouts per action.  ``reserve_s``: seconds of
-        ``budget_s`` kept for the caller (the principal line).
+        budget alone the estimates use ``NODE_BUDGET_PLAYOUTS`` playouts per action.
+        ``reserve_s``: seconds of ``budget_s`` kept for the caller (the principal line).
 
-        ``progress``, if given, is called after every search of an action as
-        ``progress(exact, total, nodes, round)``: the actions exact so far, the number of
+        ``on_progress``, if given, is called after every search of an action as
+        ``on_progress(exact, total, nodes, round)``: the actions exact so far, the number of
         actions, the nodes expanded by this query, and the round (0 for the probes, then
-        from 1)."""
+        from 1).  Ctrl-C (KeyboardInterrupt) ends the search: the bounds found so far are
+        returned, with ``extra["interrupted"] = True`` and no estimates."""
         budget_nodes = check_nodes(budget_nodes, "budget_nodes")
         budget_s = check_seconds(budget_s, "budget_s")
         view, converted = as_view(state)
         check_decision(view)
         encode(view)       # validates the position for the kernel
         prepare_kernels()  # compile or load before the clock starts
-        t0 = time.perf_counter()
-        n0 = self.nodes
-        budgeted = budget_nodes is not None or budget_s is not None
-        want_est = estimate and budgeted
-        end = None if budget_s is None else t0 + max(0.0, budget_s - max(0.0, reserve_s))
-        share = (1.0 if not want_est else EXACT_SHARE if sum(view.unknown) <= LARGE_UNKNOWN
-                 else EXACT_SHARE_LARGE)
-        exact_end = None if end is None else t0 + (end - t0) * share
-        children = []
-        for a in view.legal_actions():
-            child = view.clone()
-            child.apply_action(a)
-            children.append((a, view.action_to_string(a), child))
-        results = {a: Interval(0.0, 1.0) for a, _, _ in children}
+        q = _RankQuery(self, view, budget_nodes, budget_s, reserve_s, estimate, on_progress)
+        interrupted = False
+        try:
+            if probes and q.budgeted:
+                self._probe_actions(q)
+            self._rounds(q, first_round)
+        except KeyboardInterrupt:
+            interrupted = True
+        acts = [ActionValue(action=s, action_id=a, lo=q.results[a].lo, hi=q.results[a].hi)
+                for a, s, _ in q.children]
+        ranking = Ranking(position or format_position(view), "expectimax", acts,
+                          self.nodes - q.n0, 0.0)
+        if converted:
+            ranking.extra["view"] = "player"
+        if not interrupted and q.want_est and proven_best(acts) is None:
+            try:
+                self._estimate(q, ranking, stream)
+            except KeyboardInterrupt:
+                interrupted = True
+                for av in acts:                   # estimates of some actions only: none
+                    av.estimate = av.ci95 = None
+                ranking.extra.pop("estimates", None)
+        if interrupted:
+            ranking.extra["interrupted"] = True
+        finish(ranking)
+        ranking.seconds = time.perf_counter() - q.t0
+        return ranking
 
-        def report(rnd):
-            if progress is not None:
-                progress(sum(1 for r in results.values() if r.exact), len(children),
-                         self.nodes - n0, rnd)
+    def _probe_actions(self, q: "_RankQuery") -> None:
+        """A probe of every action first, with at most PROBE_SHARE of each budget."""
+        probe_end = (None if q.exact_end is None
+                     else q.t0 + (q.exact_end - q.t0) * PROBE_SHARE)
+        for i, (a, _, child) in enumerate(q.children):
+            left = len(q.children) - i
+            spent = self.nodes - q.n0
+            per_n = (None if q.budget_nodes is None
+                     else max(1, (int(q.budget_nodes * PROBE_SHARE) - spent) // left))
+            per_s = (None if probe_end is None
+                     else max(0.0, (probe_end - time.perf_counter()) / left))
+            if per_s is not None and per_s <= 0:
+                break          # no time: no search at all
+            q.results[a] = self.probe(child, per_n, per_s)
+            q.report(0)
 
-        def time_left():
-            return None if exact_end is None else max(0.0, exact_end - time.perf_counter())
-
-        if probes and budgeted:
-            # probes first, with at most PROBE_SHARE of each budget
-            probe_end = None if exact_end is None else t0 + (exact_end - t0) * PROBE_SHARE
-            for i, (a, _, child) in enumerate(children):
-                left = len(children) - i
-                spent = self.nodes - n0
-                per_n = (None if budget_nodes is None
-                         else max(1, (int(budget_nodes * PROBE_SHARE) - spent) // left))
-                per_s = (None if probe_end is None
-                         else max(0.0, (probe_end - time.perf_counter()) / left))
-                if per_s is not None and per_s <= 0:
-                    break          # no time: no search at all
-                results[a] = self.probe(child, per_n, per_s)
-                report(0)
-        allowance = first_round
+    def _rounds(self, q: "_RankQuery", allowance: int) -> None:
+        """Rounds of searches of the unsettled actions, the node allowance doubling, until
+        every action is exact or a budget is spent."""
         rnd = 0
         while True:
             rnd += 1
-            for a, _, child in children:
-                if results[a].exact:
+            for a, _, child in q.children:
+                if q.results[a].exact:
                     continue
-                spent = self.nodes - n0
-                if not budgeted:
-                    per = None
-                else:
+                per = None
+                if q.budgeted:
                     per = allowance
-                    if budget_nodes is not None:
-                        per = min(per, max(0, budget_nodes - spent))
-                left = time_left()
+                    if q.budget_nodes is not None:
+                        per = min(per, max(0, q.budget_nodes - (self.nodes - q.n0)))
+                left = q.exact_left()
                 if (left is not None and left <= 0) or per == 0:
                     continue       # no search at all once a budget is spent
                 iv = self.value(child, per, left)
-                old = results[a]
-                results[a] = bounds(max(old.lo, iv.lo), min(old.hi, iv.hi))
-                report(rnd)
-            if all(r.exact for r in results.values()):
-                break
-            spent = self.nodes - n0
-            if budget_nodes is not None and spent >= budget_nodes:
-                break
-            if exact_end is not None and time.perf_counter() >= exact_end:
-                break
+                old = q.results[a]
+                q.results[a] = bounds(max(old.lo, iv.lo), min(old.hi, iv.hi))
+                q.report(rnd)
+            if all(r.exact for r in q.results.values()) or q.spent():
+                return
             allowance = min(2 * allowance, 1 << 50)
-        acts = [ActionValue(action=s, action_id=a, lo=results[a].lo, hi=results[a].hi)
-                for a, s, _ in children]
-        ranking = Ranking(position or format_position(view), "expectimax", acts,
-                          self.nodes - n0, 0.0)
-        if converted:
-            ranking.extra["view"] = "player"
-        if want_est and api.proven_best(acts) is None:
-            from solver.honest.estimate import estimate_actions
-            est = estimate_actions(view, [a.action_id for a in acts], end, stream,
-                                   max_playouts=None if end is not None
-                                   else NODE_BUDGET_PLAYOUTS)
-            for av in acts:
-                e = est.by_action[av.action_id]
-                av.estimate = e.estimate
-                av.ci95 = (e.ci95[0], e.ci95[1])
-            ranking.extra["estimates"] = est.describe()
-        finish(ranking)
-        ranking.seconds = time.perf_counter() - t0
-        return ranking
 
-    def child_values(self, state: State, node_budget: int | None = None,
+    def _estimate(self, q: "_RankQuery", ranking: Ranking, stream: int) -> None:
+        """Every action's estimate of greedy play after it (``solver.honest.estimate``), by the
+        end of the budget (or NODE_BUDGET_PLAYOUTS per action under a node budget)."""
+        from solver.honest.estimate import estimate_actions
+        est = estimate_actions(q.view, [a.action_id for a in ranking.actions], q.end, stream,
+                               max_playouts=None if q.end is not None
+                               else NODE_BUDGET_PLAYOUTS)
+        for av in ranking.actions:
+            e = est.by_action[av.action_id]
+            av.estimate = e.estimate
+            av.ci95 = (e.ci95[0], e.ci95[1])
+        ranking.extra["estimates"] = est.describe()
+
+    def child_values(self, state: State, budget_nodes: int | None = None,
                      deadline: float | None = None):
         """[(action id, action string, child state, Interval)] for a decision or chance
         state (chance: the interval of each outcome, with its probability in place of
@@ -532,11 +493,11 @@ class Expectimax:
         stops at (sound bounds)."""
         def val(child):
             if deadline is None:
-                return self.value(child, node_budget)
+                return self.value(child, budget_nodes)
             left = deadline - time.perf_counter()
             if left <= 0 and not child.is_terminal():
                 return Interval(0.0, 1.0)      # no time left: no search
-            return self.value(child, node_budget, max(0.0, left))
+            return self.value(child, budget_nodes, max(0.0, left))
         out = []
         if state.is_chance_node():
             for a, p in state.chance_outcomes():
@@ -551,7 +512,7 @@ class Expectimax:
             out.append((a, state.action_to_string(a), child, val(child), None))
         return out
 
-    def line(self, state: State, max_steps: int = 12, node_budget: int | None = None,
+    def line(self, state: State, max_steps: int = 12, budget_nodes: int | None = None,
              first: str | None = None, first_bounds: tuple[float, float] | None = None,
              deadline: float | None = None):
         """The principal line: best decisions (highest lower bound, then upper bound); at
@@ -578,12 +539,12 @@ class Expectimax:
                 child = s.clone()
                 child.apply_action(acts[first])
                 iv = (bounds(*first_bounds) if first_bounds is not None
-                      else self.value(child, node_budget, None if deadline is None
+                      else self.value(child, budget_nodes, None if deadline is None
                                       else max(0.0, deadline - time.perf_counter())))
                 out.append(f"{first}  [{_fmt_iv(iv)}]")
                 s = child
                 continue
-            kids = self.child_values(s, node_budget, deadline)
+            kids = self.child_values(s, budget_nodes, deadline)
             if s.is_chance_node():
                 a, text, child, iv, p = max(kids, key=lambda k: (k[4], -k[0]))
                 out.append(f"chance: {text}")
@@ -594,7 +555,7 @@ class Expectimax:
         return out
 
     def tree(self, state: State, max_nodes: int = 200, max_depth: int = 3,
-             node_budget: int | None = None, deadline: float | None = None):
+             budget_nodes: int | None = None, deadline: float | None = None):
         """The graph explored near ``state``, breadth first (networkx DiGraph).  Nodes:
         ``phase``, ``position`` (notation), ``lo``, ``hi``, ``exact``, ``value`` (only when
         exact), ``kind`` (decision / chance / terminal); edges: ``action`` and, for chance,
@@ -612,7 +573,7 @@ class Expectimax:
             if left is not None and left <= 0 and not s.is_terminal():
                 iv = Interval(0.0, 1.0)        # no time left: no search
             else:
-                iv = self.value(s, node_budget, None if left is None else max(0.0, left))
+                iv = self.value(s, budget_nodes, None if left is None else max(0.0, left))
             nid = f"n{len(ids)}"
             ids[key] = nid
             kind = "terminal" if s.is_terminal() else "chance" if s.is_chance_node() \
@@ -650,6 +611,46 @@ class Expectimax:
                 if new:
                     frontier.append((child, cid, depth + 1))
         return g
+
+
+class _RankQuery:
+    """One ``Expectimax.rank`` call: the budgets and their clock, the children of the
+    position and their bounds so far."""
+
+    def __init__(self, solver, view, budget_nodes, budget_s, reserve_s, estimate,
+                 on_progress):
+        self.t0 = time.perf_counter()
+        self.solver, self.view, self.on_progress = solver, view, on_progress
+        self.n0 = solver.nodes
+        self.budget_nodes = budget_nodes
+        self.budgeted = budget_nodes is not None or budget_s is not None
+        self.want_est = estimate and self.budgeted
+        self.end = (None if budget_s is None
+                    else self.t0 + max(0.0, budget_s - max(0.0, reserve_s)))
+        share = (1.0 if not self.want_est else EXACT_SHARE
+                 if sum(view.unknown) <= LARGE_UNKNOWN else EXACT_SHARE_LARGE)
+        self.exact_end = None if self.end is None else self.t0 + (self.end - self.t0) * share
+        self.children = []
+        for a in view.legal_actions():
+            child = view.clone()
+            child.apply_action(a)
+            self.children.append((a, view.action_to_string(a), child))
+        self.results = {a: Interval(0.0, 1.0) for a, _, _ in self.children}
+
+    def report(self, rnd: int) -> None:
+        if self.on_progress is not None:
+            self.on_progress(sum(1 for r in self.results.values() if r.exact),
+                             len(self.children), self.solver.nodes - self.n0, rnd)
+
+    def exact_left(self) -> float | None:
+        """Seconds left for the exact search (None: no time budget)."""
+        return None if self.exact_end is None else max(0.0, self.exact_end - time.perf_counter())
+
+    def spent(self) -> bool:
+        """True once a budget of the exact search is spent."""
+        if self.budget_nodes is not None and self.solver.nodes - self.n0 >= self.budget_nodes:
+            return True
+        return self.exact_end is not None and time.perf_counter() >= self.exact_end
 
 
 def as_view(state: State) -> tuple[State, bool]:
@@ -711,31 +712,11 @@ def prepare_kernels(say=None) -> float:
         say(f"compiling kernels, once per install: ~{COMPILE_S} s")
     warm = Expectimax(10)
     state = parse_position(_WARM_POSITION)
-    warm.probe(state, node_budget=64)
-    warm.value(state, node_budget=64, budget_s=60.0)
+    warm.probe(state, budget_nodes=64)
+    warm.value(state, budget_nodes=64, budget_s=60.0)
     keys, _, _ = K.new_tables(10)
     K.rehash(warm.keys, keys)
     from solver.honest.estimate import prepare
-    prepare(state)                 # the fast playouts of solver.rollout, if it exists
+    prepare(state)                 # the fast playouts of solver.honest.rollout, if it exists
     _KERNELS_READY = True
     return time.perf_counter() - t
-
-
-_DEFAULT: Expectimax | None = None
-
-
-def default_solver() -> Expectimax:
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = Expectimax()
-    return _DEFAULT
-
-
-def best(text: str, budget_nodes: int | None = None, budget_s: float | None = None,
-         solver: Expectimax | None = None) -> Ranking:
-    """Parse a position and rank its actions (expectimax)."""
-    state = parse_position(text)
-    if state.players != 1:
-        raise UnsupportedPosition("mode: expectimax handles solo positions only")
-    solver = solver or default_solver()
-    return solver.rank(state, budget_nodes, budget_s)

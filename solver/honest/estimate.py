@@ -10,9 +10,10 @@ in expectation, and it is always reported apart from ``lo``/``hi`` (docs/EXPECTI
 
 :func:`estimate_actions` ``(view, actions, deadline, stream)``:
 
-* if ``solver.rollout`` exports ``action_estimates(view, n, stream)`` (fast numba playouts),
-  that is used;
-* otherwise greedy playouts through the engine (``engine.policy.greedy_action``): playout ``j``
+* the fast numba playouts of ``solver.rollout.action_estimates(view, n, stream)``, in
+  batches sized to the time left;
+* :func:`engine_estimates`, the readable reference that the calibration test and benchmark
+  use: greedy playouts through the engine (``engine.policy.greedy_action``): playout ``j``
   deals the unknown cards of the view in a uniformly random order and fixes every later
   shuffle (a deal-mode state keyed by ``(stream, j)``), and *every* action is played out on
   that same deal: common random numbers, so that the differences between actions are not
@@ -38,6 +39,7 @@ from fractions import Fraction
 from engine import rng
 from engine.policy import greedy_action
 
+from .rollout import action_estimates
 from solver.stats import wilson
 
 POLICY = "greedy"                  # the policy played after the action
@@ -129,28 +131,10 @@ def engine_estimates(view, actions, deadline: float | None, stream: int,
     return out
 
 
-def _rollout_hook():
-    """``solver.rollout.action_estimates`` if that module exists and exports it."""
-    import importlib
-    try:
-        rollout = importlib.import_module("solver.honest.rollout")
-    except ModuleNotFoundError as e:
-        if e.name != "solver.honest.rollout":
-            raise
-        return None
-    return getattr(rollout, "action_estimates", None)
-
-
 def prepare(view) -> None:
-    """Compile (or load) the fast playouts, if there are any, so that no budget pays for it:
-    one call of ``action_estimates`` with one playout.  A failure is left for the real call
-    (which then falls back to the engine)."""
-    fast = _rollout_hook()
-    if fast is not None:
-        try:
-            fast(view, 1, 0)
-        except Exception:      # noqa: BLE001
-            pass
+    """Compile (or load) the fast playouts so that no budget pays for it: one call of
+    ``action_estimates`` with one playout."""
+    action_estimates(view, 1, 0)
 
 
 def _from_rollout(result, actions, n):
@@ -163,6 +147,11 @@ def _from_rollout(result, actions, n):
 # The fast playouts keep one byte per playout and legal action in a batch, and a batch is
 # at most this many playouts (about 16 MB).
 _MAX_FAST_PLAYOUTS = 1 << 17
+FIRST_BATCH = 64          # playouts of the first batch against a deadline ...
+FIRST_BATCH_S = 0.05      # ... when at least this many seconds are left (else 1)
+MAX_BATCH_S = 0.2         # no batch is sized to last longer than this: a batch is one
+                          # numba call that cannot look at the clock, and on a loaded
+                          # machine the rate of the batch before can be far off
 
 
 def estimate_actions(view, actions, deadline: float | None, stream: int,
@@ -172,33 +161,36 @@ def estimate_actions(view, actions, deadline: float | None, stream: int,
     interval, using the time until ``deadline`` (a ``time.perf_counter()`` value; None:
     ``max_playouts`` per action).  Same view, actions, budget in playouts and stream: the
     same answer."""
-    fast = _rollout_hook()
-    if fast is not None:
-        t0 = time.perf_counter()
-        if deadline is None:
-            n = max_playouts if max_playouts is not None else 64
-            return Estimates(by_action=_from_rollout(fast(view, n, stream), actions, n),
-                             playouts=n, method="rollout", seconds=time.perf_counter() - t0)
-        # Against a deadline: batches, each sized to half the time left at the rate the last
-        # one ran, so that no batch (one uninterruptible numba call) overruns the budget.
-        # Batch b uses its own stream; within a batch every action sees the same playouts.
-        cap = min(max_playouts or _MAX_FAST_PLAYOUTS, _MAX_FAST_PLAYOUTS)
-        wins = dict.fromkeys(actions, 0)
-        n, b, size = 0, 0, min(64, cap)
-        while size >= 1:
-            t = time.perf_counter()
-            rows = _from_rollout(fast(view, size, stream if b == 0 else rng.word(stream, b)),
-                                 actions, size)
-            for a in actions:
-                wins[a] += round(rows[a].estimate * size)
-            n += size
-            b += 1
-            per = max(time.perf_counter() - t, 1e-9) / size
-            size = min(cap - n, int(0.5 * (deadline - time.perf_counter()) / per))
-        res = {a: ActionEstimate(a, wins[a] / n, wilson(wins[a], n), n) for a in actions}
-        return Estimates(by_action=res, playouts=n, method="rollout",
-                         seconds=time.perf_counter() - t0)
-    return engine_estimates(view, actions, deadline, stream, max_playouts=max_playouts)
+    t0 = time.perf_counter()
+    if deadline is None:
+        n = max_playouts if max_playouts is not None else 64
+        return Estimates(by_action=_from_rollout(action_estimates(view, n, stream), actions,
+                                                 n),
+                         playouts=n, method="rollout", seconds=time.perf_counter() - t0)
+    # Against a deadline: batches, each sized to half the time left at the rate the last one
+    # ran (and to MAX_BATCH_S at most), so that no batch (one uninterruptible numba call)
+    # overruns the budget by much.  The first
+    # batch is one playout when little time is left (FIRST_BATCH otherwise), so that a tiny
+    # budget is not overrun by its first batch.  Batch b uses its own stream; within a batch
+    # every action sees the same playouts.  At least one playout is always made.
+    cap = min(max_playouts or _MAX_FAST_PLAYOUTS, _MAX_FAST_PLAYOUTS)
+    wins = dict.fromkeys(actions, 0)
+    n, b = 0, 0
+    size = min(FIRST_BATCH if deadline - t0 > FIRST_BATCH_S else 1, cap)
+    while size >= 1:
+        t = time.perf_counter()
+        rows = _from_rollout(action_estimates(view, size, stream if b == 0
+                                              else rng.word(stream, b)), actions, size)
+        for a in actions:
+            wins[a] += round(rows[a].estimate * size)
+        n += size
+        b += 1
+        per = max(time.perf_counter() - t, 1e-9) / size
+        left = deadline - time.perf_counter()
+        size = min(cap - n, int(min(0.5 * left, MAX_BATCH_S) / per))
+    res = {a: ActionEstimate(a, wins[a] / n, wilson(wins[a], n), n) for a in actions}
+    return Estimates(by_action=res, playouts=n, method="rollout",
+                     seconds=time.perf_counter() - t0)
 
 
 # --------------------------------------------------------------------- exact policy value

@@ -37,9 +37,9 @@ import numpy as np
 from engine import rng
 from engine.policy import greedy_plus_action
 
-from . import kernel as HK
-from solver.api import Param, PolicyError, register_policy
-from solver.registry import check_range as _check
+from solver.honest import kernel as HK
+from solver.errors import PolicyError
+from solver.registry import Param, check_range as _check, register_policy
 from solver.stats import wilson
 
 # Stream salt: the policy's playout key is mix64 of the decision stream and this constant.

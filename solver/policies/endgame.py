@@ -36,7 +36,9 @@ from __future__ import annotations
 
 from engine.notation import parse_position
 
-from solver.api import EXACT_TOL, Param, PolicyError, make_policy, register_policy
+from solver.errors import PolicyError
+from solver.registry import Param, PolicyBase, build_policy, register_policy
+from solver.results import EXACT_TOL
 
 # Defaults, chosen by measurement (docs/REGRET.md, "Choosing U"): with at most DEFAULT_UNKNOWN
 # unknown cards most exact rankings of greedy positions finish within DEFAULT_NODES nodes,
@@ -93,7 +95,7 @@ def _table_bits(nodes: int) -> int:
     return bits
 
 
-class EndgameSwitch:
+class EndgameSwitch(PolicyBase):
     """A policy: the exact expectimax's proven best action at small decks, else ``base``'s."""
 
     def __init__(self, base, unknown: int = DEFAULT_UNKNOWN, budget_nodes: int = DEFAULT_NODES,
@@ -208,5 +210,5 @@ def _endgame(base="greedy", unknown=DEFAULT_UNKNOWN, budget_nodes=DEFAULT_NODES,
              budget_s=0.0, fallback="base"):
     if base == "endgame":
         raise PolicyError("policy argument base: 'endgame' cannot be its own base")
-    return EndgameSwitch(make_policy(base), unknown=unknown, budget_nodes=budget_nodes,
+    return EndgameSwitch(build_policy(base), unknown=unknown, budget_nodes=budget_nodes,
                          budget_s=budget_s, fallback=fallback)

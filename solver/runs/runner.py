@@ -74,9 +74,9 @@ class ClairvoyantWorker:
         warm_clairvoyant(self.solver)
 
     def play(self, seed: int) -> dict:
-        from solver.clairvoyant.solve import loss_recipe
-        r = self.solver.solve_deal(seed, node_budget=self.job["budget_nodes"],
-                                   time_budget_s=self.job["budget_s"])
+        from solver.clairvoyant import loss_recipe
+        r = self.solver.solve_deal(seed, budget_nodes=self.job["budget_nodes"],
+                                   budget_s=self.job["budget_s"])
         if r.result == "WIN":
             cert = list(r.line)
         elif r.result == "LOSS":
@@ -102,8 +102,8 @@ class DuoClairvoyantWorker:
 
     def play(self, seed: int) -> dict:
         from solver.duo.search import SOLVER_VERSION
-        r = self.solver.solve_deal(seed, node_budget=self.job["budget_nodes"],
-                                   time_budget_s=self.job["budget_s"])
+        r = self.solver.solve_deal(seed, budget_nodes=self.job["budget_nodes"],
+                                   budget_s=self.job["budget_s"])
         if r.result == "WIN":
             cert = list(r.line)
         elif r.result == "LOSS":   # the same search, same budget and table, finds it again
@@ -152,23 +152,23 @@ def warm_clairvoyant(solver) -> None:
     """Run every kernel a clairvoyant solve uses once (compiled, or loaded from numba's
     cache): a whole deal (DFS and beams) and a position near its end (the DFS's own win and
     its line)."""
-    r = solver.solve_deal(WARM_SEED, node_budget=WARM_NODES)
+    r = solver.solve_deal(WARM_SEED, budget_nodes=WARM_NODES)
     if r.result == "WIN" and len(r.line) > WARM_TAIL:
         s = Game(1).new_initial_state(WARM_SEED)
         for text in r.line[:-WARM_TAIL]:
             s.apply_action(s.string_to_action(text))
-        solver.solve_state(s, node_budget=WARM_NODES)
+        solver.solve_state(s, budget_nodes=WARM_NODES)
 
 
 def warm_duo(solver) -> None:
     """Run the two-player kernels once (compiled, or loaded from numba's cache): a whole
     deal, then a position near the end of its line."""
-    r = solver.solve_deal(WARM_SEED, node_budget=WARM_NODES)
+    r = solver.solve_deal(WARM_SEED, budget_nodes=WARM_NODES)
     if r.result == "WIN" and len(r.line) > WARM_TAIL:
         s = Game(2).new_initial_state(WARM_SEED)
         for text in r.line[:-WARM_TAIL]:
             s.apply_action(s.string_to_action(text))
-        solver.solve_state(s, node_budget=WARM_NODES)
+        solver.solve_state(s, budget_nodes=WARM_NODES)
 
 
 def make_worker(job: dict):

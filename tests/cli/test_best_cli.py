@@ -88,7 +88,7 @@ def test_undecided_text_table_dashes_and_line_agree(capsys):
     assert rows and all(ln.split()[3] == "-" for ln in rows)      # value column
     verdict = out.split("best: ", 1)[1].split("\n", 1)[0]
     assert verdict.startswith("undecided")
-    leader = verdict.split("leader: ", 1)[1].split(", by ", 1)[0]
+    leader = out.split("\nleader: ", 1)[1].split(", by ", 1)[0]
     first = rows[0].split()
     assert leader == f"{first[1]} {first[2]}"
     # the line's first step is the leader, with the table's own bounds
@@ -120,7 +120,8 @@ def test_best_needs_proof_not_a_high_midpoint():
 
 def test_every_phase_gets_a_deadline(monkeypatch, capsys, tmp_path):
     """Under --budget-s, the probes, the rounds, the principal line and the tree are each
-    given a time limit within the budget (issue 16 item 3)."""
+    given a time limit within the budget, counted from when the solver is ready (its memo
+    table made; issue 16 item 3, issue 27 item 8)."""
     import time
 
     from solver.expectimax.solver import Expectimax, prepare_kernels
@@ -131,8 +132,8 @@ def test_every_phase_gets_a_deadline(monkeypatch, capsys, tmp_path):
 
     def rec(name, fn, key):
         def wrapper(self, *a, **k):
-            names = {"probe": ("state", "node_budget", "budget_s"),
-                     "value": ("state", "node_budget", "budget_s")}.get(name, ())
+            names = {"probe": ("state", "budget_nodes", "budget_s"),
+                     "value": ("state", "budget_nodes", "budget_s")}.get(name, ())
             args = dict(zip(names, a))
             args.update(k)
             seen[name].append((time.perf_counter(), args.get(key)))
@@ -149,11 +150,18 @@ def test_every_phase_gets_a_deadline(monkeypatch, capsys, tmp_path):
         seen["est"].append((time.perf_counter(), deadline))
         return real(view, actions, deadline, stream, max_playouts)
     monkeypatch.setattr(est, "estimate_actions", estimates)
-    t0 = time.perf_counter()
+    made = []
+    init = Expectimax.__init__
+
+    def make(self, *a, **k):                  # the clock starts once the solver is made
+        init(self, *a, **k)
+        made.append(time.perf_counter())
+    monkeypatch.setattr(Expectimax, "__init__", make)
     budget = 3.0
     assert main(["best", TURN1, "--budget-s", str(budget), "--no-progress",
                  "--tree", str(tmp_path / "t.graphml")]) == 0
     capsys.readouterr()
+    t0 = made[0]
     for name in ("probe", "value", "line", "tree", "est"):
         assert seen[name], name
         for t, limit in seen[name]:
@@ -294,3 +302,110 @@ def test_readme_example_on_a_cold_cache(tmp_path):
     assert out["best"] == "discard Gk"
     assert all(a["exact"] for a in out["actions"])
     assert out["actions"][0]["value"] == 1.0
+
+
+# ----------------------------------------------------------------- issue 27 items 6, 9, 14
+def _prophecy_view(seed: int = 0):
+    """The player's view of the first prophecy of a greedy game (a deal with one)."""
+    for s in range(seed, seed + 200):
+        g = Game(1).new_initial_state(s)
+        while not g.is_terminal():
+            if g.phase == "prophecy" and g.deck_size() >= 5:
+                return player_view(g)
+            g.apply_action(greedy_action(g))
+    raise AssertionError("no prophecy in 200 greedy games")
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_interrupt_prints_the_ranking_so_far_and_saves_the_memo(tmp_path, capsys, signum):
+    """Ctrl-C (SIGINT) or SIGTERM during a long search: the ranking found so far is printed,
+    marked interrupted (``"interrupted": true``), the exit status is 130 and the memo is
+    saved (issue 27 item 6)."""
+    import signal
+    import threading
+
+    from solver.expectimax import prepare_kernels
+    prepare_kernels()
+    sig = getattr(signal, signum)
+    path = str(tmp_path / "m.memo")
+    timer = threading.Timer(1.5, signal.pthread_kill, (threading.main_thread().ident, sig))
+    timer.start()
+    try:
+        code = main(["best", TURN1, "--json", "--budget-s", "60", "--memo", path])
+    finally:
+        timer.cancel()
+    cap = capsys.readouterr()
+    assert code == 130
+    out = json.loads(cap.out)
+    assert out["interrupted"] is True and out["best"] is None
+    assert out["actions"] and all(0 <= a["lo"] <= a["hi"] <= 1 for a in out["actions"])
+    assert out["seconds"] < 30
+    assert os.path.exists(path) and "interrupted" in cap.err and "memo saved" in cap.err
+
+
+def test_interrupt_text_output_says_interrupted(capsys):
+    import signal
+    import threading
+
+    from solver.expectimax import prepare_kernels
+    prepare_kernels()
+    timer = threading.Timer(1.5, signal.pthread_kill,
+                            (threading.main_thread().ident, signal.SIGINT))
+    timer.start()
+    try:
+        code = main(["best", TURN1, "--budget-s", "60", "--no-progress"])
+    finally:
+        timer.cancel()
+    assert code == 130
+    out = capsys.readouterr().out
+    assert "interrupted: the search was stopped" in out and "best: " in out
+
+
+def test_no_leader_from_a_tie_of_zero_lower_bounds():
+    """Every lo at 0 and no estimates: no leader is named (issue 27 item 9)."""
+    from solver.api import ActionValue, Ranking, finish
+    r = Ranking("p", "open-hands", [ActionValue(action="b", lo=0.0, hi=1.0),
+                                    ActionValue(action="a", lo=0.0, hi=0.5)])
+    finish(r)
+    assert r.best is None and r.leader is None and r.criterion.startswith("no leader")
+    d = r.to_json()
+    assert d["leader"] is None and "no leader" in d["criterion"]
+    r.actions[1].estimate, r.actions[1].ci95 = 0.3, (0.2, 0.4)
+    finish(r)                         # with estimates there is a leader again
+    assert r.leader == "a" and "estimate" in r.criterion
+
+
+def _widths(text: str) -> int:
+    return max(len(ln) for ln in text.splitlines())
+
+
+@pytest.mark.parametrize("budget", [None, "2000"])
+def test_text_output_fits_80_columns(capsys, budget):
+    """``best`` on a prophecy position and on the README position (proven, and undecided
+    with estimates) prints nothing wider than 80 columns; --json stays one whole line
+    (issue 27 item 14)."""
+    pro = format_position(_prophecy_view())
+    for pos in (pro, README):
+        argv = ["best", pos, "--no-progress"]
+        argv += ["--budget-nodes", budget] if budget else ["--budget-s", "3"]
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert _widths(out) <= 80, out
+        assert "best: " in out and "nodes: " in out
+        assert main(argv + ["--json"]) == 0
+        js = capsys.readouterr().out
+        assert js.count("\n") == 1 and json.loads(js)["position"] == \
+            format_position(parse_position(pos))
+
+
+def test_threads_help_states_no_unmeasured_figure():
+    """--threads 2 was said to be 'about 1.6 times as fast' and measured slower on a busy
+    2-core machine: the help now points to the measured figures and their conditions
+    (issue 27 item 10)."""
+    from onirim.cli import build_parser
+    sub = build_parser("best")._subparsers._group_actions[0].choices["best"]
+    helps = {a.dest: " ".join(a.help.split()) for a in sub._actions if a.help}
+    assert "1.6" not in helps["threads"] and "as fast" not in helps["threads"]
+    assert "'Threads'" in helps["threads"]
+    doc = open(os.path.join(ROOT, "docs", "EXPECTIMAX.md")).read()
+    assert "benchmarks/results/threads-" in doc.split("### Threads", 1)[1].split("###", 1)[0]

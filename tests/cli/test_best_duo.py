@@ -86,8 +86,21 @@ def test_open_hands_under_a_budget_is_sound_and_undecided(capsys):
         assert 0.0 <= a["lo"] <= a["hi"] <= 1.0
         assert (a["value"] is None) == (not a["exact"])
     if out["best"] is None:
-        assert out["leader"] and out["criterion"]
+        assert out["criterion"]
+        assert (out["leader"] is None) == all(a["lo"] == 0 for a in out["actions"])
     assert out["nodes"] <= 201
+
+
+def test_no_leader_picked_from_a_tie_at_zero(capsys):
+    """Early in a two-player game under a tiny budget every action has lo = 0 and there are
+    no estimates: no leader is named, in the JSON and in the text (issue 27 item 9)."""
+    out = _json(capsys, ["best", LARGE, "--budget-nodes", "20", "--json"])
+    assert out["best"] is None and all(a["lo"] == 0 for a in out["actions"])
+    assert "estimate" not in out["actions"][0]
+    assert out["leader"] is None and out["criterion"].startswith("no leader")
+    assert main(["best", LARGE, "--budget-nodes", "20"]) == 0
+    text = capsys.readouterr().out
+    assert "\nleader: " not in text and "\nno leader: " in text
 
 
 def test_open_hands_text_says_what_it_is(capsys):

@@ -263,7 +263,7 @@ def test_check_loss_on_real_losses():
     assert lost and won
     for pos in lost[:3]:
         st = parse_position(pos)
-        r = solve_state(st, node_budget=100_000)
+        r = solve_state(st, budget_nodes=100_000)
         assert r.result == "LOSS"
         assert check_loss(st, loss_recipe(100_000, None, 8, r.nodes))[0] == "verified"
         assert check_loss(st, [])[0] == "unverified"

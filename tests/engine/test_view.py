@@ -70,7 +70,8 @@ def _project_policy(entry) -> bool:
 
 
 SOLO_POLICIES = sorted(n for n, e in policy_entries().items()
-                       if 1 in getattr(e.factory, "PLAYERS", (1,)) and _project_policy(e))
+                       if 1 in (getattr(e.factory, "players", None) or (1,))
+                       and _project_policy(e))
 
 
 @pytest.mark.parametrize("name", SOLO_POLICIES)

@@ -42,7 +42,7 @@ def test_solve_state_signature_and_any_phase():
             s.apply_action(a)
         p = parse_position(format_position(s))
         seen.add(p.phase)
-        r2 = solve_state(p, node_budget=2_000_000, time_budget_s=None)
+        r2 = solve_state(p, budget_nodes=2_000_000, budget_s=None)
         assert r2.result == "WIN"
         ok, msg = replay_line(p, r2.line)
         assert ok, msg
@@ -84,8 +84,8 @@ def test_terminal_and_lost_positions():
 
 def test_budget_gives_unknown_and_is_deterministic():
     sv = ClairvoyantSolver(tt_mb=4, beam_widths=())
-    a = sv.solve_deal(1, node_budget=3000)
-    b = sv.solve_deal(1, node_budget=3000)
+    a = sv.solve_deal(1, budget_nodes=3000)
+    b = sv.solve_deal(1, budget_nodes=3000)
     assert a.result == b.result
     assert a.nodes == b.nodes <= 3000
     if a.result == "UNKNOWN":
@@ -94,15 +94,15 @@ def test_budget_gives_unknown_and_is_deterministic():
 
 def test_time_budget_stops():
     sv = ClairvoyantSolver(tt_mb=4, beam_widths=())
-    r = sv.solve_deal(1, node_budget=None, time_budget_s=0.3)
+    r = sv.solve_deal(1, budget_nodes=None, budget_s=0.3)
     assert r.result in ("WIN", "UNKNOWN", "LOSS")
     assert r.seconds < 5
 
 
-@pytest.mark.parametrize("kw", [dict(node_budget=-1), dict(node_budget=10**22),
-                                dict(node_budget=1.5), dict(time_budget_s=float("inf")),
-                                dict(time_budget_s=1e308), dict(time_budget_s=0.0),
-                                dict(time_budget_s=float("nan"))])
+@pytest.mark.parametrize("kw", [dict(budget_nodes=-1), dict(budget_nodes=10**22),
+                                dict(budget_nodes=1.5), dict(budget_s=float("inf")),
+                                dict(budget_s=1e308), dict(budget_s=0.0),
+                                dict(budget_s=float("nan"))])
 def test_bad_budgets_raise_budget_error(kw):
     """Budgets the kernel cannot count (solver/budgets.py) raise BudgetError, an OnirimError,
     before the search starts (``inf`` and 1e308 seconds once overflowed the int64 deadline
@@ -111,7 +111,7 @@ def test_bad_budgets_raise_budget_error(kw):
     sv = ClairvoyantSolver(tt_mb=4, beam_widths=())
     with pytest.raises(BudgetError):
         sv.solve_deal(1, **kw)
-    assert sv.solve_deal(1, node_budget=3000).nodes <= 3000     # still usable
+    assert sv.solve_deal(1, budget_nodes=3000).nodes <= 3000     # still usable
 
 
 def test_refuses_chance_mode_and_duo():

@@ -48,7 +48,7 @@ def test_fixture_has_wins_and_losses():
 def test_each_rule_keeps_the_result(solver, flags):
     for pos, expected, nodes in POSITIONS:
         s = parse_position(pos)
-        r = solver.solve_state(s, node_budget=max(10 * nodes, 10_000), flags=flags)
+        r = solver.solve_state(s, budget_nodes=max(10 * nodes, 10_000), flags=flags)
         assert r.result == expected, (pos, flags)
         if flags == 0:
             assert r.nodes == nodes     # the unpruned DFS is deterministic

@@ -20,10 +20,10 @@ def test_same_results_and_nodes_without_table():
     checked = 0
     for pos in positions()[::2]:
         s = parse_position(pos)
-        k = sv.solve_state(s, node_budget=30_000, flags=R.ALL_BOUNDS)
+        k = sv.solve_state(s, budget_nodes=30_000, flags=R.ALL_BOUNDS)
         if k.result == "UNKNOWN":
             continue
-        res, line, nodes, _ = PS.dfs(s, node_budget=30_000, use_tt=False)
+        res, line, nodes, _ = PS.dfs(s, budget_nodes=30_000, use_tt=False)
         assert (res, nodes) == (k.result, k.nodes), pos
         if res == "WIN":
             assert line == k.actions
@@ -35,8 +35,8 @@ def test_same_results_with_table():
     sv = ClairvoyantSolver(tt_mb=4, beam_widths=())
     for pos in positions()[1::3]:
         s = parse_position(pos)
-        k = sv.solve_state(s, node_budget=200_000)
-        res, line, nodes, _ = PS.dfs(s, node_budget=200_000)
+        k = sv.solve_state(s, budget_nodes=200_000)
+        res, line, nodes, _ = PS.dfs(s, budget_nodes=200_000)
         if "UNKNOWN" in (res, k.result):
             continue
         assert res == k.result, pos
@@ -53,7 +53,7 @@ def test_python_search_finds_a_certified_win_from_a_late_position():
     late = s.clone()
     for a in r.actions[: len(r.actions) - 6]:
         late.apply_action(a)
-    res, line, nodes, _ = PS.dfs(late, node_budget=50_000)
+    res, line, nodes, _ = PS.dfs(late, budget_nodes=50_000)
     assert res == "WIN"
     ok, msg = replay_line(late, actions_to_strings(late, line))
     assert ok, msg

@@ -37,7 +37,7 @@ def reference():
 def reference_results(reference):
     out = []
     for s in positions():
-        r = reference.solve_state(s, node_budget=2_000_000)
+        r = reference.solve_state(s, budget_nodes=2_000_000)
         assert r.result in ("WIN", "LOSS")
         out.append(r.result)
     return out
@@ -50,7 +50,7 @@ def test_fixture_has_wins_and_losses(reference_results):
 
 def test_deals_win_and_their_lines_replay_in_the_engine(solver):
     for seed in range(6):
-        r = solver.solve_deal(seed, node_budget=3_000_000)
+        r = solver.solve_deal(seed, budget_nodes=3_000_000)
         assert r.result == "WIN", seed
         ok, msg = replay_line(Game(2).new_initial_state(seed), r.line)
         assert ok, (seed, msg)
@@ -65,7 +65,7 @@ def test_each_bound_agrees_with_the_unpruned_search(bounds, reference_results):
     pruned = DS.DuoSolver(tt_mb=8, flags=bounds | DS.F_TT, lds_levels=())
     cut = 0
     for s, want in zip(positions(), reference_results):
-        r = pruned.solve_state(s, node_budget=2_000_000)
+        r = pruned.solve_state(s, budget_nodes=2_000_000)
         assert r.result == want, (str(s), bounds)
         cut += r.pruned
     assert cut > 0   # the bound did prune something here
@@ -74,7 +74,7 @@ def test_each_bound_agrees_with_the_unpruned_search(bounds, reference_results):
 def test_default_solver_agrees_with_the_unpruned_search(solver, reference_results):
     """Bounds, table and limited-discrepancy runs together (the benchmark's configuration)."""
     for s, want in zip(positions(), reference_results):
-        r = solver.solve_state(s, node_budget=2_000_000)
+        r = solver.solve_state(s, budget_nodes=2_000_000)
         assert r.result == want, str(s)
         if r.result == "WIN":
             assert replay_line(s, r.line)[0]
@@ -86,7 +86,7 @@ def test_table_agrees_with_no_table(reference_results):
     bare = DS.DuoSolver(tt_mb=8, flags=0, lds_levels=())
     decided = 0
     for s, want in zip(positions(), reference_results):
-        r = bare.solve_state(s, node_budget=300_000)
+        r = bare.solve_state(s, budget_nodes=300_000)
         if r.result != "UNKNOWN":
             decided += 1
             assert r.result == want, str(s)
@@ -106,7 +106,7 @@ def test_dead_bound_on_a_discarded_door():
 
 
 def test_budget_gives_unknown_never_a_guess(solver):
-    r = solver.solve_deal(5, node_budget=50)
+    r = solver.solve_deal(5, budget_nodes=50)
     assert r.result == "UNKNOWN" and r.line == []
 
 
@@ -116,7 +116,7 @@ def test_a_line_that_does_not_win_is_refused(monkeypatch):
     real = DS.DuoSearch.line
     monkeypatch.setattr(DS.DuoSearch, "line", lambda self: real(self)[:-1])
     with pytest.raises(CertificateError):
-        sv.solve_deal(0, node_budget=1_000_000)
+        sv.solve_deal(0, budget_nodes=1_000_000)
 
 
 def test_solo_positions_are_refused():

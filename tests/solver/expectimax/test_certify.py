@@ -173,7 +173,9 @@ def test_cli_certify(capsys):
     assert abs(num / den - out["actions"][0]["value"]) <= 1e-12
     assert c["positions"] > 1000
     assert main(["best", text, "--certify", "--no-progress"]) == 0
-    line = capsys.readouterr().out.rstrip().splitlines()[-1]
+    out = capsys.readouterr().out
+    assert max(len(x) for x in out.splitlines()) <= 80          # wrapped (issue 27 item 14)
+    line = "certificate: " + " ".join(out.split("\ncertificate: ", 1)[1].split())
     assert line.startswith("certificate: the engine replays one optimal strategy")
     assert line.endswith("which equals the best action's value")
 

@@ -77,7 +77,7 @@ def test_budgeted_values_are_sound_bounds():
         for prune in (True, False):
             solver = Expectimax(14, prune=prune, peek=prune)
             budget = rng.choice((1, 2, 5, 20, 100))
-            iv = solver.value(state, node_budget=budget)
+            iv = solver.value(state, budget_nodes=budget)
             assert iv.lo - 1e-12 <= exact <= iv.hi + 1e-12, (text, budget, iv, exact)
             # more budget on the same table never loses soundness, and ends exact
             iv2 = solver.value(state)

@@ -73,7 +73,7 @@ def test_a_growing_table_keeps_node_budgets_and_sound_bounds():
     exact = Expectimax(20).value(state).lo
     for budget in (1, 50, 3000, 20000):
         s = Expectimax(8, max_table_bits=16)
-        iv = s.value(state, node_budget=budget)
+        iv = s.value(state, budget_nodes=budget)
         assert iv.lo <= exact <= iv.hi
         assert s.nodes <= budget + 1
     s = Expectimax(8, max_table_bits=16)
@@ -136,8 +136,8 @@ def test_small_queries_do_not_grow_the_table():
         state = late_position(seed, 14)
         seed += 1
         if state is not None and state.phase not in ("won", "lost"):
-            s.value(state, node_budget=250)
+            s.value(state, budget_nodes=250)
     assert s._seen() >= 2 * 4096           # growth is due ...
     assert s.table_bits == 12 and s.grown == 0  # ... but no small query paid for it
-    assert s.value(state, node_budget=256).lo >= 0 and s.grown == 1
+    assert s.value(state, budget_nodes=256).lo >= 0 and s.grown == 1
     assert s.table_bits == 14

@@ -11,7 +11,8 @@ from engine.errors import OnirimError
 from engine.notation import format_position, parse_position
 from onirim.cli import main
 from solver.expectimax import kernel as K
-from solver.expectimax.solver import Expectimax, UnsupportedPosition, best, encode
+from solver.api import rank
+from solver.expectimax import Expectimax, UnsupportedPosition, encode
 
 import naive_expectimax as N
 
@@ -191,7 +192,7 @@ def test_unsupported_positions():
     with pytest.raises(UnsupportedPosition):
         duo.value(parse_position(text))
     with pytest.raises(OnirimError):
-        best(text.replace("hand=Os,Os,Os,Os,Os", "hand=Os"))
+        rank(text.replace("hand=Os,Os,Os,Os,Os", "hand=Os"), mode="expectimax")
 
 
 # ----------------------------------------------------------------------------- the CLI
@@ -247,7 +248,7 @@ def test_cli_line_starts_with_best_under_a_budget(capsys):
     out = capsys.readouterr().out
     verdict = out.split("best: ", 1)[1].split("\n", 1)[0]
     # undecided here: the line starts with the leader the verdict names
-    best = verdict.split("leader: ", 1)[1].split(", by ", 1)[0] if "undecided" in verdict \
+    best = out.split("\nleader: ", 1)[1].split(", by ", 1)[0] if "undecided" in verdict \
         else verdict
     first = out.split("line: ", 1)[1].split("  [", 1)[0]
     assert "no" in out.split("best:")[0]          # some action is open
@@ -405,7 +406,7 @@ def test_bounds_are_clamped_and_ordered():
     assert iv.exact and iv.lo == 0.30000000000000004
     assert bounds(-1e-17, 0.25).lo == 0.0 and bounds(0.1, 0.7).hi == 0.7
     assert bounds(0.3, 0.3 + 5e-16).exact and not bounds(0.3, 0.3 + 1e-14).exact
-    huge = Expectimax(12).value(parse_position(PLAY_ROUNDS_ABOVE_ONE), node_budget=2**62)
+    huge = Expectimax(12).value(parse_position(PLAY_ROUNDS_ABOVE_ONE), budget_nodes=2**62)
     assert huge.exact and huge.lo == 1.0
 
 
@@ -433,8 +434,8 @@ def test_a_cut_rounded_one_unit_above_alpha_is_still_exact():
 
 @pytest.mark.parametrize("kw", [dict(budget_s=float("inf")), dict(budget_s=1e308),
                                 dict(budget_s=float("nan")), dict(budget_s=-1.0),
-                                dict(node_budget=10**22), dict(node_budget=-1),
-                                dict(node_budget=2.5), dict(budget_s="5")])
+                                dict(budget_nodes=10**22), dict(budget_nodes=-1),
+                                dict(budget_nodes=2.5), dict(budget_s="5")])
 def test_api_bad_budgets_raise_budget_error(kw):
     """A budget the kernels cannot count (docs/EXPECTIMAX.md section 4) raises BudgetError,
     an OnirimError, before any search: the memo and the node count stay as they were."""
@@ -447,10 +448,9 @@ def test_api_bad_budgets_raise_budget_error(kw):
         with pytest.raises(BudgetError) as e:
             method(state, **kw)
         assert isinstance(e.value, OnirimError)
-    rank_kw = {"budget_nodes" if k == "node_budget" else k: v for k, v in kw.items()}
-    if rank_kw.get("budget_nodes") != 0:
+    if kw.get("budget_nodes") != 0:
         with pytest.raises(BudgetError):
-            solver.rank(state, **rank_kw)
+            solver.rank(state, **kw)
     assert solver.nodes == n0
     # the edges are accepted
-    assert solver.value(state, node_budget=1 << 62, budget_s=1e7).lo >= 0
+    assert solver.value(state, budget_nodes=1 << 62, budget_s=1e7).lo >= 0

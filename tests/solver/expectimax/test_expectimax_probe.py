@@ -43,7 +43,7 @@ def test_probes_under_node_budgets_stay_sound():
         exact = _exact(state, naive)
         for budget in (1, 3, 10, 40):
             solver = Expectimax(14)
-            iv = solver.probe(state, node_budget=budget)
+            iv = solver.probe(state, budget_nodes=budget)
             assert iv.lo <= exact + 1e-12 and iv.hi >= exact - 1e-12, (text, budget)
             assert solver.nodes <= budget
             # the search that follows starts from the probe's entries and stays exact

@@ -325,7 +325,7 @@ def test_threads_with_budgets_stay_sound():
     rng = random.Random(9)
     for text, state, want in _small(31, 80, 6):
         solver = Expectimax(14, threads=2)
-        iv = solver.value(state, node_budget=rng.choice((1, 3, 10, 40)))
+        iv = solver.value(state, budget_nodes=rng.choice((1, 3, 10, 40)))
         assert iv.lo - 1e-12 <= want <= iv.hi + 1e-12, (text, iv, want)
 
 

@@ -170,3 +170,25 @@ def test_calibration_intervals_contain_the_exact_policy_value():
             hits += lo <= pv <= hi
             total += 1
     assert hits / total >= 0.90, (hits, total)
+
+
+def test_no_batch_of_playouts_is_sized_past_max_batch_s(monkeypatch):
+    """Each batch of fast playouts is one numba call that cannot look at the clock, so none
+    is sized to last more than MAX_BATCH_S at the rate measured (issue 27 item 8: a 10 s
+    budget took 24 s on a loaded machine, the last batch sized to half the time left).  A
+    fake clock advances 0.1 ms per playout; the budget is 10 s of it."""
+    now = [500.0]
+    calls = []
+
+    def fast(view, n, stream):
+        calls.append(n)
+        now[0] += n * 1e-4
+        return [(a, 0.5, 0.4, 0.6) for a in view.legal_actions()]
+    monkeypatch.setattr(E, "action_estimates", fast)
+    monkeypatch.setattr(E.time, "perf_counter", lambda: now[0])
+    v = late_view(3, 12)
+    acts = v.legal_actions()
+    est = E.estimate_actions(v, acts, now[0] + 10.0, 0)
+    assert est.playouts == sum(calls) and len(calls) > 1
+    assert max(calls) * 1e-4 <= E.MAX_BATCH_S + 1e-9
+    assert now[0] <= 500.0 + 10.0 + E.MAX_BATCH_S
