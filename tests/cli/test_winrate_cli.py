@@ -161,7 +161,7 @@ def test_a_foreign_sqlite_file_is_refused(tmp_path):
     con.commit()
     con.close()
     r = onirim("verify", "--db", str(other), cwd=tmp_path)
-    assert r.returncode == 2 and "no table 'results'" in r.stderr, r.stderr
+    assert r.returncode == 2 and "not an onirim results file" in r.stderr, r.stderr
     con = sqlite3.connect(other)
     assert [n for (n,) in con.execute("SELECT name FROM sqlite_master")] == ["notes"]
 
