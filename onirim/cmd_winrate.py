@@ -39,7 +39,6 @@ MAX_JOBS = 256
 MAX_TT_MB = 65536
 MEMORY_SHARE = 0.8         # the tables of all workers may take this share of the free memory
 COMPILE_NOTICE_S = 2.0     # say "compiling" when warming the kernels takes longer than this
-COMPILE_ESTIMATE = "about 75 s of CPU time, longer on a busy machine"
 
 
 def _policy_names() -> str:
@@ -206,26 +205,36 @@ def resume_command(args) -> str:
 
 
 class _CompileNotice:
-    """Says on stderr that the kernels are being compiled when warming them up takes longer
-    than ``COMPILE_NOTICE_S`` (a cold numba cache), and how long it took."""
+    """Says on stderr that the kernels are being compiled, before the wait when numba's cache
+    tells that ``family`` is not compiled for this tree (``onirim.precompile.family_ready``),
+    else when warming up takes longer than ``COMPILE_NOTICE_S``; with the family's measured
+    compile time, and afterwards how long it took."""
 
-    def __init__(self, quiet: bool = False):
+    def __init__(self, quiet: bool = False, family: str = "clairvoyant"):
         self.quiet = quiet
+        self.family = family
         self.said = False
         self.timer = None
 
-    def _say(self):
+    def _say(self, line: str | None = None):
+        from onirim.precompile import FAMILIES
         self.said = True
-        print(f"onirim: compiling the numba kernels, once per install ({COMPILE_ESTIMATE}; "
-              "later runs load them from the cache in about a second) ...",
-              file=sys.stderr, flush=True)
+        print(line or (f"onirim: compiling the numba kernels of the {self.family} family, once "
+                       f"per install (about {FAMILIES[self.family][1]} s of CPU measured, "
+                       "longer on a busy machine; 'python -m onirim.precompile' compiles "
+                       "every family ahead) ..."), file=sys.stderr, flush=True)
 
     def __enter__(self):
         self.t0 = time.perf_counter()
         if not self.quiet:
-            self.timer = threading.Timer(COMPILE_NOTICE_S, self._say)
-            self.timer.daemon = True
-            self.timer.start()
+            from onirim.precompile import compile_notice, family_ready
+            ready = family_ready(self.family) if self.family != "honest" else None
+            if ready is False:
+                self._say(compile_notice(self.family))
+            elif ready is None:      # cannot tell (or a policy that may compile nothing)
+                self.timer = threading.Timer(COMPILE_NOTICE_S, self._say)
+                self.timer.daemon = True
+                self.timer.start()
         return self
 
     def __exit__(self, *exc):
@@ -447,7 +456,9 @@ def run(args) -> int:
         first = next(work, None)        # looks chunks up until a deal is left to play
         if first is not None:
             # compile or load the kernels before any deal is timed; forked workers inherit them
-            with _CompileNotice(quiet=ckind == "address") as notice:
+            family = ("honest" if args.mode == "honest" else
+                      "duo" if players == 2 else "clairvoyant")
+            with _CompileNotice(quiet=ckind == "address", family=family) as notice:
                 try:
                     if ckind == "address":
                         pass    # remote workers warm up on their first task
