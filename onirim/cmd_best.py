@@ -30,7 +30,7 @@ LINE_MAX_S = 2.0       # ... but at most this many seconds (and this many after 
 
 
 def add_arguments(p):
-    p.add_argument("position", help="the position, in the notation of SPEC section 3")
+    p.add_argument("position", help="the position, in the notation of docs/NOTATION.md")
     p.add_argument("--mode", choices=("expectimax", "clairvoyant", "open-hands"), default=None,
                    help="information model (default: expectimax for a solo position, "
                         "open-hands for a two-player one: both hands known, the deck order "
@@ -40,7 +40,7 @@ def add_arguments(p):
                         "--budget-nodes is given); values left open are sound bounds")
     p.add_argument("--budget-nodes", type=int, default=None, metavar="N",
                    help="node budget for the whole query")
-    p.add_argument("--json", action="store_true", help="print the SPEC section 6 JSON")
+    p.add_argument("--json", action="store_true", help="print the JSON of docs/NOTATION.md")
     p.add_argument("--tree", metavar="FILE.graphml", default=None,
                    help="write the explored graph near the position (networkx GraphML)")
     p.add_argument("--table-bits", type=int, default=None, metavar="B",

@@ -317,6 +317,10 @@ class Session:
             print(text.encode(enc, "replace").decode(enc), file=self.out)
         self.out.flush()
 
+    def say_wrapped(self, text: str) -> None:
+        for part in wrap(text, self.width):
+            self.say(part)
+
     def draw_board(self) -> None:
         self.say()
         for line in render(self.state, deck_shown=known_top(self.state), width=self.width,
@@ -424,8 +428,8 @@ class Session:
     def run(self) -> int:
         self.say("Onirim: a new game (the seed is shown when it ends).")
         if self.analysis:
-            self.say("Analysis mode: 'undo' takes moves back. You can see a drawn card and "
-                     "play differently: this is not honest play.")
+            self.say_wrapped("Analysis mode: 'undo' takes moves back. You can see a drawn card "
+                             "and play differently: this is not honest play.")
         self.say("Type a move number or a move; 'help' lists the commands.")
         while True:
             self.draw_board()
@@ -455,9 +459,10 @@ class Session:
                     break
                 if low in ("undo", "u"):
                     if not self.analysis:
-                        self.say("undo is off: taking a move back after seeing the card it "
-                                 "drew is not honest play. To analyse a game, start it with "
-                                 "onirim play --analysis (undo then works).")
+                        self.say_wrapped("undo is off: taking a move back after seeing the "
+                                         "card it drew is not honest play. To analyse a "
+                                         "game, start it with onirim play --analysis (undo "
+                                         "then works).")
                         continue
                     if self.undo():
                         self.say("Undone.")

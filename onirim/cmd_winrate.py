@@ -1,4 +1,4 @@
-"""``onirim winrate``: play or solve deals S .. S+N-1 and report the win rate (SPEC section 6).
+"""``onirim winrate``: play or solve deals S .. S+N-1 and report the win rate (docs/WINRATE.md).
 
 * ``--mode clairvoyant`` solves each deal with perfect information (``solver.clairvoyant``).
 * ``--mode honest --policy NAME [--policy-arg k=v ...]`` plays each deal with a registered
@@ -543,7 +543,7 @@ def _summary(mode, deals, w, lo, un, players=1) -> dict:
     out = {"mode": mode, "deals": deals, "wins": w, "losses": lo, "unknown": un,
            "win_rate": summ["win_rate"], "ci95": summ["ci95"],
            "ci95_with_unknown": summ["ci95_with_unknown"]}
-    if players != 1:        # the solo summary keeps exactly the keys of SPEC section 6
+    if players != 1:        # the solo summary keeps exactly the documented keys (docs/WINRATE.md)
         out = {"mode": mode, "players": players, **{k: v for k, v in out.items()
                                                     if k != "mode"}}
     return out

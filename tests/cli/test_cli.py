@@ -485,3 +485,16 @@ def test_policy_game_refuses_what_it_would_ignore(capsys, monkeypatch, flag):
 def test_bench_errors_keep_the_format(capsys, monkeypatch, argv, field):
     rc, out, err = run_cli(capsys, monkeypatch, argv)
     assert rc == 2 and out == "" and err.startswith(f"onirim: error: {field}"), err
+
+
+def test_a_pasted_two_player_view_gets_one_clear_line_from_best(capsys, monkeypatch):
+    """What `position` prints in a two-player game, pasted into `onirim best`: one line that
+    says two-player views are not answered yet (it was "hand1: unknown card code '?'")."""
+    moves = greedy_moves(2, players=2, limit=12)
+    out = play(capsys, monkeypatch, moves + ["position"], seed=2, players=2)
+    line = [x for x in out.splitlines() if x.startswith('onirim best "mode=duo')][-1]
+    text = line.removeprefix('onirim best "').removesuffix('"')
+    assert "=?,?,?" in text
+    rc, out, err = run_cli(capsys, monkeypatch, ["best", text])
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "two-player views are not answered yet" in err and "unknown card code" not in err
