@@ -18,10 +18,15 @@ $(PLOTS): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,plots]'
 	touch $(PLOTS)
 
+# The environment, then every numba kernel family compiled once, in parallel, one line per
+# family (python -m onirim.precompile): afterwards the first use of every command only loads
+# the kernels.  With warm caches the precompile step only loads them (a few seconds).
 install: $(STAMP)
+	$(BIN)/python -m onirim.precompile --jobs $(JOBS)
 
-# The main job on a small default: clairvoyant win rate of deals 0..99.
-demo: $(STAMP)
+# The main job on a small default: clairvoyant win rate of deals 0..99 (after the same
+# precompile step, so that this is the only compile a new user sees).
+demo: install
 	$(BIN)/onirim demo
 
 # Compile the numba kernels into numba's cache first, one family per process (with warm

@@ -748,13 +748,53 @@ def table_rows(r: dict) -> list[tuple]:
     return rows
 
 
-def format_table(r: dict) -> str:
+TABLE_WIDTH = 80           # the text table fits a terminal of this width (--json is whole)
+VALUE_WIDTH = 18           # a longer value goes on its own line, below its figure
+
+
+def format_table(r: dict, width: int = TABLE_WIDTH) -> str:
+    """The table for a terminal: no line longer than ``width``.  Long notes wrap inside the
+    note column (or, when the columns leave it too little room, on indented lines below);
+    a value longer than ``VALUE_WIDTH`` takes a line of its own.  Words are never cut."""
+    import textwrap
     m = r.get("machine", {})
     head = (f"onirim bench ({'quick' if r.get('quick') else 'full'}), "
             f"{_fmt(r.get('seconds'))} s; {m.get('cpu')}, {m.get('cores')} cores, "
             f"python {m.get('python')}, numba {m.get('numba')}, commit {m.get('commit')}")
-    body = harness.table(table_rows(r), headers=("figure", "value", "note"))
-    return head + "\n" + "\n".join(line.rstrip() for line in body.splitlines())
+    out = textwrap.wrap(head, width, subsequent_indent="  ", break_long_words=False,
+                        break_on_hyphens=False) or [head]
+    rows = [tuple(str(c) for c in row) for row in table_rows(r)]
+    fw = max([len("figure")] + [len(a) for a, _, _ in rows])
+    fw = min(fw, width // 2)
+    vw = max([len("value")] + [len(b) for _, b, _ in rows if len(b) <= VALUE_WIDTH])
+    note_col = fw + 2 + vw + 2
+    room = width - note_col
+    below = room < 24                  # too narrow a note column: notes go below
+    out.append("  ".join(("figure".ljust(fw), "value".ljust(vw), "" if below else "note"))
+               .rstrip())
+    out.append("  ".join(("-" * fw, "-" * vw, "" if below else "-" * room)).rstrip())
+
+    def wrap(text, w, indent):
+        return textwrap.wrap(text, max(w, 20), subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
+
+    for a, b, c in rows:
+        fig = a if len(a) <= fw else a[:fw - 3] + "..."
+        if len(b) > vw:                # the value alone, then the note below
+            out.append(fig)
+            out.extend("    " + x for x in wrap(b, width - 4, ""))
+            if c:
+                out.extend("    " + x for x in wrap(c, width - 4, ""))
+            continue
+        if below or not c:
+            out.append(f"{fig.ljust(fw)}  {b}".rstrip())
+            if c:
+                out.extend("    " + x for x in wrap(c, width - 4, ""))
+            continue
+        lines = wrap(c, room, "")
+        out.append(f"{fig.ljust(fw)}  {b.ljust(vw)}  {lines[0]}".rstrip())
+        out.extend(" " * note_col + x for x in lines[1:])
+    return "\n".join(line.rstrip() for line in out)
 
 
 def markdown_table(r: dict) -> str:

@@ -19,6 +19,17 @@ class PositionError(OnirimError):
         super().__init__(f"{field}: {problem}")
 
 
+class PlayerViewError(PositionError):
+    """The text is a two-player *player's view* (the partner's hand written ``?,?,?``), not a
+    full position: ``engine.notation.parse_position`` refuses it, and ``view`` holds it as
+    ``engine.notation.parse_view`` reads it (a duo view, ``engine.view``), for a caller that
+    can answer from one player's information."""
+
+    def __init__(self, field: str, problem: str, view=None):
+        super().__init__(field, problem)
+        self.view = view
+
+
 class IllegalActionError(OnirimError):
     """An action that is unknown, malformed, or not legal in the state it was applied to."""
 

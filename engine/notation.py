@@ -28,11 +28,11 @@ from __future__ import annotations
 import json
 
 from . import cards as C
-from .errors import PositionError
+from .errors import PlayerViewError, PositionError
 from .fields import join_fields, state_fields as _fields
 from .game import CHANCE_PHASES, Game, State
 from .rng import MAX_SEED
-from .view import observation_fields, observation_text
+from .view import HIDDEN, _duo_view_class, observation_fields, observation_text
 
 SOLO_ORDER = ("mode", "phase", "drawn", "left", "hand", "row", "doors", "deck", "discard",
               "limbo", "seed", "shuffles")
@@ -85,8 +85,7 @@ def to_json_string(state: State, view: str = "full", player: int | None = None) 
 
 
 # ------------------------------------------------------------------------------- parsing
-def parse_position(text: str) -> State:
-    """Parse the one-line notation.  Raises PositionError naming the field and the problem."""
+def _raw_fields(text: str) -> dict:
     if not isinstance(text, str) or not text.strip():
         raise PositionError("position", "empty position")
     raw: dict = {}
@@ -99,11 +98,38 @@ def parse_position(text: str) -> State:
         if k in LIST_FIELDS:
             v = [] if v == "-" else v.split(",")
         raw[k] = v
-    return from_fields(raw)
+    return raw
 
 
-def from_json(obj) -> State:
-    """Parse the JSON form (a dict, or a string holding one)."""
+def parse_position(text: str) -> State:
+    """Parse the one-line notation.  Raises PositionError naming the field and the problem;
+    a two-player player's view (the partner's hand as ``?``) is not a position: it raises
+    :class:`~engine.errors.PlayerViewError`, which holds the view (:func:`parse_view`)."""
+    return _position(from_fields(_raw_fields(text), views=True))
+
+
+def parse_view(text: str) -> State:
+    """Parse the one-line notation of a position *or* of a player's view: a two-player hand
+    written ``?,?,?`` (one ``?`` per card the viewer cannot see) gives a duo view
+    (``engine.view``: the viewer's information, as ``engine.view.player_view`` makes it),
+    anything else the position.  The view's own text (``State.observation_string()``)
+    parses back into it."""
+    return from_fields(_raw_fields(text), views=True)
+
+
+def _position(s: State) -> State:
+    hidden = getattr(s, "hidden", None)
+    if hidden is not None:
+        raise PlayerViewError(f"hand{1 - s.viewer}", "a two-player player's view (the "
+                              "partner's cards written ?) is not a full position; two-player "
+                              "views are not answered yet", view=s)
+    return s
+
+
+def from_json(obj, views: bool = False) -> State:
+    """Parse the JSON form (a dict, or a string holding one).  A two-player view (a hand of
+    ``"?"``) raises :class:`~engine.errors.PlayerViewError`, unless ``views``: then it is
+    returned as :func:`parse_view` does."""
     if isinstance(obj, str):
         try:
             obj = json.loads(obj)
@@ -123,11 +149,19 @@ def from_json(obj) -> State:
         elif not isinstance(v, str):
             raise PositionError(clip(k), "expected a string")
         raw[k] = v
-    return from_fields(raw)
+    s = from_fields(raw, views=True)
+    return s if views else _position(s)
 
 
 def _card(field: str, code: str) -> int:
     if code not in C.INDEX:
+        if code == "*":
+            raise PositionError(field, "* stands for the deck's cards of unknown order: it "
+                                       "may only be the last item of deck"
+                                + (" (it must come last)" if field == "deck" else ""))
+        if code == HIDDEN:
+            raise PositionError(field, "? (a card the viewer cannot see) is written only for "
+                                       "the partner's hand of a two-player view")
         raise PositionError(field, f"unknown card code {clip(code)!r}")
     return C.INDEX[code]
 
@@ -144,7 +178,10 @@ def _int(raw: dict, field: str, lo: int, hi: int):
     return n
 
 
-def from_fields(raw: dict) -> State:
+def from_fields(raw: dict, views: bool = False) -> State:
+    """A position from its fields (lists already split).  With ``views``, a two-player hand
+    written all ``?`` gives a duo view (:func:`parse_view`); without, ``?`` is refused as any
+    unknown card code."""
     mode = raw.get("mode")
     if mode is None:
         raise PositionError("mode", "missing (solo or duo)")
@@ -166,7 +203,23 @@ def from_fields(raw: dict) -> State:
         if k not in raw:
             raise PositionError(k, "missing")
 
+    # a player's view: the partner's hand written as one ? per card (two-player only)
+    hidden_seat, hidden = None, 0
+    if duo and views:
+        for p in (0, 1):
+            vals = raw[f"hand{p}"]
+            if HIDDEN in vals:
+                if any(v != HIDDEN for v in vals):
+                    raise PositionError(f"hand{p}", "a hidden hand is written with one ? per "
+                                                    "card and no card codes")
+                if hidden_seat is not None:
+                    raise PositionError("hand1", "both hands are hidden (?); a view hides "
+                                                 "only the partner's hand")
+                hidden_seat, hidden = p, len(vals)
+
     def cards(field):
+        if hidden_seat is not None and field == f"hand{hidden_seat}":
+            return []
         return [_card(field, x) for x in raw[field]]
 
     s = State(Game(2 if duo else 1))
@@ -185,6 +238,9 @@ def from_fields(raw: dict) -> State:
     star = bool(deck) and deck[-1] == "*"
     if star:
         deck.pop()
+    if "*" in deck:
+        raise PositionError("deck", "* must come last: it stands for the rest of the deck, "
+                                    "below the listed cards")
     s.deck = [_card("deck", x) for x in deck]
     s.discard = sorted(cards("discard"))
     s.limbo = sorted(cards("limbo"))
@@ -224,7 +280,21 @@ def from_fields(raw: dict) -> State:
                 raise PositionError(field, f"too many {C.CODES[c]}: the game has "
                                            f"{C.COUNTS[c]}")
     missing = [C.COUNTS[t] - counts[t] for t in range(C.NUM_TYPES)]
-    if star:
+    if hidden_seat is not None:
+        field = f"hand{hidden_seat}"
+        free = sum(n for t, n in enumerate(missing) if C.is_location(t))
+        if free < hidden:
+            raise PositionError(field, f"{hidden} hidden cards (?), but only {free} "
+                                       "Locations are unaccounted for")
+        if not star and sum(missing) != hidden:
+            raise PositionError("deck", f"{sum(missing)} cards are unaccounted for and the "
+                                        f"partner hides {hidden}; list the deck or end it "
+                                        "with *")
+        s.unknown = missing
+        s.hidden = hidden
+        s.viewer = 1 - hidden_seat
+        s.__class__ = _duo_view_class(State)
+    elif star:
         s.unknown = missing
     elif any(missing):
         miss = ",".join(f"{n}x{C.CODES[t]}" for t, n in enumerate(missing) if n)
@@ -235,6 +305,11 @@ def from_fields(raw: dict) -> State:
 
 
 def _validate(s: State, duo: bool) -> None:
+    hidden_seat = 1 - s.viewer if getattr(s, "hidden", None) is not None else None
+
+    def held(p: int) -> int:      # cards in hand p, the hidden ones (a view) counted
+        return len(s.hands[p]) + (s.hidden if p == hidden_seat else 0)
+
     hand_fields = ("hand0", "hand1") if duo else ("hand",)
     for p, field in enumerate(hand_fields):
         for c in s.hands[p]:
@@ -279,23 +354,23 @@ def _validate(s: State, duo: bool) -> None:
         return
     # hand sizes by phase
     if duo:
-        h = len(s.hands[s.turn]) + len(s.shared)
+        h = held(s.turn) + len(s.shared)
         other = 1 - s.turn
         if ph == "draft":
-            if len(s.hands[0]) + len(s.hands[1]) + len(s.shared) != 8 or len(s.shared) < 3:
+            if held(0) + held(1) + len(s.shared) != 8 or len(s.shared) < 3:
                 # the draft ends when each player holds 3 (ruling D1): at 2 left it is over
                 raise PositionError("shared", "the draft holds 8 Locations in all, 3 or more "
                                               "still in the centre")
-            picks = len(s.hands[0]) + len(s.hands[1])
-            if len(s.hands[0]) - len(s.hands[1]) != picks % 2 or s.turn != picks % 2:
+            picks = held(0) + held(1)
+            if held(0) - held(1) != picks % 2 or s.turn != picks % 2:
                 raise PositionError("turn", "players draft alternately, player 0 first")
         else:
-            if ph != "setup" and len(s.hands[other]) != 3:
+            if ph != "setup" and held(other) != 3:
                 raise PositionError(f"hand{other}", "the waiting player holds 3 cards")
-            if len(s.hands[s.turn]) > 3:
+            if held(s.turn) > 3:
                 raise PositionError(f"hand{s.turn}", "a player holds at most 3 own cards")
             if ph == "setup":
-                if s.hands[0] or s.hands[1] or len(s.shared) >= 8:
+                if held(0) or held(1) or len(s.shared) >= 8:
                     raise PositionError("shared", "setup lays out fewer than 8 Locations in "
                                                   "the centre, before any player holds cards")
             elif len(s.shared) > 2:
@@ -322,7 +397,7 @@ def _validate(s: State, duo: bool) -> None:
         k = min(5, s.deck_size())
         if k == 0:
             raise PositionError("deck", "a prophecy needs at least one card in the deck")
-        if len(s.deck) < k:
+        if len(s.deck) < k and s.turn != hidden_seat:   # the partner did not see them
             raise PositionError("deck", f"phase prophecy: the {k} revealed cards must be "
                                         "listed on top of the deck")
     if ph == "foresee":
@@ -333,7 +408,7 @@ def _validate(s: State, duo: bool) -> None:
         if not C.is_door(s.drawn):
             raise PositionError("drawn", f"phase door needs a Door, not {C.CODES[s.drawn]}")
         col = C.colour(s.drawn)
-        if C.key_of(col) not in s.active_hand():
+        if C.key_of(col) not in s.active_hand() and s.turn != hidden_seat:
             raise PositionError(hand_field, f"phase door needs a {C.CODES[C.key_of(col)]} "
                                             "in hand")
         if duo and s.drawn in s.doors[s.turn]:

@@ -123,7 +123,12 @@ def observation_fields(state, player: int | None = None) -> dict:
     f = state_fields(_hide_deck_duo(state, p) if state.players == 2 else _hide_deck(state))
     if state.players == 2:
         other = f"hand{1 - p}"
-        f[other] = [HIDDEN] * len(f[other])
+        n = len(f[other])
+        if isinstance(state, _DuoViewMixin):    # a view already: its unknown cards include
+            n = state.hidden                    # the partner's, which are not in the deck
+            if sum(state.unknown) == n and f["deck"][-1:] == ["*"]:
+                f["deck"] = f["deck"][:-1]
+        f[other] = [HIDDEN] * n
     return f
 
 

@@ -18,7 +18,8 @@ DEFAULT_OUT = ".bench-results"     # git-ignored
 
 def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true",
-                   help="short run for CI (about a minute with warm numba caches)")
+                   help="short run for CI (about a minute once the numba kernels are compiled: "
+                        "make install or python -m onirim.precompile)")
     p.add_argument("--json", action="store_true", help="print the JSON instead of the table")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                    help=f"directory for the JSON and figures (default {DEFAULT_OUT})")
@@ -31,18 +32,35 @@ def add_arguments(p) -> None:
 def _sections(text: str) -> list[str]:
     names = [s.strip() for s in text.split(",") if s.strip()]
     if not names:
-        raise UsageError("--sections needs at least one section")
+        raise UsageError("--sections: needs at least one section")
     for s in names:
         if s not in SECTIONS:
-            raise UsageError(f"unknown section {s!r} (choose from: {', '.join(SECTIONS)})")
+            raise UsageError(f"--sections: unknown section {s!r} (choose from: "
+                             f"{', '.join(SECTIONS)})")
     return names
+
+
+# the kernel families each section runs (onirim.precompile)
+SECTION_FAMILIES = {"playouts": ("playouts", "honest"), "solver": ("clairvoyant",),
+                    "expectimax": ("expectimax",)}
+
+
+def _compile_notices(sections) -> None:
+    """Before the run, one line on stderr for each family the sections need that numba's
+    cache does not hold yet (compiling it comes first), with its measured compile time."""
+    import sys
+    from onirim.precompile import compile_notice
+    for fam in dict.fromkeys(f for s in sections for f in SECTION_FAMILIES[s]):
+        line = compile_notice(fam)
+        if line is not None:
+            print(line, file=sys.stderr, flush=True)
 
 
 def _bench_all():
     try:
         from benchmarks import bench_all
     except ImportError as e:
-        raise UsageError(f"onirim bench needs the benchmarks package ({e})") from None
+        raise UsageError(f"bench: needs the benchmarks package ({e})") from None
     return bench_all
 
 
@@ -51,7 +69,7 @@ def run(args) -> int:
     if args.out is not None:
         out = os.path.abspath(args.out)
         if os.path.exists(out) and not os.path.isdir(out):
-            raise UsageError(f"--out {args.out!r} is not a directory")
+            raise UsageError(f"--out: {args.out!r} is not a directory")
         parent = os.path.dirname(out)
         if not os.path.isdir(parent):
             # as --db, --tree and --memo: the folder that holds the output must exist
@@ -60,9 +78,10 @@ def run(args) -> int:
             if not os.path.isdir(out):
                 os.mkdir(out)
         except OSError as e:
-            raise UsageError(f"--out {args.out!r}: cannot create it ({e.strerror})") from None
+            raise UsageError(f"--out: cannot create {args.out!r} ({e.strerror})") from None
     else:
         out = None
     B = _bench_all()
+    _compile_notices(sections)
     result = B.run(quick=args.quick, sections=sections)
     return B.finish(result, out, args.json, plots=not args.no_plots)

@@ -7,7 +7,9 @@ legal moves are listed, numbered, fitted to the terminal's width.  Input, one pe
 * a move number, or a move as its action string (``play Os``, ``discard Ak``, ``door key``,
   ``nightmare reveal``, ``prophecy discard=N keep=Os,Am,Gk,Lk``; case does not matter; in a
   prophecy ``discard=N keep=...`` is enough);
-* ``undo`` (back to the previous decision), ``hint`` (the exact search near the end of a
+* ``undo`` (back to the previous decision) in analysis mode only (``--analysis``): taking a
+  move back after seeing the card it drew is not honest play, so a game started without
+  the flag refuses it and says how to turn it on; ``hint`` (the exact search near the end of a
   game, otherwise the strongest registered policy, said to be a heuristic), ``position`` (the
   player's view in the notation of ``docs/NOTATION.md``, ready for ``onirim best``),
   ``board`` (draw the board again), ``help`` (commands, card legend, Nightmare options),
@@ -17,7 +19,9 @@ After each move, indented lines tell what the automatic part of the turn did, fr
 engine's own steps (``State.apply_action_logged``): the cards actually drawn, the Doors and
 Nightmares set aside in limbo, what a reveal discarded, the Doors gained or lost, and the
 shuffles.  End of input quits cleanly.  A bad line gets a one-line message and the prompt
-again.  See ``docs/PLAY.md``.
+again.  The deal's seed fixes the whole deck order, so it stays off the player's screen
+during the game; it is printed when the game ends (or is abandoned), with the command that
+replays it.  See ``docs/PLAY.md``.
 """
 from __future__ import annotations
 
@@ -68,7 +72,8 @@ Commands:
              door limbo, nightmare reveal, prophecy discard=N keep=Os,Am,Gk,Lk
              (keep= lists the new top of the deck first; in a prophecy,
              discard=N keep=... is enough)
-  undo       take back the last move (repeatable)
+  undo       take back the last move (repeatable; analysis mode only:
+             onirim play --analysis)
   hint       a suggested move: with {EXACT_HINT_DECK} cards or fewer in the deck, the
              exact search if it proves a best move within {EXACT_HINT_S:g} s; otherwise
              a heuristic policy (the hint says which)
@@ -102,6 +107,9 @@ def add_arguments(parser):
                         help="deal seed, 0 .. 2**64-1 (default: a random one, printed)")
     parser.add_argument("--players", type=int, choices=(1, 2), default=1,
                         help="1 (solo, default) or 2 (two-player cooperative)")
+    parser.add_argument("--analysis", action="store_true",
+                        help="analysis mode: 'undo' takes moves back, so you can see a drawn "
+                             "card and play differently; this breaks honest play (default off)")
 
 
 def terminal_width() -> int:
@@ -223,9 +231,8 @@ class Hinter:
 
     def _exact(self, view):
         if self._solver is None:
-            from solver.expectimax.solver import Expectimax
-            self.say("(loading the exact search; the first time, it compiles for a minute "
-                     "or two)")
+            from solver.expectimax import Expectimax
+            self._notice("expectimax", "the exact search")
             self._solver = Expectimax(table_bits=20)
             self._solver.value(view, budget_nodes=1)            # compile / load, untimed
         t0 = time.perf_counter()
@@ -237,11 +244,26 @@ class Hinter:
             return top, seconds
         return None, seconds
 
+    def _notice(self, family: str, what: str) -> None:
+        """Before a first use that must compile (numba's cache says so), say so and how
+        long it takes (measured); never wait in silence."""
+        from onirim.precompile import FAMILIES, family_ready
+        if family_ready(family) is False:
+            self.say(f"(compiling {what}, once per install: about {FAMILIES[family][1]} s of "
+                     "CPU measured, longer on a busy machine; 'python -m onirim.precompile' "
+                     "compiles it ahead)")
+
     def policy(self):
         if self._policy is None:
             from solver.api import make_policy, policy_entries
             name = "rollout" if "rollout" in policy_entries() else "greedy"
+            if name == "rollout":
+                self._notice("honest", "the rollout policy's playouts")
             self._policy = make_policy(name)
+            if name == "rollout":     # compile or load now, before the hint is timed
+                warm = getattr(self._policy, "warm_up", None)
+                if callable(warm):
+                    warm()
         return self._policy
 
     def hint(self, state, stream: int) -> tuple[int, str]:
@@ -273,9 +295,11 @@ class Hinter:
 class Session:
     """One interactive game: the state and the undo stack."""
 
-    def __init__(self, players: int, seed: int, inp=None, out=None, width: int | None = None):
+    def __init__(self, players: int, seed: int, inp=None, out=None, width: int | None = None,
+                 analysis: bool = False):
         self.game = Game(players)
         self.seed = seed
+        self.analysis = analysis
         self.state = self.game.new_initial_state(seed)
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
@@ -293,9 +317,14 @@ class Session:
             print(text.encode(enc, "replace").decode(enc), file=self.out)
         self.out.flush()
 
+    def say_wrapped(self, text: str) -> None:
+        for part in wrap(text, self.width):
+            self.say(part)
+
     def draw_board(self) -> None:
         self.say()
-        for line in render(self.state, deck_shown=known_top(self.state), width=self.width):
+        for line in render(self.state, deck_shown=known_top(self.state), width=self.width,
+                           show_seed=False):
             self.say(line)
 
     def labels(self) -> list[str]:
@@ -379,18 +408,28 @@ class Session:
         s = self.state
         text = s.observation_string()
         if s.players == 2:
-            self.say(f"Your view (player {s.turn}; ? = your partner's cards, * = the cards "
-                     "of unknown order):")
-            self.say(text)
-            self.say("(onirim best takes solo positions only)")
-            return
-        self.say("Your view (* = the cards of unknown order); to ask the solver:")
+            self.say(f"Your view (player {s.turn}; ? = a card of your partner's hand, "
+                     "* = the deck's cards of unknown order):")
+        else:
+            self.say("Your view (* = the deck's cards of unknown order); to ask the solver:")
         self.say(f'onirim best "{text}"')
 
     # -------------------------------------------------------------- main loop
-    def run(self) -> int:
+    def replay_line(self) -> str:
         flag = f" --players {self.game.players}" if self.game.players == 2 else ""
-        self.say(f"Onirim: seed {self.seed} (replay with: onirim play --seed {self.seed}{flag})")
+        return f"Seed {self.seed} (replay with: onirim play --seed {self.seed}{flag})"
+
+    def end(self, text: str) -> int:
+        """The game is over or abandoned: now the seed may be shown."""
+        self.say(text)
+        self.say(self.replay_line())
+        return 0
+
+    def run(self) -> int:
+        self.say("Onirim: a new game (the seed is shown when it ends).")
+        if self.analysis:
+            self.say_wrapped("Analysis mode: 'undo' takes moves back. You can see a drawn card "
+                             "and play differently: this is not honest play.")
         self.say("Type a move number or a move; 'help' lists the commands.")
         while True:
             self.draw_board()
@@ -400,15 +439,13 @@ class Session:
             while True:
                 line = self.prompt()
                 if line is None:
-                    self.say("End of input: game abandoned.")
-                    return 0
+                    return self.end("End of input: game abandoned.")
                 cmd = line.strip()
                 low = cmd.lower()
                 if not cmd:
                     continue
                 if low in ("quit", "q", "exit"):
-                    self.say("Game abandoned.")
-                    return 0
+                    return self.end("Game abandoned.")
                 if low in ("help", "h", "?"):
                     self.say(HELP)
                     continue
@@ -421,6 +458,12 @@ class Session:
                 if low in ("board", "b"):
                     break
                 if low in ("undo", "u"):
+                    if not self.analysis:
+                        self.say_wrapped("undo is off: taking a move back after seeing the "
+                                         "card it drew is not honest play. To analyse a "
+                                         "game, start it with onirim play --analysis (undo "
+                                         "then works).")
+                        continue
                     if self.undo():
                         self.say("Undone.")
                         break
@@ -443,11 +486,9 @@ class Session:
         moves = len(self.undo_stack)
         doors = len(s.all_doors())
         if s.won():
-            self.say(f"You won: all 8 Doors are in play after {moves} decisions.")
-        else:
-            self.say(f"You lost: the deck ran out with {doors} of 8 Doors in play "
-                     f"after {moves} decisions.")
-        return 0
+            return self.end(f"You won: all 8 Doors are in play after {moves} decisions.")
+        return self.end(f"You lost: the deck ran out with {doors} of 8 Doors in play "
+                        f"after {moves} decisions.")
 
 
 def _stream(seed: int, i: int) -> int:
@@ -468,4 +509,4 @@ def _isatty(stream) -> bool:
 
 def run(args) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    return Session(args.players, seed).run()
+    return Session(args.players, seed, analysis=args.analysis).run()

@@ -1,6 +1,6 @@
 """``onirim show "<position>" [--json]``: draw a position and print its canonical notation.
 
-The position is the one-line notation of SPEC section 3, or its JSON form when the argument
+The position is the one-line notation of docs/NOTATION.md, or its JSON form when the argument
 starts with ``{``.  With ``--json`` only the JSON form is printed (one object on one line).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``onirim winrate``: play or solve deals S .. S+N-1 and report the win rate (SPEC section 6).
+"""``onirim winrate``: play or solve deals S .. S+N-1 and report the win rate (docs/WINRATE.md).
 
 * ``--mode clairvoyant`` solves each deal with perfect information (``solver.clairvoyant``).
 * ``--mode honest --policy NAME [--policy-arg k=v ...]`` plays each deal with a registered
@@ -18,7 +18,9 @@ the same for any ``--jobs`` (with a node budget; ``--budget-s`` is not reproduci
 """
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import shlex
 import signal
 import sys
@@ -30,55 +32,85 @@ from solver.budgets import available_memory, check_nodes, check_seconds
 
 MODES = ("clairvoyant", "honest")
 MAX_SEED = (1 << 64) - 1
-MAX_DEALS = 100_000_000    # the seed list is built in memory
+MAX_DEALS = 100_000_000
+CHUNK = 10_000             # seeds looked up and handed out at once (the memory of a run)
+MEDIAN_STEP = 1.01         # the median solve time is kept to within 1%
 MAX_JOBS = 256
 MAX_TT_MB = 65536
 MEMORY_SHARE = 0.8         # the tables of all workers may take this share of the free memory
 COMPILE_NOTICE_S = 2.0     # say "compiling" when warming the kernels takes longer than this
-COMPILE_ESTIMATE = "about 75 s of CPU time, longer on a busy machine"
+
+
+def _policy_names() -> str:
+    try:
+        from solver.api import policy_entries
+        return ", ".join(policy_entries())
+    except Exception as e:  # pragma: no cover - a broken policy module: say so in the help
+        return f"(the registry could not be read: {e})"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--mode", default="clairvoyant",
+    from solver import clairvoyant as solo
+    from solver.duo import search as duo
+    p.add_argument("--mode", choices=MODES, default="clairvoyant",
                    help="clairvoyant (perfect information: the deal's seed is known) or honest "
-                        "(a policy plays with only what the player may know)")
-    p.add_argument("--policy", default=None, help="honest mode: the registered policy to play")
+                        "(a policy plays with only what the player may know); default "
+                        "clairvoyant")
+    p.add_argument("--policy", default=None, metavar="NAME",
+                   help="honest mode (required there): the registered policy to play, one of "
+                        f"{_policy_names()} (docs/POLICIES.md)")
     p.add_argument("--policy-arg", action="append", default=[], metavar="K=V",
-                   help="honest mode: a policy parameter (repeatable)")
-    p.add_argument("--players", type=int, default=1,
-                   help="1 (solo, the default) or 2 (the two-player cooperative game)")
-    p.add_argument("--deals", type=int, required=True, help="number of deals N")
-    p.add_argument("--seed", type=int, default=0, help="first seed S (deals S .. S+N-1)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+                   help="honest mode: a policy parameter (repeatable; default: the policy's "
+                        "own defaults)")
+    p.add_argument("--players", type=int, choices=(1, 2), default=1,
+                   help="1 (solo) or 2 (the two-player cooperative game); default 1")
+    p.add_argument("--deals", type=int, required=True,
+                   help=f"number of deals N, 1 to {MAX_DEALS:,} (required)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="first seed S (deals S .. S+N-1, all within 0 .. 2**64-1); default 0")
+    p.add_argument("--jobs", type=int, default=1,
+                   help=f"worker processes, 1 to {MAX_JOBS}; default 1")
     p.add_argument("--db", default="onirim-results.sqlite",
-                   help="SQLite results file (default ./onirim-results.sqlite)")
+                   help="SQLite results file; default ./onirim-results.sqlite, created if "
+                        "missing (stderr says so).  Read-only when every deal asked is "
+                        "stored; otherwise the run writes to it")
     p.add_argument("--budget-nodes", type=int, default=None,
-                   help="clairvoyant: node budget per deal (default: the solver's default)")
+                   help="clairvoyant: node budget per deal (default "
+                        f"{solo.DEFAULT_NODE_BUDGET:,} solo, {duo.DEFAULT_NODE_BUDGET:,} "
+                        "two-player)")
     p.add_argument("--budget-s", type=float, default=None,
                    help="clairvoyant: extra wall-clock budget per deal, seconds "
-                        "(not reproducible)")
+                        "(default none; not reproducible)")
     p.add_argument("--tt-mb", type=float, default=None,
-                   help="clairvoyant: transposition table size per worker, MB")
+                   help="clairvoyant: transposition table size per worker, MB (default "
+                        f"{solo.DEFAULT_TT_MB:g} solo, {duo.DEFAULT_TT_MB:g} two-player)")
     p.add_argument("--cluster", default=None, metavar="local:N|ADDRESS",
                    help="play on a Dask cluster: local:N starts N local worker processes, "
-                        "ADDRESS connects to a scheduler (needs the [cluster] extra)")
+                        "ADDRESS connects to a scheduler (needs the [cluster] extra); default "
+                        "none: local processes (--jobs)")
     p.add_argument("--chunk", type=int, default=None,
-                   help="with --cluster: seeds per task (default: about 2 s of work)")
-    p.add_argument("--json", action="store_true", help="print the SPEC JSON summary")
+                   help="with --cluster: seeds per task, 1 to 100,000 (default: about 2 s of "
+                        "work)")
+    p.add_argument("--json", action="store_true",
+                   help="print the JSON summary (docs/WINRATE.md) instead of the text")
 
 
 def check_args(args):
     if args.mode not in MODES:
         raise UsageError(f"--mode: unknown mode {args.mode!r} (choose from: {', '.join(MODES)})")
     if getattr(args, "players", 1) not in (1, 2):
-        raise UsageError(f"--players must be 1 or 2, not {args.players}")
+        raise UsageError(f"--players: must be 1 or 2, not {args.players}")
     if not 1 <= args.deals <= MAX_DEALS:
-        raise UsageError(f"--deals must be from 1 to {MAX_DEALS:,}, not {args.deals} "
+        raise UsageError(f"--deals: must be from 1 to {MAX_DEALS:,}, not {args.deals} "
                          "(run larger jobs in batches of seeds on one --db)")
-    if args.seed < 0 or args.seed + args.deals - 1 > MAX_SEED:
-        raise UsageError("--seed: seeds must lie in 0 .. 2**64-1")
+    if not 0 <= args.seed <= MAX_SEED:
+        raise UsageError(f"--seed: must be from 0 to 2**64-1, not {args.seed}")
+    if args.seed + args.deals - 1 > MAX_SEED:
+        raise UsageError(f"--deals: the last deal S+N-1 = {args.seed + args.deals - 1} is past "
+                         f"the last seed 2**64-1; from --seed {args.seed} at most "
+                         f"{MAX_SEED - args.seed + 1} deals")
     if not 1 <= args.jobs <= MAX_JOBS:
-        raise UsageError(f"--jobs must be from 1 to {MAX_JOBS}, not {args.jobs}")
+        raise UsageError(f"--jobs: must be from 1 to {MAX_JOBS}, not {args.jobs}")
     if not str(args.db).strip():
         raise UsageError("--db: needs a file name (an empty path is not a database)")
     cluster = getattr(args, "cluster", None)
@@ -92,7 +124,7 @@ def check_args(args):
         if cluster is None:
             raise UsageError("--chunk: applies to --cluster only")
         if not 1 <= args.chunk <= 100_000:
-            raise UsageError(f"--chunk must be from 1 to 100,000, not {args.chunk}")
+            raise UsageError(f"--chunk: must be from 1 to 100,000, not {args.chunk}")
     if args.mode == "honest":
         if not args.policy:
             raise UsageError("--policy: --mode honest needs a policy (for example "
@@ -107,7 +139,7 @@ def check_args(args):
     check_nodes(args.budget_nodes, "--budget-nodes")
     check_seconds(args.budget_s, "--budget-s")
     if args.tt_mb is not None and not 0.01 <= args.tt_mb <= MAX_TT_MB:
-        raise UsageError(f"--tt-mb must lie in 0.01 .. {MAX_TT_MB}, not {args.tt_mb}")
+        raise UsageError(f"--tt-mb: must lie in 0.01 .. {MAX_TT_MB}, not {args.tt_mb}")
 
 
 def check_memory(tt_mb: float, jobs: int, avail: int | None = None) -> None:
@@ -124,21 +156,26 @@ def check_memory(tt_mb: float, jobs: int, avail: int | None = None) -> None:
             f"(at most {MEMORY_SHARE:.0%} of it may be used)")
 
 
-def _open_db(path):
+def _open_db(path, need: str | None = None):
+    """``path`` open for writing (created if missing).  ``need``: why this run must write,
+    said when the file cannot be written."""
     from solver.runs.db import DBError, ResultsDB
     from solver.expectimax.memo_file import path_problem
+    why = f"; {need}" if need else ""
     problem = path_problem(path)
     if problem is not None:
-        raise UsageError(f"--db: {problem}")
+        raise UsageError(f"--db: {problem}{why if 'permission' in problem else ''}")
     try:
         db = ResultsDB(path)
         with db.con:
             db.con.execute("CREATE TABLE IF NOT EXISTS _probe (x INTEGER)")
             db.con.execute("DROP TABLE _probe")
     except DBError as e:
-        raise UsageError(f"--db: {e}") from None
+        if "not an onirim results file" in str(e):
+            raise UsageError(f"--db: {e}") from None
+        raise UsageError(f"--db: {e}{why}") from None
     except Exception as e:  # sqlite3.Error on a read-only folder or file
-        raise UsageError(f"--db: cannot write database {path!r}: {e}") from None
+        raise UsageError(f"--db: cannot write database {path!r}: {e}{why}") from None
     return db
 
 
@@ -169,26 +206,36 @@ def resume_command(args) -> str:
 
 
 class _CompileNotice:
-    """Says on stderr that the kernels are being compiled when warming them up takes longer
-    than ``COMPILE_NOTICE_S`` (a cold numba cache), and how long it took."""
+    """Says on stderr that the kernels are being compiled, before the wait when numba's cache
+    tells that ``family`` is not compiled for this tree (``onirim.precompile.family_ready``),
+    else when warming up takes longer than ``COMPILE_NOTICE_S``; with the family's measured
+    compile time, and afterwards how long it took."""
 
-    def __init__(self, quiet: bool = False):
+    def __init__(self, quiet: bool = False, family: str = "clairvoyant"):
         self.quiet = quiet
+        self.family = family
         self.said = False
         self.timer = None
 
-    def _say(self):
+    def _say(self, line: str | None = None):
+        from onirim.precompile import FAMILIES
         self.said = True
-        print(f"onirim: compiling the numba kernels, once per install ({COMPILE_ESTIMATE}; "
-              "later runs load them from the cache in about a second) ...",
-              file=sys.stderr, flush=True)
+        print(line or (f"onirim: compiling the numba kernels of the {self.family} family, once "
+                       f"per install (about {FAMILIES[self.family][1]} s of CPU measured, "
+                       "longer on a busy machine; 'python -m onirim.precompile' compiles "
+                       "every family ahead) ..."), file=sys.stderr, flush=True)
 
     def __enter__(self):
         self.t0 = time.perf_counter()
         if not self.quiet:
-            self.timer = threading.Timer(COMPILE_NOTICE_S, self._say)
-            self.timer.daemon = True
-            self.timer.start()
+            from onirim.precompile import compile_notice, family_ready
+            ready = family_ready(self.family) if self.family != "honest" else None
+            if ready is False:
+                self._say(compile_notice(self.family))
+            elif ready is None:      # cannot tell (or a policy that may compile nothing)
+                self.timer = threading.Timer(COMPILE_NOTICE_S, self._say)
+                self.timer.daemon = True
+                self.timer.start()
         return self
 
     def __exit__(self, *exc):
@@ -230,6 +277,127 @@ def _sigterm_as_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+class _Tally:
+    """Running totals of a run, deal by deal, in bounded memory (no per-deal list): counts,
+    sums, a histogram of solve times for the median (``MEDIAN_STEP`` apart: the median is
+    exact to within that ratio), and, for clairvoyant rows found stored, the budgets that
+    produced them."""
+
+    def __init__(self, mode: str):
+        self.mode = mode
+        self.n = self.stored = self.wins = self.losses = self.unknown = 0
+        self.nodes = 0
+        self.seconds = 0.0
+        self.doors = self.decisions = 0
+        self.hist: dict = {}
+        self.stored_budgets: dict = {}
+
+    def _add(self, won, lost, seconds, nodes=0, doors=0, decisions=0) -> None:
+        self.n += 1
+        self.wins += won
+        self.losses += lost
+        self.unknown += not (won or lost)
+        self.seconds += seconds
+        self.nodes += int(nodes)
+        self.doors += int(doors)
+        self.decisions += int(decisions)
+        b = math.floor(math.log(max(seconds, 1e-9)) / math.log(MEDIAN_STEP))
+        self.hist[b] = self.hist.get(b, 0) + 1
+
+    def add_clairvoyant(self, result, nodes, seconds, settings=None) -> None:
+        """One deal's row; ``settings`` (the row's settings JSON) for a row found stored."""
+        self._add(result == "WIN", result == "LOSS", seconds, nodes)
+        if settings is not None:
+            self.stored += 1
+            b = _budget_text(settings)
+            self.stored_budgets[b] = self.stored_budgets.get(b, 0) + 1
+
+    def add_honest(self, r: dict, stored: bool = False) -> None:
+        self._add(bool(r["won"]), not r["won"], r["seconds"], 0, r["doors"], r["decisions"])
+        self.stored += stored
+
+    def median_seconds(self) -> float:
+        """The upper median of the solve times, to within ``MEDIAN_STEP``."""
+        need, seen = self.n // 2 + 1, 0
+        for b in sorted(self.hist):
+            seen += self.hist[b]
+            if seen >= need:
+                return MEDIAN_STEP ** (b + 0.5)
+        return 0.0
+
+
+def _budget_text(settings) -> str:
+    """The budget in a stored row's settings (JSON text), as the report prints it."""
+    try:
+        d = json.loads(settings) if isinstance(settings, str) else dict(settings)
+    except (ValueError, TypeError):
+        d = {}
+    if not isinstance(d, dict) or d.get("budget_nodes") is None:
+        return "unrecorded"
+    return f"{d['budget_nodes']} nodes" + (f", {d['budget_s']} s" if d.get("budget_s") else "")
+
+
+def _count_stored(db, args, key, seeds, players) -> int:
+    if args.mode == "clairvoyant":
+        return db.count_done(args.mode, key, seeds, players)
+    return db.count_honest(key, seeds, players)
+
+
+def _open_for_run(args, key, seeds, players):
+    """The results file for this run, how many of its deals are stored already, and whether
+    it is open for writing.
+
+    A file whose asked deals are all stored is opened read-only (``solver.db.ResultsDB``,
+    ``readonly``): nothing is written, so an archive or a read-only mount works.  Otherwise
+    the run must write: the file is opened for writing, and a file that cannot be written is
+    refused, saying that this run needs write access and why."""
+    import os
+    from solver.runs.db import DBError, ResultsDB
+    path = args.db
+    stored = 0
+    if os.path.isfile(path) and os.path.getsize(path) > 0:
+        try:
+            ro = ResultsDB(path, readonly=True, require_results=False)
+        except DBError as e:
+            raise UsageError(f"--db: {e}") from None
+        if ro.version == 3 and ro.has_results and ro.honest_players:
+            stored = _count_stored(ro, args, key, seeds, players)
+            if stored == args.deals:
+                return ro, stored, False
+        ro.close()
+    created = not os.path.exists(path)
+    need = (f"{args.deals - stored:,} of the {args.deals:,} deals asked are not stored in "
+            "it, so this run must write (a run whose deals are all stored only reads)")
+    db = _open_db(path, need)
+    if created and not args.json:
+        print(f"onirim: storing the results in the new file {path} (--db); the same "
+              "command resumes from it", file=sys.stderr, flush=True)
+    if stored == 0:
+        stored = _count_stored(db, args, key, seeds, players)
+    return db, stored, True
+
+
+def _work(args, db, seeds, players, key, tally):
+    """The seeds still to play, lazily: ``CHUNK`` seeds at a time are looked up in the file,
+    the stored ones are counted into ``tally`` and the others yielded.  At most one chunk of
+    seeds is held at once, whatever ``--deals``."""
+    for lo in range(seeds.start, seeds.stop, CHUNK):
+        chunk = range(lo, min(lo + CHUNK, seeds.stop))
+        if args.mode == "clairvoyant":
+            stored = db.done(args.mode, key, chunk, players, with_settings=True)
+            for r in stored.values():
+                tally.add_clairvoyant(*r)
+        else:
+            stored = db.honest_done(key, chunk, players)
+            for r in stored.values():
+                tally.add_honest(r, stored=True)
+        todo = [s for s in chunk if s not in stored]
+        # interleave the work (stride) so that every worker sees a similar mix of seeds
+        if args.jobs > 1:
+            todo = [s for k in range(args.jobs) for s in todo[k::args.jobs]]
+        yield from todo
+
+
 def run(args) -> int:
     check_args(args)
     from solver.runs import runner
@@ -257,28 +425,25 @@ def run(args) -> int:
         # the player count is a column of the key of every row (solver.runs.db)
         settings = {"budget_nodes": budget, "budget_s": args.budget_s, "tt_mb": tt_mb,
                     "solver": CV.SOLVER_VERSION}
+        key = unknown_key(settings)
     else:
-        from solver.api import config_hash, make_policy, parse_policy_args
+        from solver.api import config_hash, make_policy, parse_policy_args, policy_entries
+        from solver.errors import PolicyError
         try:
-            policy = make_policy(args.policy, **parse_policy_args(args.policy_arg))
+            pargs = parse_policy_args(args.policy_arg)
+        except PolicyError as e:
+            raise UsageError(f"--policy-arg: {e}") from None
+        try:
+            policy = make_policy(args.policy, **pargs)
         except Exception as e:   # PolicyError, or a policy that refuses its arguments
-            raise UsageError(f"--policy: {e}") from None
-        phash = config_hash(policy)
+            # an unknown name is about --policy; anything else about its arguments
+            field = "--policy-arg" if args.policy in policy_entries() else "--policy"
+            raise UsageError(f"{field}: {e}") from None
+        key = phash = config_hash(policy)
         _check_policy_players(policy, players, args.seed)
         job = runner.honest_job(policy.name, policy.config, players)
-    db = _open_db(args.db)
-    if args.mode == "clairvoyant":
-        ukey = unknown_key(settings)
-        stored = db.done(args.mode, ukey, seeds, players)
-    else:
-        db.add_policy(phash, policy.name, policy.config)
-        stored = db.honest_done(phash, seeds, players)
-    n_stored_before = len(stored)
-    todo = [s for s in seeds if s not in stored]
-    # interleave the work (stride) so that every worker sees a similar mix of seeds
-    if args.jobs > 1:
-        todo = [s for k in range(args.jobs) for s in todo[k::args.jobs]]
-    results = dict(stored)
+    db, n_stored_before, writable = _open_for_run(args, key, seeds, players)
+    tally = _Tally(args.mode)
 
     show = (not args.json) and sys.stderr.isatty()
     bar = None
@@ -286,9 +451,15 @@ def run(args) -> int:
     warm_s = 0.0
     old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     try:
-        if todo:
+        if writable and args.mode == "honest":
+            db.add_policy(phash, policy.name, policy.config)
+        work = _work(args, db, seeds, players, key, tally)
+        first = next(work, None)        # looks chunks up until a deal is left to play
+        if first is not None:
             # compile or load the kernels before any deal is timed; forked workers inherit them
-            with _CompileNotice(quiet=ckind == "address") as notice:
+            family = ("honest" if args.mode == "honest" else
+                      "duo" if players == 2 else "clairvoyant")
+            with _CompileNotice(quiet=ckind == "address", family=family) as notice:
                 try:
                     if ckind == "address":
                         pass    # remote workers warm up on their first task
@@ -302,7 +473,8 @@ def run(args) -> int:
             if show:
                 from tqdm import tqdm
                 tqdm.monitor_interval = 0   # no monitor thread (the pool may fork)
-                bar = tqdm(total=len(todo), unit="deal", file=sys.stderr, dynamic_ncols=True)
+                bar = tqdm(total=args.deals - n_stored_before, unit="deal", file=sys.stderr,
+                           dynamic_ncols=True)
 
         def on_rows(rows):
             if args.mode == "clairvoyant":
@@ -310,34 +482,36 @@ def run(args) -> int:
                                                    r["seconds"], r["certificate"])
                                                   for r in rows], players)
                 for r in rows:
-                    results[r["seed"]] = (r["result"], r["nodes"], r["seconds"])
+                    tally.add_clairvoyant(r["result"], r["nodes"], r["seconds"])
             else:
                 db.add_honest(phash, rows, players)
                 for r in rows:
-                    results[r["seed"]] = {k: r[k] for k in ("won", "doors", "decisions",
-                                                            "seconds")}
+                    tally.add_honest(r)
             if bar is not None:
-                wins, dec = _running(results, args.mode)
-                bar.set_postfix_str(f"win {wins}/{dec}" + (f" = {wins / dec:.3f}" if dec
-                                                           else ""), refresh=False)
+                dec = tally.n - tally.unknown
+                bar.set_postfix_str(f"win {tally.wins}/{dec}"
+                                    + (f" = {tally.wins / dec:.3f}" if dec else ""),
+                                    refresh=False)
                 bar.update(len(rows))
 
-        if cluster is None:
-            runner.run_local(job, todo, args.jobs, on_rows)
-        elif todo:
-            from solver.runs.cluster import ClusterRun
-            with ClusterRun(cluster) as cl:
-                cl.run(job, todo, on_rows, chunk=args.chunk)
+        if first is not None:
+            todo = itertools.chain([first], work)
+            if cluster is None:
+                runner.run_local(job, todo, args.jobs, on_rows)
+            else:
+                from solver.runs.cluster import ClusterRun
+                with ClusterRun(cluster) as cl:
+                    for batch in _batches(todo, CHUNK):
+                        cl.run(job, batch, on_rows, chunk=args.chunk)
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
             bar = None
-        # count what the file holds (a chunk may be committed but not yet in ``results``)
+        # count what the file holds (a chunk may be committed but not yet tallied)
         try:
-            n = len(db.done(args.mode, ukey, seeds, players) if args.mode == "clairvoyant"
-                    else db.honest_done(phash, seeds, players))
+            n = _count_stored(db, args, key, seeds, players)
         except Exception:
-            n = len(results)
+            n = tally.n
         print(f"onirim: interrupted: {n} of {args.deals} deals are stored in {args.db}; "
               f"resume with: {resume_command(args)}", file=sys.stderr, flush=True)
         return 130
@@ -348,18 +522,20 @@ def run(args) -> int:
         db.close()
     wall = time.perf_counter() - t0
     if args.mode == "clairvoyant":
-        return _report_clairvoyant(args, seeds, results, n_stored_before, wall, warm_s, budget)
-    return _report_honest(args, seeds, results, n_stored_before, wall, warm_s, policy, phash)
+        return _report_clairvoyant(args, tally, n_stored_before, wall, warm_s, budget)
+    return _report_honest(args, tally, n_stored_before, wall, warm_s, policy, phash)
 
 
-def _running(results, mode):
-    if mode == "clairvoyant":
-        wins = sum(1 for r in results.values() if r[0] == "WIN")
-        dec = sum(1 for r in results.values() if r[0] != "UNKNOWN")
-    else:
-        wins = sum(1 for r in results.values() if r["won"])
-        dec = len(results)
-    return wins, dec
+def _batches(it, size):
+    """``it`` in lists of at most ``size`` items, lazily."""
+    batch = []
+    for x in it:
+        batch.append(x)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _summary(mode, deals, w, lo, un, players=1) -> dict:
@@ -368,7 +544,7 @@ def _summary(mode, deals, w, lo, un, players=1) -> dict:
     out = {"mode": mode, "deals": deals, "wins": w, "losses": lo, "unknown": un,
            "win_rate": summ["win_rate"], "ci95": summ["ci95"],
            "ci95_with_unknown": summ["ci95_with_unknown"]}
-    if players != 1:        # the solo summary keeps exactly the keys of SPEC section 6
+    if players != 1:        # the solo summary keeps exactly the documented keys (docs/WINRATE.md)
         out = {"mode": mode, "players": players, **{k: v for k, v in out.items()
                                                     if k != "mode"}}
     return out
@@ -384,36 +560,37 @@ def _rate_text(out) -> str:
             f"{out['ci95_with_unknown'][1]:.4f}]")
 
 
-def _report_clairvoyant(args, seeds, results, n_before, wall, warm_s, budget) -> int:
-    res = [results[s] for s in seeds]
-    w = sum(1 for r in res if r[0] == "WIN")
-    lo = sum(1 for r in res if r[0] == "LOSS")
-    un = sum(1 for r in res if r[0] == "UNKNOWN")
-    out = _summary(args.mode, args.deals, w, lo, un, getattr(args, "players", 1))
-    out["seconds"] = round(sum(r[2] for r in res), 6)
-    out["nodes"] = int(sum(r[1] for r in res))
+def _report_clairvoyant(args, t: _Tally, n_before, wall, warm_s, budget) -> int:
+    out = _summary(args.mode, args.deals, t.wins, t.losses, t.unknown,
+                   getattr(args, "players", 1))
+    out["seconds"] = round(t.seconds, 6)
+    out["nodes"] = int(t.nodes)
     if args.json:
         print(json.dumps(out))
         return 0
-    secs = sorted(r[2] for r in res)
-    med = secs[len(secs) // 2]
     pl = " (two-player)" if getattr(args, "players", 1) == 2 else ""
     print(f"mode {args.mode}{pl}: deals {args.seed}..{args.seed + args.deals - 1} "
           f"({args.deals} deals, {n_before} already stored in {args.db})")
-    print(f"  wins {w}  losses {lo}  unknown {un}")
+    print(f"  wins {t.wins}  losses {t.losses}  unknown {t.unknown}")
     print(_rate_text(out))
     print(f"  nodes {out['nodes']}  solver seconds {out['seconds']:.2f} (median "
-          f"{med * 1000:.1f} ms/deal)  wall {wall:.2f} s (kernels {warm_s:.1f} s)  "
-          f"budget {budget} nodes" + (f", {args.budget_s} s" if args.budget_s else ""))
+          f"{t.median_seconds() * 1000:.1f} ms/deal)  wall {wall:.2f} s "
+          f"(kernels {warm_s:.1f} s)")
+    # the budget of this run, and those that produced the rows found stored
+    this = f"{budget} nodes" + (f", {args.budget_s} s" if args.budget_s else "")
+    solved = t.n - t.stored
+    if not t.stored:
+        print(f"  budget {this}")
+    else:
+        old = "; ".join(f"{b} ({n})" for b, n in sorted(t.stored_budgets.items()))
+        print(f"  budget {this} for the {solved} deal(s) solved now; the {t.stored} stored "
+              f"deal(s) were solved at budget {old}")
     return 0
 
 
-def _report_honest(args, seeds, results, n_before, wall, warm_s, policy, phash) -> int:
-    res = [results[s] for s in seeds]
-    w = sum(1 for r in res if r["won"])
-    out = _summary(args.mode, args.deals, w, len(res) - w, 0, getattr(args, "players", 1))
-    secs = sum(r["seconds"] for r in res)
-    decisions = sum(r["decisions"] for r in res)
+def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> int:
+    out = _summary(args.mode, args.deals, t.wins, t.n - t.wins, 0, getattr(args, "players", 1))
+    secs, decisions = t.seconds, t.decisions
     out["seconds"] = round(secs, 6)
     out["nodes"] = None     # a policy counts no search nodes
     out["policy"] = policy.name
@@ -421,7 +598,7 @@ def _report_honest(args, seeds, results, n_before, wall, warm_s, policy, phash) 
     out["policy_hash"] = phash
     out["decisions"] = decisions
     out["seconds_per_decision"] = secs / decisions if decisions else None
-    out["mean_doors"] = sum(r["doors"] for r in res) / len(res)
+    out["mean_doors"] = t.doors / t.n
     if args.json:
         print(json.dumps(out))
         return 0
@@ -430,7 +607,7 @@ def _report_honest(args, seeds, results, n_before, wall, warm_s, policy, phash) 
     print(f"mode honest{pl}, policy {policy.name}" + (f" ({cfg})" if cfg else "")
           + f" [{phash}]: deals {args.seed}..{args.seed + args.deals - 1} "
           f"({args.deals} deals, {n_before} already stored in {args.db})")
-    print(f"  wins {w}  losses {len(res) - w}  mean Doors {out['mean_doors']:.2f}")
+    print(f"  wins {t.wins}  losses {t.n - t.wins}  mean Doors {out['mean_doors']:.2f}")
     print(_rate_text(out))
     spd = out["seconds_per_decision"]
     print(f"  decisions {decisions}  policy seconds {secs:.2f} "

@@ -31,9 +31,10 @@ Information
 
 * solo: ``engine.format_position(engine.view.player_view(state))``, the SPEC notation of the
   player's view (the deck is its known top cards followed by ``*``; no seed);
-* two-player (written here: the engine's view is solo only): the same fields, with the
-  partner's hand shown as its size (``hand1=?3``), and the deck's known top cards (a
-  prophecy's kept cards) shown only to the player who saw them; the rest of the deck is ``*``.
+* two-player: the same fields in the one spelling of ``docs/NOTATION.md`` for hidden cards:
+  each card of the partner's hand is ``?`` (``hand1=?,?,?``), the deck's known top cards (a
+  prophecy's kept cards) are shown only to the player who saw them, and the rest of the deck
+  is ``*``; ``player=`` names the viewer.
 
 ``information_state_string(p)`` is that observation followed by the list of every decision
 made so far (all players' actions are public moves; chance outcomes are not listed, the player
@@ -224,13 +225,13 @@ def _duo_observation(s, player: int, seer: int) -> str:
         parts.append(f"left={s.left}")
     for q in (0, 1):
         parts.append(f"hand{q}={names(s.hands[q])}" if q == player
-                     else f"hand{q}=?{len(s.hands[q])}")
+                     else f"hand{q}={','.join(['?'] * len(s.hands[q])) or '-'}")
     parts.append(f"shared={names(s.shared)}")
     parts += [f"row{q}={names(s.rows[q])}" for q in (0, 1)]
     parts += [f"doors{q}={names(s.doors[q])}" for q in (0, 1)]
     deck = [C.CODES[c] for c in s.deck[:k]]
     if s.deck_size() > k:
-        deck.append(f"*{s.deck_size() - k}")
+        deck.append("*")
     parts.append(f"deck={','.join(deck) or '-'}")
     parts.append(f"discard={names(s.discard)}")
     parts.append(f"limbo={names(s.limbo)}")

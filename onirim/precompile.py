@@ -11,9 +11,19 @@ to ``--jobs`` cores at once::
     python -m onirim.precompile --jobs 1 --json
 
 Each family runs a tiny piece of real work through the package's public entry points, so
-that the same functions with the same argument types are compiled as in real runs.  It
-answers nothing and checks nothing: correctness is the test suite's job.  ``make test``
-and ``make test-fast`` run this first (with warm caches it only loads, a few seconds).
+that the same functions with the same argument types are compiled as in real runs: the
+very warm-ups the commands run themselves (``winrate``'s clairvoyant and two-player
+warm-ups, ``best``'s ``prepare_kernels`` and its playout estimates, the ``rollout`` policy
+that ``onirim play``'s hint uses, the benchmark's playout kernels).  It answers nothing and
+checks nothing: correctness is the test suite's job.  ``make install``, ``make demo``,
+``make test`` and ``make test-fast`` run this first (with warm caches it only loads, a few
+seconds).
+
+Before it starts it says how long a first compile takes (:func:`estimate_wall`, from the
+families' measured compile times); then one line per family as it finishes.
+:func:`family_ready` tells a command whether a family is in numba's cache, so that a command
+that must still compile says so before the wait (:func:`compile_notice`), with that family's
+measured time.
 Exit status 0 when every family compiled, 1 when one failed (its last error line is shown),
 2 on bad arguments.
 """
@@ -35,14 +45,22 @@ def _conformance(kernel: str) -> None:
 
 
 def _clairvoyant() -> None:
-    from solver.clairvoyant.solve import solve_deal
+    from solver.runs import runner
+    from solver.clairvoyant import ClairvoyantSolver, solve_deal
     solve_deal(0)
+    # winrate's own warm-up (a deal, then a position near its end), with and without the
+    # time budget (--budget-s): the kernels take the deadline as an argument
+    runner.warm_clairvoyant(ClairvoyantSolver(tt_mb=1))
+    ClairvoyantSolver(tt_mb=1).solve_deal(1, budget_nodes=2000, budget_s=5.0)
     _conformance("kernel")
 
 
 def _duo() -> None:
-    from solver.duo.search import solve_duo_deal
+    from solver.runs import runner
+    from solver.duo.search import DuoSolver, solve_duo_deal
     solve_duo_deal(3)
+    runner.warm_duo(DuoSolver(tt_mb=1))           # winrate --players 2's warm-up
+    DuoSolver(tt_mb=1).solve_deal(1, budget_nodes=2000, budget_s=5.0)
     _conformance("duo")
 
 
@@ -74,12 +92,18 @@ def _honest() -> None:
     state = Game(1).new_initial_state(seed=3)
     view = player_view(state, 0)
     make_policy("rollout", level=2, n=2, inner_n=2).act(view, 5)
+    # onirim play's hint: the default rollout policy on a seeded game's view, with a
+    # decision stream of the play command (any 64-bit value)
+    from solver.honest.play import decision_stream
+    make_policy("rollout").act(view, decision_stream(3, 0))
     _conformance("honest")
 
 
 def _playouts() -> None:
     from solver.clairvoyant import playouts as KP
     KP.compile_all()
+    from solver.honest import kernel as HK
+    HK.compile_all()
 
 
 # name -> (work, compile seconds measured on the development machine with two families at
@@ -100,11 +124,61 @@ def _one(name: str) -> int:
     return 0
 
 
+def schedule(names, jobs: int) -> list[str]:
+    """The order the families start in: the longest first."""
+    return sorted(names, key=lambda n: -FAMILIES[n][1])
+
+
+def estimate_wall(names, jobs: int) -> float:
+    """Seconds a cold compile of ``names`` takes with ``jobs`` processes on a free machine:
+    the measured compile times of the families, laid out as :func:`run` schedules them."""
+    free = [0.0] * max(1, jobs)
+    for name in schedule(names, jobs):
+        i = free.index(min(free))
+        free[i] += FAMILIES[name][1]
+    return max(free)
+
+
+# one cached function per family whose presence in numba's cache (with the current stamp)
+# says that the family was compiled for this tree; (module, attribute)
+_PROBES = {
+    "expectimax": ("solver.expectimax.kernel", "solve"),
+    "clairvoyant": ("solver.clairvoyant.search", "_search"),
+    "duo": ("solver.duo.search", "_search"),
+    "playouts": ("benchmarks.kernel_playouts", "_batch"),
+    "honest": ("solver.honest.kernel", "estimate_all"),
+}
+
+
+def family_ready(name: str) -> bool | None:
+    """True if numba's cache holds the family ``name`` compiled for this source tree (a
+    first use then only loads it), False if it must be compiled, None if that cannot be
+    told (numba internals changed)."""
+    import importlib
+    try:
+        mod, attr = _PROBES[name]
+        fn = getattr(importlib.import_module(mod), attr)
+        return bool(fn._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - numba internals: any change means "cannot tell"
+        return None
+
+
+def compile_notice(name: str) -> str | None:
+    """The line a command prints on stderr before it compiles family ``name``, or None when
+    the family is in the cache (or that cannot be told)."""
+    if family_ready(name) is not False:
+        return None
+    return (f"onirim: compiling the numba kernels of the {name} family before the first use "
+            f"(once per install; about {FAMILIES[name][1]} s of CPU measured, longer on a busy "
+            "machine; 'python -m onirim.precompile' compiles every family ahead, in parallel) "
+            "...")
+
+
 def run(names: list[str], jobs: int, say=print) -> dict:
     """Compile ``names`` in child processes, at most ``jobs`` at a time, longest first.
     Returns {"families": {name: {"ok", "wall_s", "cpu_s", "error"}}, "wall_s", "jobs"}
     (``cpu_s``: the child's own CPU time, from the line it prints)."""
-    todo = sorted(names, key=lambda n: -FAMILIES[n][1])
+    todo = schedule(names, jobs)
     running: dict[str, tuple[subprocess.Popen, float]] = {}
     done: dict[str, dict] = {}
     t0 = time.perf_counter()
@@ -149,7 +223,19 @@ def main(argv=None) -> int:
         return _one(a.family)
     if a.jobs < 1:
         p.error(f"--jobs must be at least 1, not {a.jobs}")
-    res = run(a.only or list(FAMILIES), a.jobs,
+    names = a.only or list(FAMILIES)
+    if not a.json:
+        cold = [n for n in names if family_ready(n) is False]
+        if cold:
+            print(f"precompile: compiling {len(cold)} numba kernel families, {a.jobs} at a time "
+                  f"({', '.join(schedule(cold, a.jobs))}): about "
+                  f"{estimate_wall(cold, a.jobs) / 60:.0f} min on a free "
+                  f"{max(2, a.jobs)}-core machine (measured), longer on a busy one; once per "
+                  "install, afterwards every command only loads them", flush=True)
+        else:
+            print(f"precompile: loading {len(names)} kernel families from numba's cache "
+                  "(already compiled)", flush=True)
+    res = run(names, a.jobs,
               say=None if a.json else (lambda m: print(m, flush=True)))
     if a.json:
         print(json.dumps(res))

@@ -133,13 +133,14 @@ def phase_line(state) -> str:
     return f"{ph} (waiting for a card from the unknown deck)"
 
 
-def render(state, deck_shown=None, width: int = WIDTH) -> list[str]:
+def render(state, deck_shown=None, width: int = WIDTH, show_seed: bool = True) -> list[str]:
     """The board as lines of text, none longer than ``width`` (unless a single card list
-    cannot be broken)."""
+    cannot be broken).  ``show_seed=False`` leaves the deal's seed out of the title (a
+    player's screen: the seed fixes the whole deck order)."""
     lines = []
     duo = state.players == 2
     title = "Onirim, two-player" if duo else "Onirim, solo"
-    if state.seed is not None:
+    if show_seed and state.seed is not None:
         title += f", seed {state.seed}"
     lines.append(f"== {title} ==")
     lines.append(f"Phase:    {phase_line(state)}")

@@ -19,16 +19,23 @@ MAX_NODES = 1 << 62
 MAX_SECONDS = 1e7          # about 116 days
 
 
+def _subject(name: str) -> str:
+    """``name`` as the subject of a message: a command-line option gets the error line's
+    ``<field>: <problem>`` form (``--budget-s: must be ...``), an API name reads as prose
+    (``time budget must be ...``)."""
+    return f"{name}:" if name.startswith("-") else name
+
+
 def check_nodes(n, name: str = "node budget", allow_zero: bool = False):
     """``n`` as an int, or None; raises BudgetError naming ``name`` when unusable."""
     if n is None:
         return None
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise BudgetError(f"{name} must be a whole number, not {n!r}")
+        raise BudgetError(f"{_subject(name)} must be a whole number, not {n!r}")
     n = int(n)
     lo = 0 if allow_zero else 1
     if not lo <= n <= MAX_NODES:
-        raise BudgetError(f"{name} must be from {lo} to 2**62, not {n}")
+        raise BudgetError(f"{_subject(name)} must be from {lo} to 2**62, not {n}")
     return n
 
 
@@ -37,10 +44,10 @@ def check_seconds(t, name: str = "time budget", allow_zero: bool = False):
     if t is None:
         return None
     if isinstance(t, bool) or not isinstance(t, numbers.Real):
-        raise BudgetError(f"{name} must be a number of seconds, not {t!r}")
+        raise BudgetError(f"{_subject(name)} must be a number of seconds, not {t!r}")
     t = float(t)
     if not math.isfinite(t) or not (0 <= t if allow_zero else 0 < t) or t > MAX_SECONDS:
-        raise BudgetError(f"{name} must be a {'' if allow_zero else 'positive '}number of "
+        raise BudgetError(f"{_subject(name)} must be a {'' if allow_zero else 'positive '}number of "
                           f"seconds up to {MAX_SECONDS:g}, not {t!r}")
     return t
 

@@ -47,6 +47,8 @@ HONEST_COLUMNS_V2 = ["policy_hash", "seed", "won", "doors", "decisions", "second
                      "created"]
 HONEST_COLUMNS = HONEST_COLUMNS_V2 + ["players"]
 POLICY_COLUMNS = ["hash", "name", "config", "created"]
+META_COLUMNS = ["name", "value"]
+TABLES = ("results", "honest", "policies", "meta")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -137,15 +139,54 @@ def unknown_key(settings: dict) -> str:
                          "solver": settings.get("solver")})
 
 
+def seed_segments(seeds: range):
+    """``seeds`` (a range of step 1) as ``(length, first, last)`` pieces whose seeds all have
+    the same number of decimal digits: within one length, the text order of the stored seeds
+    (decimal text, no leading zeros) is their numeric order, so ``length(seed)=L AND seed
+    BETWEEN first AND last`` selects exactly that piece, through the primary key's index."""
+    lo, hi = seeds.start, seeds.stop - 1
+    while lo <= hi:
+        length = len(str(lo))
+        top = min(hi, 10 ** length - 1)
+        yield length, str(lo), str(top)
+        lo = top + 1
+
+
+def _connect_readonly(path: str) -> sqlite3.Connection:
+    """A connection that writes nothing, neither the file nor a side file beside it.
+
+    A WAL file opened with ``mode=ro`` alone still gets ``-shm`` and ``-wal`` files made
+    beside it, left there after closing (and fails where they cannot be made: a read-only
+    folder or mount).  So, when no ``-wal`` file exists (no writer has the file open, and
+    every committed row is in the file itself), the file is opened ``immutable=1``: SQLite
+    reads it without locks or side files.  When a ``-wal`` file exists (a run is writing, or
+    one was killed), its rows are needed: ``mode=ro`` reads them through the side files that
+    are already there, if the folder is writable; on a read-only folder or file the WAL
+    cannot be read and the file is read as it is (``immutable=1``)."""
+    full = os.path.abspath(path)
+    folder = os.path.dirname(full) or "."
+    base = "file:" + urllib.parse.quote(full) + "?mode=ro"
+    wal = os.path.exists(full + "-wal")
+    writable = os.access(full, os.W_OK) and os.access(folder, os.W_OK)
+    if wal and writable:
+        return sqlite3.connect(base, uri=True, timeout=30)
+    return sqlite3.connect(base + "&immutable=1", uri=True, timeout=30)
+
+
 def _columns(con, table):
     return [r[1] for r in con.execute(f"PRAGMA table_info({table})")]
 
 
 class ResultsDB:
-    """``readonly``: open for reading only (``onirim verify``): the file must exist and hold
-    the results table, and nothing in it changes, not even the journal mode."""
+    """``readonly``: open for reading only (``onirim verify``, a ``winrate`` whose deals are
+    all stored): the file must exist and (unless ``require_results`` is false) hold the
+    results table, and nothing is written, not even the journal mode (:func:`_connect_readonly`).
 
-    def __init__(self, path: str, readonly: bool = False):
+    Opened for writing, a file that holds tables but none of onirim's, or tables of onirim's
+    names with other columns, is refused (:class:`DBError`) before anything is written: it
+    belongs to another program."""
+
+    def __init__(self, path: str, readonly: bool = False, require_results: bool = True):
         self.path = path
         if not str(path).strip():
             raise DBError("database path is empty")
@@ -154,21 +195,28 @@ class ResultsDB:
             raise DBError(f"cannot open database {path!r}: folder {d!r} does not exist")
         try:
             if readonly:
-                uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
-                self.con = sqlite3.connect(uri, uri=True, timeout=30)
+                self.con = _connect_readonly(path)
             else:
                 self.con = sqlite3.connect(path, timeout=30)
             # check before changing anything: a SQLite file of some other program may
-            # have a table called "results" of its own
+            # have a table called "results" of its own, or only tables of its own
             cols = _columns(self.con, "results")
             self.version = {tuple(COLUMNS_V1): 1, tuple(COLUMNS_V2): 2}.get(tuple(cols), 3)
+            self.has_results = bool(cols)
+            tables = [r[0] for r in self.con.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
             problem = None
             if cols and cols not in (COLUMNS, COLUMNS_V2, COLUMNS_V1):
                 problem = f"its table 'results' has the columns {', '.join(cols)}"
-            elif readonly and not cols:
+            elif tables and not set(tables) & set(TABLES):
+                shown = ", ".join(repr(t) for t in tables[:5]) + (
+                    f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+                problem = (f"it holds the table(s) {shown} and none of onirim's "
+                           f"({', '.join(TABLES)})")
+            elif readonly and require_results and not cols:
                 problem = "it has no table 'results'"
             for table, want in (("honest", (HONEST_COLUMNS, HONEST_COLUMNS_V2)),
-                                ("policies", (POLICY_COLUMNS,))):
+                                ("policies", (POLICY_COLUMNS,)), ("meta", (META_COLUMNS,))):
                 have = _columns(self.con, table)
                 if have and have not in want and problem is None:
                     problem = f"its table {table!r} has the columns {', '.join(have)}"
@@ -260,19 +308,55 @@ class ResultsDB:
         self.con.close()
 
     # ------------------------------------------------------------------ clairvoyant rows
-    def done(self, mode: str, ukey: str, seeds, players: int = 1) -> dict:
+    def done(self, mode: str, ukey: str, seeds, players: int = 1,
+             with_settings: bool = False) -> dict:
         """Stored rows of ``players``-player deals among ``seeds`` usable by a run whose
-        UNKNOWN key is ``ukey``: seed -> (result, nodes, seconds).  A decided row wins over an
-        UNKNOWN one.  Rows of the other player count are never read."""
-        want = {str(s) for s in seeds}
+        UNKNOWN key is ``ukey``: seed -> (result, nodes, seconds), and the row's settings
+        JSON as a fourth item with ``with_settings``.  A decided row wins over an UNKNOWN
+        one.  Rows of the other player count are never read.  ``seeds`` as a ``range`` is
+        looked up by seed ranges in SQL (:func:`seed_segments`), without building a set of
+        its seeds: the memory taken is that of the rows found."""
         out = {}
-        cur = self.con.execute(
-            "SELECT seed, key, result, nodes, seconds FROM results WHERE mode=? AND players=? "
-            "AND key IN (?, ?)", (mode, int(players), DECIDED_KEY, ukey))
-        for seed, key, result, nodes, seconds in cur:
-            if seed in want and (key == DECIDED_KEY or int(seed) not in out):
-                out[int(seed)] = (result, nodes, seconds)
+        base = ("SELECT seed, key, result, nodes, seconds, settings FROM results WHERE mode=? "
+                "AND players=? AND key IN (?, ?)")
+        args = (mode, int(players), DECIDED_KEY, ukey)
+        for seed, key, result, nodes, seconds, settings in self._seed_rows(base, args, seeds):
+            if key == DECIDED_KEY or int(seed) not in out:
+                out[int(seed)] = ((result, nodes, seconds, settings) if with_settings
+                                  else (result, nodes, seconds))
         return out
+
+    def count_done(self, mode: str, ukey: str, seeds, players: int = 1) -> int:
+        """``len(self.done(...))``, counted in SQL for a ``range``."""
+        if not (isinstance(seeds, range) and seeds.step == 1):
+            return len(self.done(mode, ukey, seeds, players))
+        return self._count("SELECT COUNT(DISTINCT seed) FROM results WHERE mode=? AND "
+                           "players=? AND key IN (?, ?)",
+                           (mode, int(players), DECIDED_KEY, ukey), seeds)
+
+    def count_honest(self, phash: str, seeds, players: int = 1) -> int:
+        """``len(self.honest_done(...))``, counted in SQL for a ``range``."""
+        if not (isinstance(seeds, range) and seeds.step == 1):
+            return len(self.honest_done(phash, seeds, players))
+        return self._count("SELECT COUNT(*) FROM honest WHERE policy_hash=? AND players=?",
+                           (phash, int(players)), seeds)
+
+    def _count(self, base: str, args: tuple, seeds: range) -> int:
+        return sum(self.con.execute(base + " AND length(seed)=? AND seed BETWEEN ? AND ?",
+                                    args + seg).fetchone()[0] for seg in seed_segments(seeds))
+
+    def _seed_rows(self, base: str, args: tuple, seeds):
+        """The rows of ``base`` (a SELECT whose first column is ``seed``) whose seed is in
+        ``seeds``: by SQL ranges when ``seeds`` is a ``range`` of step 1, else filtered here."""
+        if isinstance(seeds, range) and seeds.step == 1:
+            for length, lo, hi in seed_segments(seeds):
+                yield from self.con.execute(base + " AND length(seed)=? AND seed BETWEEN ? AND ?",
+                                            args + (length, lo, hi))
+            return
+        want = {str(s) for s in seeds}
+        for row in self.con.execute(base, args):
+            if row[0] in want:
+                yield row
 
     def add(self, mode: str, settings: dict, seed: int, result: str, nodes: int,
             seconds: float, certificate, players: int = 1) -> None:
@@ -335,15 +419,15 @@ class ResultsDB:
             raise DBError(f"cannot write database {self.path!r}: {e}") from None
 
     def honest_done(self, phash: str, seeds, players: int = 1) -> dict:
-        """Stored ``players``-player games of policy ``phash`` among ``seeds``: seed -> dict."""
-        want = {str(s) for s in seeds}
+        """Stored ``players``-player games of policy ``phash`` among ``seeds``: seed -> dict
+        (``seeds`` as in :meth:`done`)."""
         out = {}
-        cur = self.con.execute("SELECT seed, won, doors, decisions, seconds FROM honest "
-                               "WHERE policy_hash=? AND players=?", (phash, int(players)))
-        for seed, won, doors, decisions, seconds in cur:
-            if seed in want:
-                out[int(seed)] = {"won": bool(won), "doors": doors, "decisions": decisions,
-                                  "seconds": seconds}
+        base = ("SELECT seed, won, doors, decisions, seconds FROM honest "
+                "WHERE policy_hash=? AND players=?")
+        for seed, won, doors, decisions, seconds in self._seed_rows(base, (phash, int(players)),
+                                                                     seeds):
+            out[int(seed)] = {"won": bool(won), "doors": doors, "decisions": decisions,
+                              "seconds": seconds}
         return out
 
     def add_honest(self, phash: str, rows, players: int = 1) -> None:

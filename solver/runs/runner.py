@@ -233,22 +233,56 @@ def _play_one(args):
     return play_chunk(job, [seed])
 
 
+AHEAD_PER_JOB = 4        # run_local: seeds handed to the pool ahead of the rows, per worker
+
+
 def run_local(job: dict, seeds, jobs: int, on_rows) -> None:
     """Play ``seeds`` with ``jobs`` processes; ``on_rows(rows)`` gets each deal's row as it
-    finishes (in this process, so the caller can commit it at once)."""
-    seeds = list(seeds)
-    if not seeds:
-        return
+    finishes (in this process, so the caller can commit it at once).
+
+    ``seeds`` is any iterable, and it is consumed lazily, in this thread: at most
+    ``jobs * AHEAD_PER_JOB`` seeds are taken ahead of the rows that came back, so a run of
+    any size starts at once and holds only the seeds in flight (the caller's iterable may
+    itself read the database between seeds: it never runs in another thread)."""
+    it = iter(seeds)
     if jobs == 1:
-        for s in seeds:
+        for s in it:
             on_rows(play_chunk(job, [s]))
         return
+    first = next(it, None)
+    if first is None:
+        return
+    import itertools
     import multiprocessing as mp
+    import queue
     ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     pool = ctx.Pool(jobs, initializer=_init_pool_worker, initargs=(job,))
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    ahead = jobs * AHEAD_PER_JOB
+    in_flight = 0
+
+    def collect() -> None:
+        nonlocal in_flight
+        while True:
+            try:
+                rows = done.get(timeout=0.2)
+                break
+            except queue.Empty:
+                continue
+        in_flight -= 1
+        if isinstance(rows, BaseException):
+            raise rows
+        on_rows(rows)
+
     try:
-        for rows in pool.imap_unordered(_play_one, ((job, s) for s in seeds), chunksize=1):
-            on_rows(rows)
+        for s in itertools.chain([first], it):
+            while in_flight >= ahead:
+                collect()
+            pool.apply_async(_play_one, ((job, s),), callback=done.put,
+                             error_callback=done.put)
+            in_flight += 1
+        while in_flight:
+            collect()
         pool.close()
     except BaseException:
         pool.terminate()

@@ -38,9 +38,10 @@ def run_sub(argv, stdin=""):
                           capture_output=True, text=True, timeout=60)
 
 
-def play(capsys, monkeypatch, lines, seed=7, players=1):
+def play(capsys, monkeypatch, lines, seed=7, players=1, analysis=False):
     monkeypatch.setenv("COLUMNS", "80")          # the board fits the terminal's width
     argv = ["play", "--seed", str(seed)] + (["--players", str(players)] if players != 1 else [])
+    argv += ["--analysis"] if analysis else []
     rc, out, err = run_cli(capsys, monkeypatch, argv, "".join(f"{x}\n" for x in lines))
     assert rc == 0
     assert err == ""
@@ -99,7 +100,7 @@ def test_play_matches_engine(capsys, monkeypatch):
 
 
 def test_undo_restores_previous_decision(capsys, monkeypatch):
-    out = play(capsys, monkeypatch, ["1", "2", "undo", "undo"])
+    out = play(capsys, monkeypatch, ["1", "2", "undo", "undo"], analysis=True)
     b = boards(out)
     assert out.count("Undone.") == 2
     assert b[-1] == b[0]
@@ -108,7 +109,7 @@ def test_undo_restores_previous_decision(capsys, monkeypatch):
 
 
 def test_undo_at_start(capsys, monkeypatch):
-    out = play(capsys, monkeypatch, ["undo", "1"])
+    out = play(capsys, monkeypatch, ["undo", "1"], analysis=True)
     assert "Nothing to undo." in out
     assert "-> " in out
 
@@ -187,10 +188,10 @@ def test_prophecy_shows_known_top(capsys, monkeypatch):
     assert expected
     assert b[-1]["Deck"] == f"{after.deck_size()} cards; top first: {' '.join(expected)} ..."
     # undo brings the prophecy back, with its revealed cards
-    out2 = play(capsys, monkeypatch, moves[: i + 1] + ["undo"], seed=34)
+    out2 = play(capsys, monkeypatch, moves[: i + 1] + ["undo"], seed=34, analysis=True)
     assert boards(out2)[-1] == b[i]
     # and undoing the next move brings back what was known of the deck after the prophecy
-    out3 = play(capsys, monkeypatch, moves[: i + 2] + ["undo"], seed=34)
+    out3 = play(capsys, monkeypatch, moves[: i + 2] + ["undo"], seed=34, analysis=True)
     assert boards(out3)[-1] == b[-1]
 
 
@@ -199,7 +200,7 @@ def test_two_player_session(capsys, monkeypatch):
     out = play(capsys, monkeypatch, moves, seed=0, players=2)
     assert "player 0> " in out and "player 1> " in out
     assert "Onirim, two-player" in out
-    assert "--players 2" in out.splitlines()[0]
+    assert "--players 2" in out.splitlines()[-1]     # the seed line, at the end
     b = boards(out)
     assert b[0]["Centre"] and b[-1]["Shared"]
     assert out.count("-> player ") == 10
@@ -208,7 +209,7 @@ def test_two_player_session(capsys, monkeypatch):
 def test_random_seed_is_printed_and_replays(capsys, monkeypatch):
     rc, out, err = run_cli(capsys, monkeypatch, ["play"], "1\n")
     assert rc == 0 and err == ""
-    m = re.match(r"Onirim: seed (\d+) \(replay with: onirim play --seed \1\)", out)
+    m = re.search(r"Seed (\d+) \(replay with: onirim play --seed \1\)\n$", out)
     assert m
     replay = play(capsys, monkeypatch, ["1"], seed=int(m.group(1)))
     assert replay == out
@@ -349,7 +350,7 @@ def test_bad_position_names_field(capsys, monkeypatch, argv, field):
 
 # --------------------------------------------------------------------------------- subprocess
 def test_subprocess_play_and_bad_flag():
-    r = run_sub(["play", "--seed", "7"], "hint\n1\nnonsense\nundo\nquit\n")
+    r = run_sub(["play", "--seed", "7", "--analysis"], "hint\n1\nnonsense\nundo\nquit\n")
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     assert "Game abandoned." in r.stdout and "Undone." in r.stdout
@@ -448,3 +449,52 @@ def test_gitignore_covers_sqlite_side_files():
     lines = open(os.path.join(ROOT, ".gitignore"), encoding="utf-8").read().split()
     for pattern in ("*.sqlite-wal", "*.sqlite-shm", ".bench-results/"):
         assert pattern in lines
+
+
+# ----------------------------------------------------------- issue 27, item 13: demo's errors
+def test_demo_db_folder_prints_nothing_on_stdout(capsys, monkeypatch, tmp_path):
+    rc, out, err = run_cli(capsys, monkeypatch, ["demo", "--db", str(tmp_path)])
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("onirim: error: --db: ")
+
+
+def test_demo_refuses_a_foreign_file_before_any_output(capsys, monkeypatch, tmp_path):
+    import sqlite3
+    path = tmp_path / "other.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE foo (x)")
+    con.commit()
+    con.close()
+    rc, out, err = run_cli(capsys, monkeypatch, ["demo", "--db", str(path)])
+    assert rc == 2 and out == "" and "not an onirim results file" in err
+
+
+@pytest.mark.parametrize("flag", [["--deals", "5"], ["--db", "x.sqlite"]])
+def test_policy_game_refuses_what_it_would_ignore(capsys, monkeypatch, flag):
+    """`onirim demo --policy-game --deals 5` used to ignore --deals silently."""
+    rc, out, err = run_cli(capsys, monkeypatch, ["demo", "--policy-game", *flag])
+    assert rc == 2 and out == ""
+    assert err.startswith(f"onirim: error: {flag[0]}: --policy-game plays one deal")
+
+
+@pytest.mark.parametrize("argv, field", [
+    (["bench", "--sections", ""], "--sections: "),
+    (["bench", "--sections", "warp"], "--sections: unknown section"),
+    (["bench", "--out", __file__], "--out: "),
+])
+def test_bench_errors_keep_the_format(capsys, monkeypatch, argv, field):
+    rc, out, err = run_cli(capsys, monkeypatch, argv)
+    assert rc == 2 and out == "" and err.startswith(f"onirim: error: {field}"), err
+
+
+def test_a_pasted_two_player_view_gets_one_clear_line_from_best(capsys, monkeypatch):
+    """What `position` prints in a two-player game, pasted into `onirim best`: one line that
+    says two-player views are not answered yet (it was "hand1: unknown card code '?'")."""
+    moves = greedy_moves(2, players=2, limit=12)
+    out = play(capsys, monkeypatch, moves + ["position"], seed=2, players=2)
+    line = [x for x in out.splitlines() if x.startswith('onirim best "mode=duo')][-1]
+    text = line.removeprefix('onirim best "').removesuffix('"')
+    assert "=?,?,?" in text
+    rc, out, err = run_cli(capsys, monkeypatch, ["best", text])
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "two-player views are not answered yet" in err and "unknown card code" not in err

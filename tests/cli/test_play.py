@@ -216,7 +216,7 @@ def test_position_command_prints_the_player_view():
 
 def test_position_command_two_player_hides_the_partner():
     out = _session(["position"], seed=2, players=2)
-    line = [x for x in out.splitlines() if x.startswith("mode=duo")][-1]
+    line = [x for x in out.splitlines() if x.startswith('onirim best "mode=duo')][-1]
     assert "hand1=?,?,?" in line or "hand1=-" in line
     assert "seed=" not in line
 
@@ -290,3 +290,49 @@ def test_hint_is_exact_near_the_end():
     best = max(r.actions, key=lambda x: x.lo)
     assert a == s.string_to_action(best.action) or any(
         x.lo == best.lo and s.string_to_action(x.action) == a for x in r.actions)
+
+
+# ------------------------------------------------------------- issue 27, item 7: honest play
+def test_the_seed_stays_off_the_screen_until_the_game_ends():
+    """The seed fixes the whole deck order: it is not on the player's screen during the game
+    (board titles, start), only in the line that ends it."""
+    seed = 918_273_645
+    moves = [s.action_to_string(a) for s, a in _steps(1, [seed], limit=30)]
+    out = _session(moves[:20] + ["board", "position", "hint"], seed=seed)
+    body, _, tail = out.rpartition("Game abandoned.")
+    assert str(seed) not in out.replace(tail, "")
+    assert f"Seed {seed} (replay with: onirim play --seed {seed})" in tail
+
+
+def test_undo_is_refused_without_analysis_mode():
+    """Without --analysis, a move cannot be taken back once its draw is seen."""
+    out = _session(["1", "undo", "1"], seed=3)
+    assert "undo is off" in out and "onirim play --analysis" in out
+    assert "Undone." not in out
+    assert out.count("\n-> ") == 2                 # both moves stand
+
+
+def test_analysis_mode_says_it_breaks_honest_play():
+    inp, out = io.StringIO("1\nundo\nquit\n"), io.StringIO()
+    Session(1, 3, inp=inp, out=out, width=80, analysis=True).run()
+    text = out.getvalue()
+    assert "Analysis mode" in text and "not honest play" in text
+    assert "Undone." in text
+
+
+def test_two_player_position_is_the_contract_view_and_parses_back():
+    """`position` in a two-player game prints the player's view with the partner's hand as
+    `?` (one per card) and the unknown deck as `*`, ready for `onirim best`, and no stale
+    note that best takes solo positions only."""
+    from engine.notation import parse_view
+    moves = [s.action_to_string(a) for s, a in _steps(2, [2], limit=20)]
+    out = _session(moves[:12] + ["position"], seed=2, players=2)
+    assert "solo positions only" not in out
+    line = [x for x in out.splitlines() if x.startswith('onirim best "mode=duo')][-1]
+    text = line.removeprefix('onirim best "').removesuffix('"')
+    s = Game(2).new_initial_state(2)
+    for m in moves[:12]:
+        s.apply_action(s.string_to_action(m))
+    other = 1 - s.turn
+    assert f"hand{other}=?,?,?" in text and "seed=" not in text
+    assert parse_view(text) == player_view(s)

@@ -68,3 +68,81 @@ def test_every_family_is_scheduled_longest_first(monkeypatch):
     want = sorted(P.FAMILIES, key=lambda n: -P.FAMILIES[n][1])
     assert started == want
     assert all(r["cpu_s"] == 0.5 for r in res["families"].values())
+
+
+# ------------------------------------------------------------- issue 27, item 1: compile once
+def _makefile_rules():
+    from paths import ROOT
+    import os
+    rules, cur = {}, None
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        for line in f:
+            if line[:1] not in ("\t", "#", "\n", " ") and ":" in line and "=" not in line:
+                cur, deps = line.split(":", 1)
+                rules[cur.strip()] = {"deps": deps.split(), "recipe": []}
+            elif line.startswith("\t") and cur:
+                rules[cur.strip()]["recipe"].append(line.strip())
+    return rules
+
+
+def test_make_install_and_demo_compile_every_family_first():
+    """The first `make demo` (and `make install`) compiles every family, in parallel; the
+    demo used to compile only the clairvoyant family, so each other command compiled on its
+    first use."""
+    rules = _makefile_rules()
+    assert any("-m onirim.precompile --jobs" in r for r in rules["install"]["recipe"])
+    assert "install" in rules["demo"]["deps"]
+
+
+def test_estimate_follows_the_schedule():
+    fams = {"a": (None, 150), "b": (None, 115), "c": (None, 100), "d": (None, 90),
+            "e": (None, 45)}
+    old = dict(P.FAMILIES)
+    P.FAMILIES.clear()
+    P.FAMILIES.update(fams)
+    try:
+        # a 0-150, b 0-115; c 115-215; d 150-240; e 215-260
+        assert P.estimate_wall(list(fams), 2) == 260
+        assert P.estimate_wall(list(fams), 1) == 500
+    finally:
+        P.FAMILIES.clear()
+        P.FAMILIES.update(old)
+
+
+def test_a_cold_start_says_what_it_compiles_and_how_long(monkeypatch, capsys):
+    monkeypatch.setattr(P, "family_ready", lambda name: False)
+    monkeypatch.setattr(P, "run", lambda names, jobs, say=None: {
+        "families": {n: {"ok": True} for n in names}, "wall_s": 0.0, "jobs": jobs})
+    assert P.main(["--jobs", "2"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    minutes = round(P.estimate_wall(list(P.FAMILIES), 2) / 60)
+    assert first.startswith(f"precompile: compiling {len(P.FAMILIES)} numba kernel families, "
+                            "2 at a time")
+    assert f"about {minutes} min" in first and "(measured)" in first
+
+
+def test_every_family_has_a_cache_probe():
+    assert set(P._PROBES) == set(P.FAMILIES)
+    for name in P.FAMILIES:
+        assert P.family_ready(name) in (True, False)        # the probe resolves
+
+
+def test_a_command_that_must_compile_says_so_first(monkeypatch, capsys):
+    """`onirim bench` and the hint of `onirim play` announce a compile before the wait,
+    with the family's measured time (the hint used to block for half a minute silently)."""
+    from onirim import cmd_bench
+    from onirim.cmd_play import Hinter
+    monkeypatch.setattr(P, "family_ready", lambda name: False)
+    cmd_bench._compile_notices(["playouts", "solver"])
+    err = capsys.readouterr().err.splitlines()
+    assert [x.split(" family")[0].rsplit(" ", 1)[1] for x in err] == ["playouts", "honest",
+                                                                       "clairvoyant"]
+    assert all(f"about {P.FAMILIES[n][1]} s of CPU measured" in x
+               for x, n in zip(err, ("playouts", "honest", "clairvoyant")))
+    said = []
+    h = Hinter(said.append)
+    import solver.api as api
+    monkeypatch.setattr(api, "make_policy", lambda name, **k: type("F", (), {"name": name})())
+    h.policy()
+    assert said and said[0].startswith("(compiling the rollout policy's playouts, once per "
+                                       "install: about")

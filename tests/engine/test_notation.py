@@ -332,3 +332,80 @@ def test_spec_action_strings():
     for text in ("nightmare key Ak", "nightmare door DO", "nightmare reveal",
                  "nightmare redraw"):
         n.clone().apply_action(text)
+
+
+# ------------------------------------------------ issue 27, item 15: one spelling for hidden cards
+def _duo_decisions(seeds, limit=200):
+    import random as _random
+    from engine.policy import random_action
+    for seed in seeds:
+        rnd = _random.Random(seed)
+        s = Game(2).new_initial_state(seed)
+        n = 0
+        while not s.is_terminal() and n < limit:
+            yield s
+            s.apply_action(random_action(s, rnd))
+            n += 1
+
+
+def test_a_two_player_view_formats_and_parses_back():
+    """The contract: a player's view writes each card it cannot see as `?` in its list (the
+    partner's hand, `hand1=?,?,?`) and the unknown deck as `deck=*`; it parses back into
+    that player's view (engine.view.player_view), and prints the same text again."""
+    from engine.notation import parse_view
+    from engine.view import observation_text, player_view
+    n = 0
+    for s in _duo_decisions(range(12)):
+        for p in (0, 1):
+            text = observation_text(s, p)
+            if "?" not in text:          # the draft's first pick: the partner holds nothing
+                continue
+            hidden = len(s.hands[1 - p])
+            assert f"hand{1 - p}={','.join(['?'] * hidden)} " in text
+            assert "seed=" not in text
+            v = parse_view(text)
+            assert v == player_view(s, p)
+            assert v.observation_string(p) == text
+            n += 1
+    assert n > 500
+
+
+def test_parse_position_refuses_a_view_with_a_usable_error():
+    """`parse_position` (a full position) refuses a view with one clear line, not "unknown
+    card code '?'", and the error carries the view for a caller that answers views."""
+    from engine.errors import PlayerViewError
+    from engine.view import observation_text, player_view
+    s = next(x for x in _duo_decisions([4]) if x.phase == "play")
+    text = observation_text(s, s.turn)
+    with pytest.raises(PlayerViewError) as e:
+        parse_position(text)
+    assert str(e.value) == (f"hand{1 - s.turn}: a two-player player's view (the partner's "
+                            "cards written ?) is not a full position; two-player views are "
+                            "not answered yet")
+    assert e.value.view == player_view(s)
+    with pytest.raises(PlayerViewError):
+        from_json(json.dumps(to_json(s, view="player")))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("mode=solo phase=play hand=Os,Os,Am,Gk,Ls row=Am,Os doors=DA deck=*,N discard=Ak "
+     "limbo=-", "deck: * must come last"),
+    ("mode=solo phase=play hand=Os,?,Am,Gk,Ls row=Am,Os doors=DA deck=N,* discard=Ak limbo=-",
+     "hand: ? (a card the viewer cannot see) is written only for the partner's hand"),
+])
+def test_star_and_question_mark_out_of_place(text, message):
+    with pytest.raises(PositionError) as e:
+        parse_position(text)
+    assert str(e.value).startswith(message)
+
+
+def test_a_view_hiding_both_hands_or_mixing_is_refused():
+    from engine.notation import parse_view
+    from engine.view import observation_text
+    s = next(x for x in _duo_decisions([4]) if x.phase == "play")
+    text = observation_text(s, 0)
+    own = text.split("hand0=")[1].split()[0]
+    with pytest.raises(PositionError, match="both hands are hidden"):
+        parse_view(text.replace(f"hand0={own}", "hand0=?,?,?"))
+    with pytest.raises(PositionError, match="one \\? per card"):
+        parse_view(text.replace(f"hand0={own}", "hand0=?," + own.split(",", 1)[1]))
