@@ -43,6 +43,9 @@ def add_arguments(p) -> None:
                    help="clairvoyant (perfect information: the deal's seed is known) or honest "
                         "(a policy plays with only what the player may know)")
     p.add_argument("--policy", default=None, help="honest mode: the registered policy to play")
+    p.add_argument("--policy-seed", type=int, default=None, metavar="P",
+                   help="honest mode: the seed of the policy's random numbers, independent of "
+                        "the deal (default 1; recorded in the JSON, so games replay)")
     p.add_argument("--policy-arg", action="append", default=[], metavar="K=V",
                    help="honest mode: a policy parameter (repeatable)")
     p.add_argument("--players", type=int, default=1,
@@ -215,10 +218,10 @@ def _check_policy_players(policy, players: int, seed: int) -> None:
         return
     from engine.game import Game
     from engine.view import player_view
-    from solver.honest import decision_stream
+    from solver.honest import DEFAULT_POLICY_SEED, decision_stream
     try:
         view = player_view(Game(players).new_initial_state(seed))
-        a = policy.act(view, decision_stream(seed, 0))
+        a = policy.act(view, decision_stream(DEFAULT_POLICY_SEED, 0))
         if a not in view.legal_actions():
             raise ValueError(f"it chose the illegal action {a!r}")
     except Exception as e:
@@ -263,9 +266,14 @@ def run(args) -> int:
             policy = make_policy(args.policy, **parse_policy_args(args.policy_arg))
         except Exception as e:   # PolicyError, or a policy that refuses its arguments
             raise UsageError(f"--policy: {e}") from None
-        phash = config_hash(policy)
+        from solver.honest import DEFAULT_POLICY_SEED, seeded_hash
+        pseed = DEFAULT_POLICY_SEED if args.policy_seed is None else args.policy_seed
+        if not 0 <= pseed < 1 << 63:
+            raise UsageError(f"--policy-seed: {pseed} is not a whole number from 0 to 2^63-1")
+        args.policy_seed = pseed
+        phash = seeded_hash(config_hash(policy), pseed)
         _check_policy_players(policy, players, args.seed)
-        job = runner.honest_job(policy.name, policy.config, players)
+        job = runner.honest_job(policy.name, policy.config, players, pseed)
     db = _open_db(args.db)
     if args.mode == "clairvoyant":
         ukey = unknown_key(settings)
@@ -419,6 +427,7 @@ def _report_honest(args, seeds, results, n_before, wall, warm_s, policy, phash) 
     out["policy"] = policy.name
     out["policy_config"] = dict(policy.config)
     out["policy_hash"] = phash
+    out["policy_seed"] = args.policy_seed
     out["decisions"] = decisions
     out["seconds_per_decision"] = secs / decisions if decisions else None
     out["mean_doors"] = sum(r["doors"] for r in res) / len(res)
