@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from engine import rng
 from engine.policy import greedy_action
 from solver.honest import (DEFAULT_POLICY_SEED, _POLICY_STREAM_BASE, decision_stream,
@@ -78,6 +80,7 @@ print(json.dumps({"before": before, "after": after, "decisions": row["decisions"
 """
 
 
+@pytest.mark.slow   # a fresh process loads the honest kernel's cache (compiles it if cold)
 def test_rollout_warm_up_compiles_everything_a_deal_uses():
     """In a fresh process: after the worker's warm-up, playing a deal compiles (or loads)
     no numba function of the honest kernel, so no compile time can enter the deal's
