@@ -754,6 +754,8 @@ def numbers_spec() -> list[Num]:
         lambda r: cvn(r, "load_min"), fdec(1))
     der("cv_load_max", cv, "highest load average over the rows",
         lambda r: cvn(r, "load_max"), fdec(1))
+    der("cv_any_loss", cv, "'yes' if a deal is lost, else 'no'",
+        lambda r: "yes" if cvn(r, "losses") else "no", fstr)
     der("cv_commit", cv, "commit of the rows", lambda r: r[cv]["commit"], fstr)
     der("cv_date", cv, "date of the first run", lambda r: r[cv]["date"], fstr)
     # greedy: the ladder's greedy row, solo and two-player

@@ -149,7 +149,10 @@ def block_clairvoyant(recs) -> str:
             f"{c['machine']['cores']} cores shared with other jobs (load average "
             f"{n['load_min']:.1f} to {n['load_max']:.1f}), Python {c['machine']['python']}, "
             f"numba {c['machine']['numba']}, {c['date']}. The same deals through the command: "
-            f"`{c['equivalent']}`.\n")
+            f"`{c['equivalent']}`.\n"
+            + ("\nNo lost deal has been found yet: Onirim's difficulty lies in its hidden "
+               "information, not in the deal itself.\n" if n["losses"] == 0 else
+               f"\n{n['losses']:,} deals are lost even to a clairvoyant player.\n"))
 
 
 def block_duo(recs) -> str:
