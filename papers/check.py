@@ -235,6 +235,20 @@ def example_replays(recs) -> list[str]:
     return []
 
 
+def gaps(recs) -> list[str]:
+    """Row sets the text describes as seeds first..last must hold every seed in between."""
+    problems = []
+    for name in ("honest-ladder", "duo-honest-ladder"):
+        for r in recs.get(name, {}).get("rows", []):
+            if not r.get("contiguous", True):
+                problems.append(f"{name}: row {r['policy']}: its deals are not consecutive "
+                                f"seeds (finish the run)")
+    cv = recs.get("clairvoyant-winrate", {}).get("numbers", {})
+    if cv and not cv.get("contiguous", True):
+        problems.append("clairvoyant-winrate: its deals are not consecutive seeds")
+    return problems
+
+
 def hand_records(recs) -> list[str]:
     problems = [f"data/{f}: a record the build neither extracts nor lists in "
                 f"build.HAND_RECORDS" for f in build.stray_records()]
@@ -319,6 +333,7 @@ def check() -> list[str]:
     records = build.load_records()
     problems = build.validate_records(records)
     problems += hand_records(records)
+    problems += gaps(records)
     text = build.SOURCE.read_text()
     problems += hand_typed_numbers(text)
     problems += words_in_text(text)

@@ -219,7 +219,7 @@ def test_pending_figures_are_computed_from_the_files(paper, monkeypatch):
     vals = build.numbers_values(recs2)
     assert vals["gp_solo_wins"][0].endswith(build.PENDING_MARK)
     assert "gp_solo_wins" in build.pending_values(recs2)
-    assert any("greedy" in p for p in check.check())
+    assert any("honest-ladder.json" in p for p in check.check())
 
 
 def test_make_paper_checks_before_it_builds():
