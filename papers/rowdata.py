@@ -48,13 +48,22 @@ LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"
 
 
+_CACHE: dict = {}
+
+
 def stored(name: str) -> list[dict] | None:
-    """The rows of experiment ``name``, one per seed, or None if none are stored."""
+    """The rows of experiment ``name``, one per seed, or None if none are stored.  Read once
+    per file version (path, size, modification time): the check reads them several times."""
     p = R.path_of(name)
     if not p.exists():
         return None
-    rows = list(R.by_seed(R.read(p)).values())
-    return sorted(rows, key=lambda r: r["seed"]) or None
+    st = p.stat()
+    key = (str(p), st.st_size, st.st_mtime_ns)
+    if key not in _CACHE:
+        rows = list(R.by_seed(R.read(p)).values())
+        _CACHE.clear() if len(_CACHE) > 32 else None
+        _CACHE[key] = sorted(rows, key=lambda r: r["seed"]) or None
+    return _CACHE[key]
 
 
 def _runs(rows: list[dict]) -> list[dict]:
