@@ -74,11 +74,14 @@ coverage-kernel: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info .bench-smoke .bench-results .coverage .coverage-kernel
 
-# The paper: regenerate the records, numbers, tables and figures from the stored results,
-# typeset papers/onirim/onirim.pdf (typst, no TeX), then check that every number of the
-# text traces to a record.  Installs the optional extra 'paper' (typst, matplotlib).
+# The paper: first the whole check (every record recomputed from the stored results and
+# per-deal rows, compared with the committed records, numbers, tables, figure data and the
+# README's generated blocks; it fails on any difference), then the build: figures and
+# papers/onirim/onirim.pdf (typst, no TeX).  After a new result is stored, bring the
+# generated files up to date with `python -m papers.build --no-pdf` and commit them.
+# Installs the optional extra 'paper' (typst, matplotlib).
 .PHONY: paper
 paper: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,paper]'
-	$(BIN)/python -m papers.build
 	$(BIN)/python -m papers.check
+	$(BIN)/python -m papers.build

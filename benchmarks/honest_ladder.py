@@ -4,6 +4,12 @@ run per policy configuration, all on deals 0 .. N-1 (the same deals for every ro
     python -m benchmarks.honest_ladder run [--jobs 2] [--dir .bench-results/ladder]
     python -m benchmarks.honest_ladder summary [--dir ...] [--out benchmarks/results/honest-ladder.json]
 
+The published ladder no longer comes from here: the paper and the README compute it from the
+per-deal rows of ``python -m benchmarks.experiments run NAME`` (one process, one core, CPU
+time per deal; ``papers/rowdata.py``), and the former ``paper`` command, which wrote a
+hand-made copy of the paper's record, is gone.  This script remains a way to play the ladder
+through ``onirim winrate`` (summaries only, wall time).
+
 ``run`` plays every row of ``LADDER`` with the command line (each row its own SQLite file in
 ``--dir``, so an interrupted run resumes where it stopped and loses nothing; a finished row
 costs nothing to run again) and keeps each row's JSON summary beside it.  ``summary`` reads
@@ -97,53 +103,6 @@ def summary(directory: str, out: str) -> dict:
     return data
 
 
-# Ladder rows -> their label in the regret result files (benchmarks/bench_regret.py).
-REGRET_LABELS = {"greedy": "greedy", "greedy-plus": "greedy-plus", "rollout n=64": "rollout",
-                 "rollout n=256": "rollout(n=256)"}
-
-
-def paper_record(result: str, regret_files: list[str], out: str) -> dict:
-    """The paper's ladder record (``papers/onirim/data/honest-ladder.json``, whose schema it
-    keeps) from the ladder's result file and the regret result files."""
-    with open(result) as f:
-        lad = json.load(f)
-    regret = {}
-    for path in regret_files:
-        with open(path) as f:
-            r = json.load(f)
-        for label, pol in r["policies"].items():
-            regret[label] = {"positions": pol["all"]["n"], "mean": pol["all"]["mean"],
-                             "ci95": pol["all"]["ci95_bootstrap"],
-                             "solver": "exact expectimax (onirim best), " + os.path.basename(path)}
-    with open(out) as f:
-        rec = json.load(f)
-    m = lad["machine"]
-    rec.update({"status": "final", "commit": "56437ff", "date": m["date"][:10],
-                "source": "benchmarks/results/honest-ladder.json",
-                "command": "python -m benchmarks.honest_ladder run; "
-                           "python -m benchmarks.honest_ladder summary",
-                "machine": {k: m[k] for k in ("cpu", "cores", "python", "numba", "numpy")},
-                "status_note": "Final for this round: every row is one `onirim winrate --mode "
-                               "honest` run (command per row) at commit 56437ff; seconds are "
-                               "wall time per decision on a shared 2-core machine."})
-    rec["rows"] = []
-    for r in lad["rows"]:
-        args = {"n": r["policy_config"]["n"]} if r["policy"] == "rollout" else {}
-        rec["rows"].append({
-            "policy": r["policy"], "config": args, "config_hash": r["policy_hash"],
-            "deals": r["deals"], "seed_first": r["seed_first"], "wins": r["wins"],
-            "ci95": r["ci95"], "decisions": r["decisions"], "seconds": r["seconds"],
-            "compute_note": "onirim winrate's per-deal seconds (wall, compile excluded) summed "
-                            "over the run, and its decision count",
-            "regret": regret.get(REGRET_LABELS.get(r["label"], "")),
-            "command": r["command"], "source": "benchmarks/results/honest-ladder.json",
-            "commit": "56437ff", "machine": rec["machine"], "date": rec["date"]})
-    with open(out, "w") as f:
-        json.dump(rec, f, indent=2)
-        f.write("\n")
-    return rec
-
-
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m benchmarks.honest_ladder",
                                 description=__doc__.split("\n\n")[0])
@@ -155,19 +114,11 @@ def main(argv=None) -> None:
     s = sub.add_parser("summary", help="write the result file from the rows played")
     s.add_argument("--dir", default=DEFAULT_DIR)
     s.add_argument("--out", default=os.path.join("benchmarks", "results", "honest-ladder.json"))
-    q = sub.add_parser("paper", help="write the paper's ladder record from the result files")
-    q.add_argument("--result", default=os.path.join("benchmarks", "results",
-                                                    "honest-ladder.json"))
-    q.add_argument("--regret", action="append", required=True, help="a regret result file")
-    q.add_argument("--out", default=os.path.join("papers", "onirim", "data",
-                                                 "honest-ladder.json"))
     a = p.parse_args(argv)
     if a.cmd == "run":
         run(a.dir, a.jobs, a.only)
-    elif a.cmd == "summary":
-        summary(a.dir, a.out)
     else:
-        paper_record(a.result, a.regret, a.out)
+        summary(a.dir, a.out)
 
 
 if __name__ == "__main__":

@@ -492,8 +492,8 @@ class Session:
 
 
 def _stream(seed: int, i: int) -> int:
-    from solver.honest.play import decision_stream
-    return decision_stream(seed, i)
+    from solver.honest import DEFAULT_POLICY_SEED, decision_stream
+    return decision_stream(DEFAULT_POLICY_SEED, i)   # independent of the deal (SPEC 6)
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -59,6 +59,9 @@ def add_arguments(p) -> None:
     p.add_argument("--policy", default=None, metavar="NAME",
                    help="honest mode (required there): the registered policy to play, one of "
                         f"{_policy_names()} (docs/POLICIES.md)")
+    p.add_argument("--policy-seed", type=int, default=None, metavar="P",
+                   help="honest mode: the seed of the policy's random numbers, independent of "
+                        "the deal (default 1; recorded in the JSON, so games replay)")
     p.add_argument("--policy-arg", action="append", default=[], metavar="K=V",
                    help="honest mode: a policy parameter (repeatable; default: the policy's "
                         "own defaults)")
@@ -262,10 +265,10 @@ def _check_policy_players(policy, players: int, seed: int) -> None:
         return
     from engine.game import Game
     from engine.view import player_view
-    from solver.honest.play import decision_stream
+    from solver.honest import DEFAULT_POLICY_SEED, decision_stream
     try:
         view = player_view(Game(players).new_initial_state(seed))
-        a = policy.act(view, decision_stream(seed, 0))
+        a = policy.act(view, decision_stream(DEFAULT_POLICY_SEED, 0))
         if a not in view.legal_actions():
             raise ValueError(f"it chose the illegal action {a!r}")
     except Exception as e:
@@ -439,9 +442,14 @@ def run(args) -> int:
             # an unknown name is about --policy; anything else about its arguments
             field = "--policy-arg" if args.policy in policy_entries() else "--policy"
             raise UsageError(f"{field}: {e}") from None
-        key = phash = config_hash(policy)
+        from solver.honest import DEFAULT_POLICY_SEED, seeded_hash
+        pseed = DEFAULT_POLICY_SEED if args.policy_seed is None else args.policy_seed
+        if not 0 <= pseed < 1 << 63:
+            raise UsageError(f"--policy-seed: {pseed} is not a whole number from 0 to 2^63-1")
+        args.policy_seed = pseed
+        key = phash = seeded_hash(config_hash(policy), pseed)
         _check_policy_players(policy, players, args.seed)
-        job = runner.honest_job(policy.name, policy.config, players)
+        job = runner.honest_job(policy.name, policy.config, players, pseed)
     db, n_stored_before, writable = _open_for_run(args, key, seeds, players)
     tally = _Tally(args.mode)
 
@@ -596,6 +604,7 @@ def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> in
     out["policy"] = policy.name
     out["policy_config"] = dict(policy.config)
     out["policy_hash"] = phash
+    out["policy_seed"] = args.policy_seed
     out["decisions"] = decisions
     out["seconds_per_decision"] = secs / decisions if decisions else None
     out["mean_doors"] = t.doors / t.n

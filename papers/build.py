@@ -31,6 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from papers import rowdata
+from papers.rowdata import PENDING_MARK
+
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ROOT / "papers" / "onirim"
 DATA = PAPER / "data"
@@ -62,13 +65,6 @@ REGRET_SOURCES = [
 # "info-state kernel", "deal-mode kernel", "engine"), or, while none is committed,
 # "bench-full.json", whose playouts give the deal-mode kernel and the engine only.
 THROUGHPUT_SOURCE = "honest-throughput-20261201-063446.json"
-# The honest two-player ladder (docs/DUO.md): (file, status) with the file of
-# `python -m benchmarks.bench_duo_honest summary` (name "duo-honest-ladder", one row per policy)
-# and status "preliminary" or "final" (the text marks a preliminary ladder as such; "final" is
-# refused unless greedy and another honest policy each have >= DUO_LADDER_MIN_DEALS deals),
-# or None while it is not measured: the text then says so and gives no number.
-# Example: DUO_LADDER_SOURCE = ("duo-honest-ladder.json", "final")
-DUO_LADDER_SOURCE: tuple[str, str] | None = ("duo-honest-ladder.json", "final")
 # The two-player clairvoyant run and the differential test of the duo kernel (docs/DUO.md).
 DUO_CLAIRVOYANT_SOURCE = "duo-clairvoyant-s0-n10000.json"
 DUO_DIFF_SOURCE = "duo-diff-200k.json"
@@ -268,6 +264,7 @@ def extract_regret() -> dict:
                 "decision_seconds": {k: ds[k] for k in ("median", "p90", "max")},
                 "unknown": sorted(int(u) for u in p["mean_by_unknown"]),
                 "sample_positions": d["positions"], "open_positions": len(d["open"]),
+                "with_open": p.get("with_open_mean_bounds"),
                 "cap_s": d["cap_s"],
                 "source": f"benchmarks/results/{name}", "run": _stamp(name),
                 "command": d["command"], "commit": commit, "clean_tree": clean,
@@ -290,6 +287,25 @@ def extract_regret() -> dict:
                                 "date")})
         run.setdefault("policies", []).append(row["policy"])
     rec["runs"] = sorted(runs.values(), key=lambda x: x["run"])
+    return rec
+
+
+REGRET_HOLDOUT_SOURCE = "regret-holdout-20261201-073502.json"
+
+
+def extract_regret_holdout() -> dict:
+    """The held-out check of the regret table's best row: positions scored after its settings
+    were chosen (docs/REGRET.md section 5)."""
+    name = REGRET_HOLDOUT_SOURCE
+    d = _load(name)
+    best = min(extract_regret()["rows"], key=lambda r: r["mean"])["policy"]
+    p = d["policies"][best]
+    rec = _base("regret-holdout", "Regret of the best row on held-out late positions",
+                [f"benchmarks/results/{name}"], d["command"], d["machine"])
+    rec["numbers"] = {"policy": best, "positions": p["all"]["n"],
+                      "sample_positions": d["positions"], "open_positions": len(d["open"]),
+                      "mean": p["all"]["mean"], "ci95": p["all"]["ci95_bootstrap"],
+                      "with_open": p.get("with_open_mean_bounds")}
     return rec
 
 
@@ -359,54 +375,6 @@ def extract_duo_diff() -> dict:
     return rec
 
 
-def duo_ladder_complete(rows: list[dict]) -> bool:
-    """The issue's ladder is there: greedy and at least one other honest policy, every honest
-    row over at least DUO_LADDER_MIN_DEALS deals."""
-    honest = [r for r in rows if r.get("mode", "honest") == "honest"]
-    return (len(honest) >= 2 and any(r["policy"] == "greedy" for r in honest)
-            and all(r["deals"] >= DUO_LADDER_MIN_DEALS for r in honest))
-
-
-def extract_duo_ladder() -> dict:
-    if DUO_LADDER_SOURCE is None:
-        return {
-            "name": "duo-honest-ladder",
-            "title": "The two-player ladder: win rates of honest policies (not measured yet)",
-            "source": "none yet: no result file of the honest two-player ladder is committed "
-                      "(papers/build.py DUO_LADDER_SOURCE is None)",
-            "extracted_by": "papers/build.py",
-            "command": "python -m benchmarks.bench_duo_honest run; "
-                       "python -m benchmarks.bench_duo_honest summary",
-            "commit": None, "clean_tree": None, "machine": None, "date": None,
-            "status": "preliminary", "rows": [],
-        }
-    name, status = DUO_LADDER_SOURCE
-    if status not in ("preliminary", "final"):
-        raise ValueError(f"DUO_LADDER_SOURCE: status must be 'preliminary' or 'final', "
-                         f"not {status!r}")
-    d = _load(name)
-    rows = []
-    for r in d["rows"]:
-        rows.append({
-            "policy": r["label"], "mode": r.get("mode", "honest"),
-            "config": r.get("policy_config") or {}, "deals": r["deals"], "wins": r["wins"],
-            "unknown": r.get("unknown", 0), "seed_first": r.get("seed_first"),
-            "seconds_per_decision": r.get("seconds_per_decision"),
-            "seconds_per_deal_median": (r.get("seconds_per_deal") or {}).get("median"),
-            "mean_doors": r.get("mean_doors"), "command": r["command"],
-            "source": f"benchmarks/results/{name}", "commit": _commit(d["machine"])[0],
-            "date": d["machine"].get("date"), "machine": _machine(d["machine"]),
-        })
-    rec = _base("duo-honest-ladder", "The two-player ladder: win rates of honest policies",
-                [f"benchmarks/results/{name}"], "python -m benchmarks.bench_duo_honest summary",
-                d["machine"], status=status, note=d.get("note"))
-    if status == "final" and not duo_ladder_complete(rows):
-        raise ValueError(f"{name}: a final two-player ladder needs greedy and another honest "
-                         f"policy, each over at least {DUO_LADDER_MIN_DEALS:,} deals")
-    rec["rows"] = rows
-    return rec
-
-
 EXTRACTED: dict[str, Callable[[], dict]] = {
     "bench-full": extract_bench_full,
     "expectimax-sizes": extract_expectimax_sizes,
@@ -435,10 +403,25 @@ def rules_record() -> dict:
 
 EXTRACTED["game-constants"] = rules_record
 EXTRACTED["regret"] = extract_regret
+EXTRACTED["regret-holdout"] = extract_regret_holdout
 EXTRACTED["playout-throughput"] = extract_throughput
 EXTRACTED["duo-clairvoyant"] = extract_duo_clairvoyant
 EXTRACTED["duo-diff"] = extract_duo_diff
-EXTRACTED["duo-honest-ladder"] = extract_duo_ladder
+EXTRACTED["duo-honest-ladder"] = rowdata.duo_ladder_record
+EXTRACTED["honest-ladder"] = lambda: rowdata.ladder_record(REGRET_SOURCES)
+EXTRACTED["clairvoyant-winrate"] = rowdata.clairvoyant_record
+EXTRACTED["diff-kernel"] = rowdata.diff_kernel_record
+
+# Records written by hand, each with the reason it cannot be computed from stored rows.
+# Every other record is extracted by the build, and papers/check.py fails on any other.
+HAND_RECORDS = {
+    "anchors": "figures from outside the project (other programs, publications), quoted; "
+               "marked in the text as outside figures",
+    "example-game": "one certificate line of deal 4; the build and the check replay it "
+                    "through engine/ (it must win) and play the greedy game of the same deal",
+    "rule-verification": "counts stated by the test suite (README 'Tests'), not stored as "
+                         "rows: every number drawn from it is pending",
+}
 
 
 def dump_json(obj) -> str:
@@ -447,6 +430,12 @@ def dump_json(obj) -> str:
 
 def extracted_texts() -> dict[Path, str]:
     return {DATA / f"{name}.json": dump_json(fn()) for name, fn in EXTRACTED.items()}
+
+
+def stray_records() -> list[str]:
+    """Records in data/ that the build neither extracts nor lists as written by hand."""
+    return sorted(f.name for f in DATA.glob("*.json")
+                  if f.stem not in EXTRACTED and f.stem not in HAND_RECORDS)
 
 
 def load_records() -> dict[str, dict]:
@@ -532,13 +521,37 @@ def fstr(x) -> str:
 
 
 # --------------------------------------------------------------------------- derived facts
+class Pend:
+    """A value drawn from a pending figure (``papers/rowdata.py``): it is printed with
+    ``PENDING_MARK`` and listed, with ``why``, in the generated table of pending figures."""
+
+    def __init__(self, v, why: str):
+        self.v, self.why = v, why
+
+
+def _pend(row: dict, v):
+    """``v``, marked pending if it comes from a pending row."""
+    return Pend(v, row["pending_note"]) if row.get("pending") else v
+
+
+def _rated(r: dict) -> dict:
+    lo, hi = wilson(r["wins"], r["deals"])
+    secs = r["cpu_s"] if r["clock"] == "cpu" else r["wall_s"]
+    per = secs / r["decisions"] if r.get("decisions") and secs else None
+    return {**r, "rate": r["wins"] / r["deals"], "lo": lo, "hi": hi, "per_decision": per}
+
+
 def ladder_rows(recs) -> list[dict]:
-    out = []
-    for r in recs["honest-ladder"]["rows"]:
-        lo, hi = wilson(r["wins"], r["deals"])
-        per = (r["seconds"] / r["decisions"]) if r.get("decisions") and r.get("seconds") else None
-        out.append({**r, "rate": r["wins"] / r["deals"], "lo": lo, "hi": hi, "per_decision": per})
-    return out
+    return [_rated(r) for r in recs["honest-ladder"]["rows"]]
+
+
+def ladder_row(recs, label: str) -> dict:
+    return next(r for r in ladder_rows(recs) if r["policy"] == label)
+
+
+def ladder_best(recs, current_only: bool = False) -> dict | None:
+    rows = [r for r in ladder_rows(recs) if not (current_only and r["pending"])]
+    return max(rows, key=lambda x: x["rate"], default=None)
 
 
 def endgame(recs) -> dict:
@@ -604,12 +617,8 @@ def regret_row(recs, label: str) -> dict:
 
 
 def duo_ladder_rows(recs) -> list[dict]:
-    """The rows of the two-player ladder with their Wilson intervals ([] while not measured)."""
-    out = []
-    for r in recs["duo-honest-ladder"]["rows"]:
-        lo, hi = wilson(r["wins"], r["deals"])
-        out.append({**r, "rate": r["wins"] / r["deals"], "lo": lo, "hi": hi})
-    return out
+    """The rows of the two-player ladder with their Wilson intervals."""
+    return [_rated(r) for r in recs["duo-honest-ladder"]["rows"]]
 
 
 def duo_best(recs) -> dict | None:
@@ -668,9 +677,10 @@ def _n(rec, path):
 
 
 def numbers_spec() -> list[Num]:
-    cv, rv, gp, an = "clairvoyant-winrate", "rule-verification", "greedy-policy", "anchors"
+    cv, rv, an = "clairvoyant-winrate", "rule-verification", "anchors"
     bf, es, ef = "bench-full", "expectimax-sizes", "expectimax-fifteen"
     sg, c15, c13, gc = "strategy-graph", "certify-fifteen", "certify-thirteen", "game-constants"
+    hl, dk = "honest-ladder", "diff-kernel"
     N = Num
     L: list[Num] = []
 
@@ -696,75 +706,94 @@ def numbers_spec() -> list[Num]:
         lambda r: 0.95, fpct(0))
     der("tail_pct", bf, "the upper percentile reported (p99 fields)", lambda r: 99,
         lambda x: f"{x}th")
-    # rule verification
+    der("pending_mark", hl, "the mark of a pending figure (papers/rowdata.py)",
+        lambda r: PENDING_MARK, fstr)
+    # rule verification: the test suite's counts (pending: not rows), the differential rows
+    rv_why = ("a count stated by the test suite (README 'Tests'); no stored rows at this "
+              "commit; rerun pending")
     for k in ("invariant_playouts", "invariant_steps", "independent_model_games",
-              "diff_steps_make_test", "diff_steps_long_run", "soundness_positions",
+              "diff_steps_make_test", "soundness_positions",
               "brute_force_positions", "brute_force_agree", "fuzz_mutants", "fuzz_seconds",
               "golden_games"):
-        add("rv_" + k, rv, "numbers." + k, fint)
-    add("rv_brute_force_tolerance", rv, "numbers.brute_force_tolerance", fstr)
-    # clairvoyant
-    add("cv_deals", cv, "numbers.deals", fint)
-    add("cv_wins", cv, "numbers.wins", fint)
-    add("cv_losses", cv, "numbers.losses", fint)
-    add("cv_unknown", cv, "numbers.unknown", fint)
-    der("cv_seed_first", cv, "seeds.first", lambda r: r[cv]["seeds"]["first"], fint)
-    der("cv_ci_hi", cv, "Wilson 95% upper bound of numbers.wins of numbers.deals",
-        lambda r: wilson(r[cv]["numbers"]["wins"], r[cv]["numbers"]["deals"])[1], fdec(0))
-    der("cv_seed_last", cv, "seeds.last", lambda r: r[cv]["seeds"]["last"], fint)
-    der("cv_ci_lo", cv, "Wilson 95% lower bound of numbers.wins of numbers.deals",
-        lambda r: wilson(r[cv]["numbers"]["wins"], r[cv]["numbers"]["deals"])[0], fdec(6))
+        der("rv_" + k, rv, "numbers." + k + " (pending)",
+            lambda r, k=k: Pend(r[rv]["numbers"][k], rv_why), fint)
+    der("rv_brute_force_tolerance", rv, "numbers.brute_force_tolerance (pending)",
+        lambda r: Pend(r[rv]["numbers"]["brute_force_tolerance"], rv_why), fstr)
+    dkn = lambda r, k: r[dk]["numbers"][k]  # noqa: E731
+    der("dk_steps", dk, "sum of steps over the rows", lambda r: dkn(r, "steps"), fint)
+    der("dk_games", dk, "sum of games over the rows", lambda r: dkn(r, "games"), fint)
+    der("dk_verdict", dk, "'agree' if every row agrees",
+        lambda r: "agree" if dkn(r, "agree") else "disagree", fstr)
+    der("dk_cpu", dk, "sum of cpu_s over the rows", lambda r: dkn(r, "cpu_s"), fsec)
+    der("dk_commit", dk, "commit of the rows", lambda r: r[dk]["commit"], fstr)
+    # clairvoyant, from its per-deal rows
+    cvn = lambda r, k: r[cv]["numbers"][k]  # noqa: E731
+    for k in ("deals", "wins", "losses", "unknown", "seed_first", "seed_last", "nodes",
+              "deals_planned"):
+        der(f"cv_{k}", cv, f"numbers.{k} (rows)", lambda r, k=k: cvn(r, k), fint)
+    der("cv_budget", cv, "numbers.budget_nodes", lambda r: cvn(r, "budget_nodes"), fint)
+    der("cv_ci_lo", cv, "Wilson 95% lower bound of wins of deals",
+        lambda r: wilson(cvn(r, "wins"), cvn(r, "deals"))[0], fdec(6))
+    der("cv_ci_hi", cv, "Wilson 95% upper bound of wins of deals",
+        lambda r: wilson(cvn(r, "wins"), cvn(r, "deals"))[1], fdec(0))
     der("cv_loss_hi", cv, "1 - Wilson lower bound, as a percentage",
-        lambda r: 1 - wilson(r[cv]["numbers"]["wins"], r[cv]["numbers"]["deals"])[0], fpct(4))
-    add("cv_first_run_deals", cv, "numbers.first_run_deals", fint)
-    add("cv_seconds", cv, "numbers.seconds", fdec(0))
-    add("cv_nodes", cv, "numbers.nodes", fint)
-    add("cv_budget", cv, "numbers.budget_nodes_per_deal", fint)
-    add("cv_verify_rows", cv, "numbers.verify_rows", fint)
-    add("cv_verify_wins", cv, "numbers.verify_wins_verified", fint)
-    add("cv_verify_seconds", cv, "numbers.verify_seconds", fint)
-    add("cv_median_ms", cv, "numbers.deal_median_ms", fdec(1))
-    add("cv_p99_ms", cv, "numbers.deal_p99_ms", fdec(1))
-    add("cv_slow_seed", cv, "numbers.slowest_seed_after_first", fstr)
-    add("cv_slow_ms", cv, "numbers.slowest_seed_ms", fint)
-    add("cv_slow_nodes", cv, "numbers.slowest_seed_nodes", fint)
-    add("cv_date", cv, "date", fstr)
-    # clairvoyant per-deal distribution (full benchmark)
-    dcs = lambda r: r[bf]["numbers"]["deal_cpu_seconds"]  # noqa: E731
-    der("bf_deals", bf, "len(numbers.deal_cpu_seconds)", lambda r: len(dcs(r)), fint)
-    der("bf_deal_median", bf, "median of numbers.deal_cpu_seconds",
-        lambda r: statistics.median(dcs(r)), fsec)
-    der("bf_deal_p99", bf, "99th percentile (nearest rank) of numbers.deal_cpu_seconds",
-        lambda r: percentile(dcs(r), 99), fsec)
-    der("bf_deal_max", bf, "max of numbers.deal_cpu_seconds", lambda r: max(dcs(r)), fsec)
-    der("bf_deal_seed_first", bf, "numbers.deal_seed_first",
-        lambda r: r[bf]["numbers"]["deal_seed_first"], fint)
-    der("bf_deal_seed_last", bf, "numbers.deal_seed_last",
-        lambda r: r[bf]["numbers"]["deal_seed_last"], fint)
-    # greedy and the ladder
-    add("gp_solo_deals", gp, "numbers.solo_deals", fint)
-    add("gp_solo_wins", gp, "numbers.solo_wins", fint)
-    der("gp_solo_rate", gp, "numbers.solo_wins / numbers.solo_deals",
-        lambda r: r[gp]["numbers"]["solo_wins"] / r[gp]["numbers"]["solo_deals"], fpct(1))
-    der("gp_solo_lo", gp, "Wilson lower bound", lambda r: wilson(
-        r[gp]["numbers"]["solo_wins"], r[gp]["numbers"]["solo_deals"])[0], fpct(1))
-    der("gp_solo_hi", gp, "Wilson upper bound", lambda r: wilson(
-        r[gp]["numbers"]["solo_wins"], r[gp]["numbers"]["solo_deals"])[1], fpct(1))
-    add("gp_duo_deals", gp, "numbers.duo_deals", fint)
-    der("gp_duo_rate", gp, "numbers.duo_wins / numbers.duo_deals",
-        lambda r: r[gp]["numbers"]["duo_wins"] / r[gp]["numbers"]["duo_deals"], fpct(2))
-    der("ladder_status", "honest-ladder", "status", lambda r: r["honest-ladder"]["status"], fstr)
-    der("ladder_best_policy", "honest-ladder", "policy of the row with the highest win rate",
-        lambda r: max(ladder_rows(r), key=lambda x: x["rate"])["policy"], fstr)
-    der("ladder_best_rate", "honest-ladder", "highest wins / deals over the rows",
-        lambda r: max(ladder_rows(r), key=lambda x: x["rate"])["rate"], fpct(1))
-    der("ladder_best_lo", "honest-ladder", "Wilson lower bound of the best row",
-        lambda r: max(ladder_rows(r), key=lambda x: x["rate"])["lo"], fpct(1))
-    der("ladder_best_hi", "honest-ladder", "Wilson upper bound of the best row",
-        lambda r: max(ladder_rows(r), key=lambda x: x["rate"])["hi"], fpct(1))
-    der("ladder_seed_first", "honest-ladder", "seed_first of every row (must agree)",
-        lambda r: _one({x["seed_first"] for x in r["honest-ladder"]["rows"]}), fint)
-    der("ladder_rows", "honest-ladder", "number of rows", lambda r: len(ladder_rows(r)), fint)
+        lambda r: 1 - wilson(cvn(r, "wins"), cvn(r, "deals"))[0], fpct(4))
+    der("cv_cpu", cv, "sum of cpu_s over the rows", lambda r: cvn(r, "cpu_s"), fsec)
+    der("cv_wall", cv, "sum of wall_s over the rows", lambda r: cvn(r, "wall_s"), fsec)
+    der("cv_median", cv, "median cpu_s per deal", lambda r: cvn(r, "deal_cpu_median"), fsec)
+    der("cv_wall_median", cv, "median wall_s per deal",
+        lambda r: cvn(r, "deal_wall_median"), fsec)
+    der("cv_p99", cv, "99th percentile (nearest rank) of cpu_s per deal",
+        lambda r: cvn(r, "deal_cpu_p99"), fsec)
+    der("cv_slow", cv, "max cpu_s per deal", lambda r: cvn(r, "deal_cpu_max"), fsec)
+    der("cv_slow_seed", cv, "seed of the max cpu_s", lambda r: cvn(r, "deal_cpu_max_seed"),
+        fstr)
+    der("cv_most_nodes", cv, "most nodes of a deal", lambda r: cvn(r, "most_nodes"), fint)
+    der("cv_most_nodes_seed", cv, "its seed", lambda r: cvn(r, "most_nodes_seed"), fstr)
+    der("cv_load_min", cv, "lowest load average over the rows",
+        lambda r: cvn(r, "load_min"), fdec(1))
+    der("cv_load_max", cv, "highest load average over the rows",
+        lambda r: cvn(r, "load_max"), fdec(1))
+    der("cv_any_loss", cv, "'yes' if a deal is lost, else 'no'",
+        lambda r: "yes" if cvn(r, "losses") else "no", fstr)
+    der("cv_commit", cv, "commit of the rows", lambda r: r[cv]["commit"], fstr)
+    der("cv_date", cv, "date of the first run", lambda r: r[cv]["date"], fstr)
+    # greedy: the ladder's greedy row, solo and two-player
+    g = lambda r: ladder_row(r, "greedy")  # noqa: E731
+    der("gp_solo_deals", hl, "deals of the row greedy", lambda r: _pend(g(r), g(r)["deals"]),
+        fint)
+    der("gp_solo_wins", hl, "wins of the row greedy", lambda r: _pend(g(r), g(r)["wins"]), fint)
+    der("gp_solo_rate", hl, "win rate of the row greedy",
+        lambda r: _pend(g(r), g(r)["rate"]), fpct(1))
+    der("gp_solo_lo", hl, "its Wilson lower bound", lambda r: _pend(g(r), g(r)["lo"]), fpct(1))
+    der("gp_solo_hi", hl, "its Wilson upper bound", lambda r: _pend(g(r), g(r)["hi"]), fpct(1))
+    dg = lambda r: next(x for x in duo_ladder_rows(r) if x["policy"] == "greedy")  # noqa
+    der("gp_duo_deals", "duo-honest-ladder", "deals of the two-player row greedy",
+        lambda r: _pend(dg(r), dg(r)["deals"]), fint)
+    der("gp_duo_rate", "duo-honest-ladder", "win rate of the two-player row greedy",
+        lambda r: _pend(dg(r), dg(r)["rate"]), fpct(2))
+    # the honest ladder
+    der("ladder_status", hl, "status: final unless a row is pending",
+        lambda r: r[hl]["status"], fstr)
+    for tag, cur in (("best", False), ("cur", True)):
+        b = lambda r, cur=cur: ladder_best(r, cur)  # noqa: E731
+        for k, fmt in (("policy", fstr), ("rate", fpct(1)), ("lo", fpct(1)), ("hi", fpct(1)),
+                       ("deals", fint)):
+            der(f"ladder_{tag}_{k}", hl, f"{k} of the row with the highest win rate"
+                + (" among the current rows ('not measured' if none)" if cur else ""),
+                lambda r, b=b, k=k: None if b(r) is None else _pend(b(r), b(r)[k]), _opt(fmt))
+    der("ladder_seed_first", hl, "seed_first of every row (must agree)",
+        lambda r: _one({x["seed_first"] for x in r[hl]["rows"]}), fint)
+    der("ladder_rows", hl, "number of rows", lambda r: len(ladder_rows(r)), fint)
+    der("ladder_pending", hl, "number of pending rows",
+        lambda r: sum(x["pending"] for x in ladder_rows(r)), fint)
+    der("ladder_current", hl, "number of rows backed by stored rows",
+        lambda r: sum(not x["pending"] for x in ladder_rows(r)), fint)
+    der("ladder_any_pending", hl, "'yes' if a row is pending, else 'no'",
+        lambda r: "yes" if any(x["pending"] for x in ladder_rows(r)) else "no", fstr)
+    der("ladder_commit", hl, "commits of the current rows", lambda r: r[hl]["commit"], fstr)
+    der("ladder_old_commit", hl, "the commit of the pending rows",
+        lambda r: rowdata.LEGACY_LADDER_COMMIT, fstr)
     # end game: sizes
     sizes = lambda r: r[bf]["numbers"]["expectimax_size_vs_time"]  # noqa: E731
     der("em_limit_s", bf, "numbers.expectimax_limit_s",
@@ -852,12 +881,10 @@ def numbers_spec() -> list[Num]:
     der("bf_numba", bf, "machine.numba", lambda r: r[bf]["machine"]["numba"], fstr)
     # anchors
     for k in ("cpp_games", "cpp_published_games_per_s", "cpp_fixed_games_per_s_o2",
-              "cpp_fixed_games_per_s_o3", "cpp_fixed_instructions_per_decision",
-              "kernel_greedy_instructions_per_decision", "kernel_greedy_games_per_s",
+              "cpp_fixed_games_per_s_o3", "kernel_greedy_games_per_s",
               "klondike_games", "klondike_hindsight_samples"):
         add("an_" + k, an, "numbers." + k, fint)
-    for k in ("cpp_published_decisions_per_game", "cpp_fixed_decisions_per_game",
-              "kernel_vs_cpp_ratio_lo", "kernel_vs_cpp_ratio_hi"):
+    for k in ("cpp_published_decisions_per_game", "cpp_fixed_decisions_per_game"):
         add("an_" + k, an, "numbers." + k, fdec(1))
     for k in ("cpp_published_win_rate", "cpp_fixed_win_rate", "py_lookahead_win_rate",
               "klondike_random", "klondike_greedy", "klondike_hindsight", "klondike_uct",
@@ -898,6 +925,26 @@ def numbers_spec() -> list[Num]:
         lambda r: best(r)["decision_seconds"]["median"], ftime)
     der("rg_best_p90_s", rg, "p90 decision seconds of the best row",
         lambda r: best(r)["decision_seconds"]["p90"], ftime)
+    der("rg_open_lo", rg, "lower end of the best row's mean with the open positions counted "
+        "at their stored bounds", lambda r: best(r)["with_open"][0], fdec(4))
+    der("rg_open_hi", rg, "upper end of the same", lambda r: best(r)["with_open"][1], fdec(4))
+    rh = "regret-holdout"
+    rhn = lambda r, k: r[rh]["numbers"][k]  # noqa: E731
+    der("rh_positions", rh, "numbers.positions", lambda r: rhn(r, "positions"), fint)
+    der("rh_total", rh, "numbers.sample_positions", lambda r: rhn(r, "sample_positions"), fint)
+    der("rh_open", rh, "numbers.open_positions", lambda r: rhn(r, "open_positions"), fint)
+    der("rh_mean", rh, "numbers.mean", lambda r: rhn(r, "mean"), fdec(4))
+    der("rh_lo", rh, "numbers.ci95.0", lambda r: rhn(r, "ci95")[0], fdec(4))
+    der("rh_hi", rh, "numbers.ci95.1", lambda r: rhn(r, "ci95")[1], fdec(4))
+    der("rh_verdict", rh, "'met' if the held-out mean is at most the target, else 'not met'",
+        lambda r: "met" if rhn(r, "mean") <= r[rg]["numbers"]["target_mean"] else "not met",
+        fstr)
+    der("rh_upper_verdict", rh, "'below' if the held-out upper bound is at most the target, "
+        "else 'above'", lambda r: "below" if rhn(r, "ci95")[1] <= r[rg]["numbers"]["target_mean"]
+        else "above", fstr)
+    der("rg_open_verdict", rg, "'below' if the upper end with open positions is at most the "
+        "target, else 'above'", lambda r: "below" if best(r)["with_open"][1] <=
+        r[rg]["numbers"]["target_mean"] else "above", fstr)
     der("rg_pct", rg, "the upper percentile reported (p95 fields)", lambda r: 95,
         lambda x: f"{x}th")
     der("rg_target", rg, "numbers.target_mean (issue 18)",
@@ -962,21 +1009,22 @@ def numbers_spec() -> list[Num]:
     add("duo_diff_games", dd, "numbers.games", fint)
     der("duo_diff_verdict", dd, "'agree' if numbers.agree else 'disagree'",
         lambda r: "agree" if r[dd]["numbers"]["agree"] else "disagree", fstr)
-    der("duo_ladder_status", dl, "status, or 'not measured' while the record has no rows",
-        lambda r: r[dl]["status"] if r[dl]["rows"] else NOT_MEASURED, fstr)
+    der("duo_ladder_status", dl, "status: final unless a row is pending",
+        lambda r: r[dl]["status"], fstr)
     der("duo_ladder_rows", dl, "number of rows", lambda r: len(duo_ladder_rows(r)), fint)
     der("duo_ladder_min_deals", dl, "the issue's minimum deals per honest row (issue 20)",
         lambda r: DUO_LADDER_MIN_DEALS, fint)
     der("duo_ladder_seed_first", dl, "seed_first of every row (must agree)",
-        lambda r: (_one({x["seed_first"] for x in duo_ladder_rows(r)})
-                   if duo_ladder_rows(r) else None), _opt(fint))
-    dbest = lambda r, k: None if duo_best(r) is None else duo_best(r)[k]  # noqa: E731
-    der("duo_best_policy", dl, "the honest row with the highest win rate",
-        lambda r: dbest(r, "policy"), _opt(fstr))
-    der("duo_best_rate", dl, "its wins / deals", lambda r: dbest(r, "rate"), _opt(fpct(1)))
-    der("duo_best_lo", dl, "its Wilson lower bound", lambda r: dbest(r, "lo"), _opt(fpct(1)))
-    der("duo_best_hi", dl, "its Wilson upper bound", lambda r: dbest(r, "hi"), _opt(fpct(1)))
-    der("duo_best_deals", dl, "its deals", lambda r: dbest(r, "deals"), _opt(fint))
+        lambda r: _one({x["seed_first"] for x in duo_ladder_rows(r)}), fint)
+    for tag, cur in (("best", False), ("cur", True)):
+        b = lambda r, cur=cur: max((x for x in duo_ladder_rows(r)  # noqa: E731
+                                    if not (cur and x["pending"])), key=lambda x: x["rate"],
+                                   default=None)
+        for k, fmt in (("policy", fstr), ("rate", fpct(1)), ("lo", fpct(1)), ("hi", fpct(1)),
+                       ("deals", fint)):
+            der(f"duo_{tag}_{k}", dl, f"{k} of the row with the highest win rate"
+                + (" among the current rows ('not measured' if none)" if cur else ""),
+                lambda r, b=b, k=k: None if b(r) is None else _pend(b(r), b(r)[k]), _opt(fmt))
     # example game
     ex = "example-game"
     add("ex_seed", ex, "numbers.seed", fstr)
@@ -992,7 +1040,21 @@ def numbers_spec() -> list[Num]:
 
 
 def numbers_values(recs) -> dict[str, tuple[str, Num]]:
-    return {n.key: (n.fmt(n.fn(recs)), n) for n in numbers_spec()}
+    out = {}
+    for n in numbers_spec():
+        v = n.fn(recs)
+        out[n.key] = ((n.fmt(v.v) + PENDING_MARK) if isinstance(v, Pend) else n.fmt(v), n)
+    return out
+
+
+def pending_values(recs) -> dict[str, str]:
+    """The named values drawn from pending figures: key -> why."""
+    out = {}
+    for n in numbers_spec():
+        v = n.fn(recs)
+        if isinstance(v, Pend):
+            out[n.key] = v.why
+    return out
 
 
 def typ_str(s: str) -> str:
@@ -1034,20 +1096,66 @@ def table_cards(recs) -> str:
                   "left, right, right, right, right")
 
 
+def _time_cell(r) -> str:
+    """Time per decision: CPU time of one core for rows, else the old wall time, marked."""
+    if r["per_decision"] is None:
+        return "not measured"
+    if r["clock"] == "cpu":
+        return ftime(r["per_decision"]) + " CPU"
+    return ftime(r["per_decision"]) + " wall" + PENDING_MARK
+
+
+def _mark(r, text: str) -> str:
+    return text + PENDING_MARK if r.get("pending") else text
+
+
 def table_ladder(recs) -> str:
     rows = []
     for r in ladder_rows(recs):
         cfg = ", ".join(f"{k}={v}" for k, v in r["config"].items()) or "default"
         rows.append([
-            r["policy"], cfg, fint(r["deals"]), fint(r["wins"]), fpct_auto(r["rate"]),
-            f"{fpct_auto(r['lo'])} to {fpct_auto(r['hi'])}",
-            fus(r["per_decision"]) if r["per_decision"] is not None else "not measured",
+            _mark(r, r["policy"]), cfg, fint(r["deals"]), _mark(r, fint(r["wins"])),
+            _mark(r, fpct_auto(r["rate"])),
+            _mark(r, f"{fpct_auto(r['lo'])} to {fpct_auto(r['hi'])}"),
+            _time_cell(r), r["commit"],
             "not measured" if r["regret"] is None else
             f"{r['regret']['mean']:.4f} ({fint(r['regret']['positions'])} positions)",
         ])
     return _table(["policy", "config", "deals", "wins", "win rate", "Wilson 95%",
-                   "time per decision", "regret vs exact"], rows,
-                  "left, left, right, right, right, right, right, right")
+                   "time per decision", "commit", "regret vs exact"], rows,
+                  "left, left, right, right, right, right, right, left, right")
+
+
+def table_reproduce(recs) -> str:
+    """Each experiment of benchmarks/experiments.py: command, rows stored, time taken."""
+    from benchmarks import experiments as X
+    out = []
+    for name, e in X.EXPERIMENTS.items():
+        rows = rowdata.stored(name)
+        if rows:
+            cpu = sum(r["cpu_s"] for r in rows)
+            wall = sum(r["wall_s"] for r in rows)
+            commits = ", ".join(sorted({r["run"]["commit"] for r in rows}))
+            out.append([name, f"{fint(len(rows))} of {fint(e.deals)}", fsec(cpu),
+                        fsec(wall), commits])
+        else:
+            out.append([name, f"none of {fint(e.deals)}", f"estimated {e.cost}", "", ""])
+    return _table(["experiment NAME", "rows stored", "CPU", "wall", "commit"], out,
+                  "left, right, right, right, left")
+
+
+def table_pending(recs) -> str:
+    """Every pending figure of the text: the named value and why it is pending."""
+    rows = [[k, why] for k, why in sorted(pending_values(recs).items())]
+    for name, label in (("honest-ladder", "ladder row"), ("duo-honest-ladder",
+                                                           "two-player ladder row")):
+        for r in recs[name]["rows"]:
+            if r.get("pending"):
+                rows.append([f"{label} {r['policy']} (commit {r['commit']})",
+                             r["pending_note"]])
+    if not rows:
+        return GENERATED_HEADER + "// No figure is pending.\n"
+    return _table(["figure", "why it is pending"], rows, "left, left")
 
 
 def table_endgame(recs) -> str:
@@ -1085,9 +1193,8 @@ def table_performance(recs) -> str:
          fsi(p["kernel_random"]["steps_per_s"]), "bench-full"],
         ["numba kernel, greedy", fsi(p["kernel_greedy"]["playouts_per_s"]),
          fsi(p["kernel_greedy"]["steps_per_s"]), "bench-full"],
-        ["numba kernel, greedy (interleaved with the C++ bot)",
-         fint(a["kernel_greedy_games_per_s"]), "", "anchors"],
-        ["C++ bot, as published", fint(a["cpp_published_games_per_s"]), "", "anchors"],
+        ["C++ bot, as published (outside figure)", fint(a["cpp_published_games_per_s"]), "",
+         "anchors"],
         ["C++ bot, door count fixed, -O2", fint(a["cpp_fixed_games_per_s_o2"]), "", "anchors"],
         ["C++ bot, door count fixed, -O3 native LTO", fint(a["cpp_fixed_games_per_s_o3"]), "",
          "anchors"],
@@ -1109,19 +1216,15 @@ def table_regret(recs) -> str:
 
 
 def table_duo_ladder(recs) -> str:
-    rows = duo_ladder_rows(recs)
-    if not rows:
-        return (GENERATED_HEADER + "// The honest two-player ladder is not measured yet "
-                "(DUO_LADDER_SOURCE is None): no table.\n")
     out = []
-    for r in rows:
-        spd, sdeal = r.get("seconds_per_decision"), r.get("seconds_per_deal_median")
-        time = (ftime(spd) if spd else f"{ftime(sdeal)} per deal (median)" if sdeal
-                else "not measured")
-        out.append([r["policy"], r["mode"], fint(r["deals"]), fint(r["wins"]),
-                    fpct_auto(r["rate"]), f"{fpct_auto(r['lo'])} to {fpct_auto(r['hi'])}", time])
-    return _table(["policy", "mode", "deals", "wins", "win rate", "Wilson 95%",
-                   "time per decision"], out, "left, left, right, right, right, right, right")
+    for r in duo_ladder_rows(recs):
+        out.append([_mark(r, r["policy"]), fint(r["deals"]), _mark(r, fint(r["wins"])),
+                    _mark(r, fpct_auto(r["rate"])),
+                    _mark(r, f"{fpct_auto(r['lo'])} to {fpct_auto(r['hi'])}"),
+                    _time_cell(r), r["commit"]])
+    return _table(["policy", "deals", "wins", "win rate", "Wilson 95%",
+                   "time per decision", "commit"], out,
+                  "left, right, right, right, right, right, left")
 
 
 def _machine_str(m) -> str:
@@ -1161,6 +1264,8 @@ def table_experiments(recs) -> str:
                 rcommit += " (tree not clean)"
             rdate = row.get("date") or "not recorded"
             rows_of = f"rows {', '.join(row['policies'])}; " if "policies" in row else ""
+            if row.get("pending"):
+                rows_of += f"PENDING: {row['pending_note']}; "
             desc = (f"{rows_of}source {rsrc}, commit {rcommit}, date {rdate}, "
                     f"machine {_machine_str(row.get('machine'))}; command: {row['command']}")
             out.append(f"  ({typ_str(key)}, {typ_str(desc)}),\n")
@@ -1172,6 +1277,7 @@ TABLE_BUILDERS = {
     "cards": table_cards, "ladder": table_ladder, "endgame": table_endgame,
     "strategy": table_strategy, "performance": table_performance,
     "experiments": table_experiments, "regret": table_regret, "duo-ladder": table_duo_ladder,
+    "pending": table_pending, "reproduce": table_reproduce,
 }
 
 
@@ -1184,6 +1290,10 @@ def generated_texts(recs: dict | None = None) -> dict[Path, str]:
     out[TABLES / "numbers.typ"] = numbers_text(recs)
     for name, fn in TABLE_BUILDERS.items():
         out[TABLES / f"{name}.typ"] = fn(recs)
+    for name, fn in FIGURE_DATA.items():
+        out[FIGURES / f"{name}.json"] = dump_json(fn(recs))
+    from papers import readme
+    out[readme.README] = readme.render(recs)
     return out
 
 
@@ -1203,59 +1313,77 @@ def _save(fig, name):
     fig.savefig(FIGURES / name, format="svg", metadata={"Date": None}, bbox_inches="tight")
 
 
-def figure_ladder(recs, plt):
-    rows = ladder_rows(recs)
-    fig, ax = plt.subplots(figsize=(5.2, 3.0))
-    for r in rows:
+def ladder_figure_data(recs) -> dict:
+    """What the ladder figure plots: one point per row (checked by papers/check.py)."""
+    pts = []
+    for r in ladder_rows(recs):
         if r["per_decision"] is None:
             continue
-        x = r["per_decision"]
-        ax.errorbar([x], [r["rate"]], yerr=[[r["rate"] - r["lo"]], [r["hi"] - r["rate"]]],
-                    fmt="o", capsize=3, color="C0")
-        label = r["policy"] + "".join(f" {k}={v}" for k, v in r["config"].items())
-        ax.annotate(label, (x, r["rate"]), textcoords="offset points", xytext=(-6, 4),
-                    ha="right", fontsize=8)
+        pts.append({"label": r["policy"], "x_seconds_per_decision": round(r["per_decision"], 9),
+                    "clock": r["clock"], "rate": round(r["rate"], 6), "lo": round(r["lo"], 6),
+                    "hi": round(r["hi"], 6), "pending": r["pending"]})
+    return {"figure": "ladder.svg", "points": pts}
+
+
+def solve_time_figure_data(recs) -> dict:
+    """What the solve-time figure plots (checked by papers/check.py)."""
+    c = recs["clairvoyant-winrate"]["numbers"]
+    ps = recs["expectimax-fifteen"]["numbers"]["positions"]
+    return {"figure": "solve_time.svg",
+            "left": {"deals": c["deals"], "hist_cpu_seconds": c["deal_cpu_hist"],
+                     "median": c["deal_cpu_median"], "p99": c["deal_cpu_p99"]},
+            "right": [{"seconds": p["seconds"], "value": p["lo"]} for p in ps]}
+
+
+FIGURE_DATA = {"ladder": ladder_figure_data, "solve_time": solve_time_figure_data}
+
+
+def figure_ladder(recs, plt):
+    d = ladder_figure_data(recs)
+    fig, ax = plt.subplots(figsize=(5.2, 3.0))
+    for p in d["points"]:
+        x, y = p["x_seconds_per_decision"], p["rate"]
+        ax.errorbar([x], [y], yerr=[[y - p["lo"]], [p["hi"] - y]], fmt="o", capsize=3,
+                    color="C3" if p["pending"] else "C0",
+                    mfc="white" if p["pending"] else "C0")
+        ax.annotate(p["label"] + (PENDING_MARK if p["pending"] else ""), (x, y),
+                    textcoords="offset points", xytext=(-6, 4), ha="right", fontsize=8)
     ax.axhline(1.0, ls="--", color="grey", lw=1)
     ax.text(1.5e-6, 0.965, "clairvoyant bound (not honest play)",
             color="grey", fontsize=8, va="top")
     ax.set_xscale("log")
     ax.set_xlim(1e-6, 1e2)
     ax.set_ylim(-0.02, 1.05)
-    ax.set_xlabel("compute per decision (s, one core)")
+    ax.set_xlabel("time per decision (s): filled, CPU of one core; "
+                  "open" + PENDING_MARK + ", old wall time")
     ax.set_ylabel("win rate (Wilson 95%)")
-    if recs["honest-ladder"]["status"] != "final":
-        ax.text(0.98, 0.5, "PRELIMINARY", transform=ax.transAxes, ha="right", va="center",
-                fontsize=16, color="C3", alpha=0.35, rotation=0)
     _save(fig, "ladder.svg")
     plt.close(fig)
 
 
 def figure_solve_time(recs, plt):
-    secs = recs["bench-full"]["numbers"]["deal_cpu_seconds"]
-    ps = recs["expectimax-fifteen"]["numbers"]["positions"]
+    d = solve_time_figure_data(recs)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(6.4, 2.6))
-    ms = [1000 * s for s in secs]
-    lo, hi = math.log10(min(ms)), math.log10(max(ms))
-    bins = [10 ** (lo + (hi - lo) * i / 40) for i in range(41)]
-    a1.hist(ms, bins=bins, color="C0")
+    h = d["left"]["hist_cpu_seconds"]
+    edges = [1000 * e for e in h["edges"]]
+    a1.stairs(h["counts"], edges, fill=True, color="C0")
     a1.set_xscale("log")
     a1.set_xlabel("CPU time per deal (ms)")
     a1.set_ylabel("deals")
-    a1.set_title(f"clairvoyant, {len(secs):,} deals", fontsize=9)
+    a1.set_title(f"clairvoyant, {d['left']['deals']:,} deals", fontsize=9)
     for q, ls in ((50, "-"), (99, "--")):
-        v = 1000 * (statistics.median(secs) if q == 50 else percentile(secs, q))
+        v = 1000 * (d["left"]["median"] if q == 50 else d["left"]["p99"])
         a1.axvline(v, color="k", ls=ls, lw=0.8)
         a1.text(v, a1.get_ylim()[1] * 0.95, f" p{q}", fontsize=7, va="top")
-    xs = sorted(ps, key=lambda p: p["seconds"])
+    xs = sorted(d["right"], key=lambda p: p["seconds"])
     sc = a2.scatter(range(1, len(xs) + 1), [p["seconds"] for p in xs],
-                    c=[p["lo"] for p in xs], cmap="viridis", vmin=0, vmax=1, s=14)
+                    c=[p["value"] for p in xs], cmap="viridis", vmin=0, vmax=1, s=14)
     a2.set_yscale("log")
     eg = endgame(recs)
-    cards = _one({p["unknown"] for p in ps})
     a2.axhline(eg["target_s"], color="grey", ls="--", lw=0.8)
     a2.set_xlabel("position (sorted by time)")
     a2.set_ylabel("wall time, two threads (s)")
-    a2.set_title(f"exact end game, {len(ps)} positions, {cards} unknown cards", fontsize=9)
+    a2.set_title(f"exact end game, {len(xs)} positions", fontsize=9)
     fig.colorbar(sc, ax=a2, label="exact value")
     fig.tight_layout()
     _save(fig, "solve_time.svg")
@@ -1387,6 +1515,7 @@ def render_pages(pages: list[int], out_dir: Path, ppi: int = 110) -> list[Path]:
 def write_generated() -> dict[str, dict]:
     DATA.mkdir(parents=True, exist_ok=True)
     TABLES.mkdir(parents=True, exist_ok=True)
+    FIGURES.mkdir(parents=True, exist_ok=True)
     for path, text in generated_texts().items():
         path.write_text(text)
     return load_records()

@@ -46,6 +46,10 @@ from solver.stats import wilson
 _SALT = 0x2545F4914F6CDD1D
 
 
+# The throwaway deal whose opening view warm_up decides on.
+_WARM_SEED = 0
+
+
 def _key(stream: int) -> int:
     return rng.mix64((int(stream) ^ _SALT) & rng.MASK)
 
@@ -93,6 +97,19 @@ class Rollout:
             raise PolicyError("policy argument z: must be a number")
         self.n, self.z, self.screen, self.keep = n, float(z), screen, keep
         self.level, self.inner_n, self.inner_z = level, inner_n, float(inner_z)
+
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) every kernel :meth:`act` and
+        :meth:`act_among` call, on the opening view of a throwaway deal, so that compile time
+        never lands in a deal's seconds (``solver.runs.runner`` calls this before the first deal).
+        The playout counts are tiny: only the kernels' types matter to numba."""
+        from engine.game import Game
+        from engine.view import player_view
+        view = player_view(Game(1).new_initial_state(seed=_WARM_SEED))
+        small = Rollout(n=2, z=self.z, screen=1 if self.screen else 0, keep=self.keep,
+                        level=self.level, inner_n=2, inner_z=self.inner_z, base=self.base)
+        small.act(view, 0)
+        small.act_among(view, 0, view.legal_actions()[:2])
 
     def act(self, view, stream: int) -> int:
         acts = view.legal_actions()

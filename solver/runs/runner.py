@@ -57,8 +57,11 @@ def clairvoyant_job(budget_nodes, budget_s, tt_mb, players: int = 1) -> dict:
                           "budget_s": budget_s, "tt_mb": tt_mb}, players)
 
 
-def honest_job(policy, config: dict, players: int = 1) -> dict:
-    return _with_players({"mode": "honest", "policy": policy, "config": dict(config)}, players)
+def honest_job(policy, config: dict, players: int = 1, policy_seed: int | None = None) -> dict:
+    from solver.honest import DEFAULT_POLICY_SEED
+    seed = DEFAULT_POLICY_SEED if policy_seed is None else int(policy_seed)
+    return _with_players({"mode": "honest", "policy": policy, "config": dict(config),
+                          "policy_seed": seed}, players)
 
 
 # ----------------------------------------------------------------------------- workers
@@ -132,9 +135,11 @@ class HonestWorker:
     def play(self, seed: int) -> dict:
         from solver.honest.play import play_honest
         players = job_players(self.job)
-        g = play_honest(self.policy, seed, players=players)
+        g = play_honest(self.policy, seed, players=players,
+                        policy_seed=self.job["policy_seed"])
         return {"seed": seed, "won": bool(g.won), "doors": int(g.doors),
                 "decisions": int(g.decisions), "seconds": float(g.seconds),
+                "cpu_seconds": float(g.cpu_seconds), "policy_seed": int(g.policy_seed),
                 "actions": action_strings(seed, g.actions, players)}
 
 

@@ -17,7 +17,7 @@ from solver.api import make_policy
 
 SUMMARY = {"mode", "deals", "wins", "losses", "unknown", "win_rate", "ci95",
            "ci95_with_unknown", "seconds", "nodes", "policy", "policy_config", "policy_hash",
-           "decisions", "seconds_per_decision", "mean_doors"}
+           "decisions", "seconds_per_decision", "mean_doors", "policy_seed"}
 
 
 def run_main(capsys, *args):
@@ -210,3 +210,44 @@ def test_policy_args_are_part_of_the_key(tmp_path, capsys):
     con.close()
     rc, out, err = run_main(capsys, *base, "--policy-arg", "n=five")
     assert rc == 2 and "is not int" in err and len(err.strip().splitlines()) == 1
+
+
+def test_policy_seed_is_recorded_and_keys_its_own_games(tmp_path, capsys):
+    """--policy-seed: stated in the JSON (default 1), part of the games' key in the database
+    (two policy seeds never share stored games), and the same seed replays the same games."""
+    db = str(tmp_path / "p.sqlite")
+    base = ["winrate", "--mode", "honest", "--policy", "rollout", "--policy-arg", "n=4",
+            "--deals", "3", "--seed", "20", "--db", db, "--json"]
+    rc, out1, err = run_main(capsys, *base)
+    assert rc == 0, err
+    a = json.loads(out1)
+    assert a["policy_seed"] == 1
+    rc, out2, err = run_main(capsys, *base, "--policy-seed", "77")
+    assert rc == 0, err
+    b = json.loads(out2)
+    assert b["policy_seed"] == 77 and b["policy_hash"] != a["policy_hash"]
+    con = sqlite3.connect(db)
+    n = {h: c for h, c in con.execute("SELECT policy_hash, COUNT(*) FROM honest "
+                                      "GROUP BY policy_hash")}
+    con.close()
+    assert n == {a["policy_hash"]: 3, b["policy_hash"]: 3}
+    # the stored games are play_honest's games with that policy seed
+    ga = {k: v for k, v in games(db).items()}
+    con = sqlite3.connect(db)
+    stored = {(h, int(s)): json.loads(act) for h, s, act in con.execute(
+        "SELECT policy_hash, seed, actions FROM honest")}
+    con.close()
+    pol = make_policy("rollout", n=4)
+    for pseed, h in ((1, a["policy_hash"]), (77, b["policy_hash"])):
+        g = play_honest(pol, 21, policy_seed=pseed)
+        from solver.runs.runner import action_strings
+        assert action_strings(21, g.actions) == stored[(h, 21)]
+    assert ga
+
+
+def test_policy_seed_out_of_range_is_one_line(tmp_path, capsys):
+    rc, out, err = run_main(capsys, "winrate", "--mode", "honest", "--policy", "greedy",
+                            "--deals", "2", "--db", str(tmp_path / "x.sqlite"),
+                            "--policy-seed", "-3")
+    assert rc == 2 and out == ""
+    assert err.startswith("onirim: error: --policy-seed:") and err.count("\n") == 1

@@ -44,91 +44,213 @@ def test_hand_typed_numbers_are_caught():
 
 def test_undefined_names_and_experiments_are_caught():
     numbers = '#let num = (\n  gp_solo_rate: "11.0%",  // x\n)\n'
-    text = '#num.gp_solo_rate #num.no_such_value #exp("greedy-policy") #exp("nowhere")'
-    problems = check.undefined_names(text, numbers, {"greedy-policy": {}})
+    text = '#num.gp_solo_rate #num.no_such_value #exp("honest-ladder") #exp("nowhere")'
+    problems = check.undefined_names(text, numbers, {"honest-ladder": {}})
     assert len(problems) == 2, problems
     assert "no_such_value" in problems[0] and "nowhere" in problems[1]
 
 
 def _copy_paper(tmp_path, monkeypatch):
+    """A copy of the paper, the README, the result files and the rows, patched in, so that a
+    test can edit any of them."""
+    from benchmarks import rows as R
+    from papers import readme, rowdata
     dst = tmp_path / "onirim"
-    shutil.copytree(build.PAPER, dst, ignore=shutil.ignore_patterns("build", "*.pdf"))
+    shutil.copytree(build.PAPER, dst, ignore=shutil.ignore_patterns("build", "*.pdf", "*.svg"))
     monkeypatch.setattr(build, "PAPER", dst)
     monkeypatch.setattr(build, "DATA", dst / "data")
     monkeypatch.setattr(build, "TABLES", dst / "tables")
     monkeypatch.setattr(build, "FIGURES", dst / "figures")
     monkeypatch.setattr(build, "SOURCE", dst / "onirim.typ")
+    res = tmp_path / "results"
+    shutil.copytree(build.RESULTS, res)
+    monkeypatch.setattr(build, "RESULTS", res)
+    monkeypatch.setattr(rowdata, "RESULTS", res)
+    monkeypatch.setattr(R, "ROWS_DIR", res / "rows")
+    shutil.copy(readme.README, tmp_path / "README.md")
+    monkeypatch.setattr(readme, "README", tmp_path / "README.md")
     return dst
 
 
-def test_check_fails_on_a_number_changed_by_hand_and_passes_again(tmp_path, monkeypatch):
+def _edit(path: Path, old: str, new: str, count: int = 1) -> str:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, count))
+    return text
+
+
+@pytest.fixture
+def paper(tmp_path, monkeypatch):
     dst = _copy_paper(tmp_path, monkeypatch)
     assert check.check() == []
-    numbers = dst / "tables" / "numbers.typ"
+    return dst
+
+
+def test_check_fails_on_a_number_changed_by_hand_and_passes_again(paper):
+    numbers = paper / "tables" / "numbers.typ"
     good = numbers.read_text()
-    line = next(ln for ln in good.splitlines() if ln.strip().startswith("cv_wins:"))
-    numbers.write_text(good.replace(line, line.replace('"100,000"', '"99,999"')))
+    line = next(ln for ln in good.splitlines() if ln.strip().startswith("cv_deals:"))
+    numbers.write_text(good.replace(line, line.replace('"', '"9', 1)))
     problems = check.check()
-    assert len(problems) == 1 and "numbers.typ" in problems[0] and "99,999" in problems[0]
+    assert len(problems) == 1 and "numbers.typ" in problems[0], problems
     numbers.write_text(good)
-    # a generated table and an extracted record are checked the same way
-    table = dst / "tables" / "endgame.typ"
+    table = paper / "tables" / "endgame.typ"
     table.write_text(table.read_text().replace('"16", "3", "3"', '"16", "3", "2"'))
-    rec = dst / "data" / "strategy-graph.json"
-    rec.write_text(rec.read_text().replace('"seed": 56', '"seed": 57'))
     problems = check.check()
     assert any("endgame.typ" in p for p in problems), problems
-    assert any("strategy-graph.json" in p for p in problems), problems
     shutil.copy(build.ROOT / "papers/onirim/tables/endgame.typ", table)
-    shutil.copy(build.ROOT / "papers/onirim/data/strategy-graph.json", rec)
-    # the text itself
-    src = dst / "onirim.typ"
-    text = src.read_text()
-    src.write_text(text.replace("wins #num.gp_solo_rate of solo", "wins 11.0% of solo"))
+    src = paper / "onirim.typ"
+    text = _edit(src, "wins #num.gp_solo_rate of solo", "wins 11.0% of solo")
     problems = check.check()
     assert len(problems) == 1 and "'11.0%'" in problems[0], problems
     src.write_text(text)
     assert check.check() == []
 
 
+def test_editing_a_stored_row_fails_the_check(paper):
+    """(a) A result changed in the raw rows: one greedy deal turned from a loss into a win."""
+    import gzip
+    from benchmarks import rows as R
+    path = R.path_of("greedy")
+    with gzip.open(path, "rt") as f:
+        lines = f.readlines()
+    k = next(i for i, ln in enumerate(lines) if '"won": false' in ln)
+    lines[k] = lines[k].replace('"won": false', '"won": true')
+    with gzip.open(path, "wt") as f:
+        f.writelines(lines)
+    problems = check.check()
+    assert any("numbers.typ" in p for p in problems), problems
+    assert any("honest-ladder.json" in p for p in problems), problems
+    assert any("README.md" in p for p in problems), problems
+
+
+def test_editing_a_stored_result_file_fails_the_check(paper):
+    """(a) The issue's example: a win count changed in the ladder's result file (today the
+    source of the pending rows), and a figure changed in a benchmark's result file."""
+    res = build.RESULTS
+    _edit(res / "honest-ladder.json", '"wins": 1697', '"wins": 1797')
+    problems = check.check()
+    assert any("honest-ladder.json" in p for p in problems), problems
+    shutil.copy(build.ROOT / "benchmarks/results/honest-ladder.json", res / "honest-ladder.json")
+    assert check.check() == []
+    _edit(res / "strategy-graph-20261130-010956.json", '"seed": 56', '"seed": 57')
+    assert any("strategy-graph.json" in p for p in check.check())
+
+
+def test_swapping_two_named_values_in_the_text_fails_the_check(paper):
+    """(b) #num.ladder_best_lo for _hi and back: the pair is out of order."""
+    src = paper / "onirim.typ"
+    text = src.read_text()
+    src.write_text(text.replace("#num.ladder_best_lo to #num.ladder_best_hi",
+                                "#num.ladder_best_hi to #num.ladder_best_lo", 1))
+    problems = check.check()
+    assert any("ladder_best_hi must follow" in p or "ladder_best_lo must be followed" in p
+               for p in problems), problems
+    # the rendered order is checked too: a point value outside its interval
+    assert check.misordered("#num.a (#num.b to #num.c)", {"a": "9.0%", "b": "1.0%",
+                                                           "c": "2.0%"})
+    assert check.misordered("[#num.b, #num.c]", {"b": "3.0%", "c": "2.0%"})
+    assert not check.misordered("#num.a (#num.b to #num.c)", {"a": "1.5%", "b": "1.0%",
+                                                               "c": "2.0%"})
+
+
+def test_editing_a_generated_record_fails_the_check(paper):
+    """(c) A generated record (computed from rows) edited by hand."""
+    rec = paper / "data" / "honest-ladder.json"
+    _edit(rec, '"wins": ', '"wins": 1')
+    problems = check.check()
+    assert any("honest-ladder.json" in p for p in problems), problems
+    rec2 = paper / "data" / "clairvoyant-winrate.json"
+    shutil.copy(build.ROOT / "papers/onirim/data/honest-ladder.json", rec)
+    _edit(rec2, '"losses": 0', '"losses": 1')
+    assert any("clairvoyant-winrate.json" in p for p in check.check())
+
+
+def test_a_number_written_as_a_word_fails_the_check(paper):
+    """(d) A named value replaced by words, in the paper and in the README."""
+    src = paper / "onirim.typ"
+    text = _edit(src, "wins #num.cv_wins of the first #num.cv_deals deals*",
+                 "wins every one of the first hundred thousand deals*")
+    problems = check.check()
+    assert any("number written as a word" in p and "hundred" in p for p in problems), problems
+    src.write_text(text)
+    from papers import readme
+    _edit(readme.README, "An honest player sees only", "Twice in three games, an honest player "
+          "sees only")
+    problems = check.check()
+    assert any("README.md" in p and "Twice" in p for p in problems), problems
+
+
+def test_readme_numbers_outside_blocks_or_changed_fail_the_check(paper):
+    from papers import readme
+    text = _edit(readme.README, "An honest player sees only", "An honest player (66.85%) sees "
+                 "only")
+    problems = check.check()
+    assert any("README.md" in p and "66.85%" in p for p in problems), problems
+    readme.README.write_text(text)
+    m = readme.BLOCK.search(text)
+    body = m.group(2)
+    digit = next(ch for ch in body if ch.isdigit())
+    readme.README.write_text(text.replace(body, body.replace(digit, str((int(digit) + 1) % 10),
+                                                             1)))
+    assert any("README.md" in p for p in check.check())
+
+
+def test_a_record_written_by_hand_needs_a_reason(paper):
+    (paper / "data" / "greedy-by-hand.json").write_text(
+        '{"name": "greedy-by-hand", "title": "t", "source": "README", "command": null, '
+        '"commit": null, "machine": null, "date": null, "status": "final"}\n')
+    problems = check.check()
+    assert any("greedy-by-hand" in p for p in problems), problems
+
+
+def test_pending_figures_are_computed_from_the_files(paper, monkeypatch):
+    """A row whose rows file is absent is pending (marked, listed); a stored one is not."""
+    from benchmarks import rows as R
+    recs = build.load_records()
+    pend = {r["policy"] for r in recs["honest-ladder"]["rows"] if r["pending"]}
+    for r in recs["honest-ladder"]["rows"]:
+        assert r["pending"] == (not R.path_of(
+            next(x[1] for x in build.rowdata.LADDER if x[0] == r["policy"])).exists())
+    (R.path_of("greedy")).unlink()
+    recs2 = {**recs, "honest-ladder": build.rowdata.ladder_record(build.REGRET_SOURCES)}
+    now = {r["policy"] for r in recs2["honest-ladder"]["rows"] if r["pending"]}
+    assert now == pend | {"greedy"}
+    vals = build.numbers_values(recs2)
+    assert vals["gp_solo_wins"][0].endswith(build.PENDING_MARK)
+    assert "gp_solo_wins" in build.pending_values(recs2)
+    assert any("honest-ladder.json" in p for p in check.check())
+
+
+def test_make_paper_checks_before_it_builds():
+    text = (ROOT / "Makefile").read_text()
+    recipe = text[text.index("\npaper:"):]
+    recipe = recipe[: recipe.index("\n\n")] if "\n\n" in recipe else recipe
+    assert recipe.index("papers.check") < recipe.index("papers.build")
+
+
 def test_records_have_the_required_fields():
     recs = build.load_records()
     assert build.validate_records(recs) == []
     for name in build.EXTRACTED:
-        assert recs[name]["extracted_by"] == "papers/build.py"
-    hand = [r for n, r in recs.items() if n not in build.EXTRACTED]
-    assert hand and all(r["source"] and "command" in r for r in hand)
+        assert recs[name]["extracted_by"] in ("papers/build.py", "papers/rowdata.py")
+    hand = [n for n in recs if n not in build.EXTRACTED]
+    assert set(hand) <= set(build.HAND_RECORDS)
 
 
-def test_ladder_rows_follow_the_schema_and_intervals_are_wilson():
+def test_ladder_rows_carry_their_provenance_and_cpu_time():
     recs = build.load_records()
-    lad = recs["honest-ladder"]
-    assert lad["status"] in ("preliminary", "final")
-    need = {"policy", "config", "deals", "seed_first", "wins", "decisions", "seconds",
-            "regret", "command", "source", "commit", "machine", "date"}
-    for r in lad["rows"]:
-        assert need <= set(r), need - set(r)
-        assert 0 <= r["wins"] <= r["deals"]
-        if "ci95" in r:
-            assert r["ci95"] == pytest.approx(build.wilson(r["wins"], r["deals"]), abs=1e-12)
-    # the README's clairvoyant interval is the Wilson interval of its counts
-    cv = recs["clairvoyant-winrate"]["numbers"]
-    assert tuple(cv["ci95"]) == pytest.approx(build.wilson(cv["wins"], cv["deals"]), abs=1e-15)
-
-
-def test_a_final_ladder_with_regret_is_rendered():
-    recs = copy.deepcopy(build.load_records())
-    row = dict(recs["honest-ladder"]["rows"][-1], policy="rollout", config={"samples": 64},
-               regret={"positions": 300, "mean": 0.0123, "ci95": [0.01, 0.015],
-                       "solver": "expectimax"}, decisions=None, seconds=None)
-    recs["honest-ladder"]["rows"].append(row)
-    recs["honest-ladder"]["status"] = "final"
-    table = build.table_ladder(recs)
-    assert '"rollout", "samples=64"' in table and "0.0123 (300 positions)" in table
-    assert "not measured" in table
-    values = build.numbers_values(recs)
-    assert values["ladder_status"][0] == "final"
-    assert values["ladder_rows"][0] == str(len(recs["honest-ladder"]["rows"]))
+    need = {"policy", "config", "deals", "seed_first", "wins", "decisions", "clock", "cpu_s",
+            "wall_s", "regret", "command", "source", "commit", "machine", "date", "pending"}
+    for name in ("honest-ladder", "duo-honest-ladder"):
+        for r in recs[name]["rows"]:
+            want = need if name == "honest-ladder" else need - {"regret"}
+            assert want <= set(r), want - set(r)
+            assert 0 <= r["wins"] <= r["deals"]
+            assert (r["clock"] == "cpu") == (not r["pending"])
+            if not r["pending"]:
+                assert r["source"].startswith("benchmarks/results/rows/")
+                assert r["policy_seed"] is not None and r["cpu_s"] > 0
 
 
 def test_example_game_lines_replay_in_the_engine():

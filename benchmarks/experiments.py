@@ -1,0 +1,225 @@
+"""The experiments behind every published win rate, as raw per-deal rows.
+
+    python -m benchmarks.experiments list
+    python -m benchmarks.experiments run NAME [--deals N] [--limit-s T]
+    python -m benchmarks.experiments run-all [--cheap]
+
+Each experiment (``EXPERIMENTS``) plays its deals in this process, one core, and appends one
+row per deal to ``benchmarks/results/rows/NAME.jsonl.gz`` (format: ``benchmarks/rows.py``):
+the deal's result, the CPU time of this process and the wall time spent on it, and the load
+average.  The kernels are compiled (or loaded from numba's cache) before the first deal is
+timed.  A run resumes where an earlier one stopped: the deals already stored are skipped, so
+an interrupted run loses at most one deal.  ``--deals`` stops at fewer deals than the
+experiment's (the rows then back a smaller figure, and the paper's check says how many are
+stored); ``--limit-s`` stops after that much wall time.
+
+Run them one at a time, under ``nice``; ``run-all --cheap`` runs every experiment costing
+less than a few CPU-minutes, and ``run-all`` every one (the rollout rows take hours).
+Policies' random numbers come from the policy seed in ``params`` (``--policy-seed`` of
+``onirim winrate``), never from the deal.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+from benchmarks.rows import RowWriter, path_of, read
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@dataclass
+class Experiment:
+    name: str
+    kind: str                   # "honest", "clairvoyant" or "diff-kernel"
+    deals: int                  # deals (or chunks) 0 .. deals-1
+    params: dict = field(default_factory=dict)
+    cost: str = ""              # measured or estimated CPU cost on this project's machine
+    cheap: bool = True          # run by `run-all --cheap`
+    command: str = ""           # the same figure through the command line
+
+
+def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True):
+    config = config or {}
+    cmd = ["onirim", "winrate", "--mode", "honest", "--policy", policy]
+    for k, v in config.items():
+        cmd += ["--policy-arg", f"{k}={v}"]
+    if players == 2:
+        cmd += ["--players", "2"]
+    cmd += ["--deals", str(deals), "--seed", "0", "--policy-seed", "1", "--json"]
+    return Experiment(name, "honest", deals,
+                      {"policy": policy, "config": config, "players": players,
+                       "policy_seed": 1, "seed_first": 0},
+                      cost, cheap, shlex.join(cmd))
+
+
+# The deals are always seeds 0 upwards (the same deals for every row).
+EXPERIMENTS = {e.name: e for e in (
+    _honest("greedy", "greedy", 10_000, cost="about 1 CPU-minute"),
+    _honest("greedy-plus", "greedy-plus", 10_000, cost="about 1 CPU-minute"),
+    _honest("rollout-n4", "rollout", 2_000, {"n": 4}, cost="about 2 CPU-minutes"),
+    _honest("rollout-n16", "rollout", 2_000, {"n": 16}, cost="about 5 CPU-minutes"),
+    _honest("rollout-n64", "rollout", 10_000, {"n": 64}, cost="about 40 CPU-minutes",
+            cheap=False),
+    _honest("rollout-n256", "rollout", 2_000, {"n": 256}, cost="about 25 CPU-minutes",
+            cheap=False),
+    _honest("rollout-n1024", "rollout", 2_000, {"n": 1024}, cost="about 45 CPU-minutes",
+            cheap=False),
+    _honest("duo-greedy", "greedy", 2_000, players=2, cost="about 1 CPU-minute"),
+    _honest("duo-greedy-plus", "duo-greedy-plus", 2_000, players=2, cost="about 1 CPU-minute"),
+    _honest("duo-rollout", "duo-rollout", 2_000, players=2,
+            cost="about 2 CPU-hours (pure Python)", cheap=False),
+    Experiment("clairvoyant", "clairvoyant", 100_000,
+               {"budget_nodes": 20_000_000, "tt_mb": None, "seed_first": 0},
+               "about 7 CPU-minutes", True,
+               "onirim winrate --mode clairvoyant --deals 100000 --seed 0 --json"),
+    Experiment("diff-kernel", "diff-kernel", 20, {"steps_per_chunk": 50_000},
+               "about 1 CPU-minute per 50,000 steps", True,
+               "python -m benchmarks.diff_kernel --steps 1000000"),
+)}
+
+
+def git_state() -> tuple[str, bool]:
+    """(short commit, whether the tree is clean apart from benchmarks/results/)."""
+    try:
+        c = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
+                           capture_output=True, text=True, timeout=5).stdout.strip()
+        st = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=HERE,
+                            capture_output=True, text=True, timeout=5).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown", False
+    dirty = [line for line in st if "benchmarks/results/" not in line]
+    return c or "unknown", not dirty
+
+
+def machine() -> dict:
+    from benchmarks.harness import machine_info
+    m = machine_info()
+    m.pop("commit", None)
+    m.pop("date", None)
+    return m
+
+
+def _load() -> float:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return -1.0
+
+
+def _worker(e: Experiment):
+    from solver.runs import runner as runner
+    p = e.params
+    if e.kind == "honest":
+        job = runner.honest_job(p["policy"], p["config"], p["players"], p["policy_seed"])
+    else:
+        from solver import clairvoyant as CV
+        job = runner.clairvoyant_job(p["budget_nodes"], None, p["tt_mb"] or CV.DEFAULT_TT_MB)
+    return runner.get_worker(job)       # made and warmed up: no compile in any row
+
+
+def _play(e: Experiment, w, seed: int) -> dict:
+    if e.kind == "honest":
+        r = w.play(seed)
+        return {"seed": seed, "won": r["won"], "doors": r["doors"],
+                "decisions": r["decisions"]}
+    if e.kind == "clairvoyant":
+        r = w.play(seed)        # a WIN line is replayed in engine/ by the solver
+        return {"seed": seed, "result": r["result"], "nodes": r["nodes"]}
+    from benchmarks.diff_kernel import check_steps
+    steps = e.params["steps_per_chunk"]
+    r = check_steps((steps, seed * 10**9))
+    if not r["ok"]:
+        raise SystemExit(f"diff-kernel: kernel and engine DISAGREE in chunk {seed}: {r}")
+    return {"seed": seed, "steps": r["steps"], "games": r["games"], "agree": True}
+
+
+def run(name: str, deals: int | None = None, limit_s: float | None = None,
+        directory=None, quiet: bool = False) -> int:
+    """Play the experiment's missing deals (up to ``deals``); returns rows written."""
+    e = EXPERIMENTS[name]
+    n = e.deals if deals is None else min(deals, e.deals)
+    commit, clean = git_state()
+    argv = ["python", "-m", "benchmarks.experiments", "run", name]
+    header = {"command": shlex.join(argv + (["--deals", str(deals)] if deals else [])),
+              "equivalent": e.command, "commit": commit, "clean_tree": clean,
+              "machine": machine(),
+              "started": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
+              "params": {**e.params, "deals": e.deals, "kind": e.kind},
+              "timing": "cpu_s: CPU time of this process (time.process_time) over the deal; "
+                        "wall_s: wall time over the same span; load: 1-minute load average "
+                        "at its end; one process, one core; compile time excluded"}
+    written = 0
+    with RowWriter(name, header, directory) as out:
+        todo = [s for s in range(n) if s not in out.done]
+        if not todo:
+            return 0
+        w = None if e.kind == "diff-kernel" else _worker(e)
+        if e.kind == "diff-kernel":     # compile the kernel before the first timed chunk
+            from benchmarks.diff_kernel import check_steps
+            check_steps((200, 999 * 10**9))
+        t_start = time.perf_counter()
+        bar = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            bar = tqdm(total=len(todo), unit="deal", file=sys.stderr)
+        for s in todo:
+            c0, t0 = time.process_time(), time.perf_counter()
+            row = _play(e, w, s)
+            row["cpu_s"] = round(time.process_time() - c0, 6)
+            row["wall_s"] = round(time.perf_counter() - t0, 6)
+            row["load"] = _load()
+            out.add(row)
+            written += 1
+            if bar is not None:
+                bar.update(1)
+            if limit_s is not None and time.perf_counter() - t_start > limit_s:
+                break
+        if bar is not None:
+            bar.close()
+    return written
+
+
+def status(directory=None) -> list[tuple[str, int, int]]:
+    out = []
+    for name, e in EXPERIMENTS.items():
+        p = path_of(name, directory)
+        have = len({r["seed"] for r in read(p)}) if p.exists() else 0
+        out.append((name, have, e.deals))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.experiments",
+                                 description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list", help="every experiment, its cost and the rows stored")
+    r = sub.add_parser("run", help="play one experiment's missing deals (resumes)")
+    r.add_argument("name", choices=sorted(EXPERIMENTS))
+    r.add_argument("--deals", type=int, default=None, help="stop at this many deals")
+    r.add_argument("--limit-s", type=float, default=None, help="stop after this wall time")
+    a_ = sub.add_parser("run-all", help="every experiment in turn (resumes)")
+    a_.add_argument("--cheap", action="store_true", help="only the cheap ones")
+    a = ap.parse_args(argv)
+    if a.cmd == "list":
+        for name, have, want in status():
+            e = EXPERIMENTS[name]
+            print(f"{name:<16} {have:>7}/{want:<7} {e.cost:<36} {e.command}")
+        return 0
+    names = [a.name] if a.cmd == "run" else [n for n, e in EXPERIMENTS.items()
+                                             if e.cheap or not a.cheap]
+    for name in names:
+        t0 = time.perf_counter()
+        n = run(name, getattr(a, "deals", None), getattr(a, "limit_s", None))
+        print(f"{name}: {n} rows written in {time.perf_counter() - t0:.0f} s "
+              f"({path_of(name)})", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,159 @@
+"""The raw rows of an experiment: one small format, one writer, one reader.
+
+Every published figure is computed from rows in ``benchmarks/results/rows/NAME.jsonl.gz``
+(gzip-compressed JSON lines).  A file holds one or more *runs* (a run is one invocation of
+the command; an interrupted run that is resumed appends a new run), each followed by its
+rows:
+
+* a run line: ``{"run": K, "experiment": NAME, "command": "...", "commit": "abc1234",
+  "clean_tree": true, "machine": {...}, "started": "2026-12-02T14:01:00+00:00",
+  "params": {...}}`` -- the command that reproduces the rows, the commit and machine it ran
+  on, and the experiment's parameters (deals, policy and its configuration, policy seed...);
+* a row line: ``{"r": K, "seed": S, ..., "cpu_s": c, "wall_s": w, "load": l}`` -- one deal
+  (or position, or chunk of steps), the run ``K`` it belongs to, its result fields, the CPU
+  time of this process and the wall time spent on it (compile time excluded: each runner warms
+  its kernels before the first row), and the one-minute load average when it finished.
+
+:func:`read` gives every row with its run attached (``row["run"]`` is the run's dict);
+the paper's build (``papers/build.py``), its check (``papers/check.py``), the README's check
+and the benchmarks all read rows through it.  :class:`RowWriter` appends rows and flushes
+each one, so a run killed at any moment loses at most the row it was playing; on reopening,
+a file cut mid-write is rewritten with its complete lines before anything is appended.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS_DIR = ROOT / "benchmarks" / "results" / "rows"
+SUFFIX = ".jsonl.gz"
+
+
+def path_of(name: str, directory: Path | str | None = None) -> Path:
+    return Path(directory or ROWS_DIR) / f"{name}{SUFFIX}"
+
+
+def _lines(path: Path):
+    """The complete JSON lines of ``path`` (a file cut mid-write yields its complete part)."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            while True:
+                try:
+                    line = f.readline()
+                except (EOFError, zlib.error, gzip.BadGzipFile):
+                    return
+                if not line:
+                    return
+                if not line.endswith("\n"):
+                    return          # the last line was being written
+                yield json.loads(line)
+    except FileNotFoundError:
+        return
+
+
+def read_lines(path: Path | str) -> tuple[dict[int, dict], list[dict]]:
+    """(runs by number, rows in file order) of one rows file, rows without their run."""
+    runs: dict[int, dict] = {}
+    rows: list[dict] = []
+    for obj in _lines(Path(path)):
+        if "run" in obj and "r" not in obj:
+            runs[obj["run"]] = obj
+        else:
+            rows.append(obj)
+    return runs, rows
+
+
+def read(name_or_path: str | Path, directory: Path | str | None = None) -> list[dict]:
+    """Every row of an experiment, each with ``row["run"]`` its run (command, commit,
+    machine, params).  ``name_or_path``: an experiment name or a file path."""
+    p = Path(name_or_path)
+    if p.suffix != ".gz":
+        p = path_of(str(name_or_path), directory)
+    if not p.exists():
+        raise FileNotFoundError(f"{p}: no rows stored")
+    runs, rows = read_lines(p)
+    out = []
+    for r in rows:
+        run = runs.get(r["r"])
+        if run is None:
+            raise ValueError(f"{p}: a row of run {r['r']} comes before that run's header")
+        out.append({**r, "run": run})
+    return out
+
+
+def by_seed(rows: list[dict]) -> dict[int, dict]:
+    """The rows keyed by seed; a seed stored twice must have the same result fields."""
+    out: dict[int, dict] = {}
+    for r in rows:
+        s = r["seed"]
+        if s in out:
+            a = {k: v for k, v in out[s].items() if k not in TIMING and k not in ("r", "run")}
+            b = {k: v for k, v in r.items() if k not in TIMING and k not in ("r", "run")}
+            if a != b:
+                raise ValueError(f"seed {s} stored twice with different results: {a} != {b}")
+            continue
+        out[s] = r
+    return out
+
+
+TIMING = ("cpu_s", "wall_s", "load")
+
+
+class RowWriter:
+    """Append rows of one experiment to its file, one flushed gzip line per row.
+
+    ``done`` holds the seeds already stored (by any earlier run), so a caller plays only the
+    others.  The first :meth:`add` writes the run line (so a run that stores nothing leaves no
+    trace)."""
+
+    def __init__(self, name: str, run: dict, directory: Path | str | None = None):
+        self.path = path_of(name, directory)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        runs, rows = read_lines(self.path)
+        if self.path.exists():
+            self._repair(runs, rows)
+        self.done = {r["seed"] for r in rows}
+        self.run = {"run": max(runs, default=0) + 1, "experiment": name, **run}
+        self._f = None
+
+    def _repair(self, runs, rows) -> None:
+        """Rewrite the file from its complete lines (a cut gzip member cannot be appended to)."""
+        try:
+            with gzip.open(self.path, "rb") as f:
+                while f.read(1 << 20):
+                    pass
+            return                      # the file is whole
+        except (EOFError, zlib.error, gzip.BadGzipFile):
+            pass
+        tmp = self.path.with_suffix(".tmp")
+        with gzip.open(tmp, "wt", encoding="utf-8") as f:
+            order = sorted(runs)
+            for k in order:
+                f.write(json.dumps(runs[k], sort_keys=True) + "\n")
+                for r in rows:
+                    if r["r"] == k:
+                        f.write(json.dumps(r, sort_keys=True) + "\n")
+        os.replace(tmp, self.path)
+
+    def add(self, row: dict) -> None:
+        if self._f is None:
+            self._f = gzip.open(self.path, "at", encoding="utf-8")
+            self._f.write(json.dumps(self.run, sort_keys=True) + "\n")
+        self._f.write(json.dumps({"r": self.run["run"], **row}, sort_keys=True) + "\n")
+        self._f.flush()
+        self.done.add(row["seed"])
+
+    def close(self) -> None:
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,276 @@
+"""Records of the paper computed from the raw per-deal rows of ``benchmarks/results/rows/``.
+
+Every win rate of the paper and the README is counted here from the rows that
+``python -m benchmarks.experiments`` writes (format and reader: ``benchmarks/rows.py``).  A
+figure whose rows are not stored at a commit of this tree yet is *pending*: its row comes from
+an older summary file, carries ``"pending": true`` and the reason, and every number drawn from
+it is printed with the mark ``PENDING_MARK`` (the text says what the mark means).  Which
+figures are pending is thus computed from the files, never typed: storing the rows of a
+pending figure makes it current at the next build.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+from benchmarks import rows as R
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+
+PENDING_MARK = "\u2020"     # a dagger
+PENDING_NOTE = ("from an earlier commit; its per-deal rows were not stored, and the policies' "
+                "random numbers have changed since (policy seed); rerun pending")
+
+# The solo ladder: (label, experiment of benchmarks/experiments.py, label in the old summary
+# benchmarks/results/honest-ladder.json, regret label in the regret result files).
+LADDER = (
+    ("greedy", "greedy", "greedy", "greedy"),
+    ("greedy-plus", "greedy-plus", "greedy-plus", "greedy-plus"),
+    ("rollout n=4", "rollout-n4", "rollout n=4", None),
+    ("rollout n=16", "rollout-n16", "rollout n=16", None),
+    ("rollout n=64", "rollout-n64", "rollout n=64", "rollout"),
+    ("rollout n=256", "rollout-n256", "rollout n=256", "rollout(n=256)"),
+    ("rollout n=1024", "rollout-n1024", "rollout n=1024", None),
+)
+LEGACY_LADDER = "honest-ladder.json"
+LEGACY_LADDER_COMMIT = "56437ff"
+# The two-player ladder: (label, experiment, label in benchmarks/results/duo-honest-ladder.json).
+# The old summary's row "duo-rollout, shared prophecy" is not an honest row (it let a player
+# use its partner's prophecy) and is not carried over.
+DUO_LADDER = (
+    ("greedy", "duo-greedy", "greedy"),
+    ("duo-greedy-plus", "duo-greedy-plus", "duo-greedy-plus"),
+    ("duo-rollout", "duo-rollout", "duo-rollout"),
+)
+LEGACY_DUO = "duo-honest-ladder.json"
+LEGACY_DUO_COMMIT = "499f7a5"
+
+
+_CACHE: dict = {}
+
+
+def stored(name: str) -> list[dict] | None:
+    """The rows of experiment ``name``, one per seed, or None if none are stored.  Read once
+    per file version (path, size, modification time): the check reads them several times."""
+    p = R.path_of(name)
+    if not p.exists():
+        return None
+    st = p.stat()
+    key = (str(p), st.st_size, st.st_mtime_ns)
+    if key not in _CACHE:
+        rows = list(R.by_seed(R.read(p)).values())
+        _CACHE.clear() if len(_CACHE) > 32 else None
+        _CACHE[key] = sorted(rows, key=lambda r: r["seed"]) or None
+    return _CACHE[key]
+
+
+def _runs(rows: list[dict]) -> list[dict]:
+    seen = {}
+    for r in rows:
+        run = r["run"]
+        seen.setdefault(run["run"], run)
+    return [seen[k] for k in sorted(seen)]
+
+
+def _timing(rows: list[dict]) -> dict:
+    loads = [r["load"] for r in rows if r.get("load", -1) >= 0]
+    return {"cpu_s": round(sum(r["cpu_s"] for r in rows), 6),
+            "wall_s": round(sum(r["wall_s"] for r in rows), 6),
+            "load_min": min(loads) if loads else None,
+            "load_median": statistics.median(loads) if loads else None,
+            "load_max": max(loads) if loads else None}
+
+
+def provenance(rows: list[dict], name: str) -> dict:
+    runs = _runs(rows)
+    commits = sorted({r["commit"] for r in runs})
+    return {"source": f"benchmarks/results/rows/{name}{R.SUFFIX}",
+            "command": "; ".join(sorted({r["command"] for r in runs})),
+            "equivalent": runs[0].get("equivalent"),
+            "commit": ", ".join(commits),
+            "clean_tree": all(r["clean_tree"] for r in runs),
+            "machine": {k: v for k, v in runs[0]["machine"].items()
+                        if k in ("cpu", "cores", "python", "numba", "numpy")},
+            "date": min(r["started"] for r in runs)[:10],
+            "run_count": len(runs), "pending": False}
+
+
+def honest_row(label: str, name: str, rows: list[dict]) -> dict:
+    p = rows[0]["run"]["params"]
+    seeds = [r["seed"] for r in rows]
+    return {"policy": label, "name": p["policy"], "config": p["config"],
+            "policy_seed": p["policy_seed"], "players": p["players"],
+            "deals": len(rows), "deals_planned": p["deals"], "seed_first": min(seeds),
+            "seed_last": max(seeds), "contiguous": seeds == list(range(min(seeds),
+                                                                       max(seeds) + 1)),
+            "wins": sum(bool(r["won"]) for r in rows),
+            "decisions": sum(r["decisions"] for r in rows),
+            "mean_doors": sum(r["doors"] for r in rows) / len(rows),
+            "clock": "cpu", **_timing(rows), **provenance(rows, name)}
+
+
+def _regret(regret_files: list[str]) -> dict:
+    out = {}
+    for name in regret_files:
+        d = json.loads((RESULTS / name).read_text())
+        for label, pol in d["policies"].items():
+            out[label] = {"positions": pol["all"]["n"], "mean": pol["all"]["mean"],
+                          "ci95": pol["all"]["ci95_bootstrap"],
+                          "source": f"benchmarks/results/{name}"}
+    return out
+
+
+def ladder_record(regret_files: list[str]) -> dict:
+    legacy = json.loads((RESULTS / LEGACY_LADDER).read_text())
+    old = {r["label"]: r for r in legacy["rows"]}
+    regret = _regret(regret_files)
+    out_rows = []
+    for label, name, old_label, rlabel in LADDER:
+        rows = stored(name)
+        if rows:
+            row = honest_row(label, name, rows)
+        else:
+            o = old[old_label]
+            row = {"policy": label, "name": o["policy"],
+                   "config": {"n": o["policy_config"]["n"]} if o["policy"] == "rollout" else {},
+                   "policy_seed": None, "players": 1, "deals": o["deals"],
+                   "deals_planned": o["deals"], "seed_first": o["seed_first"],
+                   "seed_last": o["seed_first"] + o["deals"] - 1, "contiguous": True,
+                   "wins": o["wins"], "decisions": o["decisions"], "mean_doors": o["mean_doors"],
+                   "clock": "wall", "cpu_s": None, "wall_s": o["seconds"],
+                   "load_min": None, "load_median": None, "load_max": None,
+                   "source": f"benchmarks/results/{LEGACY_LADDER}", "command": o["command"],
+                   "equivalent": None, "commit": LEGACY_LADDER_COMMIT, "clean_tree": None,
+                   "machine": {k: legacy["machine"][k] for k in ("cpu", "cores", "python",
+                                                                 "numba", "numpy")},
+                   "date": legacy["machine"]["date"][:10], "run_count": 1, "pending": True,
+                   "pending_note": PENDING_NOTE + "; its seconds are wall time of --jobs 2 on "
+                                                  "a loaded machine, not CPU time"}
+        row["regret"] = regret.get(rlabel) if rlabel else None
+        out_rows.append(row)
+    cur = [r for r in out_rows if not r["pending"]]
+    return {
+        "name": "honest-ladder",
+        "title": "The honest ladder: win rate and compute per decision of each policy",
+        "source": sorted({r["source"] for r in out_rows}),
+        "extracted_by": "papers/rowdata.py",
+        "command": "python -m benchmarks.experiments run NAME (one per row, resumable)",
+        "commit": ", ".join(sorted({r["commit"] for r in cur})) or None,
+        "clean_tree": all(r["clean_tree"] for r in cur) if cur else None,
+        "machine": cur[0]["machine"] if cur else None,
+        "date": min(r["date"] for r in cur) if cur else None,
+        "status": "final" if not any(r["pending"] for r in out_rows) else "preliminary",
+        "rows": out_rows,
+    }
+
+
+def duo_ladder_record() -> dict:
+    legacy = json.loads((RESULTS / LEGACY_DUO).read_text())
+    old = {r["label"]: r for r in legacy["rows"]}
+    out_rows = []
+    for label, name, old_label in DUO_LADDER:
+        rows = stored(name)
+        if rows:
+            row = {**honest_row(label, name, rows), "mode": "honest"}
+        else:
+            o = old[old_label]
+            row = {"policy": label, "name": o["policy"], "mode": "honest",
+                   "config": o.get("policy_config") or {}, "policy_seed": None, "players": 2,
+                   "deals": o["deals"], "deals_planned": o["deals"],
+                   "seed_first": o["seed_first"], "seed_last": o["seed_first"] + o["deals"] - 1,
+                   "contiguous": True, "wins": o["wins"], "decisions": o.get("decisions"),
+                   "mean_doors": o.get("mean_doors"), "clock": "wall", "cpu_s": None,
+                   "wall_s": o.get("seconds"), "load_min": None, "load_median": None,
+                   "load_max": None, "source": f"benchmarks/results/{LEGACY_DUO}",
+                   "command": o["command"], "equivalent": None, "commit": LEGACY_DUO_COMMIT,
+                   "clean_tree": None,
+                   "machine": {k: legacy["machine"][k] for k in ("cpu", "cores", "python",
+                                                                 "numba", "numpy")},
+                   "date": legacy["machine"]["date"][:10], "run_count": 1, "pending": True,
+                   "pending_note": PENDING_NOTE + "; seconds are wall time of --jobs 2 on a "
+                                                  "loaded machine, not CPU time"}
+        out_rows.append(row)
+    cur = [r for r in out_rows if not r["pending"]]
+    return {
+        "name": "duo-honest-ladder",
+        "title": "The two-player ladder: win rates of honest policies",
+        "source": sorted({r["source"] for r in out_rows}),
+        "extracted_by": "papers/rowdata.py",
+        "command": "python -m benchmarks.experiments run NAME (one per row, resumable)",
+        "commit": ", ".join(sorted({r["commit"] for r in cur})) or None,
+        "clean_tree": all(r["clean_tree"] for r in cur) if cur else None,
+        "machine": cur[0]["machine"] if cur else None,
+        "date": min(r["date"] for r in cur) if cur else None,
+        "status": "final" if not any(r["pending"] for r in out_rows) else "preliminary",
+        "rows": out_rows,
+    }
+
+
+def _pct(xs, q):
+    s = sorted(xs)
+    k = max(1, -(-q * len(s) // 100))
+    return s[int(k) - 1]
+
+
+def clairvoyant_record() -> dict:
+    rows = stored("clairvoyant")
+    if not rows:
+        raise FileNotFoundError("benchmarks/results/rows/clairvoyant.jsonl.gz: no rows stored "
+                                "(python -m benchmarks.experiments run clairvoyant)")
+    cpu = [r["cpu_s"] for r in rows]
+    slow = max(rows, key=lambda r: r["cpu_s"])
+    most = max(rows, key=lambda r: r["nodes"])
+    seeds = [r["seed"] for r in rows]
+    res = [r["result"] for r in rows]
+    return {
+        "name": "clairvoyant-winrate",
+        "title": "Clairvoyant win rate, every WIN line replayed in engine/ by the solver",
+        "extracted_by": "papers/rowdata.py", **provenance(rows, "clairvoyant"),
+        "status": "final",
+        "numbers": {
+            "deals": len(rows), "deals_planned": rows[0]["run"]["params"]["deals"],
+            "seed_first": min(seeds), "seed_last": max(seeds),
+            "contiguous": seeds == list(range(min(seeds), max(seeds) + 1)),
+            "wins": res.count("WIN"), "losses": res.count("LOSS"),
+            "unknown": res.count("UNKNOWN"),
+            "budget_nodes": rows[0]["run"]["params"]["budget_nodes"],
+            "nodes": sum(r["nodes"] for r in rows), **_timing(rows),
+            "deal_cpu_median": statistics.median(cpu), "deal_cpu_p99": _pct(cpu, 99),
+            "deal_cpu_max": slow["cpu_s"], "deal_cpu_max_seed": slow["seed"],
+            "deal_wall_median": statistics.median(r["wall_s"] for r in rows),
+            "most_nodes": most["nodes"], "most_nodes_seed": most["seed"],
+            "deal_cpu_hist": _log_hist(cpu),
+        },
+    }
+
+
+def _log_hist(xs, bins=40):
+    """A histogram of positive values on log-spaced bins: (edges, counts), for the figure."""
+    import math
+    lo, hi = math.log10(min(xs)), math.log10(max(xs))
+    if hi <= lo:
+        hi = lo + 1e-9
+    edges = [10 ** (lo + (hi - lo) * i / bins) for i in range(bins + 1)]
+    counts = [0] * bins
+    for x in xs:
+        k = min(bins - 1, int((math.log10(x) - lo) / (hi - lo) * bins))
+        counts[k] += 1
+    return {"edges": [round(e, 9) for e in edges], "counts": counts}
+
+
+def diff_kernel_record() -> dict:
+    rows = stored("diff-kernel")
+    if not rows:
+        raise FileNotFoundError("benchmarks/results/rows/diff-kernel.jsonl.gz: no rows stored "
+                                "(python -m benchmarks.experiments run diff-kernel)")
+    return {
+        "name": "diff-kernel",
+        "title": "The solo kernel against the engine, state by state, on random legal actions",
+        "extracted_by": "papers/rowdata.py", **provenance(rows, "diff-kernel"),
+        "status": "final",
+        "numbers": {"chunks": len(rows), "steps": sum(r["steps"] for r in rows),
+                    "games": sum(r["games"] for r in rows),
+                    "agree": all(r["agree"] for r in rows), **_timing(rows)},
+    }

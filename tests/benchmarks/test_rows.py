@@ -1,0 +1,81 @@
+"""The raw rows (benchmarks/rows.py) and the experiments that write them
+(benchmarks/experiments.py): format, resume after a cut, and what each row carries."""
+import gzip
+
+import pytest
+
+from benchmarks import experiments as X
+from benchmarks import rows as R
+
+
+def _writer(tmp_path, run=None):
+    return R.RowWriter("t", run or {"command": "c", "commit": "abc", "clean_tree": True,
+                                    "machine": {}, "params": {}}, tmp_path)
+
+
+def test_rows_carry_their_run_and_a_resumed_run_appends(tmp_path):
+    with _writer(tmp_path) as w:
+        for s in range(3):
+            w.add({"seed": s, "won": s == 1, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
+    with _writer(tmp_path, {"command": "c2", "commit": "def", "clean_tree": False,
+                            "machine": {}, "params": {}}) as w:
+        assert w.done == {0, 1, 2}
+        w.add({"seed": 3, "won": False, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
+    rows = R.read(R.path_of("t", tmp_path))
+    assert [r["seed"] for r in rows] == [0, 1, 2, 3]
+    assert [r["run"]["commit"] for r in rows] == ["abc"] * 3 + ["def"]
+    assert rows[0]["run"]["command"] == "c" and rows[3]["run"]["run"] == 2
+
+
+def test_a_file_cut_mid_write_keeps_its_complete_rows_and_resumes(tmp_path):
+    w = _writer(tmp_path)
+    for s in range(50):
+        w.add({"seed": s, "won": True, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
+    w._f.flush()
+    path = R.path_of("t", tmp_path)
+    data = path.read_bytes()           # as if killed: no gzip trailer
+    w._f = None
+    path.write_bytes(data[:-3])
+    runs, rows = R.read_lines(path)
+    assert 40 <= len(rows) <= 50 and [r["seed"] for r in rows] == list(range(len(rows)))
+    with _writer(tmp_path) as w2:
+        assert w2.done == set(range(len(rows)))
+        w2.add({"seed": 99, "won": False, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
+    with gzip.open(path, "rt") as f:           # whole again
+        assert sum(1 for _ in f) == 1 + len(rows) + 2     # two run lines, the rows
+    assert R.read(path)[-1]["seed"] == 99
+
+
+def test_a_seed_stored_twice_with_other_results_is_refused(tmp_path):
+    with _writer(tmp_path) as w:
+        w.add({"seed": 1, "won": True, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
+        w.add({"seed": 1, "won": False, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
+    with pytest.raises(ValueError, match="seed 1"):
+        R.by_seed(R.read(R.path_of("t", tmp_path)))
+
+
+def test_an_experiment_writes_one_row_per_deal_and_resumes(tmp_path):
+    assert X.run("greedy", deals=3, directory=tmp_path, quiet=True) == 3
+    assert X.run("greedy", deals=5, directory=tmp_path, quiet=True) == 2
+    assert X.run("greedy", deals=5, directory=tmp_path, quiet=True) == 0
+    rows = R.read(R.path_of("greedy", tmp_path))
+    assert [r["seed"] for r in rows] == [0, 1, 2, 3, 4]
+    for r in rows:
+        assert {"won", "doors", "decisions", "cpu_s", "wall_s", "load"} <= set(r)
+        assert r["cpu_s"] > 0 and r["wall_s"] > 0
+        run = r["run"]
+        assert run["params"]["policy"] == "greedy" and run["params"]["policy_seed"] == 1
+        assert run["command"].startswith("python -m benchmarks.experiments run greedy")
+        assert run["commit"] and "cpu" in run["machine"]
+    # the same games as onirim winrate's worker plays
+    from solver.api import make_policy
+    from solver.honest import play_honest
+    g = play_honest(make_policy("greedy"), 4)
+    assert (g.won, g.doors, g.decisions) == (rows[4]["won"], rows[4]["doors"],
+                                             rows[4]["decisions"])
+
+
+def test_every_ladder_row_of_the_paper_has_an_experiment():
+    from papers import rowdata
+    names = {e for _, e, *_ in rowdata.LADDER} | {e for _, e, _ in rowdata.DUO_LADDER}
+    assert names | {"clairvoyant", "diff-kernel"} <= set(X.EXPERIMENTS)
