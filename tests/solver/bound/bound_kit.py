@@ -3,6 +3,7 @@ over the engine's chance mode, the algorithm of tests/naive_expectimax.py with a
 greedy policy on views, and the small positions the tests use."""
 from __future__ import annotations
 
+from engine import cards as C
 from engine.notation import parse_position
 from engine.policy import greedy_action
 
@@ -54,12 +55,33 @@ def late(seed: int, n: int):
     return p
 
 
-# Hand-made small positions with a real chance to win (values strictly between 0 and 1),
-# found by tests/naive_expectimax.random_positions(...) and kept as text so that the tests
-# do not depend on that generator's stream.
+def position(phase: str, hand: str, row: str, doors: str, unknown: str, limbo: str = "",
+             extra: str = ""):
+    """A solo position whose deck is ``unknown`` (all of unknown order) and whose discard
+    pile holds every other card (card codes, comma-separated; ``extra``: more fields, such as
+    ``drawn=N`` or ``left=2``)."""
+    counts = list(C.COUNTS)
+    for zone in (hand, row, doors, unknown, limbo, "N" if "drawn=N" in extra else ""):
+        for code in filter(None, zone.split(",")):
+            counts[C.INDEX[code]] -= 1
+    discard = ",".join(C.CODES[t] for t in range(C.NUM_TYPES) for _ in range(counts[t]))
+    p = parse_position(f"mode=solo phase={phase} {extra} hand={hand or '-'} row={row or '-'} "
+                       f"doors={doors} deck=* discard={discard or '-'} limbo={limbo or '-'}")
+    assert list(p.unknown) == [unknown.split(",").count(c) for c in C.CODES]
+    return p
+
+
+# Small positions with a real chance to win (exact values strictly between 0 and 1), first
+# found by tests/naive_expectimax.random_positions and kept here as fields.
 SMALL = [
+    # a Nightmare drawn, one Key in hand; 4 unknown cards, a Door among them: value 1/2
+    dict(phase="nightmare", extra="drawn=N", hand="Lk", row="", doors="DO,DO,DA,DG,DG,DL,DL",
+         unknown="Om,Ak,Lm,DA"),
+    # two cards left to reveal, two Library Keys in hand; value 1/3
+    dict(phase="reveal", extra="left=2", hand="Ok,Ak,Lk,Lk", row="",
+         doors="DO,DO,DA,DA,DG,DG", unknown="Lk,DL,DL"),
 ]
 
 
 def small_positions():
-    return [parse_position(t) for t in SMALL]
+    return [position(**f) for f in SMALL]
