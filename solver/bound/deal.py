@@ -128,7 +128,8 @@ def deal_seed(stream: int, j: int) -> int:
 
 def deal_state(view: State, deal: Deal) -> State:
     """The deal-mode engine state of ``deal``: the view's known top, then ``deal.order``; the
-    later shuffles from the seed (only :class:`SeedShuffles` deals have one)."""
+    later shuffles from the seed (only :class:`SeedShuffles` deals have one).  A view at a
+    chance phase comes back advanced to its next decision (or the end) on that deal."""
     if not isinstance(deal.shuffles, SeedShuffles):
         raise ValueError("only a seeded deal is a deal-mode engine state")
     check_deal(view, deal)
@@ -138,6 +139,10 @@ def deal_state(view: State, deal: Deal) -> State:
     s.seed = deal.shuffles.seed
     s.shuffles = deal.shuffles.first
     s.known_top = len(view.deck)
+    # a deal-mode state never rests at a chance phase (refill, reveal, ...): the engine's
+    # automatic part draws from the known deck until the next decision or the end, as
+    # Game.new_initial_state(seed) does after its setup shuffle
+    s._advance()
     return s
 
 

@@ -38,7 +38,7 @@ def test_walker_follows_the_deal_mode_engine():
     engine.view.player_view of the deal-mode state, and both end the same way."""
     rnd = random.Random(5)
     games = 0
-    for p in _positions() + [Game(1).new_initial_state(11)]:
+    for p in _positions() + small_positions() + near_the_end() + [Game(1).new_initial_state(11)]:
         if p.seed is not None:
             p, deal = deal_of_state(p)
         for j in range(12 if p.deck_size() < 20 else 2):
@@ -59,24 +59,38 @@ def test_walker_follows_the_deal_mode_engine():
     assert games >= 40
 
 
-def test_w_zero_is_the_clairvoyant_result_deal_by_deal():
-    from solver.clairvoyant import solve_state
+def _w_zero_against(solve) -> tuple[int, int]:
+    """W = 0 against a clairvoyant solver ``solve(deal-mode state) -> "WIN" | "LOSS"``, deal
+    by deal; every winning line replays to a win in the deal-mode engine."""
     wins = losses = 0
     for p in _positions() + small_positions() + near_the_end():
         for j in range(4):
             deal = sampled_deal(p, deal_seed(11, j))
             r = InnerSolver(zero).solve(p, deal)
             s = deal_state(p, deal)
-            cv = solve_state(s)
-            assert cv.result in ("WIN", "LOSS")
-            assert r.value == (1.0 if cv.result == "WIN" else 0.0), (str(s), cv.result)
+            result = solve(s)
+            assert result in ("WIN", "LOSS")
+            assert r.value == (1.0 if result == "WIN" else 0.0), (str(s), result)
             assert r.penalty == 0.0 and r.won == (r.value == 1.0)
             if r.won:
                 wins += 1
                 assert replay_in_deal_mode(s, r.actions).won()
             else:
                 losses += 1
+    return wins, losses
+
+
+def test_w_zero_is_the_clairvoyant_result_deal_by_deal():
+    from solver.clairvoyant import solve_state
+    wins, losses = _w_zero_against(lambda s: solve_state(s).result)
     # both outcomes met, so the comparison can fail either way
+    assert wins >= 5 and losses >= 5, (wins, losses)
+
+
+def test_w_zero_is_the_plain_python_clairvoyant_result_deal_by_deal():
+    """The same against the clairvoyant DFS in plain Python (solver.pysearch)."""
+    from solver.pysearch import dfs
+    wins, losses = _w_zero_against(lambda s: dfs(s)[0])
     assert wins >= 5 and losses >= 5, (wins, losses)
 
 
