@@ -145,7 +145,7 @@ _PROBES = {
     "expectimax": ("solver.expectimax.kernel", "solve"),
     "clairvoyant": ("solver.clairvoyant.search", "_search"),
     "duo": ("solver.duo.search", "_search"),
-    "playouts": ("benchmarks.kernel_playouts", "_batch"),
+    "playouts": ("solver.clairvoyant.playouts", "_batch"),
     "honest": ("solver.honest.kernel", "estimate_all"),
 }
 
