@@ -848,8 +848,10 @@ def finish(result: dict, out_dir, as_json: bool, plots: bool = True) -> int:
         print(format_table(result))
         note = (result.get("plots") or {}).get("note")
         files = (result.get("plots") or {}).get("files") or []
-        if files:
-            print("figures: " + ", ".join(files))
+        if files:                # one a line: paths are long, the table fits 80 columns
+            print("figures:")
+            for f in files:
+                print(f"  {f}")
         if note:
             print(f"figures: {note}")
         print(f"wrote {path}")

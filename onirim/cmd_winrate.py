@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 
+from engine.errors import OnirimError
 from onirim.cli import UsageError
 from solver.budgets import available_memory, check_nodes, check_seconds
 
@@ -372,12 +373,28 @@ def _open_for_run(args, key, seeds, players):
     need = (f"{args.deals - stored:,} of the {args.deals:,} deals asked are not stored in "
             "it, so this run must write (a run whose deals are all stored only reads)")
     db = _open_db(path, need)
-    if created and not args.json:
-        print(f"onirim: storing the results in the new file {path} (--db); the same "
-              "command resumes from it", file=sys.stderr, flush=True)
+    db.created = created
     if stored == 0:
         stored = _count_stored(db, args, key, seeds, players)
     return db, stored, True
+
+
+def _say_new_file(args, db) -> None:
+    """A results file made by this run is announced once deals are about to be played (no
+    silent ``./onirim-results.sqlite``); a run refused before that removes it again."""
+    if getattr(db, "created", False) and not args.json:
+        print(f"onirim: storing the results in the new file {args.db} (--db); the same "
+              "command resumes from it", file=sys.stderr, flush=True)
+
+
+def _remove_new_file(db) -> None:
+    import os
+    if getattr(db, "created", False):
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.remove(db.path + suffix)
+            except OSError:
+                pass
 
 
 def _work(args, db, seeds, players, key, tally):
@@ -505,12 +522,20 @@ def run(args) -> int:
         if first is not None:
             todo = itertools.chain([first], work)
             if cluster is None:
+                _say_new_file(args, db)
                 runner.run_local(job, todo, args.jobs, on_rows)
             else:
                 from solver.runs.cluster import ClusterRun
                 with ClusterRun(cluster) as cl:
+                    _say_new_file(args, db)
                     for batch in _batches(todo, CHUNK):
                         cl.run(job, batch, on_rows, chunk=args.chunk)
+    except (OnirimError, UsageError):
+        # refused before any deal was played: a file this run made goes again
+        if tally.n == tally.stored:
+            db.close()
+            _remove_new_file(db)
+        raise
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
