@@ -28,8 +28,8 @@ from numba import njit
 
 from engine.game import Game
 
-from solver.duo import kernel as DK
-from . import kernel as K
+from . import kernel as DK
+from solver.clairvoyant import deal_kernel as K
 from solver import rules_core as R
 from solver.budgets import check_nodes, check_seconds
 from solver.clairvoyant.solve import CertificateError, SolveResult, actions_to_strings, certified_line, \
