@@ -4,7 +4,7 @@
 * ``--mode honest --policy NAME [--policy-arg k=v ...]`` plays each deal with a registered
   policy that sees only the player's view (``solver.honest``).
 * ``--players 2`` does either for the two-player cooperative game: the clairvoyant team is
-  ``solver.duo_search.DuoSolver`` (version ``duo-cv1``), an honest policy plays both seats,
+  ``solver.duo.search.DuoSolver`` (version ``duo-cv1``), an honest policy plays both seats,
   each from its own view (``engine.view.player_view``).  Results are stored under the player
   count, so a solo row is never read as a two-player one or the reverse.
 
@@ -351,7 +351,7 @@ def _open_for_run(args, key, seeds, players):
     """The results file for this run, how many of its deals are stored already, and whether
     it is open for writing.
 
-    A file whose asked deals are all stored is opened read-only (``solver.db.ResultsDB``,
+    A file whose asked deals are all stored is opened read-only (``solver.runs.db.ResultsDB``,
     ``readonly``): nothing is written, so an archive or a read-only mount works.  Otherwise
     the run must write: the file is opened for writing, and a file that cannot be written is
     refused, saying that this run needs write access and why."""

@@ -85,7 +85,7 @@ def clairvoyant_rank(state, solve: Callable, budget_nodes: int | None,
                  doc="the deal known (seed and deck): each action a WIN, a LOSS or open")
 class ClairvoyantRank(SolverBase):
     """The ``clairvoyant`` mode: solo deals by ``solver.clairvoyant.ClairvoyantSolver``,
-    two-player deals by ``solver.duo_search.DuoSolver``, each made and warmed up (its
+    two-player deals by ``solver.duo.search.DuoSolver``, each made and warmed up (its
     kernels compiled or loaded) in ``prepare``, before the clock."""
 
     def __init__(self):

@@ -24,7 +24,7 @@ counts as [0, 1]); ``best`` is an action only when proven best.
 Reductions, each argued in docs/DUO_EXPECTIMAX.md and tested against the search without it
 (``tests/solver/duo/test_duo_expectimax.py``): the memo key (what the rules never read again is
 dropped), the player-swap symmetry, the sorted prophecy cards, the dead-position bound
-(``solver.duo_search.dead_duo``, DB1-DB3 of docs/DUO.md, shared with the clairvoyant search)
+(``solver.duo.search.dead_duo``, DB1-DB3 of docs/DUO.md, shared with the clairvoyant search)
 and the alpha-beta / Star1 windows.
 """
 from __future__ import annotations

@@ -109,8 +109,8 @@ class Expectimax(SolverBase):
     positions (the children of one root, a principal line) reuse each other's work.
 
     The queries (``value``, ``probe``, ``rank``, ``line``, ...) are this class; the memo table
-    with its growth and files is ``self.memo`` (``solver.expectimax_memo.MemoTable``), and
-    the searches run in ``self.runner`` (``solver.expectimax_runner.SearchRunner``: the
+    with its growth and files is ``self.memo`` (``solver.expectimax.memo.MemoTable``), and
+    the searches run in ``self.runner`` (``solver.expectimax.runner.SearchRunner``: the
     threads, their settings and counters, signals, the deadline)."""
 
     def __init__(self, table_bits: int | None = None, prune: bool = True,

@@ -10,7 +10,7 @@ in expectation, and it is always reported apart from ``lo``/``hi`` (docs/EXPECTI
 
 :func:`estimate_actions` ``(view, actions, deadline, stream)``:
 
-* the fast numba playouts of ``solver.rollout.action_estimates(view, n, stream)``, in
+* the fast numba playouts of ``solver.honest.rollout.action_estimates(view, n, stream)``, in
   batches sized to the time left;
 * :func:`engine_estimates`, the readable reference that the calibration test and benchmark
   use: greedy playouts through the engine (``engine.policy.greedy_action``): playout ``j``

@@ -1,4 +1,4 @@
-"""Rollout policies over the information state (honest play), built on solver.honest_kernel.
+"""Rollout policies over the information state (honest play), built on solver.honest.kernel.
 
 ``rollout`` (level 1): at a decision, every legal action (a prophecy: every distinct outcome) is
 followed by ``n`` greedy playouts inside the numba kernel, from the player's view: the unknown

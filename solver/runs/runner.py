@@ -3,7 +3,7 @@
 A *job* is a plain dict, ``{"mode": "clairvoyant", "budget_nodes": B, "budget_s": T,
 "tt_mb": M}`` or ``{"mode": "honest", "policy": NAME, "config": {...}}``; a two-player job has
 ``"players": 2`` as well (a solo job has no such key, so solo jobs are unchanged), and is
-played by the two-player solver (``solver.duo_search.DuoSolver``) or the two-player game.
+played by the two-player solver (``solver.duo.search.DuoSolver``) or the two-player game.
 :func:`play_chunk` ``(job, seeds)`` plays the deals ``seeds`` and returns one row (a dict)
 per deal.  It is idempotent: a row depends only on the job's mode, its policy configuration
 (or, for a clairvoyant deal decided within its node budget, nothing else at all) and the

@@ -88,7 +88,7 @@ def test_w_zero_is_the_clairvoyant_result_deal_by_deal():
 
 
 def test_w_zero_is_the_plain_python_clairvoyant_result_deal_by_deal():
-    """The same against the clairvoyant DFS in plain Python (solver.pysearch)."""
+    """The same against the clairvoyant DFS in plain Python (solver.clairvoyant.pysearch)."""
     from solver.clairvoyant.pysearch import dfs
     wins, losses = _w_zero_against(lambda s: dfs(s)[0])
     assert wins >= 5 and losses >= 5, (wins, losses)
