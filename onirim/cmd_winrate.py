@@ -253,9 +253,9 @@ class _CompileNotice:
 
 def _check_policy_players(policy, players: int, seed: int) -> None:
     """Refuse (one line, exit 2) a policy that cannot play ``players``-player games, before
-    any deal: by its ``PLAYERS`` (the player counts it declares), else by letting it decide
+    any deal: by its ``players`` (the player counts it declares), else by letting it decide
     the first decision of the first deal (a solo policy refuses a two-player view)."""
-    declared = getattr(policy, "PLAYERS", None)
+    declared = policy.players
     if declared is not None:
         if players not in declared:
             raise UsageError(f"--policy: {policy.name} plays "

@@ -92,7 +92,6 @@ def _need_duo(view) -> None:
                      "Nightmare, and play (not discard) a playable non-Key card")
 class DuoGreedyPlus(PolicyBase):
     players = (2,)
-    PLAYERS = players          # the former name, still read by onirim.cmd_winrate
 
     def check_players(self, players: int) -> None:
         if players != 2:
@@ -204,7 +203,6 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
         "dealt from the player's view, common random numbers, z-margin)")
 class DuoRollout(PolicyBase):
     players = (2,)
-    PLAYERS = players          # the former name, still read by onirim.cmd_winrate
 
     def __init__(self, n=6, z=2.0, screen=2, keep=2, base="greedy-plus", reward="doors",
                  swaps="base"):

@@ -128,9 +128,7 @@ class HonestWorker:
         self.policy = make_policy(job["policy"], **job["config"])
 
     def warm_up(self) -> None:
-        warm = getattr(self.policy, "warm_up", None)
-        if callable(warm):
-            warm()
+        self.policy.warm_up()
 
     def play(self, seed: int) -> dict:
         from solver.honest.play import play_honest
