@@ -152,6 +152,21 @@ class SolverEntry:
     doc: str
 
 
+# The clairvoyant (deal-mode) solver of each player count, for the ``clairvoyant`` mode of
+# ``solver.clairvoyant.rank``.  Each family registers its own class from its own module
+# (``solver.clairvoyant.solve``: 1, ``solver.duo.search``: 2), so that the solo family need
+# not import the two-player one, which builds on it.
+CLAIRVOYANT_SOLVERS: dict[int, type] = {}
+
+
+def register_clairvoyant(players: int):
+    """Class decorator: ``cls`` is the clairvoyant solver of ``players``-player deals."""
+    def deco(cls):
+        CLAIRVOYANT_SOLVERS[players] = cls
+        return cls
+    return deco
+
+
 _SOLVERS: dict[str, SolverEntry] = {}
 OPTIONS = ("threads", "table_bits", "memo", "view", "line", "tree", "certify")
 

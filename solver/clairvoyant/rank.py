@@ -85,7 +85,8 @@ def clairvoyant_rank(state, solve: Callable, budget_nodes: int | None,
                  doc="the deal known (seed and deck): each action a WIN, a LOSS or open")
 class ClairvoyantRank(SolverBase):
     """The ``clairvoyant`` mode: solo deals by ``solver.clairvoyant.ClairvoyantSolver``,
-    two-player deals by ``solver.duo.search.DuoSolver``, each made and warmed up (its
+    two-player deals by ``solver.duo.search.DuoSolver`` (both found through
+    ``solver.registry.CLAIRVOYANT_SOLVERS``), each made and warmed up (its
     kernels compiled or loaded) in ``prepare``, before the clock."""
 
     def __init__(self):
@@ -101,12 +102,11 @@ class ClairvoyantRank(SolverBase):
         (a few thousand nodes), so that compiling never counts against the budget."""
         from engine.game import Game
         players = 1 if state is None else state.players
-        if players == 2:
-            from solver.duo.search import DuoSolver
-            self.solver = DuoSolver(tt_mb=64)
-        else:
-            from solver.clairvoyant.solve import ClairvoyantSolver
-            self.solver = ClairvoyantSolver()
+        from solver.registry import CLAIRVOYANT_SOLVERS
+        # the two-player class registers from solver.duo.search, which solver.api loads with
+        # the built-in solvers (this family cannot import the two-player one: it builds on it)
+        self.solver = (CLAIRVOYANT_SOLVERS[2](tt_mb=64) if players == 2
+                       else CLAIRVOYANT_SOLVERS[1]())
         self.solver.solve_state(Game(players).new_initial_state(0), budget_nodes=2_000)
 
     def rank(self, state, budget_nodes=None, budget_s=None, *, on_progress=None,

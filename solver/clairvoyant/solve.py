@@ -22,6 +22,7 @@ from engine.errors import OnirimError
 
 from . import deal_kernel as K
 from solver import rules_core as R
+from solver.registry import register_clairvoyant
 from . import search as S
 from .beam import BEAM_EMPTY, BEAM_WIN, Beam
 from solver.budgets import check_nodes, check_seconds
@@ -115,6 +116,7 @@ def certified_line(state, actions):
     return out
 
 
+@register_clairvoyant(1)
 class ClairvoyantSolver:
     """A reusable solver: one transposition table and one set of search arrays."""
 

@@ -35,6 +35,7 @@ from solver.budgets import check_nodes, check_seconds
 from solver.clairvoyant.solve import CertificateError, SolveResult, actions_to_strings, certified_line, \
     clock_chunk, replay_line
 from solver.errors import UnsupportedPosition
+from solver.registry import register_clairvoyant
 from solver.tt import TranspositionTable, _probe, _store
 
 SOLVER_VERSION = "duo-cv1"
@@ -421,6 +422,7 @@ class DuoSearch:
         return [int(self.moves[i, self.idx[i] - 1]) for i in range(d)]
 
 
+@register_clairvoyant(2)
 class DuoSolver:
     """A reusable two-player clairvoyant solver: one table, one set of search arrays."""
 
