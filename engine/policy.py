@@ -50,6 +50,7 @@ import random
 
 from . import cards as C
 from . import game as G
+from .rules import PROPHECY_SIZE
 
 _SYMBOL_PREF = {C.MOON: 0, C.SUN: 1, C.KEY: 2}   # lower = preferred to play
 _DRAFT_PREF = {C.KEY: 0, C.SUN: 1, C.MOON: 2}    # lower = preferred to draft
@@ -146,7 +147,7 @@ def _prophecy_value(state, hand, c):
 
 
 def _greedy_prophecy(state) -> int:
-    k = min(5, state.deck_size())
+    k = min(PROPHECY_SIZE, state.deck_size())
     revealed = list(state.deck[:k])
     hand = state.active_hand()
     if C.NIGHTMARE in revealed:

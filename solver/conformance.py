@@ -64,6 +64,7 @@ from engine import cards as C
 from engine import game as G
 from engine.notation import format_position
 from engine.policy import greedy_action
+from engine.rules import PROPHECY_SIZE
 from solver.expectimax.rules import canonical_rows
 
 __all__ = ["Adapter", "KernelAdapter", "ExpectimaxAdapter", "HonestAdapter", "DuoAdapter",
@@ -336,7 +337,7 @@ class ExpectimaxAdapter(Adapter):
         if state.phase in ("prophecy", "foresee"):
             # cards about to be reordered at will: their order is forgotten (sorted as the
             # kernel's canonical form keeps them, largest type on top)
-            k = min(5, state.deck_size())
+            k = min(PROPHECY_SIZE, state.deck_size())
             deck = sorted(deck[:k], reverse=True) + deck[k:]
         phase = "redraw" if state.phase == "setup" else state.phase
         return {"status": phase,
@@ -371,7 +372,7 @@ class ExpectimaxAdapter(Adapter):
                 s.apply_action(a)
                 out.add(self.engine_key(s))
             return out
-        m = min(5, state.deck_size())
+        m = min(PROPHECY_SIZE, state.deck_size())
         self.checks["prophecy orders"] += len(acts)
         for a in acts:
             s = state.clone()
@@ -420,7 +421,7 @@ class ExpectimaxAdapter(Adapter):
         if state.phase == "reveal":
             r = state.left
         elif state.phase == "foresee":
-            r = min(5, state.deck_size()) - len(state.deck)
+            r = min(PROPHECY_SIZE, state.deck_size()) - len(state.deck)
         else:
             r = 1
         if r <= 1:

@@ -17,8 +17,6 @@ Public Python functions validate and convert; the ``_underscore`` functions are
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 from numba import njit
 
@@ -27,14 +25,15 @@ from engine.rules import COUNTS as _COUNTS
 from engine.rules import DEAL_LOST as PH_LOST
 from engine.rules import DEAL_PHASE_NAMES as PHASE_NAMES
 from engine.rules import DEAL_WON as PH_WON
-from engine.rules import FIRST_DOOR, HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_PROPHECY
+from engine.rules import COLOURS, FIRST_DOOR, HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY
+from engine.rules import PH_PROPHECY
 from engine.rules import NIGHTMARE as NIGHT
 from engine.rules import NO_CARD as EMPTY
 from engine.rules import NUM_LOCATION_TYPES as NLOC
 from engine.rules import NUM_TYPES as NT
-from engine.rules import PROPHECY_SIZE
 
 from solver import board as B
+from solver import steps as X
 
 # ----------------------------------------------------------------------------- constants
 # card types, rule sizes and phase numbers: engine.rules (the short names are this module's)
@@ -82,45 +81,23 @@ A_PROPHECY = G.PROPHECY
 A_DOOR_KEY = G.DOOR_KEY
 A_DOOR_LIMBO = G.DOOR_LIMBO
 MAX_MOVES = 128             # at most 120 legal actions (a prophecy of 5 distinct cards)
+assert MAX_MOVES >= X.PERM_STRIDE * (X.KEPT_MAX + 1)
 MOVES_BUF = 256             # a move buffer: moves in [0, 128), scratch above
 CODES_AT = 128
 REV_AT = 250
 
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
-MUL1 = np.uint64(0xBF58476D1CE4E5B9)
-MUL2 = np.uint64(0x94D049BB133111EB)
-U30 = np.uint64(30)
-U27 = np.uint64(27)
-U31 = np.uint64(31)
-U1 = np.uint64(1)
-
-
-def _perm_table():
-    t = np.zeros((5, 24, 4), dtype=np.int64)
-    for m in range(5):
-        for p, perm in enumerate(itertools.permutations(range(m))):
-            for q, x in enumerate(perm):
-                t[m, p, q] = x
-    return t
-
-
-PERMS_TABLE = _perm_table()
-NPERM = np.array([1, 1, 2, 6, 24], dtype=np.int64)
+# the prophecy's orders (the shared table of solver.steps; these names are this module's)
+PERMS_TABLE = X.PERMS
+NPERM = X.NPERM
 
 # ----------------------------------------------------------------------------- generator
-
-
-@njit(cache=True)
-def _mix64(z):
-    z = (z ^ (z >> U30)) * MUL1
-    z = (z ^ (z >> U27)) * MUL2
-    return z ^ (z >> U31)
+# engine.rng's shuffle, with the shared mixer (solver.steps.mix64 / word)
 
 
 @njit(cache=True)
 def _stream_key(seed, index):
-    k0 = _mix64(seed + GAMMA)
-    return _mix64(k0 ^ ((np.uint64(index) + U1) * GAMMA))
+    k0 = X.mix64(seed + X.GAMMA)
+    return X.mix64(k0 ^ ((np.uint64(index) + np.uint64(1)) * X.GAMMA))
 
 
 # r % m for m <= 128 without a 64-bit division: r is cut into 21-bit limbs (Horner), each step
@@ -153,7 +130,7 @@ def _shuffle_row(counts, seed, index, perms, row):
     key = _stream_key(seed, index)
     for t in range(n - 1, 0, -1):
         i = n - 1 - t
-        r = _mix64(key + (np.uint64(i) + U1) * GAMMA)
+        r = X.word(key, i)
         j = _mod_small(r, t + 1)
         x = perms[row, t]
         perms[row, t] = perms[row, j]
@@ -318,7 +295,7 @@ def _shuffle(st, perms, s_root, seed, counts):
     s = (w1 >> S_SHIFT) & 255
     slot = s + 1 - s_root
     m = _pack_m(counts)
-    h = np.int64((np.uint64(m) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(s) *
+    h = np.int64((np.uint64(m) * X.GAMMA + np.uint64(s) *
                   np.uint64(0xC2B2AE3D27D4EB4F)) >> np.uint64(40)) & (NCACHE - 1)
     line = MAX_SLOTS + h
     n = 0
@@ -349,7 +326,7 @@ def _end_turn(st, perms, s_root, seed, counts):
     ln = st[1] & 15
     if ld != 0 or ln != 0:
         _deck_counts(st, perms, s_root, counts)
-        for col in range(4):
+        for col in range(COLOURS):
             counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
         counts[NIGHT] += ln
         st[0] = w0 & ~(np.int64(0xFF) << LDOOR_SHIFT)
@@ -410,6 +387,36 @@ def _gain_door(st, col):
     return won
 
 
+@njit(cache=True, inline="always")
+def _prophecy_apply(st, a, perms, s_root):
+    """Prophecy action ``a`` on this deck model: the revealed cards leave the deck but for
+    the kept ones, which go back on top as the override in the chosen order (the discarded
+    one leaves the game).  The two-player kernel shares the deck words and calls this too."""
+    i, pi = X.prophecy_split(a - A_PROPHECY)
+    k = X.prophecy_count(_deck_size(st))
+    m = k - 1
+    ov = np.int64(0)
+    for q in range(m):
+        ov |= _card_at(st, perms, s_root, X.kept_index(m, pi, q, i)) << (5 * q)
+    w1 = st[1]
+    olen = (w1 >> OLEN_SHIFT) & 7
+    p = ((w1 >> P_SHIFT) & 127) + (k - olen)
+    w1 = (w1 & ~(np.int64(0xFFFFF) << OV_SHIFT) & ~(np.int64(7) << OLEN_SHIFT)
+          & ~(np.int64(127) << P_SHIFT))
+    st[1] = w1 | (ov << OV_SHIFT) | (np.int64(m) << OLEN_SHIFT) | (p << P_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def _prophecy_legal(st, perms, s_root, out):
+    """The prophecy's legal actions on this deck model (the shared enumeration,
+    :func:`solver.steps.prophecy_moves`, on the top cards; scratch in the upper half of
+    ``out``: the revealed cards at REV_AT, the codes at CODES_AT)."""
+    k = X.prophecy_count(_deck_size(st))
+    for j in range(k):
+        out[REV_AT + j] = _card_at(st, perms, s_root, j)
+    return X.prophecy_moves(out, k, CODES_AT, REV_AT)
+
+
 @njit(cache=True)
 def _apply(st, a, perms, s_root, seed, counts):
     """Apply legal action ``a`` (engine numbering) to ``st`` in place, then run the
@@ -437,22 +444,7 @@ def _apply(st, a, perms, s_root, seed, counts):
             _advance(st, perms, s_root, seed, M_REFILL, counts)
         return
     if ph == PH_PROPHECY:
-        x = a - A_PROPHECY
-        i = x // 24
-        pi = x % 24
-        k = min(PROPHECY_SIZE, _deck_size(st))
-        m = k - 1
-        ov = np.int64(0)
-        for q in range(m):
-            r = PERMS_TABLE[m, pi, q]
-            j = r if r < i else r + 1
-            ov |= _card_at(st, perms, s_root, j) << (5 * q)
-        w1 = st[1]
-        olen = (w1 >> OLEN_SHIFT) & 7
-        p = ((w1 >> P_SHIFT) & 127) + (k - olen)
-        w1 = (w1 & ~(np.int64(0xFFFFF) << OV_SHIFT) & ~(np.int64(7) << OLEN_SHIFT)
-              & ~(np.int64(127) << P_SHIFT))
-        st[1] = w1 | (ov << OV_SHIFT) | (np.int64(m) << OLEN_SHIFT) | (p << P_SHIFT)
+        _prophecy_apply(st, a, perms, s_root)
         _set_phase(st, PH_PLAY)
         _advance(st, perms, s_root, seed, M_REFILL, counts)
         return
@@ -477,7 +469,7 @@ def _apply(st, a, perms, s_root, seed, counts):
         if kind == B.OPT_DOOR:
             st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * col)
         elif kind == B.OPT_REVEAL:
-            k = min(PROPHECY_SIZE, _deck_size(st))
+            k = X.prophecy_count(_deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
                 if c >= NIGHT:
@@ -513,33 +505,7 @@ def _legal(st, perms, s_root, out):
                 n += 1
         return n
     if ph == PH_PROPHECY:
-        # scratch in the upper half of ``out``: codes at CODES_AT, the revealed cards at REV_AT
-        k = min(PROPHECY_SIZE, _deck_size(st))
-        distinct = True
-        for j in range(k):
-            out[REV_AT + j] = _card_at(st, perms, s_root, j)
-            for q in range(j):
-                if out[REV_AT + q] == out[REV_AT + j]:
-                    distinct = False
-        m = k - 1
-        for i in range(k):
-            for pi in range(NPERM[m]):
-                code = out[REV_AT + i]
-                for q in range(m):
-                    r = PERMS_TABLE[m, pi, q]
-                    j = r if r < i else r + 1
-                    code |= out[REV_AT + j] << (5 * (q + 1))
-                dup = False
-                if not distinct:
-                    for z in range(n):
-                        if out[CODES_AT + z] == code:
-                            dup = True
-                            break
-                if not dup:
-                    out[CODES_AT + n] = code
-                    out[n] = A_PROPHECY + i * 24 + pi
-                    n += 1
-        return n
+        return _prophecy_legal(st, perms, s_root, out)
     if ph == PH_DOOR:
         out[0] = A_DOOR_KEY
         out[1] = A_DOOR_LIMBO
@@ -635,7 +601,7 @@ def decode(st, perms, s_root) -> dict:
     w0, w1 = int(st[0]), int(st[1])
     board = B.unpack_board(w0, HAND_AT)
     limbo = []
-    for col in range(4):
+    for col in range(COLOURS):
         limbo += [FIRST_DOOR + col] * ((w0 >> (LDOOR_SHIFT + 2 * col)) & 3)
     limbo += [NIGHT] * (w1 & 15)
     ph = board["phase"]

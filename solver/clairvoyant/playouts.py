@@ -39,45 +39,34 @@ from engine.game import NM_KEY as A_NM_KEY  # noqa: E402
 from engine.game import NM_REDRAW as A_NM_REDRAW  # noqa: E402
 from engine.game import NM_REVEAL as A_NM_REVEAL  # noqa: E402
 from engine.game import PLAY as A_PLAY  # noqa: E402
-from engine.game import PROPHECY as A_PROPHECY  # noqa: E402
 from engine.rules import DEAL_LOST as PH_LOST  # noqa: E402
 from engine.rules import DEAL_WON as PH_WON  # noqa: E402
 from engine.rules import FIRST_DOOR, HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY  # noqa: E402
-from engine.rules import PH_PROPHECY, PROPHECY_SIZE  # noqa: E402
+from engine.rules import COLOURS, PH_PROPHECY, PROPHECY_SIZE  # noqa: E402
 from engine.rules import NIGHTMARE as NIGHT  # noqa: E402
 from engine.rules import NO_CARD as EMPTY  # noqa: E402
 from engine.rules import NUM_LOCATION_TYPES as NLOC  # noqa: E402
 from solver import board as B  # noqa: E402
+from solver import steps as X  # noqa: E402
 from solver.clairvoyant.deal_kernel import (COUNTS, DOOR_SHIFT, HAND_AT, LAST_SHIFT, MAX_MOVES,  # noqa: E402
-                           MAX_SLOTS, N_SHIFT, NPERM, PERMS_TABLE, PHASE_SHIFT, ROW_AT, S_SHIFT,
-                           WK_PC)
+                           MAX_SLOTS, N_SHIFT, PHASE_SHIFT, ROW_AT, S_SHIFT, WK_PC)
 S_ROOT = 1            # a deal's root is the position after the setup shuffle (shuffle 0)
 MAX_STEPS = 4096      # a solo game takes a few hundred decisions at most; a guard, not a rule
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _SALT = np.uint64(0xD1B54A32D192ED03)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_SYM_PREF = np.array([1, 0, 2], dtype=np.int64)   # Sun, Moon, Key: lower = played first
 
 
 # ----------------------------------------------------------------------------- generator
-@njit(cache=True)
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
+# the shared mixer (solver.steps.mix64 / word)
 @njit(cache=True)
 def _rng_key(seed, stream):
-    return _mix(_mix(seed ^ _SALT) + (np.uint64(stream) + np.uint64(1)) * _GAMMA)
+    return X.word(X.mix64(seed ^ _SALT), stream)
 
 
 @njit(cache=True)
 def _rng_below(key, i, n):
     """The i-th draw of stream ``key``, reduced to 0 .. n-1 (bias <= n / 2**64)."""
-    r = _mix(key + (np.uint64(i) + np.uint64(1)) * _GAMMA)
+    r = X.word(key, i)
     return np.int64(r % np.uint64(n))
 
 
@@ -98,17 +87,16 @@ def _deal(seed, st, perms, wk):
 
 
 # ----------------------------------------------------------------------------- greedy
+# greedy's ranks are the shared ones (solver.steps); these adapters read them off the arrays
 @njit(cache=True)
 def _discard_rank(h, cnt, doors, s_col, s_len, c):
     """engine.policy._discard_rank as one integer (lower = discarded first).
 
     ``h`` the hand's counts per type, ``cnt`` per colour (the hand the engine passes)."""
     col = c // 3
-    needed = 1 if doors[col] < 2 else 0
-    key = 1 if c % 3 == 2 else 0
+    needed = 1 if X.door_needed(doors[col]) else 0
     ins = 1 if (col == s_col and 0 < s_len < 3 and needed == 1) else 0
-    sym = 0 if c % 3 == 0 else 1
-    return ((((key * 2 + needed) * 2 + ins) * 8 + cnt[col]) * 2 + sym) * 16 + c
+    return X.discard_rank(c, needed, ins, cnt[col])
 
 
 @njit(cache=True)
@@ -119,26 +107,20 @@ def _play_rank(h, c):
     for x in range(col * 3, col * 3 + 3):
         if x % 3 != c % 3 and h[x] > 0:
             follow = 1
-    nf = 1 - follow
-    key = 1 if c % 3 == 2 else 0
-    return ((nf * 2 + key) * 3 + _SYM_PREF[c % 3]) * 16 + c
+    return X.play_rank(c, follow)
 
 
 @njit(cache=True)
 def _prophecy_value(h, cnt, doors, s_col, s_len, c):
     """engine.policy._prophecy_value (a pair) as one integer: higher = nearer the top."""
     if c == NIGHT:
-        return -10 * 16
+        return X.prophecy_value(c, 0, False, False, 0)
     if c >= NLOC:
         col = c - FIRST_DOOR
-        if doors[col] < 2 and h[col * 3 + 2] > 0:
-            return 10 * 16
-        return -5 * 16
+        return X.prophecy_value(c, doors[col], h[B.key_of(col)] > 0, False, 0)
     col = c // 3
-    if doors[col] >= 2:
-        return -1 * 16 - c
-    bonus = 5 if (col == s_col and 0 < s_len < 3) else 0
-    return (bonus + min(cnt[col], 3)) * 16 - c
+    return X.prophecy_value(c, doors[col], False, col == s_col and 0 < s_len < 3,
+                            cnt[col])
 
 
 @njit(cache=True)
@@ -147,12 +129,12 @@ def _greedy(st, perms, s_root):
     w0 = st[0]
     ph = (w0 >> PHASE_SHIFT) & 7
     h = np.zeros(NLOC, dtype=np.int64)
-    cnt = np.zeros(4, dtype=np.int64)
+    cnt = np.zeros(COLOURS, dtype=np.int64)
     for c in range(NLOC):
         h[c] = B.hand_get(w0, HAND_AT, c)
         cnt[c // 3] += h[c]
-    doors = np.zeros(4, dtype=np.int64)
-    for col in range(4):
+    doors = np.zeros(COLOURS, dtype=np.int64)
+    for col in range(COLOURS):
         doors[col] = B.doors_get(w0, DOOR_SHIFT, col)
     last = B.row_last(w0, ROW_AT)
     ser = B.row_series(w0, ROW_AT)
@@ -164,7 +146,7 @@ def _greedy(st, perms, s_root):
         s_len = 3 if ser == 0 else ser
 
     if ph == PH_PLAY:
-        active_needed = s_col >= 0 and doors[s_col] < 2
+        active_needed = s_col >= 0 and X.door_needed(doors[s_col])
         # rule 1: continue the open series of a needed colour
         if active_needed and (s_len == 1 or s_len == 2):
             best = -1
@@ -182,7 +164,7 @@ def _greedy(st, perms, s_root):
             top = 0
             for c in range(NLOC):
                 col = c // 3
-                if h[c] > 0 and B.playable(last, c) and doors[col] < 2 \
+                if h[c] > 0 and B.playable(last, c) and X.door_needed(doors[col]) \
                         and cnt[col] >= 2 and cnt[col] > top:
                     top = cnt[col]
             if top > 0:
@@ -190,7 +172,7 @@ def _greedy(st, perms, s_root):
                 best_r = 1 << 40
                 for c in range(NLOC):
                     col = c // 3
-                    if h[c] > 0 and B.playable(last, c) and doors[col] < 2 \
+                    if h[c] > 0 and B.playable(last, c) and X.door_needed(doors[col]) \
                             and cnt[col] == top:
                         r = _play_rank(h, c)
                         if r < best_r:
@@ -209,7 +191,7 @@ def _greedy(st, perms, s_root):
         return A_DISCARD + best
 
     if ph == PH_PROPHECY:
-        k = min(PROPHECY_SIZE, K._deck_size(st))
+        k = X.prophecy_count(K._deck_size(st))
         rev = np.empty(PROPHECY_SIZE, dtype=np.int64)
         for j in range(k):
             rev[j] = K._card_at(st, perms, s_root, j)
@@ -238,8 +220,8 @@ def _greedy(st, perms, s_root):
                     best_r = r
                     victim = rev[j]
         # the rest, best first; a stable sort (ties keep the revealed order), as Python's
-        rest = np.empty(4, dtype=np.int64)
-        val = np.empty(4, dtype=np.int64)
+        rest = np.empty(X.KEPT_MAX, dtype=np.int64)
+        val = np.empty(X.KEPT_MAX, dtype=np.int64)
         m = 0
         removed = False
         for j in range(k):
@@ -256,7 +238,7 @@ def _greedy(st, perms, s_root):
             val[q] = v
             m += 1
         # the smallest action number with that outcome (the one the legal list keeps)
-        idx = np.empty(4, dtype=np.int64)
+        idx = np.empty(X.KEPT_MAX, dtype=np.int64)
         for i in range(k):
             if rev[i] != victim:
                 continue
@@ -265,14 +247,14 @@ def _greedy(st, perms, s_root):
                 if j != i:
                     idx[r] = j
                     r += 1
-            for p in range(NPERM[m]):
+            for p in range(X.NPERM[m]):
                 same = True
                 for q in range(m):
-                    if rev[idx[PERMS_TABLE[m, p, q]]] != rest[q]:
+                    if rev[idx[X.PERMS[m, p, q]]] != rest[q]:
                         same = False
                         break
                 if same:
-                    return A_PROPHECY + i * 24 + p
+                    return X.prophecy_action(i, p)
         return -1                                 # unreachable for a legal state
 
     if ph == PH_DOOR:
@@ -281,8 +263,8 @@ def _greedy(st, perms, s_root):
     if ph == PH_NIGHTMARE:
         best = -1
         best_r = 1 << 40
-        for col in range(4):
-            c = col * 3 + 2
+        for col in range(COLOURS):
+            c = B.key_of(col)
             if h[c] > 0:
                 r = _discard_rank(h, cnt, doors, s_col, s_len, c)
                 if r < best_r:
@@ -295,12 +277,12 @@ def _greedy(st, perms, s_root):
             return A_NM_REVEAL
         any_needed = False
         for c in range(NLOC):
-            if h[c] > 0 and doors[c // 3] < 2:
+            if h[c] > 0 and X.door_needed(doors[c // 3]):
                 any_needed = True
         if not any_needed:
             return A_NM_REDRAW
         if size >= 6:
-            for col in range(4):
+            for col in range(COLOURS):
                 if doors[col] > 0:
                     return A_NM_DOOR + col
         return A_NM_REVEAL
@@ -435,7 +417,7 @@ def compile_all() -> None:
 # kernels it calls and inlines from solver/clairvoyant/deal_kernel.py, nor the constants it takes from
 # engine/.  So the cache of this module is also keyed by a digest of those files: when one of
 # them changes, the entries of this module are removed before anything is compiled or loaded.
-_JITTED = (_mix, _rng_key, _rng_below, _deal, _discard_rank, _play_rank, _prophecy_value,
+_JITTED = (_rng_key, _rng_below, _deal, _discard_rank, _play_rank, _prophecy_value,
            _greedy, _play, _batch)
 
 

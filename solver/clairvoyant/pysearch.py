@@ -12,6 +12,7 @@ import time
 
 from engine import cards as C
 from engine.game import series_length
+from engine.rules import NO_CARD, PROPHECY_SIZE
 
 from solver import rules_core as R
 
@@ -35,7 +36,7 @@ def features(s):
     ser = series_length(row) if row else 0
     if ser == 3:
         ser = 0
-    rev = list(s.deck[:5]) + [-1] * (5 - min(5, len(s.deck)))
+    rev = list(s.deck[:PROPHECY_SIZE]) + [-1] * (PROPHECY_SIZE - min(PROPHECY_SIZE, len(s.deck)))
     return hand, deckc, doors, ldoors, last, ser, rev
 
 
@@ -50,8 +51,8 @@ def pos_key(s):
 def is_dead(s, bounds, f=None):
     hand, deckc, doors, ldoors, last, ser, _ = f or features(s)
     drawn = s.drawn - 12 if s.phase == "door" else -1
-    return R.dead_core(hand, deckc, doors, ldoors, drawn, last, ser, len(s.hands[0]),
-                       s.phase == "play", bounds)
+    return R.dead_core(hand, deckc, doors, ldoors, drawn, last, ser, NO_CARD, 0,
+                       len(s.hands[0]), s.phase == "play", bounds)
 
 
 def ordered_moves(s, f=None):

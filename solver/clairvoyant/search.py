@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.rules import COLOURS, NO_CARD, PROPHECY_SIZE
+
 from solver import board as B
 from . import deal_kernel as K
 from solver import rules_core as R
@@ -52,7 +54,7 @@ def _features(st, perms, s_root, hand, deckc, doors, ldoors):
 @njit(cache=True, inline="always")
 def _top5(st, perms, s_root, rev):
     ds = K._deck_size(st)
-    for j in range(5):
+    for j in range(PROPHECY_SIZE):
         if j < ds:
             rev[j] = K._card_at(st, perms, s_root, j)
         else:
@@ -70,7 +72,7 @@ def _is_dead(st, hand, deckc, doors, ldoors, bounds):
     for c in range(12):
         hs += hand[c]
     return _dead_nb(hand, deckc, doors, ldoors, drawn, B.row_last(w0, K.ROW_AT),
-                    B.row_series(w0, K.ROW_AT), hs, ph == K.PH_PLAY, bounds)
+                    B.row_series(w0, K.ROW_AT), NO_CARD, 0, hs, ph == K.PH_PLAY, bounds)
 
 
 @njit(cache=True, inline="always")
@@ -82,7 +84,7 @@ def _gen_ordered(st, perms, s_root, hand, deckc, doors, rev, out, scores):
     w0 = st[0]
     last = B.row_last(w0, K.ROW_AT)
     ser = B.row_series(w0, K.ROW_AT)
-    ncol = rev[5:9]
+    ncol = rev[PROPHECY_SIZE:PROPHECY_SIZE + COLOURS]
     _colour_counts_nb(hand, ncol)
     for i in range(n):
         out[K.CODES_AT + i] = out[i]
@@ -118,7 +120,7 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
     deckc = np.zeros(K.NT, dtype=np.int64)
     doors = np.zeros(4, dtype=np.int64)
     ldoors = np.zeros(4, dtype=np.int64)
-    rev = np.zeros(9, dtype=np.int64)   # top 5 cards, then cards per colour in hand
+    rev = np.zeros(PROPHECY_SIZE + COLOURS, dtype=np.int64)   # the top cards, then cards per colour in hand
     scores = np.zeros(K.MAX_MOVES, dtype=np.int64)
     c = np.zeros(K.NW, dtype=np.int64)           # the child being made (no array views)
     kk = np.zeros(K.NW, dtype=np.int64)          # a finished node's key, for the table

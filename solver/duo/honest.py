@@ -48,6 +48,7 @@ from engine import game as G
 from engine import rng
 from engine.actions import DRAW
 from engine.policy import _prophecy_value, greedy_action
+from engine.rules import PROPHECY_SIZE
 from engine.view import is_duo_view, sample_position
 
 from solver.errors import PolicyError
@@ -161,7 +162,7 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
             elif swaps == "all" or (swaps == "base" and (a - G.SWAP) // 144 == keep_swap):
                 out.append(a)
     elif view.phase == "prophecy":
-        k = min(5, view.deck_size())
+        k = min(PROPHECY_SIZE, view.deck_size())
         revealed = list(view.deck[:k])
         hand = view.active_hand()
         want = set()

@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from engine import game as G
-from engine.rules import COLOURS, DOORS_TO_WIN, SERIES_LENGTH
+from engine.rules import COLOURS, FIRST_DOOR, SERIES_LENGTH
 from engine.rules import DEAL_DRAFT as PH_DRAFT
 from engine.rules import DEAL_DUO_PHASE_NAMES as PHASE_NAMES
 from engine.rules import DEAL_LOST as PH_LOST
@@ -49,15 +49,19 @@ from engine.rules import NUM_TYPES as NT
 from engine.rules import PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_PROPHECY
 
 from solver import board as B
+from solver import steps as X
 from solver.clairvoyant import deal_kernel as K
+from solver.clairvoyant.deal_kernel import _card_at, _deck_counts, _deck_size, _fill_sfx
+from solver.clairvoyant.deal_kernel import _pack_m, _pop, _prophecy_apply, _prophecy_legal, _shuffle
 from solver.errors import UnsupportedPosition
-from solver.clairvoyant.deal_kernel import _card_at, _deck_counts, _deck_size, _fill_sfx, _pack_m, _pop, _shuffle
 
 NW = 4
 
 # word 0
 OWN_BITS = 2                         # own cards: at most 3 of a type
 OWN_W = OWN_BITS * NLOC              # 24: player p's own cards at bit OWN_W * p
+OWN_SIZE = 3                         # engine.game: a player's own cards (the shared ones: 2)
+SHARED_SIZE = 2
 OWN_SHIFT = (0, OWN_W)
 PHASE_SHIFT = 48
 TURN_SHIFT = 51
@@ -119,11 +123,6 @@ def _drawn(st):
 @njit(cache=True, inline="always")
 def _turn(st):
     return (st[0] >> TURN_SHIFT) & 1
-
-
-@njit(cache=True, inline="always")
-def _own_shift(p):
-    return OWN_W * p
 
 
 @njit(cache=True, inline="always")
@@ -209,9 +208,9 @@ def _ser(st, p):
 
 @njit(cache=True, inline="always")
 def _missing_zone(st, p):
-    if _own_size(st, p) < 3:
+    if _own_size(st, p) < OWN_SIZE:
         return 0
-    if _sh_size(st) < 2:
+    if _sh_size(st) < SHARED_SIZE:
         return 1
     return -1
 
@@ -231,8 +230,8 @@ def _end_turn(st, perms, s_root, seed, counts):
     ln = w1 & 15
     if ld != 0 or ln != 0:
         _deck_counts(st, perms, s_root, counts)
-        for col in range(4):
-            counts[12 + col] += (ld >> (2 * col)) & 3
+        for col in range(COLOURS):
+            counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
         counts[NIGHT] += ln
         st[1] = st[1] & ~LDOOR_MASK & ~np.int64(15)
         _shuffle(st, perms, s_root, seed, counts)
@@ -245,7 +244,7 @@ def _to_limbo(st, c):
     if c >= NIGHT:
         st[1] += 1
     else:
-        _ldoor_add(st, c - 12)
+        _ldoor_add(st, c - FIRST_DOOR)
 
 
 @njit(cache=True, inline="always")
@@ -284,7 +283,7 @@ def _advance(st, perms, s_root, seed, mode, counts):
             _zone_add(st, p, z, c, 1)
             continue
         if c < NIGHT:
-            col = c - 12
+            col = c - FIRST_DOOR
             k = B.key_of(col)
             if _has_door(st, p, col) == 0 and (_own_n(st, p, k) + _sh_n(st, k)) > 0:
                 _set_phase(st, PH_DOOR)
@@ -299,9 +298,11 @@ def _advance(st, perms, s_root, seed, mode, counts):
 @njit(cache=True, inline="always")
 def _gain_door(st, p, col):
     """Put a Door of colour col in play for player p (who has none of it); True if that wins
-    (the rule of :func:`solver.board.gain_door`: every Door in play)."""
+    (:func:`solver.steps.doors_win`: every Door in play).  The two-player game keeps its Doors
+    per player, one bit a colour (a player holds at most one Door of a colour, ruling D5), so
+    it cannot use the solo board word's Door field of :func:`solver.board.gain_door`."""
     st[0] = B.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, 1)
-    if _doors_total(st) == DOORS_TO_WIN:
+    if X.doors_win(_doors_total(st)):
         _set_phase(st, PH_WON)
         return True
     return False
@@ -323,8 +324,8 @@ def _apply(st, a, perms, s_root, seed, counts):
             # a completed series earns its colour's Door if the player has none (D5)
             if col >= 0 and _has_door(st, p, col) == 0:
                 _deck_counts(st, perms, s_root, counts)
-                if counts[12 + col] > 0:
-                    counts[12 + col] -= 1
+                if counts[FIRST_DOOR + col] > 0:
+                    counts[FIRST_DOOR + col] -= 1
                     if _gain_door(st, p, col):
                         return
                     _shuffle_keep(st, perms, s_root, seed, counts)
@@ -353,22 +354,7 @@ def _apply(st, a, perms, s_root, seed, counts):
             _advance(st, perms, s_root, seed, M_REFILL, counts)
         return
     if ph == PH_PROPHECY:
-        x = a - A_PROPHECY
-        i = x // 24
-        pi = x % 24
-        k = min(5, _deck_size(st))
-        m = k - 1
-        ov = np.int64(0)
-        for q in range(m):
-            r = PERMS_TABLE[m, pi, q]
-            j = r if r < i else r + 1
-            ov |= _card_at(st, perms, s_root, j) << (5 * q)
-        w1 = st[1]
-        olen = (w1 >> K.OLEN_SHIFT) & 7
-        pp = ((w1 >> K.P_SHIFT) & 127) + (k - olen)
-        w1 = (w1 & ~(np.int64(0xFFFFF) << K.OV_SHIFT) & ~(np.int64(7) << K.OLEN_SHIFT)
-              & ~(np.int64(127) << K.P_SHIFT))
-        st[1] = w1 | (ov << K.OV_SHIFT) | (np.int64(m) << K.OLEN_SHIFT) | (pp << K.P_SHIFT)
+        _prophecy_apply(st, a, perms, s_root)     # the solo deck words, the solo step
         _set_phase(st, PH_PLAY)
         _advance(st, perms, s_root, seed, M_REFILL, counts)
         return
@@ -394,7 +380,7 @@ def _apply(st, a, perms, s_root, seed, counts):
             st[0] = B.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, -1)
             _ldoor_add(st, col)
         elif kind == B.OPT_REVEAL:
-            k = min(5, _deck_size(st))
+            k = X.prophecy_count(_deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
                 if c >= NLOC:
@@ -411,7 +397,7 @@ def _apply(st, a, perms, s_root, seed, counts):
         _sh_add(st, c, -1)
         _own_add(st, p, c, 1)
         st[0] ^= np.int64(1) << TURN_SHIFT
-        if _own_size(st, 0) + _own_size(st, 1) == 6:
+        if _own_size(st, 0) + _own_size(st, 1) == 2 * OWN_SIZE:
             _set_phase(st, PH_PLAY)
         return
 
@@ -457,32 +443,7 @@ def _legal(st, perms, s_root, out):
                         n += 1
         return n
     if ph == PH_PROPHECY:
-        k = min(5, _deck_size(st))
-        distinct = True
-        for j in range(k):
-            out[REV_AT + j] = _card_at(st, perms, s_root, j)
-            for q in range(j):
-                if out[REV_AT + q] == out[REV_AT + j]:
-                    distinct = False
-        m = k - 1
-        for i in range(k):
-            for pi in range(NPERM[m]):
-                code = out[REV_AT + i]
-                for q in range(m):
-                    r = PERMS_TABLE[m, pi, q]
-                    j = r if r < i else r + 1
-                    code |= out[REV_AT + j] << (5 * (q + 1))
-                dup = False
-                if not distinct:
-                    for z in range(n):
-                        if out[CODES_AT + z] == code:
-                            dup = True
-                            break
-                if not dup:
-                    out[CODES_AT + n] = code
-                    out[n] = A_PROPHECY + i * 24 + pi
-                    n += 1
-        return n
+        return _prophecy_legal(st, perms, s_root, out)     # the solo deck words, the solo step
     if ph == PH_DOOR:
         col = _drawn(st)
         for zone in range(2):
@@ -497,7 +458,7 @@ def _legal(st, perms, s_root, out):
                 if _zone_n(st, p, zone, B.key_of(col)) > 0:
                     out[n] = A_NM_KEY + zone * COLOURS + col
                     n += 1
-        for col in range(4):
+        for col in range(COLOURS):
             if _has_door(st, p, col):
                 out[n] = A_NM_DOOR + col
                 n += 1
@@ -652,46 +613,3 @@ def engine_view(state) -> dict:
             "deck": list(state.deck), "phase": state.phase,
             "drawn": state.drawn if state.phase in ("door", "nightmare") else None,
             "turn": state.turn, "shuffles": state.shuffles}
-
-
-def differential(steps: int, seed0: int, rnd, bias: bool = False):
-    """Play random legal actions (the engine's list) in the engine and the kernel side by side
-    over deals seed0, seed0+1, ... until ``steps`` actions were applied, comparing after every
-    step the decoded state, the legal action list and the terminal status.  Raises
-    AssertionError with the deal, the history and both states at the first disagreement.
-    ``bias``: prefer plays (longer games, more series, Doors and shuffles).
-    Returns (games, steps, phases met)."""
-    from engine import Game, format_position
-    done = games = 0
-    seed = seed0
-    phases = set()
-    while done < steps:
-        s = Game(2).new_initial_state(seed)
-        ks = kernel_state(s)
-        hist = []
-        while True:
-            ev, kv = engine_view(s), ks.decode()
-            if s.phase == "won":   # the engine took the last Door from the deck, no shuffle
-                ev["deck"] = kv["deck"] = None
-            la = s.legal_actions()
-            if ev != kv or ks.legal_actions() != la or \
-                    (ks.phase() in ("won", "lost")) != s.is_terminal():
-                raise AssertionError(f"duo kernel != engine: deal {seed}, history {hist}, "
-                                     f"position {format_position(s)}, engine {ev}, kernel {kv}")
-            phases.add(s.phase)
-            if not la:
-                break
-            a = None
-            if bias and rnd.random() < 0.6:
-                plays = [x for x in la if x < 24]
-                if plays:
-                    a = rnd.choice(plays)
-            if a is None:
-                a = rnd.choice(la)
-            s.apply_action(a)
-            ks.apply(a)
-            hist.append(a)
-            done += 1
-        seed += 1
-        games += 1
-    return games, done, phases

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from engine.game import Game
+from engine.rules import COLOURS, DOORS_PER_COLOUR, PROPHECY_SIZE
 
 from . import kernel as DK
 from solver.clairvoyant import deal_kernel as K
@@ -68,7 +69,7 @@ def score_turn_move(a, act, ncol, deckc, pdoors, doors, last, ser):
     if a < 24:
         c = a % 12
         col = c // 3
-        if pdoors[col] >= 2:
+        if pdoors[col] >= DOORS_PER_COLOUR:
             return 10
         if last != 15 and last // 3 == col and ser != 0:
             if ser == 2:
@@ -88,72 +89,20 @@ def score_turn_move(a, act, ncol, deckc, pdoors, doors, last, ser):
         tail = -5
     col = c // 3
     if c % 3 == 2:
-        if doors[col] >= 2:
+        if doors[col] >= DOORS_PER_COLOUR:
             return 500 + tail
         return 250 + tail
-    if doors[col] >= 2:
+    if doors[col] >= DOORS_PER_COLOUR:
         return 450 + tail
-    if pdoors[col] >= 2:
+    if pdoors[col] >= DOORS_PER_COLOUR:
         return 300 + tail
     return 100 - 10 * ncol[col] + tail
 
 
 # ----------------------------------------------------------------------------- loss bounds
-def dead_duo(allhand, deckc, doors, ldoors, drawn, last0, ser0, last1, ser1, hs, is_play,
-             bounds):
-    """True if a two-player position can provably no longer be won (docs/DUO.md, DB1-DB3).
-
-    ``allhand[12]``: Locations of each type in both players' own cards and the shared cards;
-    ``doors[4]``: Doors in play per colour (both players); ``hs``: the active player's hand
-    size (own + shared); ``last*``/``ser*``: the two rows (15 / 0 for an empty row)."""
-    if bounds & 1:
-        for col in range(4):
-            avail = doors[col] + ldoors[col] + deckc[12 + col]
-            if drawn == col:
-                avail += 1
-            if avail < 2:
-                return True
-    if bounds & 6:
-        nloc = 0
-        for t in range(12):
-            nloc += deckc[t]
-        if is_play:
-            pmax = nloc + 1
-        else:
-            pmax = nloc + hs - 4
-            if pmax < 0:
-                pmax = 0
-        need_plays = 0
-        for col in range(4):
-            need = 2 - doors[col]
-            if need <= 0:
-                continue
-            keys = allhand[col * 3 + 2] + deckc[col * 3 + 2]
-            kd = need if keys > need else keys
-            sd = need - kd
-            if sd == 0:
-                continue
-            c0 = 0
-            if last0 != 15 and last0 // 3 == col:
-                c0 = ser0
-            c1 = 0
-            if last1 != 15 and last1 // 3 == col:
-                c1 = ser1
-            # each series Door can use the open series of one row: the best sd of them
-            if sd == 1:
-                credit = c0 if c0 > c1 else c1
-            else:
-                credit = c0 + c1
-            if bounds & 4:
-                locs = 0
-                for t in range(col * 3, col * 3 + 3):
-                    locs += allhand[t] + deckc[t]
-                if kd + 3 * sd - credit > locs:
-                    return True
-            need_plays += 3 * sd - credit
-        if (bounds & 2) and need_plays > pmax:
-            return True
-    return False
+# the dead-position bound is the one of every search (solver.rules_core.dead_core, which takes
+# two rows); this name is the two-player search's (solver.duo.open_hands and the tests use it)
+dead_duo = R.dead_core
 
 
 _dead_nb = njit(cache=True, inline="always")(dead_duo)
@@ -218,13 +167,13 @@ def _gen_ordered(st, perms, s_root, act, deckc, pdoors, doors, rev, out, scores)
     order); ``out[128:]`` is scratch."""
     n = DK._legal(st, perms, s_root, out)
     ds = K._deck_size(st)
-    for j in range(5):
+    for j in range(PROPHECY_SIZE):
         rev[j] = K._card_at(st, perms, s_root, j) if j < ds else -1
     p = DK._turn(st)
     last = DK._last(st, p)
     ser = DK._ser(st, p)
-    ncol = rev[5:9]
-    for col in range(4):
+    ncol = rev[PROPHECY_SIZE:PROPHECY_SIZE + COLOURS]
+    for col in range(COLOURS):
         ncol[col] = act[col * 3] + act[col * 3 + 1] + act[col * 3 + 2]
     draft = DK._phase(st) == DK.PH_DRAFT
     for i in range(n):
@@ -286,7 +235,7 @@ def _search(S, moves, nmov, idx, wstart, rem, perms, seed, info, table, node_lim
     doors = np.zeros(4, dtype=np.int64)
     ldoors = np.zeros(4, dtype=np.int64)
     pdoors = np.zeros(4, dtype=np.int64)
-    rev = np.zeros(9, dtype=np.int64)
+    rev = np.zeros(PROPHECY_SIZE + COLOURS, dtype=np.int64)   # the top cards, then cards per colour
     scores = np.zeros(K.MAX_MOVES, dtype=np.int64)
     c = np.zeros(DK.NW, dtype=np.int64)
     mv = np.zeros(K.MOVES_BUF, dtype=np.int64)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from engine.rules import DOORS_TO_WIN, FIRST_DOOR, HAND_SIZE, NO_CARD, NUM_LOCATION_TYPES
+from engine.rules import DOORS_PER_COLOUR, DOORS_TO_WIN, FIRST_DOOR, HAND_SIZE, NO_CARD
+from engine.rules import NUM_LOCATION_TYPES
 from engine.rules import PH_DOOR as DOOR
 from engine.rules import PH_NIGHTMARE as NIGHTMARE
 from engine.rules import NIGHTMARE as NM_CARD
@@ -172,7 +173,7 @@ def slack(w0, w1, w2, w3, symbols=True):
             d = ((ddeck >> (8 * k)) & 255) + unk_get(w0, w1, FIRST_DOOR + k)
             if ph == DOOR and drawn_get(w1) == k:
                 d += 1
-            if 2 - doors_get(w1, k) > d:
+            if DOORS_PER_COLOUR - doors_get(w1, k) > d:
                 return -1
     last = row_last(w1)
     ser = row_series(w1)
@@ -187,7 +188,7 @@ def slack(w0, w1, w2, w3, symbols=True):
     cur_s = 0
     cur_m = 0
     for k in range(4):
-        missing = 2 - doors_get(w1, k)
+        missing = DOORS_PER_COLOUR - doors_get(w1, k)
         keys_k = hand_get(w1, key_of(k)) + ((keys >> (8 * k)) & 255)
         need_k = missing - keys_k
         if need_k <= 0:

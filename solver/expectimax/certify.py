@@ -45,7 +45,7 @@ import numba as nb
 import numpy as np
 
 from engine.game import State, series_length
-from engine.rules import NUM_TYPES, PH_SETUP, PHASE_NUMBER
+from engine.rules import NUM_TYPES, PH_SETUP, PHASE_NUMBER, PROPHECY_SIZE
 from solver.expectimax import kernel as K
 from solver.errors import CertificateTooLarge
 from solver.expectimax.encode import encode, forget_seed
@@ -72,7 +72,7 @@ def _short_key(s: State) -> bytes:
     if s.phase in ("foresee", "prophecy"):
         # the prophecy's cards, revealed one by one: the player will put them back in any
         # order, so the order they were revealed in is forgotten (ruling: prophecy)
-        k = min(5, s.deck_size())
+        k = min(PROPHECY_SIZE, s.deck_size())
         deck = sorted(deck[:k]) + deck[k:]
     return bytes([len(hand), *hand, row[-1] if row else 255, series_length(row),
                   len(doors), *doors, len(deck), *deck, *s.unknown, len(limbo), *limbo,
@@ -130,7 +130,7 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, cfg, ctr):
     st, w0, w1, w2, w3 = canonical(w0, w1, w2, w3)
     if st != K.PROPHECY:
         return False, -1, order[:0]
-    m = min(5, plen(w2) + unk_total(w0, w1))
+    m = min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1))
     before = _top_counts(w2, w3, m)
     ch = np.empty((24, 4), np.int64)
     nc = decision_children(st, w0, w1, w2, w3, False, ch)

@@ -13,7 +13,7 @@ import time
 import numba as nb
 import numpy as np
 
-from engine.rules import NO_CARD, NUM_LOCATION_TYPES
+from engine.rules import DOORS_PER_COLOUR, NO_CARD, NUM_LOCATION_TYPES
 from engine.rules import PH_LOST as LOST
 from engine.rules import PH_NIGHTMARE as NIGHTMARE
 from engine.rules import PH_PICK as PICK
@@ -47,13 +47,13 @@ def static_eval(w0, w1, w2, w3):
     (Key) or 5 (Sun, Moon) of a colour that misses a Door, else 3 or 1."""
     sc = 1000 * doors_total(w1) + 10 * slack(w0, w1, w2, w3)
     last = row_last(w1)
-    if last != NO_CARD and doors_get(w1, last // 3) < 2:
+    if last != NO_CARD and doors_get(w1, last // 3) < DOORS_PER_COLOUR:
         sc += 30 * row_series(w1)
     for c in range(NUM_LOCATION_TYPES):
         h = hand_get(w1, c)
         if h == 0:
             continue
-        miss = doors_get(w1, c // 3) < 2
+        miss = doors_get(w1, c // 3) < DOORS_PER_COLOUR
         if is_key(c):
             sc += h * (20 if miss else 3)
         else:

@@ -70,9 +70,11 @@ def test_logged_draws_account_for_every_card(policy):
         back = sum(n for ev, n in log if ev == "shuffle")
         prophecy = 1 if s.phase == "prophecy" else 0
         assert s.deck_size() - t.deck_size() == out_of_deck + prophecy - back
-    assert kinds["draw"] and kinds["limbo"] and kinds["shuffle"]
+    # every kind of card movement the accounting above counts was met, the Door a completed
+    # series takes from the deck included (seeds 0-11: greedy 57 times, random 8 times)
+    assert kinds["draw"] and kinds["limbo"] and kinds["shuffle"] and kinds["series-door"]
     if policy == "random":
-        assert kinds["reveal-discard"] and kinds["nightmare"] and kinds["series-door"] >= 0
+        assert kinds["reveal-discard"] and kinds["nightmare"]
 
 
 def test_logged_state_is_a_plain_state_again():

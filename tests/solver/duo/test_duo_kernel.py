@@ -4,7 +4,7 @@ Random legal actions (chosen from the engine's list) are applied to both; after 
 decoded kernel state must equal the engine's (both hands, shared cards, last row card and
 series length of both rows, both players' Doors, limbo, the whole deck in order, phase, drawn
 card, active player, shuffle count), and the legal action lists must be equal
-(:func:`solver.duo.kernel.differential`).  ``python -m benchmarks.bench_duo --diff-steps N``
+(``tests/duo_kit.py``: ``differential``).  ``python -m benchmarks.bench_duo --diff-steps N``
 runs the same loop for many more steps.
 """
 import random
@@ -15,10 +15,11 @@ import pytest
 from engine import Game, format_position, parse_position
 from engine.errors import OnirimError
 from solver.duo import kernel as DK
+import duo_kit
 
 
 def test_duo_diff_10k_uniform_steps():
-    g, n, ph = DK.differential(10_000, 0, random.Random(20261201))
+    g, n, ph = duo_kit.differential(10_000, 0, random.Random(20261201))
     assert n >= 10_000 and g > 10
     # every phase of the game was met, so the comparison covered each rule path
     assert {"draft", "play", "prophecy", "door", "nightmare", "lost"} <= ph
@@ -26,7 +27,7 @@ def test_duo_diff_10k_uniform_steps():
 
 def test_duo_diff_10k_play_biased_steps():
     """Biased to plays: longer games, more series, Doors and shuffles."""
-    g, n, ph = DK.differential(10_000, 10**6, random.Random(20261202), bias=True)
+    g, n, ph = duo_kit.differential(10_000, 10**6, random.Random(20261202), bias=True)
     assert n >= 10_000 and g > 10
     assert {"draft", "play", "prophecy", "door", "nightmare"} <= ph
 
@@ -41,7 +42,7 @@ def test_duo_diff_catches_a_wrong_kernel(monkeypatch):
         return d
     monkeypatch.setattr(DK, "decode", bad)
     with pytest.raises(AssertionError):
-        DK.differential(2_000, 0, random.Random(1))
+        duo_kit.differential(2_000, 0, random.Random(1))
 
 
 def compare(s, ks, where):

@@ -19,11 +19,12 @@ from engine import game as G
 from engine.policy import greedy_action
 from engine.view import player_view
 from solver.honest import kernel as HK
+import honest_kit
 from engine.policy import greedy_plus_action
 
 
 def test_differential_20000_steps():
-    n = HK.differential_run(20_000, seed=1)
+    n = honest_kit.differential_run(20_000, seed=1)
     assert n["steps"] >= 20_000
     by = n["decisions_by_phase"]
     # every decision phase was exercised, with random and greedy choices
@@ -45,7 +46,7 @@ def test_the_comparison_can_fail():
 def _replay(S0, state, key, base="greedy"):
     """Replay the kernel's playout from ``S0`` (= encode(state)) in the engine."""
     ref = greedy_action if base == "greedy" else greedy_plus_action
-    r, steps, S_end = HK.traced_playout(S0, key, base=base)
+    r, steps, S_end = honest_kit.traced_playout(S0, key, base=base)
     st = state.clone()
     for a in steps:
         if st.is_chance_node():
@@ -103,7 +104,7 @@ def test_draws_follow_the_unknown_counts():
     m = 76_000
     seen = np.zeros(17, dtype=np.int64)
     for i in range(m):
-        r, steps, _ = HK.traced_playout(S0, i, max_steps=1)
+        r, steps, _ = honest_kit.traced_playout(S0, i, max_steps=1)
         seen[steps[0] - G.DRAW] += 1
     expect = np.array(HK.COUNTS) * (m / 76)
     sd = np.sqrt(expect * (1 - np.array(HK.COUNTS) / 76))

@@ -1,0 +1,313 @@
+"""Playouts and rollouts of the honest kernel: whole games on the information state.
+
+:func:`playout` plays a state of :mod:`solver.honest.state` to the end with a base policy of
+:mod:`solver.honest.greedy`, drawing the unknown cards from a stream; :func:`playout_batch`
+plays whole games from the setup; ``decide1``/``decide2`` are the rollout decisions of
+:mod:`solver.honest.rollout`, ``estimate_all`` the per-action playouts of
+:mod:`solver.honest.estimate`, :func:`policy_games` whole games of the level-1 rollout policy.
+
+Speed: :func:`playout` allocates nothing and is compiled without numba's reference counting
+(``_nrt=False``), so the helpers inlined into its loop pay no atomic count updates on the
+state array; docs/HONEST.md ("Throughput") measures each such change.  None of them changes a
+decision: tests/solver/honest/test_honest_kernel.py compares the kernel with a fingerprint
+recorded before.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# absolute, not relative (see solver.honest.state)
+from solver.honest.greedy import BASES, base_action, greedy
+from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn,
+                                 advance, apply_action, apply_chance, draw_unknown, is_chance,
+                                 legal, legal_list, mix64, new_game, word)
+
+
+# ----------------------------------------------------------------------------- playouts
+MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
+
+
+@njit(cache=True, _nrt=False)
+def playout(S, key, trace, base):
+    """Play ``S`` to the end with the base policy's decisions (``base``: GREEDY or
+    GREEDY_PLUS) and draws from stream ``key``.
+
+    Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game).  If ``trace`` is
+    not empty, trace[0] = how many steps follow in trace[1:]: decisions as engine action
+    integers, draws as DRAW + type (as far as the trace reaches)."""
+    ctr = 0
+    steps = 0
+    nt = trace.shape[0]
+    while True:
+        advance(S)
+        ph = S[PH]
+        if ph == P_WON:
+            return 1
+        if ph == P_LOST:
+            return 0
+        if ph >= P_SETUP:
+            t = draw_unknown(S, key, ctr)
+            ctr += 1
+            _drawn(S, t)
+            if nt > 0 and trace[0] + 1 < nt:
+                trace[0] += 1
+                trace[trace[0]] = A_DRAW + t
+            continue
+        a = base_action(S, base)
+        if nt > 0 and trace[0] + 1 < nt:
+            trace[0] += 1
+            trace[trace[0]] = a
+        apply_action(S, a)
+        steps += 1
+        if steps > MAX_DECISIONS:
+            return -1
+
+
+@njit(cache=True)
+def _playout_batch(n, key0, S, out, base):
+    """``n`` greedy games from the setup; game g uses stream word(key0, g).
+    out = (games, wins, decisions-free count of failures)."""
+    wins = 0
+    bad = 0
+    notrace = np.empty(0, dtype=np.int64)
+    for g in range(n):
+        new_game(S)
+        r = playout(S, word(key0, g), notrace, base)
+        if r < 0:
+            bad += 1
+        else:
+            wins += r
+    out[0] = n
+    out[1] = wins
+    out[2] = bad
+
+
+def playout_batch(n: int, key: int = 0, base: str = "greedy") -> dict:
+    """Play ``n`` whole base-policy games from the setup in the kernel: games, wins,
+    failures."""
+    S = np.zeros(NS, dtype=np.int64)
+    out = np.zeros(3, dtype=np.int64)
+    _playout_batch(np.int64(n), np.uint64(key), S, out, np.int64(BASES[base]))
+    return {"games": int(out[0]), "wins": int(out[1]), "failed": int(out[2])}
+
+
+# ----------------------------------------------------------------------------- rollouts
+# One-step rollout policy improvement over the greedy base policy, and a level-2 version whose
+# playouts are played by the level-1 policy.  Playout j of every candidate action uses the
+# chance stream word(key, j): common random numbers across the actions.
+SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
+
+
+@njit(cache=True, inline="always")
+def _copy(dst, src):
+    for i in range(NS):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def _eval1(S0, a, j0, j1, key, S, row, base):
+    """row[j] = 1 if greedy play after action ``a`` from ``S0`` wins with stream j, for j in
+    [j0, j1)."""
+    notrace = np.empty(0, dtype=np.int64)
+    for j in range(j0, j1):
+        _copy(S, S0)
+        apply_action(S, a)
+        row[j] = 1 if playout(S, word(key, j), notrace, base) > 0 else 0
+
+
+@njit(cache=True)
+def _select(res, cand, m, base, n, z):
+    """The row of ``res[:, :n]`` to play: the base row unless a candidate's paired mean
+    difference to it exceeds ``z`` standard errors (the largest such difference wins)."""
+    best = base
+    best_d = 0.0
+    for q in range(m):
+        i = cand[q]
+        if i == base:
+            continue
+        s = 0
+        s2 = 0
+        for j in range(n):
+            d = np.int64(res[i, j]) - np.int64(res[base, j])
+            s += d
+            s2 += d * d
+        mean = s / n
+        var = 0.0
+        if n > 1:
+            var = (s2 - s * s / n) / (n - 1)
+            if var < 0.0:
+                var = 0.0
+        se = np.sqrt(var / n)
+        if mean > z * se and mean > best_d:
+            best = i
+            best_d = mean
+    return best
+
+
+@njit(cache=True)
+def _screen(res, nact, base, n_s, keep, cand):
+    """Candidates after the screen: the ``keep`` rows with the most wins in the first ``n_s``
+    playouts (ties: lower row), plus the base row.  Returns how many (into ``cand``)."""
+    m = 0
+    taken = np.zeros(nact, dtype=np.bool_)
+    for _ in range(min(keep, nact)):
+        bi = -1
+        bs = -1
+        for i in range(nact):
+            if taken[i]:
+                continue
+            s = 0
+            for j in range(n_s):
+                s += res[i, j]
+            if s > bs:
+                bs = s
+                bi = i
+        taken[bi] = True
+        cand[m] = bi
+        m += 1
+    if not taken[base]:
+        cand[m] = base
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def decide1(S0, n, z, key, screen, keep, base):
+    """The level-1 rollout action at decision state ``S0`` (see solver.honest.rollout)."""
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
+    nact = legal(S0, acts)
+    if nact == 1:
+        return acts[0]
+    g = base_action(S0, base)
+    bi = 0
+    for i in range(nact):
+        if acts[i] == g:
+            bi = i
+    res = np.zeros((nact, n), dtype=np.int8)
+    S = np.empty(NS, dtype=np.int64)
+    cand = np.empty(nact + 1, dtype=np.int64)
+    if screen > 0 and screen < n and nact > keep + 1:
+        for i in range(nact):
+            _eval1(S0, acts[i], 0, screen, key, S, res[i], base)
+        m = _screen(res, nact, bi, screen, keep, cand)
+        for q in range(m):
+            _eval1(S0, acts[cand[q]], screen, n, key, S, res[cand[q]], base)
+    else:
+        m = nact
+        for i in range(nact):
+            cand[i] = i
+            _eval1(S0, acts[i], 0, n, key, S, res[i], base)
+    return acts[_select(res, cand, m, bi, n, z)]
+
+
+@njit(cache=True)
+def playout_l1(S, key, n1, z1, screen1, keep1, base):
+    """Play ``S`` to the end with the level-1 rollout policy; draws from stream ``key``, the
+    decision i's own stream is word(key ^ SALT_DECISION, i).  Returns 1 (won) or 0."""
+    ctr = 0
+    steps = 0
+    dkey = mix64(key ^ SALT_DECISION)
+    while True:
+        advance(S)
+        ph = S[PH]
+        if ph == P_WON:
+            return 1
+        if ph == P_LOST:
+            return 0
+        if ph >= P_SETUP:
+            t = draw_unknown(S, key, ctr)
+            ctr += 1
+            _drawn(S, t)
+            continue
+        a = decide1(S, n1, z1, word(dkey, steps), screen1, keep1, base)
+        apply_action(S, a)
+        steps += 1
+        if steps > MAX_DECISIONS:
+            return 0
+
+
+@njit(cache=True)
+def _eval2(S0, a, j0, j1, key, S, row, n1, z1, screen1, keep1, base):
+    for j in range(j0, j1):
+        _copy(S, S0)
+        apply_action(S, a)
+        row[j] = playout_l1(S, word(key, j), n1, z1, screen1, keep1, base)
+
+
+@njit(cache=True)
+def decide2(S0, n, z, key, screen, keep, n1, z1, screen1, keep1, base):
+    """The level-2 rollout action: as decide1, with level-1 rollout playouts."""
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
+    nact = legal(S0, acts)
+    if nact == 1:
+        return acts[0]
+    g = decide1(S0, n1, z1, mix64(key ^ SALT_DECISION), screen1, keep1, base)
+    bi = 0
+    for i in range(nact):
+        if acts[i] == g:
+            bi = i
+    res = np.zeros((nact, n), dtype=np.int8)
+    S = np.empty(NS, dtype=np.int64)
+    cand = np.empty(nact + 1, dtype=np.int64)
+    if screen > 0 and screen < n and nact > keep + 1:
+        for i in range(nact):
+            _eval2(S0, acts[i], 0, screen, key, S, res[i], n1, z1, screen1, keep1, base)
+        m = _screen(res, nact, bi, screen, keep, cand)
+        for q in range(m):
+            _eval2(S0, acts[cand[q]], screen, n, key, S, res[cand[q]], n1, z1, screen1, keep1,
+                   base)
+    else:
+        m = nact
+        for i in range(nact):
+            cand[i] = i
+            _eval2(S0, acts[i], 0, n, key, S, res[i], n1, z1, screen1, keep1, base)
+    return acts[_select(res, cand, m, bi, n, z)]
+
+
+@njit(cache=True)
+def estimate_all(S0, n, key, acts, res, base):
+    """res[i, j] = greedy playout j after action acts[i] (wins 1 / losses 0); returns the
+    number of legal actions (written to ``acts``)."""
+    nact = legal(S0, acts)
+    S = np.empty(NS, dtype=np.int64)
+    for i in range(nact):
+        _eval1(S0, acts[i], 0, n, key, S, res[i], base)
+    return nact
+
+
+@njit(cache=True)
+def _policy_games(n_games, key0, n1, z1, screen1, keep1, out, base):
+    """Whole games from the setup played by the level-1 rollout policy (n1 = 0: greedy),
+    game g with stream word(key0, g).  out[g] = 1 if won."""
+    S = np.empty(NS, dtype=np.int64)
+    notrace = np.empty(0, dtype=np.int64)
+    for g in range(n_games):
+        new_game(S)
+        if n1 == 0:
+            out[g] = 1 if playout(S, word(key0, g), notrace, base) > 0 else 0
+        else:
+            out[g] = playout_l1(S, word(key0, g), n1, z1, screen1, keep1, base)
+
+
+def policy_games(n_games: int, key: int = 0, n: int = 0, z: float = 1.0, screen: int = 16,
+                 keep: int = 6, base: str = "greedy") -> np.ndarray:
+    """Win (1) / loss (0) of ``n_games`` chance-mode games from the setup played inside the
+    kernel by the level-1 rollout policy with ``n`` playouts per action (0: greedy)."""
+    out = np.zeros(n_games, dtype=np.int64)
+    _policy_games(np.int64(n_games), np.uint64(key), np.int64(n), np.float64(z),
+                  np.int64(screen), np.int64(keep), out, np.int64(BASES[base]))
+    return out
+
+
+def compile_all() -> None:
+    """Compile (or load from the cache) the kernel's entry points."""
+    playout_batch(2, 1)
+    playout_batch(2, 1, "greedy-plus")
+    S = np.zeros(NS, dtype=np.int64)
+    new_game(S)
+    advance(S)
+    apply_chance(S, 0)
+    legal_list(S)
+    greedy(S)
+    is_chance(S)

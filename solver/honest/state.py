@@ -1,0 +1,605 @@
+"""The information-state playout kernel: honest solo Onirim in numba, chance mode.
+
+The kernel's state is what a solo player may know (the information state), held in one flat
+``int64`` array (layout below): the hand as counts per Location type, the last card of the row
+and its open series, the Doors in play per colour, the *unknown* deck as counts per card type,
+the known top cards of the deck (top first: cards a prophecy revealed), the limbo and discard
+pile as counts, the phase, the drawn Door or Nightmare, and the cards still to reveal.  It is a
+model of :mod:`engine.game` in chance mode: every step is the engine's step, and whenever the
+engine would stop at a chance node the kernel stops too, in the same phase.
+
+Board rules.  The rule steps on the board are those of the packed board layer
+(:mod:`solver.board`), called at the value level on the array's slots: ``B.playable`` (which
+Location may follow the row's last card), ``B.series_step`` (a played Location's new series and
+the colour whose series it completes), ``B.nightmare_kind`` (what each Nightmare option is),
+``B.key_of`` / ``B.is_key``; a Door wins with the layer's rule (every Door in play,
+``DOORS_TO_WIN``).  The row's fields have the layer's meaning: ``LAST`` is ``NO_CARD`` (15) for
+an empty row, ``SER`` is the open series, 1 or 2, and 0 when there is none (an empty row, or
+the last card completed a series of 3).  :func:`decode` gives them back in engine terms.  This
+kernel keeps its own deck model (counts plus a list of the unknown cards, the known top) and
+its Door-from-deck, limbo and discard steps.
+
+Draws.  A card taken from the unknown part of the deck is of type ``t`` with probability
+``unknown[t] / total``.  The kernel keeps the unknown cards both as counts (``U``) and as a
+list of their types (``ARR``, ``total`` entries in no meaningful order; encode() lays it out
+sorted by type, so equal views give equal arrays).  Draw ``i`` of a playout with key ``k``
+takes the word ``r = mix64(k + (i + 1) * GAMMA)`` of :mod:`engine.rng` (SplitMix64), picks the
+list entry ``x = ((r >> 32) * total) >> 32`` (bias below total / 2**32 < 2e-8) and removes it by
+moving the last entry into its place: one random index per draw, no scan over the types and no
+shuffle (after a shuffle the deck is simply all unknown).  A playout is a pure function of
+(state, key): no generator objects, and playout ``j`` of every action of a rollout sees the same
+words (common random numbers).  The list order depends on the history of the state, never on
+the hidden order of a real deck (the kernel has none).
+
+The kernel is three modules: this one (the state, its steps and the legal actions),
+:mod:`solver.honest.greedy` (the base policies) and :mod:`solver.honest.playouts` (playouts and
+rollouts); :mod:`solver.honest.kernel` gathers their names in one namespace.
+
+Actions are the engine's action integers (``engine.game`` layout, solo zone 0).
+
+Python entry points: :func:`encode` (an engine chance-mode ``State``, e.g. a
+:func:`engine.view.player_view`, to a kernel array), :func:`decode` and :func:`engine_fields`
+(both sides as comparable dicts), :func:`diff` (the fields where they differ) and
+:func:`legal_list`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine import cards as C
+from engine import game as G
+from engine.rules import (COLOURS, DEAL_PHASE_NAMES, FIRST_DOOR, HAND_SIZE, NO_CARD,
+                          NUM_LOCATION_TYPES, NUM_TYPES, SERIES_LENGTH, TOTAL_CARDS)
+from engine.rules import INFO_PHASE_NAMES as PHASE_NAMES
+
+# absolute, not relative: benchmarks/bench_honest.py imports copies of this file (another
+# commit's, or with one change undone) as modules of their own, outside the package
+from solver import board as B
+from solver import steps as X
+
+# ----------------------------------------------------------------------------- layout
+H = 0            # 12: hand counts per Location type
+U = 12           # 17: unknown deck counts per type
+D = 29           # 17: discard pile counts
+L = 46           # 17: limbo counts (only Doors and Nightmares ever go there)
+DR = 63          # 4: Doors in play per colour
+LAST = 67        # last card of the row, NO_CARD (15) if the row is empty
+SER = 68         # open series (solver.board): 1 or 2, 0 if none (empty row or completed)
+ROWLEN = 69      # number of cards in the row
+PH = 70          # phase (P_* below)
+DRAWN = 71       # the Door or Nightmare awaiting a decision, else -1
+LEFT = 72        # cards still to reveal (nightmare reveal)
+NTOP = 73        # number of known top cards
+UTOT = 74        # sum of the unknown counts
+HSIZE = 75       # cards in hand
+NDOORS = 76      # Doors in play
+LTOT = 77        # cards in limbo
+TOP = 80         # known top cards, top first (up to 76)
+ARR = 160        # the unknown cards as a list of types (UTOT of them, any order)
+NS = 240         # array length
+
+PHASE_CODE = {name: i for i, name in enumerate(PHASE_NAMES)}
+P_PLAY, P_PROPHECY, P_DOOR, P_NIGHTMARE = (PHASE_CODE[n] for n in DEAL_PHASE_NAMES[:4])
+P_SETUP, P_REFILL, P_REDRAW, P_REVEAL, P_FORESEE = (
+    PHASE_CODE[n] for n in ("setup", "refill", "redraw", "reveal", "foresee"))
+P_WON, P_LOST = PHASE_CODE["won"], PHASE_CODE["lost"]
+
+NIGHT = C.NIGHTMARE
+COUNTS = np.array(C.COUNTS, dtype=np.int64)
+A_PLAY, A_DISCARD, A_PROPHECY = G.PLAY, G.DISCARD, G.PROPHECY
+A_DOOR_KEY, A_DOOR_LIMBO = G.DOOR_KEY, G.DOOR_LIMBO
+A_NM_KEY, A_NM_DOOR, A_NM_REVEAL, A_NM_REDRAW = G.NM_KEY, G.NM_DOOR, G.NM_REVEAL, G.NM_REDRAW
+A_DRAW = G.DRAW
+MAX_LEGAL = 128
+_REV_NAMES = 5   # apply_action holds the revealed cards in five names, rev0 .. rev4
+assert X.PROPHECY_SIZE <= _REV_NAMES and MAX_LEGAL >= X.PROPHECY_SIZE * X.PERM_STRIDE
+
+# the prophecy's orders and the mixer are the shared ones (solver.steps); these names are
+# this kernel's (its callers use them)
+NPERM = X.NPERM
+PERMS = X.PERMS
+GAMMA = X.GAMMA
+mix64 = X.mix64
+word = X.word
+
+
+# ----------------------------------------------------------------------------- generator
+
+
+@njit(cache=True, inline="always")
+def draw_unknown(S, key, i):
+    """Draw ``i`` of stream ``key``: take a uniformly chosen unknown card out of the deck's
+    unknown part and return its type (type t comes with probability unknown[t] / total)."""
+    r = word(key, i)
+    n = S[UTOT]
+    x = np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    t = S[ARR + x]
+    S[ARR + x] = S[ARR + n - 1]
+    S[UTOT] = n - 1
+    S[U + t] -= 1
+    return t
+
+
+@njit(cache=True, inline="always")
+def _remove_unknown(S, t):
+    """Take one card of type ``t`` out of the unknown part (its count must be positive)."""
+    n = S[UTOT]
+    for x in range(n):
+        if S[ARR + x] == t:
+            S[ARR + x] = S[ARR + n - 1]
+            break
+    S[UTOT] = n - 1
+    S[U + t] -= 1
+
+
+@njit(cache=True, inline="always")
+def _add_unknown(S, t):
+    S[ARR + S[UTOT]] = t
+    S[UTOT] += 1
+    S[U + t] += 1
+
+
+# ----------------------------------------------------------------------------- state
+def _initial_state() -> np.ndarray:
+    """The array of a fresh chance-mode game before the setup draws (see new_game)."""
+    S = np.zeros(NS, dtype=np.int64)
+    n = 0
+    for t in range(NUM_TYPES):
+        S[U + t] = COUNTS[t]
+        for _ in range(COUNTS[t]):
+            S[ARR + n] = t
+            n += 1
+    S[UTOT] = TOTAL_CARDS
+    S[LAST] = NO_CARD
+    S[DRAWN] = -1
+    S[PH] = P_SETUP
+    return S
+
+
+INITIAL = _initial_state()
+
+
+@njit(cache=True)
+def new_game(S):
+    """``S`` = a fresh chance-mode game before the setup draws (engine new_initial_state()):
+    one copy of the template ``INITIAL`` (every field zero but the unknown counts and list,
+    UTOT = 76, LAST = NO_CARD, DRAWN = -1, phase setup)."""
+    for i in range(NS):
+        S[i] = INITIAL[i]
+
+
+@njit(cache=True, inline="always")
+def deck_size(S):
+    return S[NTOP] + S[UTOT]
+
+
+@njit(cache=True, inline="always")
+def _pop_top(S):
+    c = S[TOP]
+    n = S[NTOP]
+    for i in range(n - 1):
+        S[TOP + i] = S[TOP + i + 1]
+    S[NTOP] = n - 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def _shuffle(S, with_limbo):
+    """The deck (and the limbo) becomes unknown: counts only."""
+    for i in range(S[NTOP]):
+        _add_unknown(S, S[TOP + i])
+    S[NTOP] = 0
+    if with_limbo:
+        for t in range(FIRST_DOOR, NUM_TYPES):
+            for _ in range(S[L + t]):
+                _add_unknown(S, t)
+            S[L + t] = 0
+        S[LTOT] = 0
+
+
+@njit(cache=True, inline="always")
+def _gain_door(S, col):
+    """A Door of colour ``col`` goes into play; True if that wins (the rule of
+    :func:`solver.steps.doors_win`: every Door in play).  This kernel keeps the Doors as
+    counts in array slots with their total beside them, not in a board word, so it does not
+    call :func:`solver.board.gain_door` (which reads the total off a packed field)."""
+    S[DR + col] += 1
+    S[NDOORS] += 1
+    if X.doors_win(S[NDOORS]):
+        S[PH] = P_WON
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _to_limbo(S, c):
+    S[L + c] += 1
+    S[LTOT] += 1
+
+
+@njit(cache=True, inline="always")
+def _refill_with(S, c):
+    if c < NUM_LOCATION_TYPES:
+        S[H + c] += 1
+        S[HSIZE] += 1
+    elif c < NIGHT:
+        if S[H + B.key_of(c - FIRST_DOOR)] > 0:
+            S[PH] = P_DOOR
+            S[DRAWN] = c
+        else:
+            _to_limbo(S, c)
+    else:
+        S[PH] = P_NIGHTMARE
+        S[DRAWN] = c
+
+
+@njit(cache=True, inline="always")
+def _place_redrawn(S, c):
+    if c < NUM_LOCATION_TYPES:
+        S[H + c] += 1
+        S[HSIZE] += 1
+    else:
+        _to_limbo(S, c)
+
+
+@njit(cache=True, inline="always")
+def _revealed(S, c):
+    S[LEFT] -= 1
+    if c < NUM_LOCATION_TYPES:
+        S[D + c] += 1
+    else:
+        _to_limbo(S, c)
+
+
+@njit(cache=True, inline="always")
+def advance(S):
+    """engine State._advance: every automatic step until a decision, a chance node or the end."""
+    while True:
+        ph = S[PH]
+        if ph == P_SETUP or ph == P_REDRAW:
+            if S[HSIZE] >= HAND_SIZE:
+                if ph == P_SETUP:
+                    if S[LTOT] > 0:
+                        _shuffle(S, True)
+                    S[PH] = P_PLAY
+                    return
+                S[PH] = P_REFILL
+                continue
+            if S[NTOP] + S[UTOT] == 0:
+                S[PH] = P_LOST
+                return
+            if S[NTOP] == 0:
+                return
+            _place_redrawn(S, _pop_top(S))
+            continue
+        if ph == P_REFILL:
+            if S[HSIZE] >= HAND_SIZE:
+                if S[LTOT] > 0:            # end of turn: limbo shuffled back
+                    _shuffle(S, True)
+                S[PH] = P_PLAY
+                return
+            if S[NTOP] + S[UTOT] == 0:
+                S[PH] = P_LOST
+                return
+            if S[NTOP] == 0:
+                return
+            _refill_with(S, _pop_top(S))
+            if S[PH] != P_REFILL:
+                return
+            continue
+        if ph == P_REVEAL:
+            if S[LEFT] == 0:
+                S[PH] = P_REFILL
+                continue
+            if S[NTOP] == 0:
+                return
+            _revealed(S, _pop_top(S))
+            continue
+        if ph == P_FORESEE:
+            k = X.prophecy_count(S[NTOP] + S[UTOT])
+            if k == 0:
+                S[PH] = P_REFILL
+                continue
+            if S[NTOP] < k:
+                return
+            S[PH] = P_PROPHECY
+            return
+        return
+
+
+@njit(cache=True)
+def is_chance(S):
+    return S[PH] >= P_SETUP and S[PH] <= P_FORESEE
+
+
+@njit(cache=True, inline="always")
+def apply_chance(S, t):
+    """engine State._apply_chance: the next unknown card is of type ``t`` (no advance)."""
+    _remove_unknown(S, t)
+    _drawn(S, t)
+
+
+@njit(cache=True, inline="always")
+def _drawn(S, t):
+    """What happens to a card of type ``t`` just taken from the unknown part."""
+    ph = S[PH]
+    if ph == P_SETUP or ph == P_REDRAW:
+        _place_redrawn(S, t)
+    elif ph == P_REFILL:
+        _refill_with(S, t)
+    elif ph == P_REVEAL:
+        _revealed(S, t)
+    elif ph == P_FORESEE:
+        S[TOP + S[NTOP]] = t
+        S[NTOP] += 1
+
+
+@njit(cache=True, inline="always")
+def _take_door_from_deck(S, col):
+    d = FIRST_DOOR + col
+    n = S[NTOP]
+    for i in range(n):
+        if S[TOP + i] == d:
+            for j in range(i, n - 1):
+                S[TOP + j] = S[TOP + j + 1]
+            S[NTOP] = n - 1
+            return True
+    if S[U + d] > 0:
+        _remove_unknown(S, d)
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def apply_action(S, a):
+    """engine State._apply_decision (solo) for a legal action ``a`` (no advance)."""
+    ph = S[PH]
+    if ph == P_PLAY:
+        if a < A_DISCARD:
+            c = a - A_PLAY
+            S[H + c] -= 1
+            S[HSIZE] -= 1
+            ser, done = B.series_step(S[LAST], S[SER], c)
+            S[SER] = ser
+            S[LAST] = c
+            S[ROWLEN] += 1
+            S[PH] = P_REFILL
+            if done >= 0:
+                col = done
+                if _take_door_from_deck(S, col):
+                    if _gain_door(S, col):
+                        return
+                    _shuffle(S, False)
+        else:
+            c = a - A_DISCARD
+            S[H + c] -= 1
+            S[HSIZE] -= 1
+            S[D + c] += 1
+            S[PH] = P_FORESEE if B.is_key(c) else P_REFILL
+    elif ph == P_PROPHECY:
+        i, p = X.prophecy_split(a - A_PROPHECY)
+        k = X.prophecy_count(S[NTOP] + S[UTOT])
+        m = k - 1
+        rev0 = S[TOP]
+        rev1 = S[TOP + 1]
+        rev2 = S[TOP + 2]
+        rev3 = S[TOP + 3]
+        rev4 = S[TOP + 4]           # (the revealed cards held in five names: PROPHECY_SIZE <= 5)
+        victim = S[TOP + i]
+        S[D + victim] += 1
+        for q in range(m):
+            j = X.kept_index(m, p, q, i)
+            if j == 0:
+                c = rev0
+            elif j == 1:
+                c = rev1
+            elif j == 2:
+                c = rev2
+            elif j == 3:
+                c = rev3
+            else:
+                c = rev4
+            S[TOP + q] = c
+        # the cards below the revealed ones move up one place
+        n = S[NTOP]
+        for j in range(k, n):
+            S[TOP + j - 1] = S[TOP + j]
+        S[NTOP] = n - 1
+        S[PH] = P_REFILL
+    elif ph == P_DOOR:
+        door = S[DRAWN]
+        S[DRAWN] = -1
+        S[PH] = P_REFILL
+        if a == A_DOOR_LIMBO:
+            _to_limbo(S, door)
+        else:
+            col = door - 12
+            k = B.key_of(col)
+            S[H + k] -= 1
+            S[HSIZE] -= 1
+            S[D + k] += 1
+            _gain_door(S, col)
+    elif ph == P_NIGHTMARE:
+        S[D + S[DRAWN]] += 1
+        S[DRAWN] = -1
+        S[PH] = P_REFILL
+        kind, col = B.nightmare_kind(B.nightmare_option_of(a))
+        if kind == B.OPT_KEY:
+            k = B.key_of(col)
+            S[H + k] -= 1
+            S[HSIZE] -= 1
+            S[D + k] += 1
+        elif kind == B.OPT_DOOR:
+            S[DR + col] -= 1
+            S[NDOORS] -= 1
+            _to_limbo(S, FIRST_DOOR + col)
+        elif kind == B.OPT_REVEAL:
+            S[LEFT] = X.prophecy_count(S[NTOP] + S[UTOT])
+            S[PH] = P_REVEAL
+        else:
+            for c in range(NUM_LOCATION_TYPES):
+                S[D + c] += S[H + c]
+                S[H + c] = 0
+            S[HSIZE] = 0
+            S[PH] = P_REDRAW
+
+
+# ----------------------------------------------------------------------------- legal actions
+@njit(cache=True)
+def legal(S, out):
+    """The legal actions (engine integers, ascending) into ``out``; returns how many."""
+    ph = S[PH]
+    n = 0
+    if ph == P_PLAY:
+        last = S[LAST]
+        for c in range(NUM_LOCATION_TYPES):
+            if S[H + c] > 0:
+                if B.playable(last, c):
+                    out[n] = A_PLAY + c
+                    n += 1
+        for c in range(NUM_LOCATION_TYPES):
+            if S[H + c] > 0:
+                out[n] = A_DISCARD + c
+                n += 1
+    elif ph == P_PROPHECY:
+        k = X.prophecy_count(S[NTOP] + S[UTOT])
+        m = k - 1
+        codes = np.empty(X.PERM_STRIDE * X.PROPHECY_SIZE, dtype=np.int64)
+        nc = 0
+        for i in range(k):
+            for p in range(NPERM[m]):
+                code = S[TOP + i]
+                for q in range(m):
+                    code = code * NUM_TYPES + S[TOP + X.kept_index(m, p, q, i)]
+                seen = False
+                for x in range(nc):
+                    if codes[x] == code:
+                        seen = True
+                        break
+                if not seen:
+                    codes[nc] = code
+                    nc += 1
+                    out[n] = X.prophecy_action(i, p)
+                    n += 1
+    elif ph == P_DOOR:
+        out[0] = A_DOOR_KEY       # a Door waits for a decision only when its Key is in hand
+        out[1] = A_DOOR_LIMBO
+        n = 2
+    elif ph == P_NIGHTMARE:
+        for o in range(B.NM_OPTIONS):            # in the engine's order
+            kind, col = B.nightmare_kind(o)
+            if kind == B.OPT_KEY and S[H + B.key_of(col)] == 0:
+                continue                          # a Key needs one in hand
+            if kind == B.OPT_DOOR and S[DR + col] == 0:
+                continue                          # a Door needs one in play
+            out[n] = B.nightmare_action_of(o)
+            n += 1
+    return n
+
+
+# ----------------------------------------------------------------------------- Python side
+def encode(state) -> np.ndarray:
+    """The kernel array of a solo chance-mode engine ``State`` (e.g. a player_view)."""
+    if state.players != 1:
+        raise ValueError("the honest kernel plays solo games only")
+    if state.seed is not None:
+        raise ValueError("encode needs a chance-mode state (engine.view.player_view)")
+    if len(state.deck) > NS - TOP:
+        raise ValueError("too many known deck cards")
+    S = np.zeros(NS, dtype=np.int64)
+    for c in state.hands[0]:
+        S[H + c] += 1
+    n = 0
+    for t in range(NUM_TYPES):
+        S[U + t] = state.unknown[t]
+        for _ in range(state.unknown[t]):
+            S[ARR + n] = t
+            n += 1
+    for c in state.discard:
+        S[D + c] += 1
+    for c in state.limbo:
+        S[L + c] += 1
+    for d in state.doors[0]:
+        S[DR + C.colour(d)] += 1
+    row = state.rows[0]
+    S[LAST] = row[-1] if row else NO_CARD
+    S[SER] = B.open_series(row)
+    S[ROWLEN] = len(row)
+    S[PH] = PHASE_CODE[state.phase]
+    S[DRAWN] = -1 if state.drawn is None else state.drawn
+    S[LEFT] = state.left
+    S[NTOP] = len(state.deck)
+    for i, c in enumerate(state.deck):
+        S[TOP + i] = c
+    S[UTOT] = sum(state.unknown)
+    S[HSIZE] = len(state.hands[0])
+    S[NDOORS] = len(state.doors[0])
+    S[LTOT] = len(state.limbo)
+    return S
+
+
+def _counts(cards, n=17):
+    out = [0] * n
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+def _engine_series(S) -> int:
+    """The row's series in engine terms (engine.game.series_length: 1..3, 0 for an empty
+    row) from the kernel's open series (0 also once a series of 3 completes)."""
+    if S[LAST] == NO_CARD:
+        return 0
+    return S[SER] if S[SER] != 0 else SERIES_LENGTH
+
+
+def decode(S) -> dict:
+    """The kernel state as a dict of comparable fields (see :func:`engine_fields`)."""
+    S = [int(x) for x in S]
+    return {
+        "phase": PHASE_NAMES[S[PH]],
+        "hand": S[H:H + 12],
+        "unknown": S[U:U + 17],
+        "unknown_list": _counts(S[ARR:ARR + S[UTOT]]),
+        "discard": S[D:D + 17],
+        "limbo": S[L:L + 17],
+        "doors": S[DR:DR + 4],
+        "last": None if S[LAST] == NO_CARD else S[LAST], "series": _engine_series(S),
+        "rowlen": S[ROWLEN],
+        "drawn": S[DRAWN], "left": S[LEFT],
+        "top": S[TOP:TOP + S[NTOP]],
+        "totals": (S[UTOT], S[HSIZE], S[NDOORS], S[LTOT]),
+    }
+
+
+def engine_fields(state) -> dict:
+    """The same fields computed from a solo chance-mode engine ``State``."""
+    row = state.rows[0]
+    return {
+        "phase": state.phase,
+        "hand": _counts(state.hands[0], 12),
+        "unknown": list(state.unknown),
+        "unknown_list": list(state.unknown),
+        "discard": _counts(state.discard),
+        "limbo": _counts(state.limbo),
+        "doors": [state.doors[0].count(FIRST_DOOR + col) for col in range(COLOURS)],
+        "last": row[-1] if row else None, "series": G.series_length(row), "rowlen": len(row),
+        "drawn": -1 if state.drawn is None else state.drawn, "left": state.left,
+        "top": list(state.deck),
+        "totals": (sum(state.unknown), len(state.hands[0]), len(state.doors[0]),
+                   len(state.limbo)),
+    }
+
+
+def diff(S, state) -> dict:
+    """Fields where the kernel array ``S`` and the engine ``state`` differ: {field: (k, e)}."""
+    a = decode(S)
+    b = engine_fields(state)
+    return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+
+
+def legal_list(S) -> list[int]:
+    out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    n = legal(S, out)
+    return [int(x) for x in out[:n]]
