@@ -1,5 +1,5 @@
 """The optimal-strategy walk (solver/expectimax/strategy_graph.py, docs/EXPECTIMAX.md section 9), and
-the census of decisions (benchmarks/census_decisions.py).
+the census of decisions (solver/expectimax/census.py, run by benchmarks/census_decisions.py).
 
 The walk follows, at each decision, one child the memo proves optimal, and every outcome
 at chance nodes; evaluating the strategy it followed must give back the exact value (the
@@ -65,7 +65,7 @@ def test_walk_searches_again_what_a_small_table_lost():
 def test_census_counts_the_door_that_is_better_let_go():
     """The census labels a Door decision's children right: in the example of section 9
     (open 2/3, limbo 1) the root counts as 'limbo better'; the kinds add up."""
-    from benchmarks.census_decisions import census
+    from solver.expectimax.census import census
     from engine import parse_position
     from test_expectimax_positions import complete
     text = complete("mode=solo phase=door drawn=DO hand=Ok row=- doors=DA,DA,DG,DG,DL,DL "
