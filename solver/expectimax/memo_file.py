@@ -42,7 +42,7 @@ import numpy as np
 
 from engine import rules as R
 
-from . import encode as E
+from .encode import PHASE_CODES, encode  # the module itself is shadowed by the function in the package
 from . import kernel as K
 from solver.errors import MemoFileError
 from .table import _slot
@@ -64,8 +64,8 @@ def fingerprint() -> str:
             h.update(f.read())
     with open(R.__file__, "rb") as f:
         h.update(f.read())
-    h.update(inspect.getsource(E.encode).encode())
-    h.update(repr(sorted(E.PHASE_CODES.items())).encode())
+    h.update(inspect.getsource(encode).encode())
+    h.update(repr(sorted(PHASE_CODES.items())).encode())
     return h.hexdigest()
 
 
