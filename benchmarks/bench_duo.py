@@ -12,7 +12,7 @@ and loses nothing.  The numba compile is done by a warm-up solve before any deal
 The summary (wins, losses, unknown, Wilson 95% interval, median and p90 time per deal, wall
 and process CPU (the machine may be shared), nodes, machine and versions) is printed as JSON and written beside the file.
 
-Differential run: :func:`solver.duo.kernel.differential` over ``--diff-steps`` random steps
+Differential run: the conformance harness (``solver.conformance``, duo kernel) over ``--diff-steps`` random steps
 (half uniform, half biased to plays), from deals seed, seed+1, ...; exit status 1 on the first
 disagreement.
 """
@@ -184,16 +184,15 @@ def run_replay(args) -> int:
 
 
 def run_diff(args) -> int:
-    from solver.duo import kernel as DK
+    """The duo kernel against the engine, state by state, through the package's one
+    conformance harness (``solver.conformance``)."""
+    from solver import conformance
     t0 = time.perf_counter()
-    half = args.diff_steps // 2
-    try:
-        g1, n1, _ = DK.differential(half, args.seed, random.Random(args.seed))
-        g2, n2, _ = DK.differential(args.diff_steps - half, args.seed + 10**6,
-                                    random.Random(args.seed + 1), bias=True)
-    except AssertionError as e:
-        print(f"onirim: error: differential: {e}", file=sys.stderr)
+    r = conformance.run(conformance.ADAPTERS["duo"](), args.diff_steps, seed=args.seed)
+    if r.mismatch is not None:
+        print(f"onirim: error: differential: {r.mismatch}", file=sys.stderr)
         return 1
+    n1, n2, g1, g2 = r.steps, 0, r.games, 0
     print(json.dumps({"diff_steps": n1 + n2, "games": g1 + g2, "agree": True,
                       "seconds": round(time.perf_counter() - t0, 1),
                       "command": "python -m benchmarks.bench_duo " + " ".join(sys.argv[1:]),

@@ -13,7 +13,7 @@ Subcommands (``python -m benchmarks.bench_honest SUB --help``):
     time (decisions and draws per game, ns per draw).  JSON to ``.bench-results/``.
 
 ``--diff-steps N`` (with ``throughput`` or alone: ``diff``)
-    The engine-versus-kernel differential run of N steps (solver.honest.kernel.differential_run).
+    The engine-versus-kernel differential run of N steps (the conformance harness, solver.conformance).
 
 ``ablation``
     Games/s of CPU of the information-state kernel and of copies of it with one throughput
@@ -427,12 +427,14 @@ def cmd_ablation(args) -> int:
 
 
 def _diff(steps, seed):
-    from solver.honest import kernel as HK
+    """The honest kernel against the engine through the package's one conformance harness
+    (``solver.conformance``): steps, games, decisions and chance outcomes checked."""
+    from solver import conformance
     t0 = time.perf_counter()
-    n = HK.differential_run(steps, seed=seed)
-    n["seconds"] = time.perf_counter() - t0
-    n["seed"] = seed
-    return n
+    r = conformance.run(conformance.ADAPTERS["honest"](), steps, seed=seed)
+    return {"steps": r.steps, "games": r.games, "decisions": r.decisions, "chance": r.chance,
+            "mismatches": r.mismatches, "mismatch": None if r.mismatch is None
+            else str(r.mismatch), "seconds": time.perf_counter() - t0, "seed": seed}
 
 
 def cmd_diff(args) -> int:
