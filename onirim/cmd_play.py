@@ -37,6 +37,7 @@ from engine.errors import IllegalActionError, OnirimError
 from engine.game import Game
 from engine.policy import greedy_action
 from engine.rng import MAX_SEED
+from engine.rules import PROPHECY_SIZE
 from engine.view import known_top, player_view
 
 from .render import codes, render, wrap
@@ -334,7 +335,7 @@ class Session:
     def list_moves(self) -> None:
         s = self.state
         if s.phase == "prophecy":
-            self.say(f"Moves (revealed, top first: {codes(s.deck[:min(5, s.deck_size())])}):")
+            self.say(f"Moves (revealed, top first: {codes(s.deck[:min(PROPHECY_SIZE, s.deck_size())])}):")
         else:
             self.say("Moves:")
         for line in moves_table(self.labels(), self.width):

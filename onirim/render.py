@@ -12,6 +12,7 @@ import textwrap
 
 from engine import cards as C
 from engine.game import series_length
+from engine.rules import PROPHECY_SIZE
 
 WIDTH = 80             # default width of the board
 ROW_TAIL = 18          # row cards drawn in full (at most); older ones are summarised
@@ -116,7 +117,7 @@ def phase_line(state) -> str:
     if ph == "play":
         return f"{who}play a card to the row, or discard one (a Key triggers a prophecy)"
     if ph == "prophecy":
-        k = min(5, state.deck_size())
+        k = min(PROPHECY_SIZE, state.deck_size())
         return (f"{who}prophecy: the top {k} cards are revealed; discard one, put the others "
                 "back in any order")
     if ph == "door":
