@@ -118,7 +118,7 @@ def _worker(e: Experiment):
     if e.kind == "honest":
         job = runner.honest_job(p["policy"], p["config"], p["players"], p["policy_seed"])
     else:
-        from solver import clairvoyant as CV
+        from solver.clairvoyant import solve as CV
         job = runner.clairvoyant_job(p["budget_nodes"], None, p["tt_mb"] or CV.DEFAULT_TT_MB)
     return runner.get_worker(job)       # made and warmed up: no compile in any row
 

@@ -51,7 +51,7 @@ def _policy_names() -> str:
 
 
 def add_arguments(p) -> None:
-    from solver import clairvoyant as solo
+    from solver.clairvoyant import solve as solo
     from solver.duo import search as duo
     p.add_argument("--mode", choices=MODES, default="clairvoyant",
                    help="clairvoyant (perfect information: the deal's seed is known) or honest "

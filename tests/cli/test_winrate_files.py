@@ -244,7 +244,7 @@ def test_reused_rows_carry_the_budget_that_produced_them(tmp_path, capsys):
     rows' budget, not the new run's."""
     path = str(tmp_path / "cv.sqlite")
     db = ResultsDB(path)
-    from solver import clairvoyant as CV
+    from solver.clairvoyant import solve as CV
     settings = {"budget_nodes": 2_000_000, "budget_s": None, "tt_mb": 64,
                 "solver": CV.SOLVER_VERSION}
     db.add_many("clairvoyant", settings, [(s, "WIN", 38496, 0.5, []) for s in range(5)])
