@@ -4,7 +4,6 @@ item 6, second bullet)."""
 from __future__ import annotations
 
 import sys
-import types
 from fractions import Fraction
 
 import pytest
@@ -126,8 +125,8 @@ def test_sure_policy_values_agree_with_every_playout():
 
 
 def test_the_rollout_module_supplies_the_estimates(monkeypatch):
-    """solver.honest.rollout.action_estimates (the numba playouts) is used when it exists, with its
-    own rows read correctly; a hook that answers in another shape is an error, never a silent
+    """solver.honest.rollout.action_estimates (the numba playouts) is used, with its own rows
+    read correctly; playouts that answer in another shape are an error, never a silent
     fallback to the engine."""
     v = late_view(19, 12)
     acts = v.legal_actions()
@@ -137,13 +136,12 @@ def test_the_rollout_module_supplies_the_estimates(monkeypatch):
         e = r.by_action[a]
         assert e.ci95[0] <= e.estimate <= e.ci95[1]
         assert round(e.estimate * 200) == pytest.approx(e.estimate * 200)
-    mod = types.ModuleType("solver.honest.rollout")
-    mod.action_estimates = lambda view, n, stream: {a: 0.5 for a in view.legal_actions()}
-    monkeypatch.setitem(sys.modules, "solver.honest.rollout", mod)
+    monkeypatch.setattr(E, "action_estimates",
+                        lambda view, n, stream: {a: 0.5 for a in view.legal_actions()})
     with pytest.raises((TypeError, ValueError)):
         E.estimate_actions(v, acts, None, 0, max_playouts=10)
     calls = []
-    mod.action_estimates = lambda view, n, stream: calls.append(n)
+    monkeypatch.setattr(E, "action_estimates", lambda view, n, stream: calls.append(n))
     E.prepare(v)                   # warms the fast playouts before any clock starts
     assert calls == [1]
 
