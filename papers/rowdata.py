@@ -150,20 +150,8 @@ def ladder_record(regret_files: list[str]) -> dict:
                                                   "a loaded machine, not CPU time"}
         row["regret"] = regret.get(rlabel) if rlabel else None
         out_rows.append(row)
-    cur = [r for r in out_rows if not r["pending"]]
-    return {
-        "name": "honest-ladder",
-        "title": "The honest ladder: win rate and compute per decision of each policy",
-        "source": sorted({r["source"] for r in out_rows}),
-        "extracted_by": "papers/rowdata.py",
-        "command": "python -m benchmarks.experiments run NAME (one per row, resumable)",
-        "commit": ", ".join(sorted({r["commit"] for r in cur})) or None,
-        "clean_tree": all(r["clean_tree"] for r in cur) if cur else None,
-        "machine": cur[0]["machine"] if cur else None,
-        "date": min(r["date"] for r in cur) if cur else None,
-        "status": "final" if not any(r["pending"] for r in out_rows) else "preliminary",
-        "rows": out_rows,
-    }
+    return _ladder_record("honest-ladder", "The honest ladder: win rate and compute per "
+                          "decision of each policy", out_rows)
 
 
 def duo_ladder_record() -> dict:
@@ -192,10 +180,17 @@ def duo_ladder_record() -> dict:
                    "pending_note": PENDING_NOTE + "; seconds are wall time of --jobs 2 on a "
                                                   "loaded machine, not CPU time"}
         out_rows.append(row)
+    return _ladder_record("duo-honest-ladder",
+                          "The two-player ladder: win rates of honest policies", out_rows)
+
+
+def _ladder_record(name: str, title: str, out_rows: list) -> dict:
+    """A ladder's record around its rows: the commits, machine and date of the rows that are
+    current (not pending), and whether any row is still pending."""
     cur = [r for r in out_rows if not r["pending"]]
     return {
-        "name": "duo-honest-ladder",
-        "title": "The two-player ladder: win rates of honest policies",
+        "name": name,
+        "title": title,
         "source": sorted({r["source"] for r in out_rows}),
         "extracted_by": "papers/rowdata.py",
         "command": "python -m benchmarks.experiments run NAME (one per row, resumable)",
