@@ -129,8 +129,9 @@ def number_words(line: str, allowed, lo: int = 0, hi: int | None = None) -> list
     return out
 
 
-def _code_free(text: str):
-    """(line number, line) of the text, comments, raw code and named values removed."""
+def _uncommented(text: str):
+    """(line number, raw line, line without its typst comments) of the text, skipping lines
+    inside /* ... */ blocks."""
     in_block = False
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw
@@ -140,7 +141,12 @@ def _code_free(text: str):
             line, in_block = line.split("*/", 1)[1], False
         if "/*" in line:
             line, in_block = line.split("/*", 1)[0], "*/" not in line.split("/*", 1)[1]
-        line = _strip_comment(line)
+        yield no, raw, _strip_comment(line)
+
+
+def _code_free(text: str):
+    """(line number, line) of the text, comments, raw code and named values removed."""
+    for no, _raw, line in _uncommented(text):
         line = re.sub(r"`[^`]*`", "", line)
         line = re.sub(r'#\w+\("[^"]*"', "", line)          # file names, experiment names
         line = re.sub(r"@[\w-]+", "", line)                # labels and citations
@@ -267,16 +273,7 @@ def _strip_comment(line: str) -> str:
 def hand_typed_numbers(text: str) -> list[str]:
     """Lines of ``text`` with a digit that is not a named value or an allowed reference."""
     problems = []
-    in_block = False
-    for no, raw in enumerate(text.splitlines(), 1):
-        line = raw
-        if in_block:
-            if "*/" not in line:
-                continue
-            line, in_block = line.split("*/", 1)[1], False
-        if "/*" in line:
-            line, in_block = line.split("/*", 1)[0], "*/" not in line.split("/*", 1)[1]
-        line = _strip_comment(line)
+    for no, raw, line in _uncommented(text):
         line = NUM_USE.sub("", line)
         line = NUM_ARG.sub("", line)
         line = EXP_USE.sub("", line)
