@@ -31,6 +31,8 @@ from .actions import (DISCARD, DOOR_KEY, DOOR_LIMBO, DRAFT, DRAW, NM_DOOR,  # no
 from .errors import GameConfigError, IllegalActionError, SeedError
 from .fields import join_fields, state_fields
 from .rng import MAX_SEED, shuffle_counts
+from .rules import (DOORS_TO_WIN, DUO_DRAFT_SIZE, DUO_OWN_SIZE, DUO_SHARED_SIZE, HAND_SIZE,
+                    PROPHECY_SIZE)
 from .view import information_state_text, observation_text
 
 CHANCE = -1
@@ -43,7 +45,7 @@ DECISION_PHASES = ("play", "prophecy", "door", "nightmare", "draft")
 CHANCE_PHASES = ("setup", "refill", "redraw", "reveal", "foresee")
 TERMINAL_PHASES = ("won", "lost")
 
-_PERMS = {k: list(itertools.permutations(range(k))) for k in range(5)}
+_PERMS = {k: list(itertools.permutations(range(k))) for k in range(PROPHECY_SIZE)}
 
 DUO_RULINGS = """\
 D1 Setup: 8 Locations are laid face up (Doors and Nightmares met go to limbo unresolved and
@@ -205,8 +207,8 @@ class State:
     def _targets(self):
         """(zone, size) pairs to fill, in refill order."""
         if self.players == 1:
-            return ((0, 5),)
-        return ((0, 3), (1, 2))
+            return ((0, HAND_SIZE),)
+        return ((0, DUO_OWN_SIZE), (1, DUO_SHARED_SIZE))
 
     def _missing_zone(self):
         for zone, size in self._targets():
@@ -269,7 +271,7 @@ class State:
     def _gain_door(self, door: int) -> bool:
         """Put a Door in play for the active player; True if that wins the game."""
         self._insert(self.doors[self.turn], door)
-        if sum(len(d) for d in self.doors) == 8:
+        if sum(len(d) for d in self.doors) == DOORS_TO_WIN:
             self.phase = "won"
             return True
         return False
@@ -318,7 +320,7 @@ class State:
                 self._revealed(self._pop_top())
                 continue
             if ph == "foresee":
-                k = min(5, self.deck_size())
+                k = min(PROPHECY_SIZE, self.deck_size())
                 if k == 0:
                     self.phase = "refill"
                     continue
@@ -330,8 +332,8 @@ class State:
 
     def _setup_zone(self):
         if self.players == 1:
-            return 0 if len(self.hands[0]) < 5 else None
-        return 1 if len(self.shared) < 8 else None
+            return 0 if len(self.hands[0]) < HAND_SIZE else None
+        return 1 if len(self.shared) < DUO_DRAFT_SIZE else None
 
     def _place_redrawn(self, c: int) -> None:
         """Setup and nightmare redraw: keep Locations, set Doors and Nightmares aside."""
@@ -424,7 +426,7 @@ class State:
 
     def _prophecy_actions(self) -> dict:
         """Distinct prophecy outcomes -> the smallest action integer giving each."""
-        k = min(5, self.deck_size())
+        k = min(PROPHECY_SIZE, self.deck_size())
         revealed = self.deck[:k]
         out: dict = {}
         for i in range(k):
@@ -466,7 +468,7 @@ class State:
             return f"{base} swap {C.CODES[x]}/{C.CODES[y]}"
         if a < DOOR_KEY:
             i, p = divmod(a - PROPHECY, 24)
-            k = min(5, self.deck_size()) if self.phase == "prophecy" else 5
+            k = min(PROPHECY_SIZE, self.deck_size()) if self.phase == "prophecy" else PROPHECY_SIZE
             revealed = self.deck[:k]
             if self.phase != "prophecy" or i >= k or p >= len(_PERMS[k - 1]):
                 return f"prophecy #{i}/{p}"
@@ -563,7 +565,7 @@ class State:
                 self.phase = "foresee" if C.is_key(c) else "refill"
         elif ph == "prophecy":
             i, p = divmod(a - PROPHECY, 24)
-            k = min(5, self.deck_size())
+            k = min(PROPHECY_SIZE, self.deck_size())
             revealed = self.deck[:k]
             rest = [j for j in range(k) if j != i]
             keep = [revealed[rest[q]] for q in _PERMS[k - 1][p]]
@@ -594,7 +596,7 @@ class State:
                 self.doors[self.turn].remove(d)
                 self._insert(self.limbo, d)
             elif a == NM_REVEAL:
-                self.left = min(5, self.deck_size())
+                self.left = min(PROPHECY_SIZE, self.deck_size())
                 self.phase = "reveal"
             else:
                 for c in self.hands[self.turn]:

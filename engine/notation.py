@@ -32,6 +32,8 @@ from .errors import PlayerViewError, PositionError
 from .fields import join_fields, state_fields as _fields
 from .game import CHANCE_PHASES, Game, State
 from .rng import MAX_SEED
+from .rules import (DOORS_TO_WIN, DUO_DRAFT_SIZE, DUO_OWN_SIZE, DUO_SHARED_SIZE, HAND_SIZE,
+                    PROPHECY_SIZE)
 from .view import HIDDEN, _duo_view_class, observation_fields, observation_text
 
 SOLO_ORDER = ("mode", "phase", "drawn", "left", "hand", "row", "doors", "deck", "discard",
@@ -253,7 +255,7 @@ def from_fields(raw: dict, views: bool = False) -> State:
     if phase == "reveal":
         if "left" not in raw:
             raise PositionError("left", "missing in phase reveal")
-        s.left = _int(raw, "left", 1, 5)
+        s.left = _int(raw, "left", 1, PROPHECY_SIZE)
     elif "left" in raw:
         raise PositionError("left", "only in phase reveal")
     if "seed" in raw:
@@ -343,11 +345,13 @@ def _validate(s: State, duo: bool) -> None:
     ndoors = sum(len(d) for d in s.doors)
     ph = s.phase
     if ph == "won":
-        if ndoors != 8:
-            raise PositionError("phase", f"won needs all 8 Doors in play, not {ndoors}")
+        if ndoors != DOORS_TO_WIN:
+            raise PositionError("phase", f"won needs all {DOORS_TO_WIN} Doors in play, "
+                                         f"not {ndoors}")
         return
-    if ndoors == 8:
-        raise PositionError("phase", "all 8 Doors are in play: the phase must be won")
+    if ndoors == DOORS_TO_WIN:
+        raise PositionError("phase", f"all {DOORS_TO_WIN} Doors are in play: the phase must "
+                                     "be won")
     if ph == "lost":
         if s.deck_size():
             raise PositionError("phase", "lost needs an empty deck")
@@ -357,51 +361,57 @@ def _validate(s: State, duo: bool) -> None:
         h = held(s.turn) + len(s.shared)
         other = 1 - s.turn
         if ph == "draft":
-            if held(0) + held(1) + len(s.shared) != 8 or len(s.shared) < 3:
+            if (held(0) + held(1) + len(s.shared) != DUO_DRAFT_SIZE
+                    or len(s.shared) <= DUO_SHARED_SIZE):
                 # the draft ends when each player holds 3 (ruling D1): at 2 left it is over
-                raise PositionError("shared", "the draft holds 8 Locations in all, 3 or more "
-                                              "still in the centre")
+                raise PositionError("shared", f"the draft holds {DUO_DRAFT_SIZE} Locations in "
+                                              f"all, {DUO_SHARED_SIZE + 1} or more still in "
+                                              "the centre")
             picks = held(0) + held(1)
             if held(0) - held(1) != picks % 2 or s.turn != picks % 2:
                 raise PositionError("turn", "players draft alternately, player 0 first")
         else:
-            if ph != "setup" and held(other) != 3:
-                raise PositionError(f"hand{other}", "the waiting player holds 3 cards")
-            if held(s.turn) > 3:
-                raise PositionError(f"hand{s.turn}", "a player holds at most 3 own cards")
+            if ph != "setup" and held(other) != DUO_OWN_SIZE:
+                raise PositionError(f"hand{other}",
+                                    f"the waiting player holds {DUO_OWN_SIZE} cards")
+            if held(s.turn) > DUO_OWN_SIZE:
+                raise PositionError(f"hand{s.turn}",
+                                    f"a player holds at most {DUO_OWN_SIZE} own cards")
             if ph == "setup":
-                if held(0) or held(1) or len(s.shared) >= 8:
-                    raise PositionError("shared", "setup lays out fewer than 8 Locations in "
-                                                  "the centre, before any player holds cards")
-            elif len(s.shared) > 2:
-                raise PositionError("shared", "at most 2 shared cards")
+                if held(0) or held(1) or len(s.shared) >= DUO_DRAFT_SIZE:
+                    raise PositionError("shared", f"setup lays out fewer than {DUO_DRAFT_SIZE} "
+                                                  "Locations in the centre, before any player "
+                                                  "holds cards")
+            elif len(s.shared) > DUO_SHARED_SIZE:
+                raise PositionError("shared", f"at most {DUO_SHARED_SIZE} shared cards")
     else:
         h = len(s.hands[0])
-        if h > 5:
-            raise PositionError("hand", f"{h} cards: a hand holds at most 5")
+        if h > HAND_SIZE:
+            raise PositionError("hand", f"{h} cards: a hand holds at most {HAND_SIZE}")
     hand_field = f"hand{s.turn}" if duo else "hand"
     if ph == "play":
-        if h != 5:
-            raise PositionError(hand_field, f"phase play needs 5 Locations in hand, not {h}")
-    elif ph in ("prophecy", "foresee"):
-        if h != 4:
-            raise PositionError(hand_field, f"phase {ph} comes after a discard: 4 cards, "
+        if h != HAND_SIZE:
+            raise PositionError(hand_field, f"phase play needs {HAND_SIZE} Locations in hand, "
                                             f"not {h}")
+    elif ph in ("prophecy", "foresee"):
+        if h != HAND_SIZE - 1:
+            raise PositionError(hand_field, f"phase {ph} comes after a discard: "
+                                            f"{HAND_SIZE - 1} cards, not {h}")
     elif ph in ("door", "nightmare", "refill"):
-        if h >= 5:
+        if h >= HAND_SIZE:
             raise PositionError(hand_field, f"phase {ph} happens while refilling: fewer than "
-                                            f"5 cards, not {h}")
+                                            f"{HAND_SIZE} cards, not {h}")
     if ph in ("play", "prophecy", "foresee", "draft") and s.limbo:
         raise PositionError("limbo", f"limbo is empty in phase {ph}")
     if ph == "prophecy":
-        k = min(5, s.deck_size())
+        k = min(PROPHECY_SIZE, s.deck_size())
         if k == 0:
             raise PositionError("deck", "a prophecy needs at least one card in the deck")
         if len(s.deck) < k and s.turn != hidden_seat:   # the partner did not see them
             raise PositionError("deck", f"phase prophecy: the {k} revealed cards must be "
                                         "listed on top of the deck")
     if ph == "foresee":
-        if len(s.deck) >= min(5, s.deck_size()):
+        if len(s.deck) >= min(PROPHECY_SIZE, s.deck_size()):
             raise PositionError("phase", "foresee: every card to reveal is known; use "
                                          "phase prophecy")
     if ph == "door":

@@ -69,6 +69,11 @@ DOORS_PER_COLOUR = SOLO.doors_per_colour     # 2
 DOORS_TO_WIN = SOLO.doors_to_win             # 8
 SERIES_LENGTH = SOLO.series_length           # 3
 PROPHECY_SIZE = SOLO.prophecy_size           # 5
+# two players (rules/: the two-player variant): each player holds 3 Locations, the team shares
+# 2 more face up, and the setup lays out 8 Locations to draft from
+DUO_OWN_SIZE = 3
+DUO_SHARED_SIZE = 2
+DUO_DRAFT_SIZE = 8
 COUNTS = SOLO.counts                         # a tuple; kernels make their own numpy copy
 TOTAL_CARDS = SOLO.total_cards               # 76
 

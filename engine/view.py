@@ -34,6 +34,7 @@ from . import cards as C
 from .actions import DOOR_KEY, DRAW, PROPHECY
 from .errors import GameConfigError
 from .fields import join_fields, state_fields
+from .rules import PROPHECY_SIZE
 
 
 def _hide_deck_duo(state, p: int):
@@ -54,7 +55,7 @@ def known_top(state) -> int:
         return len(state.deck)       # chance mode: the listed deck is the known part
     k = state.known_top
     if state.phase == "prophecy":
-        k = max(k, min(5, state.deck_size()))
+        k = max(k, min(PROPHECY_SIZE, state.deck_size()))
     return min(k, len(state.deck))
 
 
