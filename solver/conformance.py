@@ -1,12 +1,13 @@
 """One conformance harness for every kernel: each one is walked against ``engine/`` state by
 state.
 
-Four kernels model the rules of :mod:`engine.game` (the readable reference):
+Five kernels model the rules of :mod:`engine.game` (the readable reference):
 
 ``kernel``      :mod:`solver.clairvoyant.deal_kernel`, the clairvoyant deal-mode solo kernel
 ``expectimax``  :mod:`solver.expectimax.kernel`, the chance-mode solo kernel of the search
 ``honest``      :mod:`solver.honest.kernel`, the information-state playout kernel
 ``duo``         :mod:`solver.duo.kernel`, the two-player deal-mode kernel
+``duo-honest``  :mod:`solver.duo.info_state`, the two-player information-state kernel
 
 Each is wrapped in a small :class:`Adapter` (its encode, legal actions, step, chance step and
 its fields as a plain dict, all taken from the kernel's own Python entry points; no rule is
@@ -68,6 +69,7 @@ from engine.rules import PROPHECY_SIZE
 from solver.expectimax.rules import canonical_rows
 
 __all__ = ["Adapter", "KernelAdapter", "ExpectimaxAdapter", "HonestAdapter", "DuoAdapter",
+           "DuoHonestAdapter",
            "ADAPTERS", "Mismatch", "Result", "run", "main"]
 
 GREEDY_SHARES = (0.0, 0.5, 1.0)   # each game draws one: the share of greedy decisions
@@ -258,6 +260,28 @@ class HonestAdapter(Adapter):
     def chance(self, ks, a):
         self.K.apply_chance(ks, np.int64(a - G.DRAW))
         self.K.advance(ks)
+        return ks
+
+
+class DuoHonestAdapter(HonestAdapter):
+    """:mod:`solver.duo.info_state`: the two-player information-state kernel on two-player
+    chance-mode games (both hands known: a playout's position after the partner's hand is
+    dealt); its ``step`` / ``chance_step`` (the action, then ``advance``), fields from its
+    ``decode`` and ``engine_fields``.  Its view side (``encode`` of ``player_view``, the
+    partner's hand in the unknown multiset) is checked in tests/solver/duo/test_info_state.py."""
+    name = "duo-honest"
+    players = 2
+
+    def __init__(self):
+        from solver.duo import info_state
+        self.K = info_state
+
+    def step(self, ks, a):
+        self.K.step(ks, np.int64(a))
+        return ks
+
+    def chance(self, ks, a):
+        self.K.chance_step(ks, np.int64(a - G.DRAW))
         return ks
 
 
@@ -469,7 +493,7 @@ class ExpectimaxAdapter(Adapter):
 
 
 ADAPTERS = {"kernel": KernelAdapter, "expectimax": ExpectimaxAdapter,
-            "honest": HonestAdapter, "duo": DuoAdapter}
+            "honest": HonestAdapter, "duo": DuoAdapter, "duo-honest": DuoHonestAdapter}
 
 
 # ----------------------------------------------------------------------------- the loop

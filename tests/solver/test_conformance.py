@@ -20,9 +20,9 @@ def test_kernel_conforms_to_the_engine(name):
     assert res.decisions > 0
     # the walk reaches every decision phase of the game
     assert {"play", "prophecy", "door", "nightmare"} <= set(res.phases)
-    if name == "duo":
+    if name in ("duo", "duo-honest"):
         assert "draft" in res.phases
-    if name in ("honest", "expectimax"):
+    if name in ("honest", "expectimax", "duo-honest"):
         assert res.chance > 0
     else:
         assert res.chance == 0

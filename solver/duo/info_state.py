@@ -1,0 +1,785 @@
+"""The two-player information-state kernel: honest two-player Onirim in numba, chance mode.
+
+What one player may know (``docs/DUO.md``, "What a player may know": the strict reading) held
+in one flat ``int64`` array: its own cards, the shared cards, both rows, every Door in play
+(whose), the discard pile, the limbo, the drawn Door or Nightmare, the deck cards its *own*
+prophecy showed (known top, top first), the phase and the player to move, and the partner's
+hand and the deck's unseen part as **one unknown multiset** (counts ``U`` and a list ``ARR``
+of the same cards, no order; ``HID`` says how many of them the partner holds).  This is
+exactly :func:`engine.view.player_view` of a two-player position, and :func:`encode` takes it.
+
+A playout first *deals* the partner's hand from the unknown multiset (:func:`deal_partner`:
+``HID`` Locations drawn uniformly from the unknown Locations, as
+:func:`engine.view.sample_position` does: a partner holds only Locations).  From then on the
+array is a two-player chance-mode position of :mod:`engine.game` (both hands known, ``HID`` =
+0): every step below is the engine's step, and whenever the engine would stop at a chance
+node the kernel stops too, in the same phase.  ``tests/solver/duo/test_info_state.py`` and
+the conformance adapter ``duo-honest`` (:mod:`solver.conformance`) walk it against the engine
+state by state.  No step runs while ``HID`` > 0: the unknown part is then not the deck.
+
+Rules.  The board steps are the packed board layer's (:mod:`solver.board`) at the value
+level: ``B.playable``, ``B.series_step`` (a played Location's new series and the colour whose
+series it completes), ``B.nightmare_option_zone`` / ``B.nightmare_kind`` (the Nightmare's
+options by zone), ``B.key_of`` / ``B.is_key``; the prophecy (its size, its orders, its action
+numbers) and the win are the shared steps of :mod:`solver.steps` (``prophecy_count``,
+``PERMS``, ``kept_index``, ``prophecy_action``, ``doors_win``).  The row's fields have the
+layer's meaning (``LAST`` = ``NO_CARD`` for an empty row; ``SER`` the open series 1 or 2, 0
+for none).  The deck model (counts plus a list, a known top) is the one of
+:mod:`solver.honest.state`, whose draw step (:func:`draw_unknown`, the SplitMix64 word of
+:mod:`engine.rng`) is imported, not copied: its slots ``U``, ``UTOT`` and ``ARR`` are laid
+out here at the same offsets, which an assertion below checks.  What only the two-player game
+has is written here as small steps: two zones (own and shared, refill own first: D4), the
+exchange after a discard (D3), a Door to the active player only if it lacks the colour (D5),
+the Nightmare's Door option from the active player's Doors (D6), the win at every Door in
+play (D7), the turn flip (D8) and the draft (D1).
+
+Actions are the engine's integers (:mod:`engine.actions`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine import cards as C
+from engine import game as G
+from engine.rules import (COLOURS, DUO_DRAFT_SIZE, DUO_OWN_SIZE, DUO_SHARED_SIZE, FIRST_DOOR,
+                          INFO_PHASE_NAMES, NO_CARD, NUM_LOCATION_TYPES, NUM_TYPES,
+                          SERIES_LENGTH, TOTAL_CARDS)
+from engine.view import is_duo_view
+
+from solver import board as B
+from solver import steps as X
+from solver.honest import state as HS
+
+NLOC = NUM_LOCATION_TYPES
+ZONE_STRIDE = NLOC                 # PLAY + zone * NLOC + c (engine.actions)
+SWAP_STRIDE = NLOC * NLOC          # SWAP + (zone * NLOC + c) * SWAP_STRIDE + a * NLOC + b
+
+# ----------------------------------------------------------------------------- layout
+# U, UTOT and ARR sit where the solo kernel has them (its draw step is used); the rest fits
+# around them.
+U = HS.U         # 17: unknown counts per type (deck's unseen part, and the partner's if HID)
+UTOT = HS.UTOT   # the number of unknown cards
+ARR = HS.ARR     # the unknown cards as a list of types (UTOT of them, any order)
+H = 0            # own cards of player p at H + OWN_STEP * p: 12 counts per Location type
+OWN_STEP = 29    # player 1's own cards at 29 (after U)
+SH = 41          # 12: shared cards (the centre of the draft)
+D = 53           # 17: discard pile counts
+LAST = 70        # 2: last card of player p's row (NO_CARD: empty)
+SER = 72         # 2: open series of player p's row (solver.board): 1 or 2, 0 if none
+L = 75           # 17: limbo counts
+DR = 92          # 2 x 4: Doors in play of player p at DR + COLOURS * p (0 or 1 each)
+ROWLEN = 100     # 2: cards in player p's row
+PH = 102         # phase (P_* below)
+DRAWN = 103      # the Door or Nightmare awaiting a decision, else -1
+LEFT = 104       # cards still to reveal (nightmare reveal)
+NTOP = 105       # known top cards
+HSZ = 106        # 2: own cards of player p
+SHS = 108        # shared cards
+NDOORS = 109     # Doors in play, both players
+LTOT = 110       # cards in limbo
+TURN = 111       # the player to move (the active seat)
+HID = 112        # partner cards still inside the unknown multiset (a view: > 0 until dealt)
+VIEWER = 113     # whose view the array was encoded from
+TOP = 114        # known top cards, top first
+NS = ARR + TOTAL_CARDS
+assert (U, UTOT, ARR) == (12, 74, 160)
+assert H + NLOC <= U and U + NUM_TYPES <= OWN_STEP and OWN_STEP + NLOC <= SH
+assert SH + NLOC <= D and D + NUM_TYPES <= LAST and SER + 2 <= UTOT < L
+assert L + NUM_TYPES <= DR and DR + 2 * COLOURS <= ROWLEN and VIEWER < TOP
+assert ARR - TOP >= X.PROPHECY_SIZE
+
+PHASE_NAMES = INFO_PHASE_NAMES + ("draft",)
+PHASE_CODE = {name: i for i, name in enumerate(PHASE_NAMES)}
+P_PLAY, P_PROPHECY, P_DOOR, P_NIGHTMARE = (PHASE_CODE[n] for n in
+                                           ("play", "prophecy", "door", "nightmare"))
+P_SETUP, P_REFILL, P_REDRAW, P_REVEAL, P_FORESEE = (
+    PHASE_CODE[n] for n in ("setup", "refill", "redraw", "reveal", "foresee"))
+P_WON, P_LOST, P_DRAFT = PHASE_CODE["won"], PHASE_CODE["lost"], PHASE_CODE["draft"]
+assert P_SETUP <= P_REFILL <= P_FORESEE and P_DRAFT > P_LOST     # chance: setup..foresee
+
+NIGHT = C.NIGHTMARE
+COUNTS = np.array(C.COUNTS, dtype=np.int64)
+A_PLAY, A_DISCARD, A_SWAP, A_PROPHECY = G.PLAY, G.DISCARD, G.SWAP, G.PROPHECY
+A_DOOR_KEY, A_DOOR_LIMBO = G.DOOR_KEY, G.DOOR_LIMBO
+A_NM_KEY, A_NM_DOOR, A_NM_REVEAL, A_NM_REDRAW = G.NM_KEY, G.NM_DOOR, G.NM_REVEAL, G.NM_REDRAW
+A_DRAFT, A_DRAW = G.DRAFT, G.DRAW
+MAX_LEGAL = 256      # plays, discards and exchanges: at most 24 + 24 + 5 * 3 * 2 in a hand
+_REV_NAMES = 5       # apply_action holds the revealed cards in five names
+assert X.PROPHECY_SIZE <= _REV_NAMES and MAX_LEGAL >= X.PROPHECY_SIZE * X.PERM_STRIDE
+
+draw_unknown = HS.draw_unknown          # the solo kernel's draw step (same slots)
+mix64 = X.mix64
+word = X.word
+
+
+# ----------------------------------------------------------------------------- unknown part
+@njit(cache=True, inline="always")
+def _remove_unknown(S, t):
+    n = S[UTOT]
+    for x in range(n):
+        if S[ARR + x] == t:
+            S[ARR + x] = S[ARR + n - 1]
+            break
+    S[UTOT] = n - 1
+    S[U + t] -= 1
+
+
+@njit(cache=True, inline="always")
+def _add_unknown(S, t):
+    S[ARR + S[UTOT]] = t
+    S[UTOT] += 1
+    S[U + t] += 1
+
+
+@njit(cache=True, inline="always")
+def deck_size(S):
+    """Cards in the deck (public): the known top and the unknown cards not in the partner's
+    hidden hand."""
+    return S[NTOP] + S[UTOT] - S[HID]
+
+
+@njit(cache=True)
+def deal_partner(S, key):
+    """Deal the partner's ``HID`` hidden cards from the unknown multiset: each a uniformly
+    chosen unknown *Location* card (a partner holds only Locations), drawn with the words
+    ``word(key, i)`` of stream ``key``.  Afterwards ``HID`` = 0 and the unknown part is the
+    deck's.  The same (view, key) always gives the same hand (common random numbers)."""
+    p = 1 - S[VIEWER]
+    i = 0
+    while S[HID] > 0:
+        n = S[UTOT]
+        r = word(key, i)
+        i += 1
+        x = np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+        t = S[ARR + x]
+        if t >= NLOC:                 # not a Location: draw again (uniform over Locations)
+            continue
+        S[ARR + x] = S[ARR + n - 1]
+        S[UTOT] = n - 1
+        S[U + t] -= 1
+        S[H + OWN_STEP * p + t] += 1
+        S[HSZ + p] += 1
+        S[HID] -= 1
+
+
+# ----------------------------------------------------------------------------- zones
+@njit(cache=True, inline="always")
+def zone_at(S, zone):
+    """The first slot of a zone of the active player: 0 its own cards, 1 the shared cards."""
+    if zone == 0:
+        return H + OWN_STEP * S[TURN]
+    return SH
+
+
+@njit(cache=True, inline="always")
+def _zone_take(S, zone, c):
+    if zone == 0:
+        S[H + OWN_STEP * S[TURN] + c] -= 1
+        S[HSZ + S[TURN]] -= 1
+    else:
+        S[SH + c] -= 1
+        S[SHS] -= 1
+
+
+@njit(cache=True, inline="always")
+def _zone_put(S, zone, c):
+    if zone == 0:
+        S[H + OWN_STEP * S[TURN] + c] += 1
+        S[HSZ + S[TURN]] += 1
+    else:
+        S[SH + c] += 1
+        S[SHS] += 1
+
+
+@njit(cache=True, inline="always")
+def missing_zone(S):
+    """The zone a refill fills next (D4: own cards up to 3 first, then shared up to 2), or
+    -1 when both are full."""
+    if S[HSZ + S[TURN]] < DUO_OWN_SIZE:
+        return 0
+    if S[SHS] < DUO_SHARED_SIZE:
+        return 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def active_count(S, c):
+    """Cards of type c the active player may use: own and shared."""
+    return S[H + OWN_STEP * S[TURN] + c] + S[SH + c]
+
+
+@njit(cache=True, inline="always")
+def has_door(S, p, col):
+    return S[DR + COLOURS * p + col] > 0
+
+
+# ----------------------------------------------------------------------------- deck steps
+@njit(cache=True, inline="always")
+def _pop_top(S):
+    c = S[TOP]
+    n = S[NTOP]
+    for i in range(n - 1):
+        S[TOP + i] = S[TOP + i + 1]
+    S[NTOP] = n - 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def _shuffle(S, with_limbo):
+    """The deck (and the limbo) becomes unknown: counts only (chance mode)."""
+    for i in range(S[NTOP]):
+        _add_unknown(S, S[TOP + i])
+    S[NTOP] = 0
+    if with_limbo:
+        for t in range(FIRST_DOOR, NUM_TYPES):
+            for _ in range(S[L + t]):
+                _add_unknown(S, t)
+            S[L + t] = 0
+        S[LTOT] = 0
+
+
+@njit(cache=True, inline="always")
+def _to_limbo(S, c):
+    S[L + c] += 1
+    S[LTOT] += 1
+
+
+@njit(cache=True, inline="always")
+def _gain_door(S, col):
+    """A Door of colour ``col`` goes into play for the active player (who has none of it,
+    D5); True if that wins (:func:`solver.steps.doors_win`, D7)."""
+    S[DR + COLOURS * S[TURN] + col] += 1
+    S[NDOORS] += 1
+    if X.doors_win(S[NDOORS]):
+        S[PH] = P_WON
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _take_door_from_deck(S, col):
+    d = FIRST_DOOR + col
+    n = S[NTOP]
+    for i in range(n):
+        if S[TOP + i] == d:
+            for j in range(i, n - 1):
+                S[TOP + j] = S[TOP + j + 1]
+            S[NTOP] = n - 1
+            return True
+    if S[U + d] > 0:
+        _remove_unknown(S, d)
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _place_redrawn(S, c):
+    """Setup and the Nightmare's redraw: a Location goes to the zone being filled (setup: the
+    centre of the draft), a Door or Nightmare to limbo."""
+    if c < NLOC:
+        if S[PH] == P_SETUP:
+            S[SH + c] += 1
+            S[SHS] += 1
+        else:
+            _zone_put(S, missing_zone(S), c)
+    else:
+        _to_limbo(S, c)
+
+
+@njit(cache=True, inline="always")
+def _refill_with(S, c):
+    if c < NLOC:
+        _zone_put(S, missing_zone(S), c)
+    elif c < NIGHT:
+        col = c - FIRST_DOOR
+        if not has_door(S, S[TURN], col) and active_count(S, B.key_of(col)) > 0:
+            S[PH] = P_DOOR
+            S[DRAWN] = c
+        else:
+            _to_limbo(S, c)
+    else:
+        S[PH] = P_NIGHTMARE
+        S[DRAWN] = c
+
+
+@njit(cache=True, inline="always")
+def _revealed(S, c):
+    S[LEFT] -= 1
+    if c < NLOC:
+        S[D + c] += 1
+    else:
+        _to_limbo(S, c)
+
+
+@njit(cache=True, inline="always")
+def _end_turn(S):
+    if S[LTOT] > 0:
+        _shuffle(S, True)
+    S[TURN] = 1 - S[TURN]
+    S[PH] = P_PLAY
+
+
+@njit(cache=True, inline="always")
+def advance(S):
+    """engine State._advance (two players): every automatic step until a decision, a chance
+    node or the end."""
+    while True:
+        ph = S[PH]
+        if ph == P_SETUP:
+            if S[SHS] >= DUO_DRAFT_SIZE:
+                if S[LTOT] > 0:
+                    _shuffle(S, True)
+                S[PH] = P_DRAFT
+                return
+            if deck_size(S) == 0:
+                S[PH] = P_LOST
+                return
+            if S[NTOP] == 0:
+                return
+            _place_redrawn(S, _pop_top(S))
+            continue
+        if ph == P_REDRAW:
+            if missing_zone(S) < 0:
+                S[PH] = P_REFILL
+                continue
+            if deck_size(S) == 0:
+                S[PH] = P_LOST
+                return
+            if S[NTOP] == 0:
+                return
+            _place_redrawn(S, _pop_top(S))
+            continue
+        if ph == P_REFILL:
+            if missing_zone(S) < 0:
+                _end_turn(S)
+                return
+            if deck_size(S) == 0:
+                S[PH] = P_LOST
+                return
+            if S[NTOP] == 0:
+                return
+            _refill_with(S, _pop_top(S))
+            if S[PH] != P_REFILL:
+                return
+            continue
+        if ph == P_REVEAL:
+            if S[LEFT] == 0:
+                S[PH] = P_REFILL
+                continue
+            if S[NTOP] == 0:
+                return
+            _revealed(S, _pop_top(S))
+            continue
+        if ph == P_FORESEE:
+            k = X.prophecy_count(deck_size(S))
+            if k == 0:
+                S[PH] = P_REFILL
+                continue
+            if S[NTOP] < k:
+                return
+            S[PH] = P_PROPHECY
+            return
+        return
+
+
+@njit(cache=True)
+def is_chance(S):
+    return S[PH] >= P_SETUP and S[PH] <= P_FORESEE
+
+
+@njit(cache=True, inline="always")
+def drawn(S, t):
+    """What happens to a card of type ``t`` just taken from the unknown part."""
+    ph = S[PH]
+    if ph == P_SETUP or ph == P_REDRAW:
+        _place_redrawn(S, t)
+    elif ph == P_REFILL:
+        _refill_with(S, t)
+    elif ph == P_REVEAL:
+        _revealed(S, t)
+    elif ph == P_FORESEE:
+        S[TOP + S[NTOP]] = t
+        S[NTOP] += 1
+
+
+@njit(cache=True)
+def apply_chance(S, t):
+    """engine State._apply_chance: the next unknown card is of type ``t`` (no advance)."""
+    _remove_unknown(S, t)
+    drawn(S, t)
+
+
+@njit(cache=True, inline="always")
+def apply_action(S, a):
+    """engine State._apply_decision (two players) for a legal action ``a`` (no advance)."""
+    ph = S[PH]
+    p = S[TURN]
+    if ph == P_PLAY:
+        if a < A_DISCARD:
+            zone = (a - A_PLAY) // ZONE_STRIDE
+            c = (a - A_PLAY) % ZONE_STRIDE
+            _zone_take(S, zone, c)
+            ser, done = B.series_step(S[LAST + p], S[SER + p], c)
+            S[SER + p] = ser
+            S[LAST + p] = c
+            S[ROWLEN + p] += 1
+            S[PH] = P_REFILL
+            if done >= 0 and not has_door(S, p, done):
+                if _take_door_from_deck(S, done):
+                    if _gain_door(S, done):
+                        return
+                    _shuffle(S, False)
+            return
+        if a < A_SWAP:
+            zc = a - A_DISCARD
+            ga = -1
+            gb = -1
+        else:
+            x = a - A_SWAP
+            zc = x // SWAP_STRIDE
+            ga = (x % SWAP_STRIDE) // NLOC
+            gb = x % NLOC
+        zone = zc // ZONE_STRIDE
+        c = zc % ZONE_STRIDE
+        _zone_take(S, zone, c)
+        S[D + c] += 1
+        if ga >= 0:                   # D3: exchange own ga with shared gb
+            S[H + OWN_STEP * p + ga] -= 1
+            S[SH + gb] -= 1
+            S[H + OWN_STEP * p + gb] += 1
+            S[SH + ga] += 1
+        S[PH] = P_FORESEE if B.is_key(c) else P_REFILL
+    elif ph == P_PROPHECY:
+        i, q0 = X.prophecy_split(a - A_PROPHECY)
+        k = X.prophecy_count(deck_size(S))
+        m = k - 1
+        rev0 = S[TOP]
+        rev1 = S[TOP + 1]
+        rev2 = S[TOP + 2]
+        rev3 = S[TOP + 3]
+        rev4 = S[TOP + 4]
+        S[D + S[TOP + i]] += 1
+        for q in range(m):
+            j = X.kept_index(m, q0, q, i)
+            if j == 0:
+                c = rev0
+            elif j == 1:
+                c = rev1
+            elif j == 2:
+                c = rev2
+            elif j == 3:
+                c = rev3
+            else:
+                c = rev4
+            S[TOP + q] = c
+        n = S[NTOP]
+        for j in range(k, n):
+            S[TOP + j - 1] = S[TOP + j]
+        S[NTOP] = n - 1
+        S[PH] = P_REFILL
+    elif ph == P_DOOR:
+        door = S[DRAWN]
+        S[DRAWN] = -1
+        S[PH] = P_REFILL
+        if a == A_DOOR_LIMBO:
+            _to_limbo(S, door)
+        else:
+            col = door - FIRST_DOOR
+            k = B.key_of(col)
+            _zone_take(S, a - A_DOOR_KEY, k)
+            S[D + k] += 1
+            _gain_door(S, col)
+    elif ph == P_NIGHTMARE:
+        S[D + S[DRAWN]] += 1
+        S[DRAWN] = -1
+        S[PH] = P_REFILL
+        o, zone = B.nightmare_option_zone(a)
+        kind, col = B.nightmare_kind(o)
+        if kind == B.OPT_KEY:
+            k = B.key_of(col)
+            _zone_take(S, zone, k)
+            S[D + k] += 1
+        elif kind == B.OPT_DOOR:                 # D6: one of the active player's Doors
+            S[DR + COLOURS * p + col] -= 1
+            S[NDOORS] -= 1
+            _to_limbo(S, FIRST_DOOR + col)
+        elif kind == B.OPT_REVEAL:
+            S[LEFT] = X.prophecy_count(deck_size(S))
+            S[PH] = P_REVEAL
+        else:                                    # D4: own and shared cards discarded
+            for c in range(NLOC):
+                S[D + c] += S[H + OWN_STEP * p + c] + S[SH + c]
+                S[H + OWN_STEP * p + c] = 0
+                S[SH + c] = 0
+            S[HSZ + p] = 0
+            S[SHS] = 0
+            S[PH] = P_REDRAW
+    elif ph == P_DRAFT:
+        c = a - A_DRAFT
+        S[SH + c] -= 1
+        S[SHS] -= 1
+        S[H + OWN_STEP * p + c] += 1
+        S[HSZ + p] += 1
+        S[TURN] = 1 - p
+        if S[HSZ] + S[HSZ + 1] == 2 * DUO_OWN_SIZE:
+            S[PH] = P_PLAY
+
+
+# ----------------------------------------------------------------------------- a new game
+def _initial_state() -> np.ndarray:
+    """The array of a fresh two-player chance-mode game before the setup draws (engine
+    ``Game(2).new_initial_state()``): every card unknown, both rows empty, phase setup."""
+    S = np.zeros(NS, dtype=np.int64)
+    n = 0
+    for t in range(NUM_TYPES):
+        S[U + t] = COUNTS[t]
+        for _ in range(COUNTS[t]):
+            S[ARR + n] = t
+            n += 1
+    S[UTOT] = n
+    S[LAST] = S[LAST + 1] = NO_CARD
+    S[DRAWN] = -1
+    S[PH] = P_SETUP
+    return S
+
+
+INITIAL = _initial_state()
+
+
+@njit(cache=True)
+def new_game(S):
+    """``S`` = a fresh game before the setup draws (one copy of ``INITIAL``)."""
+    for i in range(NS):
+        S[i] = INITIAL[i]
+
+
+# ----------------------------------------------------------------------------- legal actions
+@njit(cache=True)
+def legal(S, out):
+    """The legal actions (engine integers, ascending) into ``out``; returns how many."""
+    ph = S[PH]
+    p = S[TURN]
+    n = 0
+    if ph == P_PLAY:
+        last = S[LAST + p]
+        for zone in range(2):
+            z = zone_at(S, zone)
+            for c in range(NLOC):
+                if S[z + c] > 0 and B.playable(last, c):
+                    out[n] = A_PLAY + zone * ZONE_STRIDE + c
+                    n += 1
+        for zone in range(2):
+            z = zone_at(S, zone)
+            for c in range(NLOC):
+                if S[z + c] > 0:
+                    out[n] = A_DISCARD + zone * ZONE_STRIDE + c
+                    n += 1
+        own = H + OWN_STEP * p
+        for zone in range(2):
+            z = zone_at(S, zone)
+            for c in range(NLOC):
+                if S[z + c] == 0:
+                    continue
+                for ga in range(NLOC):
+                    na = S[own + ga]
+                    if zone == 0 and ga == c:
+                        na -= 1
+                    if na <= 0:
+                        continue
+                    for gb in range(NLOC):
+                        if gb == ga:
+                            continue
+                        nb = S[SH + gb]
+                        if zone == 1 and gb == c:
+                            nb -= 1
+                        if nb <= 0:
+                            continue
+                        out[n] = A_SWAP + (zone * ZONE_STRIDE + c) * SWAP_STRIDE \
+                            + ga * NLOC + gb
+                        n += 1
+    elif ph == P_PROPHECY:
+        k = X.prophecy_count(deck_size(S))
+        m = k - 1
+        codes = np.empty(X.PERM_STRIDE * X.PROPHECY_SIZE, dtype=np.int64)
+        nc = 0
+        for i in range(k):
+            for q0 in range(X.NPERM[m]):
+                code = S[TOP + i]
+                for q in range(m):
+                    code = code * NUM_TYPES + S[TOP + X.kept_index(m, q0, q, i)]
+                seen = False
+                for x in range(nc):
+                    if codes[x] == code:
+                        seen = True
+                        break
+                if not seen:
+                    codes[nc] = code
+                    nc += 1
+                    out[n] = X.prophecy_action(i, q0)
+                    n += 1
+    elif ph == P_DOOR:
+        k = B.key_of(S[DRAWN] - FIRST_DOOR)
+        for zone in range(2):
+            if S[zone_at(S, zone) + k] > 0:
+                out[n] = A_DOOR_KEY + zone
+                n += 1
+        out[n] = A_DOOR_LIMBO
+        n += 1
+    elif ph == P_NIGHTMARE:
+        for zone in range(2):
+            z = zone_at(S, zone)
+            for col in range(COLOURS):
+                if S[z + B.key_of(col)] > 0:
+                    out[n] = A_NM_KEY + zone * COLOURS + col
+                    n += 1
+        for col in range(COLOURS):
+            if has_door(S, p, col):
+                out[n] = A_NM_DOOR + col
+                n += 1
+        out[n] = A_NM_REVEAL
+        out[n + 1] = A_NM_REDRAW
+        n += 2
+    elif ph == P_DRAFT:
+        for c in range(NLOC):
+            if S[SH + c] > 0:
+                out[n] = A_DRAFT + c
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def step(S, a):
+    """apply_action then advance (the conformance harness's step)."""
+    apply_action(S, a)
+    advance(S)
+
+
+@njit(cache=True)
+def chance_step(S, t):
+    apply_chance(S, t)
+    advance(S)
+
+
+# ----------------------------------------------------------------------------- Python side
+def _blank() -> np.ndarray:
+    S = np.zeros(NS, dtype=np.int64)
+    S[LAST] = S[LAST + 1] = NO_CARD
+    S[DRAWN] = -1
+    return S
+
+
+def encode(state) -> np.ndarray:
+    """The kernel array of a two-player chance-mode engine position: a player's view
+    (:func:`engine.view.player_view`: the partner's hand inside the unknown multiset, ``HID``
+    = its size) or a full chance-mode ``State`` (both hands known, ``HID`` = 0)."""
+    if state.players != 2:
+        raise ValueError("the two-player information-state kernel plays two-player games only")
+    if state.seed is not None:
+        raise ValueError("encode needs a chance-mode state (engine.view.player_view)")
+    if len(state.deck) > ARR - TOP:
+        raise ValueError("too many known deck cards")
+    S = _blank()
+    for p in range(2):
+        for c in state.hands[p]:
+            S[H + OWN_STEP * p + c] += 1
+        S[HSZ + p] = len(state.hands[p])
+        for d in state.doors[p]:
+            S[DR + COLOURS * p + C.colour(d)] += 1
+        row = state.rows[p]
+        S[LAST + p] = row[-1] if row else NO_CARD
+        S[SER + p] = B.open_series(row)
+        S[ROWLEN + p] = len(row)
+    for c in state.shared:
+        S[SH + c] += 1
+    S[SHS] = len(state.shared)
+    n = 0
+    for t in range(NUM_TYPES):
+        S[U + t] = state.unknown[t]
+        for _ in range(state.unknown[t]):
+            S[ARR + n] = t
+            n += 1
+    S[UTOT] = n
+    for c in state.discard:
+        S[D + c] += 1
+    for c in state.limbo:
+        S[L + c] += 1
+    S[LTOT] = len(state.limbo)
+    S[NDOORS] = sum(len(d) for d in state.doors)
+    S[PH] = PHASE_CODE[state.phase]
+    S[DRAWN] = -1 if state.drawn is None else state.drawn
+    S[LEFT] = state.left
+    S[NTOP] = len(state.deck)
+    for i, c in enumerate(state.deck):
+        S[TOP + i] = c
+    S[TURN] = state.turn
+    if is_duo_view(state):
+        S[HID] = state.hidden
+        S[VIEWER] = state.viewer
+    else:
+        S[VIEWER] = state.turn
+    return S
+
+
+def _counts(cards, n=NUM_TYPES):
+    out = [0] * n
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+def decode(S) -> dict:
+    """The kernel array as a dict of comparable fields (see :func:`engine_fields`)."""
+    S = [int(x) for x in S]
+
+    def series(p):
+        if S[LAST + p] == NO_CARD:
+            return 0
+        return S[SER + p] if S[SER + p] != 0 else SERIES_LENGTH
+    return {
+        "phase": PHASE_NAMES[S[PH]], "turn": S[TURN],
+        "hands": [S[H:H + NLOC], S[H + OWN_STEP:H + OWN_STEP + NLOC]],
+        "shared": S[SH:SH + NLOC],
+        "unknown": S[U:U + NUM_TYPES],
+        "unknown_list": _counts(S[ARR:ARR + S[UTOT]]),
+        "discard": S[D:D + NUM_TYPES], "limbo": S[L:L + NUM_TYPES],
+        "doors": [S[DR:DR + COLOURS], S[DR + COLOURS:DR + 2 * COLOURS]],
+        "last": [None if S[LAST + p] == NO_CARD else S[LAST + p] for p in range(2)],
+        "series": [series(0), series(1)], "rowlen": S[ROWLEN:ROWLEN + 2],
+        "drawn": S[DRAWN], "left": S[LEFT], "top": S[TOP:TOP + S[NTOP]],
+        "hidden": S[HID],
+        "totals": (S[UTOT], S[HSZ], S[HSZ + 1], S[SHS], S[NDOORS], S[LTOT]),
+    }
+
+
+def engine_fields(state) -> dict:
+    """The same fields from a two-player chance-mode engine ``State`` or view."""
+    hidden = state.hidden if is_duo_view(state) else 0
+    return {
+        "phase": state.phase, "turn": state.turn,
+        "hands": [_counts(state.hands[p], NLOC) for p in range(2)],
+        "shared": _counts(state.shared, NLOC),
+        "unknown": list(state.unknown), "unknown_list": list(state.unknown),
+        "discard": _counts(state.discard), "limbo": _counts(state.limbo),
+        "doors": [[state.doors[p].count(FIRST_DOOR + col) for col in range(COLOURS)]
+                  for p in range(2)],
+        "last": [state.rows[p][-1] if state.rows[p] else None for p in range(2)],
+        "series": [G.series_length(state.rows[p]) for p in range(2)],
+        "rowlen": [len(state.rows[p]) for p in range(2)],
+        "drawn": -1 if state.drawn is None else state.drawn, "left": state.left,
+        "top": list(state.deck), "hidden": hidden,
+        "totals": (sum(state.unknown), len(state.hands[0]), len(state.hands[1]),
+                   len(state.shared), sum(len(d) for d in state.doors), len(state.limbo)),
+    }
+
+
+def diff(S, state) -> dict:
+    a = decode(S)
+    b = engine_fields(state)
+    return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+
+
+def legal_list(S) -> list[int]:
+    out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    n = legal(S, out)
+    return [int(x) for x in out[:n]]

@@ -1,0 +1,163 @@
+"""The two-player information-state kernel (solver.duo.info_state) against engine/: the view
+it encodes, the partner's hand it deals, the steps from dealt mid-game views, and the
+hidden-order test (dealing the partner's hand and the deck again changes no kernel input).
+The step-by-step walk from the setup is the conformance harness's (adapter ``duo-honest``,
+tests/solver/test_conformance.py)."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from engine import cards as C
+from engine.game import Game
+from engine.policy import greedy_action
+from engine.view import known_top, player_view, prophecy_seer
+
+from solver import conformance as CF
+from solver.duo import info_state as I
+
+
+def _positions(games, seed0=0, explore=0.3, rnd_seed=1):
+    """(seed, state) at every decision of ``games`` deal-mode games: greedy with a share of
+    random actions (some games go deep: series, prophecies, Doors)."""
+    rnd = random.Random(rnd_seed)
+    for seed in range(seed0, seed0 + games):
+        s = Game(2).new_initial_state(seed=seed)
+        while not s.is_terminal():
+            yield seed, s
+            acts = s.legal_actions()
+            s.apply_action(greedy_action(s) if rnd.random() > explore else rnd.choice(acts))
+
+
+def _redealt(state, rnd):
+    """``state`` with the cards its player to move cannot see dealt again: the partner's own
+    cards and the deck's unseen part pooled; the partner gets Locations of the pool back, the
+    deck the rest in a new order."""
+    s = state.clone()
+    partner = 1 - s.turn
+    k = known_top(s) if prophecy_seer(s) == s.turn else 0
+    pool = list(s.hands[partner]) + s.deck[k:]
+    h = len(s.hands[partner])
+    locs = [j for j, c in enumerate(pool) if C.is_location(c)]
+    pick = set(rnd.sample(locs, h))
+    rest = [c for j, c in enumerate(pool) if j not in pick]
+    rnd.shuffle(rest)
+    s.hands[partner] = sorted(pool[j] for j in sorted(pick))
+    s.deck[k:] = rest
+    return s
+
+
+def test_the_kernel_walks_with_the_engine_from_the_setup():
+    res = CF.run(CF.DuoHonestAdapter(), 8000, seed=7)
+    assert res.mismatch is None, str(res.mismatch)
+    assert {"play", "prophecy", "door", "nightmare", "draft"} <= set(res.phases)
+    assert res.chance > 0
+
+
+def test_a_view_encodes_to_what_the_player_may_know():
+    n = 0
+    for _seed, s in _positions(15):
+        v = player_view(s)
+        S = I.encode(v)
+        assert I.diff(S, v) == {}
+        assert I.legal_list(S) == v.legal_actions()
+        assert int(S[I.HID]) == len(s.hands[1 - s.turn]) and int(I.deck_size(S)) == s.deck_size()
+        # nothing of the partner's hand is in the array but its size
+        assert S[I.H + I.OWN_STEP * (1 - s.turn):][:I.NLOC].sum() == 0
+        n += 1
+    assert n > 500
+
+
+def _dealt_engine_state(view, S):
+    """The engine's chance-mode position of the dealt array: the view with the partner's
+    dealt hand, the rest of the unknown cards as the deck's unknown part."""
+    from engine.view import sample_position
+    s = sample_position(view, random.Random(0))
+    p = 1 - view.viewer
+    hand = []
+    for c in range(I.NLOC):
+        hand += [c] * int(S[I.H + I.OWN_STEP * p + c])
+    s.unknown = [int(x) for x in S[I.U:I.U + C.NUM_TYPES]]
+    s.hands[p] = hand
+    return s
+
+
+def test_the_dealt_partner_hand_comes_from_the_unknown_locations_and_steps_conform():
+    rnd = random.Random(3)
+    walked = 0
+    for i, (_seed, s) in enumerate(_positions(20, seed0=100)):
+        if i % 7:
+            continue
+        v = player_view(s)
+        S = I.encode(v)
+        I.deal_partner(S, np.uint64(rnd.getrandbits(64)))
+        assert int(S[I.HID]) == 0
+        p = 1 - v.viewer
+        dealt = S[I.H + I.OWN_STEP * p:][:I.NLOC]
+        assert int(dealt.sum()) == v.hidden
+        for c in range(I.NLOC):
+            assert dealt[c] <= v.unknown[c]
+        e = _dealt_engine_state(v, S)
+        assert sum(e.unknown) + v.hidden == sum(v.unknown)
+        # the dealt array steps as the engine does, random decisions and draws
+        for _ in range(40):
+            assert I.diff(S, e) == {}
+            if e.is_terminal():
+                break
+            if e.is_chance_node():
+                acts, probs = zip(*e.chance_outcomes())
+                a = rnd.choices(acts, weights=probs)[0]
+                e.apply_action(a)
+                I.chance_step(S, np.int64(a - I.A_DRAW))
+            else:
+                assert I.legal_list(S) == e.legal_actions()
+                a = rnd.choice(e.legal_actions())
+                e.apply_action(a)
+                I.step(S, np.int64(a))
+            walked += 1
+    assert walked > 1000
+
+
+def test_deal_partner_is_uniform_over_the_unknown_locations():
+    """One hidden card, drawn many times: each Location type comes up in proportion to its
+    unknown count (and never a Door or a Nightmare)."""
+    s = next(st for _sd, st in _positions(3) if st.phase == "play")
+    v = player_view(s)
+    base = I.encode(v)
+    base[I.HID] = 1
+    counts = np.zeros(C.NUM_TYPES)
+    N = 20000
+    for k in range(N):
+        S = base.copy()
+        I.deal_partner(S, np.uint64(k * 7919 + 1))
+        counts[:I.NLOC] += S[I.H + I.OWN_STEP * (1 - v.viewer):][:I.NLOC] \
+            - base[I.H + I.OWN_STEP * (1 - v.viewer):][:I.NLOC]
+    locs = np.array(v.unknown[:I.NLOC], dtype=float)
+    expect = N * locs / locs.sum()
+    assert counts[I.NLOC:].sum() == 0
+    for c in range(I.NLOC):
+        if expect[c] > 50:
+            assert abs(counts[c] - expect[c]) < 5 * np.sqrt(expect[c])
+
+
+def test_hidden_order_redealing_changes_no_kernel_input():
+    """Deal the partner's hand and the deck's unseen part again: the view, and so the
+    kernel's array (the only input of its policies), is unchanged; the redeal does change
+    the partner's hand at many positions (a kernel that read it would be caught)."""
+    rnd = random.Random(11)
+    changed = n = 0
+    for _seed, s in _positions(15, seed0=300):
+        r = _redealt(s, rnd)
+        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
+        assert np.array_equal(I.encode(player_view(r)), I.encode(player_view(s)))
+        n += 1
+    assert changed > 200 and n > 500
+
+
+def test_encode_refuses_a_solo_or_deal_mode_state():
+    with pytest.raises(ValueError):
+        I.encode(player_view(Game(1).new_initial_state(seed=0)))
+    with pytest.raises(ValueError):
+        I.encode(Game(2).new_initial_state(seed=0))
