@@ -276,3 +276,7 @@ class DuoRollout(PolicyBase):
             if mu > self.z * math.sqrt(var / m) and mu > best_d:
                 best, best_d = a, mu
         return best
+
+
+# the numba rollout registers from its own module (solver/duo/rollout.py)
+from solver.duo import rollout as _krollout  # noqa: E402, F401
