@@ -74,6 +74,16 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("duo-greedy-plus", "duo-greedy-plus", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-rollout", "duo-rollout", 2_000, players=2,
             cost="about 2 CPU-hours (pure Python)", cheap=False),
+    # the two-player rollout in numba (solver/duo/rollout.py): a ladder over n, the screen
+    # an eighth of the playouts
+    _honest("duo-k8", "duo-krollout", 2_000, {"n": 8, "screen": 1}, players=2,
+            cost="about 2 CPU-minutes"),
+    _honest("duo-k32", "duo-krollout", 2_000, {"n": 32, "screen": 4}, players=2,
+            cost="about 4 CPU-minutes"),
+    _honest("duo-k128", "duo-krollout", 2_000, {"n": 128, "screen": 16}, players=2,
+            cost="about 12 CPU-minutes", cheap=False),
+    _honest("duo-k512", "duo-krollout", 2_000, {"n": 512, "screen": 64}, players=2,
+            cost="about 50 CPU-minutes", cheap=False),
     Experiment("clairvoyant", "clairvoyant", 100_000,
                {"budget_nodes": 20_000_000, "tt_mb": None, "seed_first": 0},
                "about 7 CPU-minutes", True,
