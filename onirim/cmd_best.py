@@ -84,8 +84,9 @@ def run(args) -> int:
     _check_paths(args)
     bars = _Bars(args, budget_s)
     saved = "" if args.memo is None else f"; memo saved to {args.memo}"
+    position, mode = _player_view(args)
     try:
-        ranking = api.rank(args.position, args.mode, budget_nodes=budget_nodes,
+        ranking = api.rank(position, mode, budget_nodes=budget_nodes,
                            budget_s=budget_s, threads=args.threads,
                            table_bits=args.table_bits, memo=args.memo, view=args.view,
                            line=not args.json, tree=bool(args.tree), certify=args.certify,
@@ -116,6 +117,24 @@ def run(args) -> int:
         return 130
     cert = ranking.extra.get("certificate")
     return 1 if cert is not None and cert["ok"] is False else 0
+
+
+def _player_view(args):
+    """(position, mode): a two-player player's view (the partner's cards written ``?``, as
+    ``onirim play --players 2`` prints it) is parsed as that view and ranked by mode
+    ``duo-view`` (solver/duo/view_rank.py: that player's information only); any other text
+    goes to ``api.rank`` as it is."""
+    if "?" not in args.position:
+        return args.position, args.mode
+    from engine.notation import parse_view
+    from engine.view import is_duo_view
+    state = parse_view(args.position)
+    if not is_duo_view(state):
+        return args.position, args.mode
+    if args.mode not in (None, "duo-view"):
+        raise UsageError(f"--mode {args.mode}: a two-player player's view (the partner's "
+                         "cards written ?) is ranked by mode duo-view")
+    return state, "duo-view"
 
 
 def _check_paths(args) -> None:

@@ -99,6 +99,16 @@ def _honest() -> None:
     _conformance("honest")
 
 
+def _duo_honest() -> None:
+    from solver.duo import info_playouts as IP
+    from solver.api import make_policy
+    IP.compile_all()
+    make_policy("duo-krollout", n=4).warm_up()      # winrate's warm-up of the policy
+    from solver.duo import view_rank
+    view_rank.warm_up()                             # onirim best on a two-player view
+    _conformance("duo-honest")
+
+
 def _playouts() -> None:
     from solver.clairvoyant import playouts as KP
     KP.compile_all()
@@ -114,6 +124,7 @@ FAMILIES = {
     "duo": (_duo, 100),
     "playouts": (_playouts, 90),
     "honest": (_honest, 45),
+    "duo-honest": (_duo_honest, 60),
 }
 
 
@@ -147,6 +158,7 @@ _PROBES = {
     "duo": ("solver.duo.search", "_search"),
     "playouts": ("solver.clairvoyant.playouts", "_batch"),
     "honest": ("solver.honest.kernel", "estimate_all"),
+    "duo-honest": ("solver.duo.info_playouts", "decide"),
 }
 
 

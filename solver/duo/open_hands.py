@@ -530,3 +530,8 @@ class DuoExpectimax(SolverBase):
             if all(r.exact for r in res.values()) or spent() or not budgeted:
                 return
             allowance *= 2
+
+
+# a two-player *player's* view (the partner's cards unknown) is ranked by its own mode,
+# which registers from its own module (solver/duo/view_rank.py)
+from solver.duo import view_rank as _view_rank  # noqa: E402, F401
