@@ -31,6 +31,7 @@ COMMANDS = {
     "verify": "re-check stored results against the engine",
     "best": "rank every legal action of a position",
     "bench": "run the throughput benchmarks",
+    "bound": "an upper bound on honest play by information relaxation",
 }
 
 
