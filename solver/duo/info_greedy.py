@@ -31,6 +31,7 @@ from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_
                                    P_PROPHECY, PH, SER, SH, TOP, TURN, ZONE_STRIDE, deck_size)
 
 NO_RANK = 1 << 40
+assert COLOURS == 4           # _greedy_play holds the four colours' counts in a tuple
 # engine.policy._DRAFT_PREF: Keys before Suns before Moons (lower = drafted first)
 DRAFT_PREF = np.zeros(SYMBOLS, dtype=np.int64)
 DRAFT_PREF[KEY], DRAFT_PREF[SUN], DRAFT_PREF[MOON] = 0, 1, 2
@@ -118,7 +119,11 @@ def _greedy_play(S):
     own = H + OWN_STEP * p
     last = S[LAST + p]
     s_col, s_len = _series(S, p)
-    active_needed = s_col >= 0 and _needed(S, p, s_col)
+    # the colour counts of the active hand and the needed colours, once
+    cnt = (_cnt(S, own, 0), _cnt(S, own, 1), _cnt(S, own, 2), _cnt(S, own, 3))
+    d = DR + COLOURS * p
+    need = (S[d] == 0, S[d + 1] == 0, S[d + 2] == 0, S[d + 3] == 0)
+    active_needed = s_col >= 0 and need[s_col]
     # rule 1: continue the open series of a needed colour
     if active_needed and s_len != 0:
         best = -1
@@ -137,9 +142,9 @@ def _greedy_play(S):
         best = -1
         best_r = NO_RANK
         for col in range(COLOURS):
-            if not _needed(S, p, col):
+            if not need[col]:
                 continue
-            n = _cnt(S, own, col)
+            n = cnt[col]
             if n < 2 or n < top:
                 continue
             for c in range(col * SYMBOLS, col * SYMBOLS + SYMBOLS):
@@ -151,12 +156,15 @@ def _greedy_play(S):
                         best = c
         if best >= 0:
             return A_PLAY + _zone_of(S, own, best) * ZONE_STRIDE + best
-    # rules 2 and 4: discard the least useful card
+    # rules 2 and 4: discard the least useful card (engine.policy._discard_rank)
     best = -1
     best_r = NO_RANK
     for c in range(NLOC):
         if S[own + c] + S[SH + c] > 0:
-            r = _discard_rank(S, p, own, s_col, s_len, c, 0)
+            col = c // SYMBOLS
+            nd = 1 if need[col] else 0
+            ins = 1 if (col == s_col and s_len != 0 and nd == 1) else 0
+            r = X.discard_rank(c, nd, ins, cnt[col])
             if r < best_r:
                 best_r = r
                 best = c
