@@ -84,6 +84,8 @@ EXPERIMENTS = {e.name: e for e in (
             cost="about 12 CPU-minutes", cheap=False),
     _honest("duo-k512", "duo-krollout", 2_000, {"n": 512, "screen": 64}, players=2,
             cost="about 50 CPU-minutes", cheap=False),
+    _honest("duo-k2048", "duo-krollout", 2_000, {"n": 2048, "screen": 256}, players=2,
+            cost="about 3 CPU-hours", cheap=False),
     Experiment("clairvoyant", "clairvoyant", 100_000,
                {"budget_nodes": 20_000_000, "tt_mb": None, "seed_first": 0},
                "about 7 CPU-minutes", True,
