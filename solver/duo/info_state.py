@@ -45,7 +45,6 @@ from engine import game as G
 from engine.rules import (COLOURS, DUO_DRAFT_SIZE, DUO_OWN_SIZE, DUO_SHARED_SIZE, FIRST_DOOR,
                           INFO_PHASE_NAMES, NO_CARD, NUM_LOCATION_TYPES, NUM_TYPES,
                           SERIES_LENGTH, TOTAL_CARDS)
-from engine.view import is_duo_view
 
 from solver import board as B
 from solver import steps as X
@@ -713,7 +712,7 @@ def encode(state) -> np.ndarray:
     for i, c in enumerate(state.deck):
         S[TOP + i] = c
     S[TURN] = state.turn
-    if is_duo_view(state):
+    if getattr(state, "hidden", None) is not None:     # a duo view (engine.view)
         S[HID] = state.hidden
         S[VIEWER] = state.viewer
     else:
@@ -754,7 +753,7 @@ def decode(S) -> dict:
 
 def engine_fields(state) -> dict:
     """The same fields from a two-player chance-mode engine ``State`` or view."""
-    hidden = state.hidden if is_duo_view(state) else 0
+    hidden = getattr(state, "hidden", 0)
     return {
         "phase": state.phase, "turn": state.turn,
         "hands": [_counts(state.hands[p], NLOC) for p in range(2)],

@@ -42,7 +42,7 @@ from solver.duo import info_playouts as IP
 from solver.duo.info_state import MAX_LEGAL, encode, legal
 from solver.duo.rollout import KNOWLEDGE, key_of_stream
 from solver.errors import UnsupportedPosition
-from solver.registry import SolverBase, register_solver
+from solver.registry import _SOLVERS, SolverBase, register_solver
 from solver.results import ActionValue, Ranking, bounds, finish
 from solver.stats import wilson
 
@@ -194,8 +194,9 @@ class DuoViewRank(SolverBase):
                                    f"{MAX_WORLDS} hands, a deck of at most {MAX_DECK} and "
                                    "no known top cards)")
             return 0
-        from solver.duo.open_hands import DuoExpectimax
-        solver = DuoExpectimax()
+        # the open-hands solver through the registry (solver.duo.open_hands registers it
+        # and imports this module: no import back)
+        solver = _SOLVERS["open-hands"].factory()
         share = None if budget_s is None else OPEN_SHARE * budget_s
         t_end = None if share is None else time.perf_counter() + share
         if deadline is not None and t_end is not None:

@@ -21,7 +21,7 @@ from solver import api, registry
 
 def test_every_builtin_solver_implements_the_interface():
     entries = api.solver_entries()
-    assert set(entries) == {"expectimax", "open-hands", "clairvoyant"}
+    assert set(entries) == {"expectimax", "open-hands", "clairvoyant", "duo-view"}
     for mode, entry in entries.items():
         solver = entry.factory(**({"table_bits": 10} if "table_bits" in entry.options
                                   else {}))
