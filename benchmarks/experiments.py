@@ -70,6 +70,16 @@ EXPERIMENTS = {e.name: e for e in (
             cheap=False),
     _honest("rollout-n1024", "rollout", 2_000, {"n": 1024}, cost="about 45 CPU-minutes",
             cheap=False),
+    # the strongest honest player (issue 29): the greedy-keep-doors base, the sequential
+    # rollout over it (solver/policies/seq.py) at three playout caps, and the exact end-game
+    # switch over it
+    _honest("greedy-keep-doors", "greedy-keep-doors", 10_000, cost="about 1 CPU-minute"),
+    _honest("seq-n256", "seq-rollout", 2_000, {"n": 256}, cost="about 3 CPU-minutes"),
+    _honest("seq-n1024", "seq-rollout", 2_000, {"n": 1024}, cost="about 6 CPU-minutes"),
+    _honest("seq-n4096", "seq-rollout", 2_000, {"n": 4096}, cost="about 20 CPU-minutes",
+            cheap=False),
+    _honest("endgame-seq-n1024", "endgame", 2_000, {"base": "seq-rollout"},
+            cost="about 15 CPU-minutes", cheap=False),
     _honest("duo-greedy", "greedy", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-greedy-plus", "duo-greedy-plus", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-rollout", "duo-rollout", 2_000, players=2,
