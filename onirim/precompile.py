@@ -116,6 +116,11 @@ def _playouts() -> None:
     HK.compile_all()
 
 
+def _bound() -> None:
+    from solver.bound import run as R
+    R.warm_up(R.make_config("zero", None, 1000))      # onirim bound's own warm-up
+
+
 # name -> (work, compile seconds measured on the development machine with two families at
 # once (2026-12-01, cold cache): the schedule starts the longest first)
 FAMILIES = {
@@ -125,6 +130,7 @@ FAMILIES = {
     "playouts": (_playouts, 90),
     "honest": (_honest, 45),
     "duo-honest": (_duo_honest, 60),
+    "bound": (_bound, 75),
 }
 
 
@@ -159,6 +165,7 @@ _PROBES = {
     "playouts": ("solver.clairvoyant.playouts", "_batch"),
     "honest": ("solver.honest.kernel", "estimate_all"),
     "duo-honest": ("solver.duo.info_playouts", "decide"),
+    "bound": ("solver.bound.kernel", "inner"),
 }
 
 
