@@ -68,12 +68,14 @@ def _policy(config):
 
 
 def warm_up(config) -> None:
-    """Compile or load the kernels (a short deal near its end), outside any deal's clock."""
-    from .deal import deal_seed, sampled_deal
-    from benchmarks.positions import late_position
-    ki = _solver(config)
-    p = late_position(6, 4)
-    ki.solve(p, sampled_deal(p, deal_seed(1, 0)))
+    """Compile or load the kernels (numba compiles the whole inner search, the expectimax
+    calls of the stop and of W included, on its first call: a few nodes of deal 0 do it),
+    and build this process's solver and policy, outside any deal's clock."""
+    from .deal import deal_of_state
+    from .inner import KernelInner
+    view, deal = deal_of_state(Game(1).new_initial_state(seed=0))
+    KernelInner("zero", limit=1000, memo_bits=10, ex_bits=10).solve(view, deal)
+    _solver(config)
     if config["policy"]:
         _policy(config)
 
