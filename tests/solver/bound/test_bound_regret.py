@@ -9,6 +9,8 @@ import json
 import math
 import os
 
+import pytest
+
 from engine.notation import parse_position
 from paths import ROOT
 from solver.bound.deal import deal_seed, sampled_deal
@@ -41,6 +43,7 @@ def _mean_se(xs):
     return m, math.sqrt(var / len(xs))
 
 
+@pytest.mark.slow
 def test_the_bound_is_never_below_the_exact_value_beyond_sampling_error():
     positions = _positions(4)
     assert len(positions) == 4
