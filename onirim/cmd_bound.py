@@ -146,7 +146,7 @@ def _run_local(config, seeds, jobs, on_row):
             on_row(R.bound_deal(config, s))
         return
     import multiprocessing as mp
-    R.warm_up(config)                       # compile once; forked workers inherit the cache
+    R.warm_up(config, build=False)          # compile once; forked workers inherit the code
     ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     with ctx.Pool(jobs, initializer=R.warm_up, initargs=(config,)) as pool:
         for row in pool.imap_unordered(_one, [(config, s) for s in seeds]):

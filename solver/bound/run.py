@@ -67,7 +67,7 @@ def _policy(config):
     return pol
 
 
-def warm_up(config) -> None:
+def warm_up(config, build: bool = True) -> None:
     """Compile or load the kernels (numba compiles the whole inner search, the expectimax
     calls of the stop and of W included, on its first call: a few nodes of deal 0 do it),
     and build this process's solver and policy, outside any deal's clock."""
@@ -75,9 +75,10 @@ def warm_up(config) -> None:
     from .inner import KernelInner
     view, deal = deal_of_state(Game(1).new_initial_state(seed=0))
     KernelInner("zero", limit=1000, memo_bits=10, ex_bits=10).solve(view, deal)
-    _solver(config)
-    if config["policy"]:
-        _policy(config)
+    if build:               # this process's solver (its tables) and policy
+        _solver(config)
+        if config["policy"]:
+            _policy(config)
 
 
 def _play_until(state, policy, policy_seed, switch, first_decision=0):
