@@ -218,8 +218,9 @@ def describe(before, after, log, action_name: str) -> list[str]:
 
 class Hinter:
     """The ``hint`` command: the exact search (``solver.expectimax``) near the end of a solo
-    game, when it proves a best move within ``limit_s`` seconds; otherwise the strongest
-    registered policy (``rollout`` if registered, else ``greedy``), said to be a heuristic.
+    game, when it proves a best move within ``limit_s`` seconds; otherwise the default honest
+    policy (``solver.policies.seq.DEFAULT_HONEST_POLICY``, the strongest measured at 10 ms of
+    CPU per decision or less; ``greedy`` if it is not registered), said to be a heuristic.
     Both see only the player's view.  Compiling the search (once per install) happens
     before its clock starts."""
 
@@ -257,11 +258,13 @@ class Hinter:
     def policy(self):
         if self._policy is None:
             from solver.api import make_policy, policy_entries
-            name = "rollout" if "rollout" in policy_entries() else "greedy"
-            if name == "rollout":
-                self._notice("honest", "the rollout policy's playouts")
+            from solver.policies.seq import DEFAULT_HONEST_POLICY
+            strong = DEFAULT_HONEST_POLICY
+            name = strong if strong in policy_entries() else "greedy"
+            if name == strong:
+                self._notice("honest", f"the {strong} policy's playouts")
             self._policy = make_policy(name)
-            if name == "rollout":     # compile or load now, before the hint is timed
+            if name == strong:        # compile or load now, before the hint is timed
                 warm = getattr(self._policy, "warm_up", None)
                 if callable(warm):
                     warm()

@@ -58,8 +58,10 @@ def add_arguments(p) -> None:
                         "(a policy plays with only what the player may know); default "
                         "clairvoyant")
     p.add_argument("--policy", default=None, metavar="NAME",
-                   help="honest mode (required there): the registered policy to play, one of "
-                        f"{_policy_names()} (docs/POLICIES.md)")
+                   help="honest mode: the registered policy to play, one of "
+                        f"{_policy_names()} (docs/POLICIES.md); default for solo deals "
+                        "seq-rollout, the strongest measured at 10 ms of CPU per decision or "
+                        "less (required for two-player deals)")
     p.add_argument("--policy-seed", type=int, default=None, metavar="P",
                    help="honest mode: the seed of the policy's random numbers, independent of "
                         "the deal (default 1; recorded in the JSON, so games replay)")
@@ -130,9 +132,13 @@ def check_args(args):
         if not 1 <= args.chunk <= 100_000:
             raise UsageError(f"--chunk: must be from 1 to 100,000, not {args.chunk}")
     if args.mode == "honest":
+        args.policy_default = False
         if not args.policy:
-            raise UsageError("--policy: --mode honest needs a policy (for example "
-                             "--policy greedy)")
+            if getattr(args, "players", 1) != 1:
+                raise UsageError("--policy: two-player honest play needs a policy (for "
+                                 "example --policy duo-greedy-plus)")
+            from solver.policies.seq import DEFAULT_HONEST_POLICY
+            args.policy, args.policy_default = DEFAULT_HONEST_POLICY, True
         for flag, value in (("--budget-nodes", args.budget_nodes),
                             ("--budget-s", args.budget_s), ("--tt-mb", args.tt_mb)):
             if value is not None:
@@ -630,6 +636,7 @@ def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> in
     out["policy_config"] = dict(policy.config)
     out["policy_hash"] = phash
     out["policy_seed"] = args.policy_seed
+    out["policy_default"] = bool(getattr(args, "policy_default", False))
     out["decisions"] = decisions
     out["seconds_per_decision"] = secs / decisions if decisions else None
     out["mean_doors"] = t.doors / t.n
@@ -638,7 +645,9 @@ def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> in
         return 0
     cfg = ", ".join(f"{k}={v}" for k, v in sorted(policy.config.items()))
     pl = ", two-player" if getattr(args, "players", 1) == 2 else ""
-    print(f"mode honest{pl}, policy {policy.name}" + (f" ({cfg})" if cfg else "")
+    dflt = (" (the default: the strongest policy measured at 10 ms of CPU per decision or "
+            "less)" if getattr(args, "policy_default", False) else "")
+    print(f"mode honest{pl}, policy {policy.name}" + (f" ({cfg})" if cfg else "") + dflt
           + f" [{phash}]: deals {args.seed}..{args.seed + args.deals - 1} "
           f"({args.deals} deals, {n_before} already stored in {args.db})")
     print(f"  wins {t.wins}  losses {t.n - t.wins}  mean Doors {out['mean_doors']:.2f}")

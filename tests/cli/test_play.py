@@ -233,7 +233,8 @@ def _permute_hidden(state, rnd):
 
 
 def test_heuristic_hint_is_named_and_blind_to_the_hidden_deck():
-    name = "rollout" if "rollout" in policy_entries() else "greedy"
+    from solver.policies.seq import DEFAULT_HONEST_POLICY
+    name = DEFAULT_HONEST_POLICY if DEFAULT_HONEST_POLICY in policy_entries() else "greedy"
     h = Hinter(lambda _: None)
     rnd = random.Random(3)
     for s, _ in _steps(1, range(3), limit=25):

@@ -17,7 +17,7 @@ from solver.api import make_policy
 
 SUMMARY = {"mode", "deals", "wins", "losses", "unknown", "win_rate", "ci95",
            "ci95_with_unknown", "seconds", "nodes", "policy", "policy_config", "policy_hash",
-           "decisions", "seconds_per_decision", "mean_doors", "policy_seed"}
+           "decisions", "seconds_per_decision", "mean_doors", "policy_seed", "policy_default"}
 
 
 def run_main(capsys, *args):
@@ -253,3 +253,26 @@ def test_policy_seed_out_of_range_is_one_line(tmp_path, capsys):
                             "--policy-seed", "-3")
     assert rc == 2 and out == ""
     assert err.startswith("onirim: error: --policy-seed:") and err.count("\n") == 1
+
+
+def test_without_a_policy_solo_plays_the_default_and_says_so(tmp_path, capsys):
+    from solver.policies.seq import DEFAULT_HONEST_POLICY
+    db = str(tmp_path / "d.sqlite")
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy-arg", "n=8",
+                               "--deals", "2", "--seed", "3", "--db", db, "--json")
+    assert rc == 0, err
+    out = json.loads(stdout)
+    assert out["policy"] == DEFAULT_HONEST_POLICY and out["policy_default"] is True
+    assert out["policy_config"]["n"] == 8
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy-arg", "n=8",
+                               "--deals", "2", "--seed", "3", "--db", db)
+    assert rc == 0 and f"policy {DEFAULT_HONEST_POLICY}" in stdout and "the default" in stdout
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy", "greedy",
+                               "--deals", "2", "--seed", "3", "--db", db, "--json")
+    assert rc == 0 and json.loads(stdout)["policy_default"] is False
+
+
+def test_two_players_without_a_policy_is_one_line(tmp_path, capsys):
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--players", "2",
+                               "--deals", "2", "--db", str(tmp_path / "e.sqlite"))
+    assert rc == 2 and err.count("\n") == 1 and "--policy" in err
