@@ -113,7 +113,7 @@ def prophecy_value(S, c):
 
 
 # ----------------------------------------------------------------------------- decisions
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_play(S):
     p = S[TURN]
     own = H + OWN_STEP * p
@@ -255,7 +255,7 @@ def _greedy_prophecy(S):
     return prophecy_with_victim(S, victim)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_nightmare(S):
     p = S[TURN]
     own = H + OWN_STEP * p
@@ -287,7 +287,7 @@ def _greedy_nightmare(S):
     return A_NM_REVEAL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_draft(S):
     p = S[TURN]
     own = H + OWN_STEP * p
@@ -308,7 +308,7 @@ def _greedy_draft(S):
     return A_DRAFT + best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy(S):
     """engine.policy.greedy_action at the decision state ``S`` (the active seat)."""
     ph = S[PH]
@@ -326,7 +326,7 @@ def greedy(S):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_plus(S):
     """solver.duo.honest.duo_greedy_plus_action: greedy, but discard the hand where greedy
     would reveal at a Nightmare, and play (not discard) a playable non-Key card where the
