@@ -136,8 +136,8 @@ class Ranking:
         return d
 
 
-CRITERION_ESTIMATE = ("highest estimate (greedy play after the action) among the actions "
-                      "not proven worse than another")
+CRITERION_ESTIMATE = ("highest estimate (greedy-keep-doors play after the action) among the "
+                      "actions not proven worse than another")
 CRITERION_LO = "highest lo (the winning chance proven reachable) among the actions"
 NO_LEADER = ("no leader: every action's lo is 0 and there are no estimates, so nothing "
              "tells the actions apart yet")

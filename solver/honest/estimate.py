@@ -10,10 +10,11 @@ in expectation, and it is always reported apart from ``lo``/``hi`` (docs/EXPECTI
 
 :func:`estimate_actions` ``(view, actions, deadline, stream)``:
 
-* the fast numba playouts of ``solver.honest.rollout.action_estimates(view, n, stream)``, in
-  batches sized to the time left;
+* the fast numba playouts of :func:`action_estimates` ``(view, n, stream)``, in batches sized
+  to the time left;
 * :func:`engine_estimates`, the readable reference that the calibration test and benchmark
-  use: greedy playouts through the engine (``engine.policy.greedy_action``): playout ``j``
+  use: playouts of the same policy through the engine
+  (``solver.policies.keep_doors.keep_doors_action``): playout ``j``
   deals the unknown cards of the view in a uniformly random order and fixes every later
   shuffle (a deal-mode state keyed by ``(stream, j)``), and *every* action is played out on
   that same deal: common random numbers, so that the differences between actions are not
@@ -21,12 +22,16 @@ in expectation, and it is always reported apart from ``lo``/``hi`` (docs/EXPECTI
   the deadline; a round the deadline cuts short is dropped, so every action has the same
   number of playouts.
 
-The greedy policy reads only what the player may know (see ``engine.policy``), so a playout
+The policy played after the action is ``POLICY``, ``greedy-keep-doors``: the strongest base
+policy whose playouts cost about as much as greedy's (docs/POLICIES.md, "Stronger honest
+play"; until issue 29 it was plain ``greedy``, an 11% player, which valued moves by its own
+mistakes).  It reads only what the player may know (see ``engine.policy``), so a playout
 on a deal-mode state plays exactly as it would from the player's view; the deal only decides
 the chance outcomes.  The interval is Wilson's score interval for a binomial proportion.
 
-:func:`policy_value` computes the exact value of "``a`` then greedy" on small positions by
-enumerating the chance outcomes with the engine (greedy is deterministic): the calibration
+:func:`policy_value` computes the exact value of "``a`` then the policy" on small positions
+by enumerating the chance outcomes with the engine (the policy is deterministic): the
+calibration
 test and ``benchmarks/bench_best_budget.py`` check that the intervals contain it at about
 the stated rate.
 """
@@ -36,13 +41,15 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engine import rng
-from engine.policy import greedy_action
+import numpy as np
 
-from .rollout import action_estimates
+from engine import rng
+
+from solver.errors import PolicyError
+from solver.policies.keep_doors import keep_doors_action as _policy_action
 from solver.stats import wilson
 
-POLICY = "greedy"                  # the policy played after the action
+POLICY = "greedy-keep-doors"       # the policy played after the action
 _DEAL_INDEX = 1 << 41              # rng shuffle index of the playout's deal of unknown cards
 _MAX_STEPS = 10_000                # a playout longer than this is a bug, not a game
 
@@ -61,7 +68,7 @@ class Estimates:
 
     by_action: dict[int, ActionEstimate] = field(default_factory=dict)
     playouts: int = 0               # per action
-    method: str = "engine"          # "engine" (greedy playouts) or "rollout" (numba)
+    method: str = "engine"          # "engine" (engine playouts) or "rollout" (numba)
     policy: str = POLICY
     seconds: float = 0.0
 
@@ -88,17 +95,17 @@ def determinize(view, stream: int, j: int):
 
 
 def play_out(state) -> bool:
-    """Play ``state`` (deal mode) to the end with the greedy policy; True if won."""
+    """Play ``state`` (deal mode) to the end with ``POLICY``; True if won."""
     for _ in range(_MAX_STEPS):
         if state.is_terminal():
             return state.won()
-        state.apply_action(greedy_action(state))
-    raise RuntimeError("a greedy playout did not end")    # pragma: no cover
+        state.apply_action(_policy_action(state))
+    raise RuntimeError("a playout did not end")    # pragma: no cover
 
 
 def engine_estimates(view, actions, deadline: float | None, stream: int,
                      max_playouts: int | None = None, min_playouts: int = 1) -> Estimates:
-    """Greedy playouts through the engine with common random numbers (module docstring):
+    """``POLICY``'s playouts through the engine with common random numbers (module docstring):
     whole rounds until ``deadline`` (a ``time.perf_counter()`` value) or ``max_playouts``
     per action, at least ``min_playouts`` rounds whatever the clock says."""
     if deadline is None and max_playouts is None:
@@ -128,6 +135,30 @@ def engine_estimates(view, actions, deadline: float | None, stream: int,
     for a in actions:
         out.by_action[a] = ActionEstimate(a, wins[a] / n if n else float("nan"),
                                           wilson(wins[a], n), n)
+    return out
+
+
+def action_estimates(view, n: int, stream: int) -> list[tuple[int, float, float, float]]:
+    """Every legal action of ``view`` (a solo decision of the player's view) with the winning
+    rate of ``n`` playouts of ``POLICY`` after it and its Wilson 95% interval, ``[(action,
+    mean, ci_lo, ci_hi), ...]`` in the order of ``view.legal_actions()``: the numba kernel
+    (``solver.honest.strong.estimate_all_base``); playout j uses the same chance stream after
+    every action.  The key is that of ``solver.honest.rollout.action_estimates``."""
+    from solver.honest import kernel as HK
+    from solver.honest import strong
+    from solver.honest.rollout import _key
+    if n < 1:
+        raise PolicyError(f"n: {n!r} must be >= 1")
+    S = HK.encode(view)
+    acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
+    res = np.zeros((HK.MAX_LEGAL, n), dtype=np.int8)
+    m = strong.estimate_all_base(S, np.int64(n), np.uint64(_key(stream)), acts, res,
+                                 np.int64(strong.BASES[POLICY]))
+    out = []
+    for i in range(m):
+        k = int(res[i].sum())
+        lo, hi = wilson(k, n)
+        out.append((int(acts[i]), k / n, lo, hi))
     return out
 
 
@@ -195,7 +226,7 @@ def estimate_actions(view, actions, deadline: float | None, stream: int,
 
 # --------------------------------------------------------------------- exact policy value
 def policy_value(state, memo: dict | None = None) -> Fraction:
-    """The exact winning chance of the greedy policy from a chance-mode ``state`` (every
+    """The exact winning chance of ``POLICY`` from a chance-mode ``state`` (every
     chance outcome enumerated with the engine; positions memoized).  Exponential in the
     unknown cards: meant for small positions (about 9 unknown cards or fewer)."""
     if state.seed is not None:
@@ -217,7 +248,7 @@ def policy_value(state, memo: dict | None = None) -> Fraction:
                 v += p * value(c)
         else:
             c = s.clone()
-            c.apply_action(greedy_action(s))
+            c.apply_action(_policy_action(s))
             v = value(c)
         memo[k] = v
         return v
