@@ -1,0 +1,125 @@
+"""Win rate against CPU seconds per decision for every solo honest policy with stored rows,
+on the same deals (issue 29, "A frontier, not a point").
+
+    python -m benchmarks.bench_frontier [--names a,b,...] [--min-deals 100] [--plot FILE.png]
+
+Reads the per-deal rows of ``python -m benchmarks.experiments`` (``benchmarks/results/rows/``:
+deals from seed 0, policy seed 1, CPU time of the process over each deal, load average at its
+end).  The *common* deals are the seeds every listed policy has (policies with fewer than
+``--min-deals`` rows are left out of the common set and listed apart); each policy's win rate
+is given on the common deals and on all its own deals, with Wilson 95% intervals, and its cost
+as CPU milliseconds per decision (sum of CPU seconds / sum of decisions, over all its rows),
+with the mean load under which it was measured (CPU time on a loaded machine is inflated by
+shared caches and hyper-threads: compare costs measured under similar loads).  The frontier
+marks the policies no other policy beats on both win rate (common deals) and cost.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from benchmarks.rows import by_seed, read
+from solver.stats import wilson
+
+# the solo honest experiments of benchmarks/experiments.py, cheapest first
+DEFAULT = ("greedy", "greedy-plus", "greedy-keep-doors", "rollout-n4", "rollout-n16",
+           "rollout-n64", "rollout-n256", "seq-n256", "rollout-n1024", "seq-n1024",
+           "endgame-seq-n1024", "seq-n4096")
+
+
+def load(names):
+    out = {}
+    for n in names:
+        try:
+            rows = by_seed(read(n))
+        except FileNotFoundError:
+            continue
+        out[n] = rows
+    return out
+
+
+def table(data, min_deals):
+    big = [n for n, r in data.items() if len(r) >= min_deals]
+    common = set.intersection(*(set(data[n]) for n in big)) if big else set()
+    rows = []
+    for n, r in data.items():
+        dec = sum(x["decisions"] for x in r.values())
+        cpu = sum(x["cpu_s"] for x in r.values())
+        w_all = sum(bool(x["won"]) for x in r.values())
+        c = [r[s] for s in common if s in r] if n in big else []
+        w_c = sum(bool(x["won"]) for x in c)
+        rows.append({
+            "policy": n, "deals": len(r), "win_rate": w_all / len(r),
+            "ci95": list(wilson(w_all, len(r))),
+            "common_deals": len(c), "common_win_rate": w_c / len(c) if c else None,
+            "common_ci95": list(wilson(w_c, len(c))) if c else None,
+            "ms_per_decision": 1000 * cpu / dec if dec else None,
+            "cpu_s_per_deal": cpu / len(r),
+            "mean_load": sum(x.get("load", 0) for x in r.values()) / len(r),
+            "commits": sorted({x["run"].get("commit", "?") for x in r.values()}),
+        })
+    # the frontier on the common deals: no other policy as strong and cheaper
+    for a in rows:
+        a["frontier"] = a["common_win_rate"] is not None and not any(
+            b is not a and b["common_win_rate"] is not None
+            and b["common_win_rate"] >= a["common_win_rate"]
+            and b["ms_per_decision"] <= a["ms_per_decision"]
+            and (b["common_win_rate"], -b["ms_per_decision"])
+            != (a["common_win_rate"], -a["ms_per_decision"]) for b in rows)
+    rows.sort(key=lambda x: x["ms_per_decision"] or 0)
+    return rows, sorted(common)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--names", default=",".join(DEFAULT))
+    p.add_argument("--min-deals", type=int, default=100)
+    p.add_argument("--plot", default=None, metavar="FILE.png")
+    p.add_argument("--json", action="store_true")
+    a = p.parse_args(argv)
+    data = load([n for n in a.names.split(",") if n])
+    rows, common = table(data, a.min_deals)
+    if a.json:
+        print(json.dumps({"common_deals": len(common), "rows": rows}))
+    else:
+        lo, hi = (common[0], common[-1]) if common else (None, None)
+        print(f"common deals: {len(common)} (seeds {lo}..{hi}), policy seed 1")
+        print(f"{'policy':<20} {'ms/dec':>8} {'load':>5} {'common':>22} {'all deals':>28}  "
+              "frontier")
+        for r in rows:
+            com = ("-" if r["common_win_rate"] is None else
+                   f"{100 * r['common_win_rate']:5.1f}% [{100 * r['common_ci95'][0]:4.1f}, "
+                   f"{100 * r['common_ci95'][1]:4.1f}]")
+            print(f"{r['policy']:<20} {r['ms_per_decision']:8.3f} {r['mean_load']:5.1f} "
+                  f"{com:>22} {100 * r['win_rate']:5.1f}% [{100 * r['ci95'][0]:4.1f}, "
+                  f"{100 * r['ci95'][1]:4.1f}] of {r['deals']:>5}  "
+                  f"{'*' if r['frontier'] else ''}")
+    if a.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for r in rows:
+            if r["common_win_rate"] is None:
+                continue
+            x = r["ms_per_decision"] / 1000
+            y = 100 * r["common_win_rate"]
+            ax.errorbar([x], [y], yerr=[[y - 100 * r["common_ci95"][0]],
+                                        [100 * r["common_ci95"][1] - y]],
+                        fmt="o" if r["frontier"] else "x", capsize=3)
+            ax.annotate(r["policy"], (x, y), textcoords="offset points", xytext=(4, -10),
+                        fontsize=7)
+        ax.set_xscale("log")
+        ax.set_xlabel("CPU seconds per decision")
+        ax.set_ylabel(f"win rate, % of the {len(common)} common deals")
+        ax.axhline(85, ls=":", c="grey")
+        ax.axhline(90, ls=":", c="grey")
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(a.plot, dpi=120)
+        print(f"written {a.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
