@@ -80,6 +80,12 @@ def _expectimax() -> None:
     _conformance("expectimax")
 
 
+def player_view_of_deal(seed: int):
+    from engine.game import Game
+    from engine.view import player_view
+    return player_view(Game(1).new_initial_state(seed=seed))
+
+
 def _honest() -> None:
     from solver.honest import kernel as HK
     from solver.api import make_policy
@@ -87,6 +93,9 @@ def _honest() -> None:
     HK.compile_all()
     HK.policy_games(1, n=2)
     play_honest(make_policy("rollout", n=4), 0)
+    play_honest(make_policy("seq-rollout", n=4), 0)        # solver.honest.strong (issue 29)
+    from solver.honest.estimate import action_estimates
+    action_estimates(player_view_of_deal(0), 1, 0)          # onirim best's estimates
     from engine.game import Game
     from engine.view import player_view
     state = Game(1).new_initial_state(seed=3)
