@@ -78,6 +78,8 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("seq-n1024", "seq-rollout", 2_000, {"n": 1024}, cost="about 6 CPU-minutes"),
     _honest("seq-n4096", "seq-rollout", 2_000, {"n": 4096}, cost="about 20 CPU-minutes",
             cheap=False),
+    _honest("seq-n16384", "seq-rollout", 2_000, {"n": 16384}, cost="about 2 CPU-hours",
+            cheap=False),
     _honest("endgame-seq-n1024", "endgame", 2_000, {"base": "seq-rollout"},
             cost="about 15 CPU-minutes", cheap=False),
     _honest("duo-greedy", "greedy", 2_000, players=2, cost="about 1 CPU-minute"),
