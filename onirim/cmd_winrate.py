@@ -488,7 +488,9 @@ def run(args) -> int:
         first = next(work, None)        # looks chunks up until a deal is left to play
         if first is not None:
             # compile or load the kernels before any deal is timed; forked workers inherit them
-            family = ("honest" if args.mode == "honest" else
+            family = ("duo-honest" if args.mode == "honest"
+                      and getattr(policy, "name", None) == "duo-krollout"
+                      else "honest" if args.mode == "honest" else
                       "duo" if players == 2 else "clairvoyant")
             with _CompileNotice(quiet=ckind == "address", family=family) as notice:
                 try:
