@@ -105,7 +105,7 @@ def test_kill_9_then_resume(tmp_path):
     (["--policy", "no-such-policy"], "unknown"),
     (["--policy", "greedy", "--policy-arg", "depth=3"], "no argument 'depth'"),
     (["--policy", "greedy", "--policy-arg", "depth"], "key=value"),
-    ([], "--policy"),
+    (["--players", "2"], "--policy"),       # solo deals have a default policy
     (["--policy", "greedy", "--budget-nodes", "100"], "--budget-nodes"),
     (["--policy", "greedy", "--tt-mb", "8"], "--tt-mb"),
 ])
