@@ -50,7 +50,7 @@ import random
 
 from . import cards as C
 from . import game as G
-from .rules import PROPHECY_SIZE
+from .rules import COLOURS, DOORS_PER_COLOUR, PROPHECY_SIZE
 
 _SYMBOL_PREF = {C.MOON: 0, C.SUN: 1, C.KEY: 2}   # lower = preferred to play
 _DRAFT_PREF = {C.KEY: 0, C.SUN: 1, C.MOON: 2}    # lower = preferred to draft
@@ -241,6 +241,30 @@ def greedy_plus_action(state) -> int:
                            and state.doors[0].count(C.door_of(C.colour(last))) < 2)
             if not open_needed:
                 return G.PLAY + c
+    return a
+
+
+def dead_key(view, col: int) -> bool:
+    """True if the Key of colour ``col`` can open no more Door in this solo game: the colour
+    has all its Doors in play, or every one of its Doors not in play is in the discard pile."""
+    door = C.door_of(col)
+    in_play = view.doors[0].count(door)
+    if in_play >= DOORS_PER_COLOUR:
+        return True
+    return in_play + view.discard.count(door) >= C.COUNTS[door]
+
+
+def keep_doors_action(view) -> int:
+    """greedy-keep-doors at a solo decision state: greedy-plus, but where it would discard
+    in the play phase, a Key that can open no more Door is discarded first, if held
+    (``solver/policies/keep_doors.py`` says why and what was measured)."""
+    a = greedy_plus_action(view)
+    if view.phase == "play" and G.DISCARD <= a < G.SWAP:
+        hand = view.hands[0]
+        for col in range(COLOURS):
+            k = C.key_of(col)
+            if k in hand and dead_key(view, col):
+                return G.DISCARD + k
     return a
 
 

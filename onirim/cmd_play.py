@@ -265,9 +265,7 @@ class Hinter:
                 self._notice("honest", f"the {strong} policy's playouts")
             self._policy = make_policy(name)
             if name == strong:        # compile or load now, before the hint is timed
-                warm = getattr(self._policy, "warm_up", None)
-                if callable(warm):
-                    warm()
+                self._policy.warm_up()    # make_policy gives every policy the hook
         return self._policy
 
     def hint(self, state, stream: int) -> tuple[int, str]:

@@ -14,7 +14,7 @@ in expectation, and it is always reported apart from ``lo``/``hi`` (docs/EXPECTI
   to the time left;
 * :func:`engine_estimates`, the readable reference that the calibration test and benchmark
   use: playouts of the same policy through the engine
-  (``solver.policies.keep_doors.keep_doors_action``): playout ``j``
+  (``engine.policy.keep_doors_action``): playout ``j``
   deals the unknown cards of the view in a uniformly random order and fixes every later
   shuffle (a deal-mode state keyed by ``(stream, j)``), and *every* action is played out on
   that same deal: common random numbers, so that the differences between actions are not
@@ -46,7 +46,7 @@ import numpy as np
 from engine import rng
 
 from solver.errors import PolicyError
-from solver.policies.keep_doors import keep_doors_action as _policy_action
+from engine.policy import keep_doors_action as _policy_action
 from solver.stats import wilson
 
 POLICY = "greedy-keep-doors"       # the policy played after the action

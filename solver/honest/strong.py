@@ -16,7 +16,7 @@ prophecy).  Such a Key can open nothing, and discarding a Key triggers a prophec
 worth having; greedy keeps every Key to the last (its discard rank puts Keys after every other
 card).  Keys that can still open a Door are kept exactly as greedy-plus keeps them.  The
 readable reference on the engine's state is
-:func:`solver.policies.keep_doors.keep_doors_action`; the differential test compares the two at
+:func:`engine.policy.keep_doors_action`; the differential test compares the two at
 every decision of real games.
 
 ``decide_seq`` (sequential rollout): every legal action gets playouts of the base policy in

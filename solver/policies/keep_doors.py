@@ -10,41 +10,18 @@ greedy-plus 35.8%, greedy-keep-doors 36.9% (docs/POLICIES.md, "Stronger honest p
 Other changes tried on the same games lost: keeping a needed Key at a Nightmare (moving a Door
 to limbo instead: 11.9%; discarding the hand: 21.3%; revealing: 25.4%).
 
-:func:`keep_doors_action` is the readable rule on the engine's state; the policy plays the
+:func:`engine.policy.keep_doors_action` is the readable rule on the engine's state; the policy plays the
 kernel's copy (:func:`solver.honest.strong.keep_doors`), which the differential test checks
 against it at every decision.
 """
 from __future__ import annotations
 
-from engine import cards as C
-from engine import game as G
-from engine.policy import greedy_plus_action
-from engine.rules import COLOURS, DOORS_PER_COLOUR
+# the readable rule lives in engine.policy beside greedy's (solver.honest.estimate plays it
+# too, and the honest family must not import this package of policies: no cycle)
+from engine.policy import dead_key, keep_doors_action  # noqa: F401
 
 from solver.errors import PolicyError
 from solver.registry import PolicyBase, register_policy
-
-
-def dead_key(view, col: int) -> bool:
-    """True if the Key of colour ``col`` can open no more Door in this solo game: the colour
-    has all its Doors in play, or every one of its Doors not in play is in the discard pile."""
-    door = C.door_of(col)
-    in_play = view.doors[0].count(door)
-    if in_play >= DOORS_PER_COLOUR:
-        return True
-    return in_play + view.discard.count(door) >= C.COUNTS[door]
-
-
-def keep_doors_action(view) -> int:
-    """greedy-keep-doors at a solo decision state (the module's rule, on the engine)."""
-    a = greedy_plus_action(view)
-    if view.phase == "play" and G.DISCARD <= a < G.SWAP:
-        hand = view.hands[0]
-        for col in range(COLOURS):
-            k = C.key_of(col)
-            if k in hand and dead_key(view, col):
-                return G.DISCARD + k
-    return a
 
 
 @register_policy("greedy-keep-doors",

@@ -147,8 +147,10 @@ def test_help_and_hint(capsys, monkeypatch):
     assert "undo" in out and "quit" in out
     # far from the end the hint is the strongest registered policy, named as a heuristic
     from solver.api import policy_entries
-    if "rollout" in policy_entries():
-        assert "hint: " in out and "[heuristic: rollout policy, not proven best]" in out
+    from solver.policies.seq import DEFAULT_HONEST_POLICY
+    if DEFAULT_HONEST_POLICY in policy_entries():
+        assert "hint: " in out
+        assert f"[heuristic: {DEFAULT_HONEST_POLICY} policy, not proven best]" in out
     else:
         assert f"hint: {n}) {s.action_to_string(a)}  [heuristic: greedy policy, not proven " \
                "best]" in out
@@ -487,14 +489,17 @@ def test_bench_errors_keep_the_format(capsys, monkeypatch, argv, field):
     assert rc == 2 and out == "" and err.startswith(f"onirim: error: {field}"), err
 
 
-def test_a_pasted_two_player_view_gets_one_clear_line_from_best(capsys, monkeypatch):
-    """What `position` prints in a two-player game, pasted into `onirim best`: one line that
-    says two-player views are not answered yet (it was "hand1: unknown card code '?'")."""
+def test_a_pasted_two_player_view_is_answered_by_best(capsys, monkeypatch):
+    """What `position` prints in a two-player game, pasted into `onirim best`, is answered from
+    that player's view (it was "hand1: unknown card code '?'", then a refusal; issue 27 item
+    4): every legal action of the player to move gets an estimate."""
     moves = greedy_moves(2, players=2, limit=12)
     out = play(capsys, monkeypatch, moves + ["position"], seed=2, players=2)
     line = [x for x in out.splitlines() if x.startswith('onirim best "mode=duo')][-1]
     text = line.removeprefix('onirim best "').removesuffix('"')
     assert "=?,?,?" in text
-    rc, out, err = run_cli(capsys, monkeypatch, ["best", text])
-    assert rc == 2 and out == "" and err.count("\n") == 1
-    assert "two-player views are not answered yet" in err and "unknown card code" not in err
+    rc, out, err = run_cli(capsys, monkeypatch, ["best", text, "--budget-s", "0.5", "--json"])
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["mode"] == "duo-view" and d["actions"]
+    assert all(a["estimate"] is not None for a in d["actions"])

@@ -145,7 +145,9 @@ def test_a_command_that_must_compile_says_so_first(monkeypatch, capsys):
     said = []
     h = Hinter(said.append)
     import solver.api as api
-    monkeypatch.setattr(api, "make_policy", lambda name, **k: type("F", (), {"name": name})())
+    monkeypatch.setattr(api, "make_policy", lambda name, **k: type("F", (), {"name": name,
+                                                                      "warm_up": lambda s: None})())
     h.policy()
-    assert said and said[0].startswith("(compiling the rollout policy's playouts, once per "
-                                       "install: about")
+    from solver.policies.seq import DEFAULT_HONEST_POLICY
+    assert said and said[0].startswith(f"(compiling the {DEFAULT_HONEST_POLICY} policy's "
+                                       "playouts, once per install: about")
