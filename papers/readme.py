@@ -71,9 +71,9 @@ def block_ladder(recs) -> str:
         out.append(f"* **Rows at the current commit** ({', '.join(r['policy'] for r in cur)}): "
                    f"one row per deal in `benchmarks/results/rows/NAME.jsonl.gz`, played by "
                    f"`python -m benchmarks.experiments run NAME` in one process on one core "
-                   f"(commit {c['commit']}, {c['machine']['cpu']}, {c['machine']['cores']} "
-                   f"cores shared with other jobs, load average {_load_range(cur)}, "
-                   f"{c['date']}). Time per decision is the process's CPU time over the "
+                   f"(each row's commit in the table, {c['machine']['cpu']}, "
+                   f"{c['machine']['cores']} cores shared with other jobs, load average "
+                   f"{_load_range(cur)}, from {min(r['date'] for r in cur)}). Time per decision is the process's CPU time over the "
                    f"decisions, compile time excluded; the wall time beside it, under that "
                    f"load, was " + ", ".join(f"{_secs(r['wall_s'] / r['decisions'])} "
                                              f"({r['policy']})" for r in cur) + ".")

@@ -33,6 +33,13 @@ LADDER = (
     ("rollout n=64", "rollout-n64", "rollout n=64", "rollout"),
     ("rollout n=256", "rollout-n256", "rollout n=256", "rollout(n=256)"),
     ("rollout n=1024", "rollout-n1024", "rollout n=1024", None),
+    # issue 29: the stronger base policy and the sequential rollout over it (no old summary)
+    ("greedy-keep-doors", "greedy-keep-doors", None, None),
+    ("seq-rollout n=256", "seq-n256", None, None),
+    ("seq-rollout n=1024", "seq-n1024", None, None),
+    ("seq-rollout n=4096", "seq-n4096", None, None),
+    ("seq-rollout n=16384", "seq-n16384", None, None),
+    ("endgame over seq-rollout n=1024", "endgame-seq-n1024", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"
@@ -43,6 +50,12 @@ DUO_LADDER = (
     ("greedy", "duo-greedy", "greedy"),
     ("duo-greedy-plus", "duo-greedy-plus", "duo-greedy-plus"),
     ("duo-rollout", "duo-rollout", "duo-rollout"),
+    # issue 30: the compiled two-player rollout (solver/duo/rollout.py), n playouts per action
+    ("duo-krollout n=8", "duo-k8", None),
+    ("duo-krollout n=32", "duo-k32", None),
+    ("duo-krollout n=128", "duo-k128", None),
+    ("duo-krollout n=512", "duo-k512", None),
+    ("duo-krollout n=2048", "duo-k2048", None),
 )
 LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"
@@ -131,6 +144,8 @@ def ladder_record(regret_files: list[str]) -> dict:
         rows = stored(name)
         if rows:
             row = honest_row(label, name, rows)
+        elif old_label is None:      # a new row with nothing stored yet: not in the ladder
+            continue
         else:
             o = old[old_label]
             row = {"policy": label, "name": o["policy"],
@@ -162,6 +177,8 @@ def duo_ladder_record() -> dict:
         rows = stored(name)
         if rows:
             row = {**honest_row(label, name, rows), "mode": "honest"}
+        elif old_label is None:      # a new row with nothing stored yet: not in the ladder
+            continue
         else:
             o = old[old_label]
             row = {"policy": label, "name": o["policy"], "mode": "honest",
