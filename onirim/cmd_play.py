@@ -308,7 +308,7 @@ class Session:
         self.width = max(MIN_WIDTH, width) if width else terminal_width()
         self.undo_stack: list = []
         self.echo = not _isatty(self.inp)
-        self.hinter = Hinter(self.say)
+        self.hinter = Hinter(self.say_wrapped)     # its notices fit the terminal too
 
     # -------------------------------------------------------------- output helpers
     def say(self, text: str = "") -> None:

@@ -125,10 +125,10 @@ def test_editing_a_stored_row_fails_the_check(paper):
 
 
 def test_editing_a_stored_result_file_fails_the_check(paper):
-    """(a) The issue's example: a win count changed in the ladder's result file (today the
-    source of the pending rows), and a figure changed in a benchmark's result file."""
+    """(a) A win count changed in the ladder's result file (the source of the pending row
+    rollout n=64), and a figure changed in a benchmark's result file."""
     res = build.RESULTS
-    _edit(res / "honest-ladder.json", '"wins": 1697', '"wins": 1797')
+    _edit(res / "honest-ladder.json", '"wins": 6685', '"wins": 6785')
     problems = check.check()
     assert any("honest-ladder.json" in p for p in problems), problems
     shutil.copy(build.ROOT / "benchmarks/results/honest-ladder.json", res / "honest-ladder.json")
