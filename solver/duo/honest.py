@@ -52,7 +52,9 @@ from engine.rules import PROPHECY_SIZE
 from engine.view import is_duo_view, sample_position
 
 from solver.errors import PolicyError
-from solver.registry import Param, PolicyBase, check_range as _check, register_policy
+from solver.registry import PolicyBase, check_range as _check, register_policy
+# the parameters shared with the compiled rollout; importing it also registers duo-krollout
+from solver.duo.rollout import rollout_params
 
 _SALT = 0x6A09E667F3BCC909       # the duo rollout's stream salt
 
@@ -185,21 +187,7 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
 # ----------------------------------------------------------------------------- the policy
 @register_policy(
     "duo-rollout",
-    params=[
-        Param("n", int, 6, "playouts per candidate action"),
-        Param("z", float, 2.0, "margin: leave the base action only if a rival's paired mean "
-                               "difference exceeds z standard errors"),
-        Param("screen", int, 2, "with many candidates: playouts per candidate in the first "
-                                "round (0: no screen)"),
-        Param("keep", int, 2, "with many candidates: how many the screen keeps (plus the "
-                              "base)"),
-        Param("base", str, "greedy-plus", "base policy of the playouts: greedy or "
-                                          "greedy-plus (duo-greedy-plus)"),
-        Param("reward", str, "doors", "playout score: doors (Doors in play at the end, 8 = "
-                                      "won) or win (1/0)"),
-        Param("swaps", str, "base", "exchanges tried in phase play: base (those of the base "
-                                    "action's discard), all, none"),
-    ],
+    params=rollout_params(n=6, z=2.0, screen=2, keep=2, swaps="base"),
     doc="two-player one-step rollout over engine/ (n playouts per candidate on positions "
         "dealt from the player's view, common random numbers, z-margin)")
 class DuoRollout(PolicyBase):
@@ -277,6 +265,3 @@ class DuoRollout(PolicyBase):
                 best, best_d = a, mu
         return best
 
-
-# the numba rollout registers from its own module (solver/duo/rollout.py)
-from solver.duo import rollout as _krollout  # noqa: E402, F401

@@ -43,23 +43,30 @@ def key_of_stream(stream: int) -> int:
     return rng.mix64((int(stream) ^ _SALT) & rng.MASK)
 
 
-@register_policy(
-    "duo-krollout",
-    params=[
-        Param("n", int, 512, "playouts per candidate action"),
-        Param("z", float, 1.0, "margin: leave the base action only if a rival's paired mean "
-                               "difference exceeds z standard errors"),
-        Param("screen", int, 64, "with many candidates: playouts per candidate in the first "
-                                 "round (0: no screen)"),
-        Param("keep", int, 4, "with many candidates: how many the screen keeps (plus the "
-                              "base)"),
+def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str) -> list:
+    """The parameters of a two-player one-step rollout (this module's compiled ``duo-krollout``
+    and the pure-Python ``duo-rollout`` of :mod:`solver.duo.honest`), with each policy's
+    defaults."""
+    return [
+        Param("n", int, n, "playouts per candidate action"),
+        Param("z", float, z, "margin: leave the base action only if a rival's paired mean "
+                             "difference exceeds z standard errors"),
+        Param("screen", int, screen, "with many candidates: playouts per candidate in the "
+                                     "first round (0: no screen)"),
+        Param("keep", int, keep, "with many candidates: how many the screen keeps (plus the "
+                                 "base)"),
         Param("base", str, "greedy-plus", "base policy of the playouts: greedy or "
                                           "greedy-plus (duo-greedy-plus)"),
         Param("reward", str, "doors", "playout score: doors (Doors in play at the end, 8 = "
                                       "won) or win (1/0)"),
-        Param("swaps", str, "all", "exchanges tried in phase play: all, base (those of the "
+        Param("swaps", str, swaps, "exchanges tried in phase play: all, base (those of the "
                                    "base action's discard), none"),
-    ],
+    ]
+
+
+@register_policy(
+    "duo-krollout",
+    params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all"),
     doc="two-player one-step rollout in numba from the player's view (n playouts per "
         "candidate, partner hand dealt from the unknown cards, common random numbers, "
         "z-margin)")
