@@ -5,18 +5,24 @@ Numba's on-disk cache (``cache=True``) checks only the source file of the cached
 cached search that was compiled with an older copy of a kernel function it calls (from another
 file) would silently keep the old code.  To rule that out, every ``cache=True`` function of
 this package, in whichever sub-package it lives, is stamped with a hash of its own file *and*
-of every kernel source file of the package (:func:`kernel_files`: each file that defines a
-cached numba function, found by walking the package, plus ``SHARED``, the files without
-kernels of their own whose names kernels read: a re-export, constants, plain-Python rule code
-that kernels compile).  Editing any of them recompiles every cached function of the package.
+of every kernel source file that its file may reach (:func:`stamp_files`): the package's
+modules that the file imports (at any depth, inside functions too), then what those import,
+and so on, kept where they are kernel files (:func:`kernel_files`: each file that defines a
+cached numba function, plus ``SHARED``, the files without kernels of their own whose names
+kernels read: a re-export, constants, plain-Python rule code that kernels compile).  A kernel
+can call only names its module holds, and a module holds only what it defines or imports, so
+the import closure covers every callee.  Editing a kernel file recompiles the cached functions
+of the files that reach it, not the whole package: an edit of the two-player information-state
+kernel leaves the clairvoyant search's cache valid.
 ``tests/project/test_numba_cache_stamp.py`` imports every module of the package, finds every
 cached dispatcher and checks that it is stamped, and checks that every module a cached function
-may call is in the digest.  The kernels also compile in the rules vocabulary of ``engine/``
-(``ENGINE_CORE``: card counts, rule sizes, phase numbers and action numbers, frozen as
-constants), so those files are part of the stamp too.
+may call is in its file's digest.  The kernels also compile in the rules vocabulary of
+``engine/`` (``ENGINE_CORE``: card counts, rule sizes, phase numbers and action numbers, frozen
+as constants), so those files are part of every stamp too.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -52,9 +58,90 @@ def kernel_files(root=None) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+_kernel_files = functools.lru_cache(maxsize=None)(kernel_files)
+
+
 def in_package(py_file) -> bool:
     """Whether a source file is part of this package (this folder or a sub-package)."""
     return os.path.abspath(py_file).startswith(_DIR + os.sep)
+
+
+@functools.lru_cache(maxsize=None)
+def _modules(root) -> dict[str, str]:
+    """Dotted module name (``solver.honest.state``; a package by its own name) -> path
+    relative to ``root``, for every source file of the package."""
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
+        for f in files:
+            if f.endswith(".py"):
+                rel = os.path.relpath(os.path.join(folder, f), root).replace(os.sep, "/")
+                parts = ["solver"] + rel[:-3].split("/")
+                if parts[-1] == "__init__":
+                    parts.pop()
+                out[".".join(parts)] = rel
+    return out
+
+
+_FROM = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n]+)", re.M)
+
+
+def _add(targets, mods, rel, found) -> None:
+    for t in targets:
+        while t and t not in mods:
+            t = t.rpartition(".")[0]
+        if t and t != "solver" and mods[t] != rel:
+            found.add(mods[t])
+
+
+@functools.lru_cache(maxsize=None)
+def package_imports(rel: str, root=None) -> frozenset[str]:
+    """The package files (relative paths) that file ``rel`` imports, at any level of the file
+    (inside functions too): ``from solver.honest import kernel`` is kernel.py, ``from
+    solver.honest import X`` with X not a module is the sub-package's ``__init__.py``."""
+    root = root or _DIR
+    mods = _modules(root)
+    own = next((m for m, r in mods.items() if r == rel), None)
+    if own is None:
+        return frozenset()
+    pkg = own if rel.endswith("__init__.py") else own.rpartition(".")[0]
+    with open(os.path.join(root, rel), encoding="utf-8") as fh:
+        text = fh.read()
+    found = set()
+    # read as text, not parsed (this runs in every process that loads a kernel): a line
+    # that only looks like an import (in a docstring) can add a file, never drop one
+    for m in _FROM.finditer(text):
+        dots, module = re.match(r"(\.*)(.*)", m.group(1)).groups()
+        if dots:
+            base = pkg.split(".")
+            base = base[:len(base) - (len(dots) - 1)]
+            base = ".".join(base + ([module] if module else []))
+        else:
+            base = module
+        names = re.sub(r"#[^\n]*", "", m.group(2)).strip("() \n\\")
+        targets = [f"{base}.{n.split()[0]}" for n in names.split(",") if n.strip()] + [base]
+        _add(targets, mods, rel, found)
+    for m in _IMPORT.finditer(text):
+        names = re.sub(r"#.*", "", m.group(1))
+        _add([n.split()[0] for n in names.split(",") if n.strip()], mods, rel, found)
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=None)
+def stamp_files(rel: str, root=None) -> tuple[str, ...]:
+    """The kernel files whose content stamps the cached functions of file ``rel`` (relative
+    to this folder, '/' separators): the file itself and every kernel file in its import
+    closure within the package, sorted."""
+    root = root or _DIR
+    kernels = set(_kernel_files(root))
+    seen, todo = {rel}, [rel]
+    while todo:
+        for dep in package_imports(todo.pop(), root):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return tuple(sorted({rel} | (seen & kernels)))
 
 
 def _digest(names, folder=None) -> bytes:
@@ -80,7 +167,7 @@ def _install_cache_locator() -> None:
         return  # an unknown numba layout: keep numba's own behaviour
     if any(getattr(c, "_onirim_solver", False) for c in impl._locator_classes):
         return
-    core = _digest(kernel_files()) + _digest(ENGINE_CORE, _ENGINE_DIR)
+    core = _digest(ENGINE_CORE, _ENGINE_DIR)
 
     def stamped(base):
         class _SolverCacheLocator(base):
@@ -93,7 +180,8 @@ def _install_cache_locator() -> None:
                 return super().from_function(py_func, py_file)
 
             def get_source_stamp(self):
-                return core + _digest((os.path.relpath(os.path.abspath(self._py_file), _DIR),))
+                rel = os.path.relpath(os.path.abspath(self._py_file), _DIR)
+                return core + _digest(stamp_files(rel.replace(os.sep, "/")))
         return _SolverCacheLocator
 
     # NUMBA_CACHE_DIR, when set, is honoured first (the user-provided locator declines

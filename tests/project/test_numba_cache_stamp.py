@@ -174,10 +174,46 @@ def test_every_kernel_module_called_from_a_cached_function_is_stamped():
     for m in files:
         if not _has_jit(trees[m], cached_only=True):
             continue
-        for dep in _reached(m, imports, jitted):
-            if _rel(files[dep]) not in kernels and dep not in PYTHON_ONLY:
-                missing.add((m, dep))
+        own = set(solver.stamp_files(_rel(files[m])))
+        todo, seen = [m], {m}
+        while todo:     # what m reaches, and what the kernels it reaches reach in turn
+            for dep in _reached(todo.pop(), imports, jitted):
+                if dep in seen:
+                    continue
+                seen.add(dep)
+                todo.append(dep)
+                if dep in PYTHON_ONLY:
+                    continue
+                if _rel(files[dep]) not in kernels or _rel(files[dep]) not in own:
+                    missing.add((m, dep))
     assert not missing, f"cached functions call kernels of files not in the digest: {missing}"
+
+
+def test_a_file_is_stamped_by_what_it_reaches_and_not_by_other_families():
+    """The stamp is per file: the solo clairvoyant search is not recompiled by an edit of the
+    two-player information-state kernel, and the two-player honest playouts are by an edit of
+    the solo information-state kernel whose draw step they import."""
+    assert "duo/info_state.py" not in solver.stamp_files("clairvoyant/search.py")
+    assert "bound/kernel.py" not in solver.stamp_files("honest/strong.py")
+    assert {"honest/state.py", "duo/info_state.py", "board.py", "steps.py"} <= \
+        set(solver.stamp_files("duo/info_playouts.py"))
+    assert "expectimax/search.py" in solver.stamp_files("expectimax/kernel.py")   # re-export
+
+
+def test_the_import_closure_follows_every_form_of_import(tmp_path):
+    (tmp_path / "fam").mkdir()
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "fam" / "__init__.py").write_text("from .c import z\n")
+    for name in ("a", "b", "c", "d", "e", "f"):
+        (tmp_path / "fam" / f"{name}.py").write_text("@njit(cache=True)\ndef g(): pass\n")
+    (tmp_path / "top.py").write_text(
+        "import solver.fam.a as A\n"
+        "from solver.fam import (b,  # a comment\n    e)\n"
+        "def f():\n    from .fam.d import g\n    from solver.fam import z\n")
+    got = solver.package_imports("top.py", str(tmp_path))
+    assert got == {"fam/a.py", "fam/b.py", "fam/e.py", "fam/d.py", "fam/__init__.py"}, got
+    assert "fam/c.py" in solver.stamp_files("top.py", str(tmp_path))      # via the re-export
+    assert "fam/f.py" not in solver.stamp_files("top.py", str(tmp_path))
 
 
 def _shared_modules():
