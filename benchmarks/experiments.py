@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 @dataclass
 class Experiment:
     name: str
-    kind: str                   # "honest", "clairvoyant" or "diff-kernel"
+    kind: str                   # "honest", "clairvoyant", "bound" or "diff-kernel"
     deals: int                  # deals (or chunks) 0 .. deals-1
     params: dict = field(default_factory=dict)
     cost: str = ""              # measured or estimated CPU cost on this project's machine
@@ -55,6 +55,22 @@ def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True):
     return Experiment(name, "honest", deals,
                       {"policy": policy, "config": config, "players": players,
                        "policy_seed": 1, "seed_first": 0},
+                      cost, cheap, shlex.join(cmd))
+
+
+def _bound(name, stop, deals=500, cost="", cheap=True):
+    """An information-relaxation bound (onirim bound, docs/BOUND.md) on the deals where
+    rollout n=256 plays until its view has at most 12 unknown cards; W = 0, with or without
+    the exact stop at C unknown cards."""
+    ex_budget = 20_000_000 if stop is not None else None
+    cmd = ["onirim", "bound", "--policy", "rollout", "--policy-arg", "n=256", "--switch", "12"]
+    if stop is not None:
+        cmd += ["--stop", str(stop), "--ex-budget", str(ex_budget)]
+    cmd += ["--deals", str(deals), "--seed", "0", "--json"]
+    return Experiment(name, "bound", deals,
+                      {"w": "zero", "stop": stop, "budget_nodes": 2_000_000,
+                       "ex_budget": ex_budget, "policy": "rollout", "config": {"n": 256},
+                       "policy_seed": 1, "switch": 12, "seed_first": 0},
                       cost, cheap, shlex.join(cmd))
 
 
@@ -98,6 +114,10 @@ EXPERIMENTS = {e.name: e for e in (
             cost="about 50 CPU-minutes", cheap=False),
     _honest("duo-k2048", "duo-krollout", 2_000, {"n": 2048, "screen": 256}, players=2,
             cost="about 3 CPU-hours", cheap=False),
+    # the ceiling (issue 31): what any player that plays rollout n=256 until 12 unknown cards
+    # can reach from there, with and without the exact stop at 8 unknown cards
+    _bound("bound-switch12", None, cost="about 2 CPU-minutes"),
+    _bound("bound-switch12-stop8", 8, cost="about 8 CPU-minutes"),
     Experiment("clairvoyant", "clairvoyant", 100_000,
                {"budget_nodes": 20_000_000, "tt_mb": None, "seed_first": 0},
                "about 7 CPU-minutes", True,
@@ -136,9 +156,27 @@ def _load() -> float:
         return -1.0
 
 
+class _BoundWorker:
+    """One deal of ``onirim bound`` at a time (solver/bound/run.py), kernels and policy made
+    before the first deal."""
+
+    def __init__(self, params):
+        from solver.bound import run as R
+        self.R = R
+        self.config = R.make_config(params["w"], params["stop"], params["budget_nodes"],
+                                    params["ex_budget"], params["policy"], params["config"],
+                                    params["policy_seed"], params["switch"])
+        R.warm_up(self.config)
+
+    def play(self, seed: int) -> dict:
+        return self.R.bound_deal(self.config, seed)
+
+
 def _worker(e: Experiment):
     from solver.runs import runner as runner
     p = e.params
+    if e.kind == "bound":
+        return _BoundWorker(p)
     if e.kind == "honest":
         job = runner.honest_job(p["policy"], p["config"], p["players"], p["policy_seed"])
     else:
@@ -152,6 +190,11 @@ def _play(e: Experiment, w, seed: int) -> dict:
         r = w.play(seed)
         return {"seed": seed, "won": r["won"], "doors": r["doors"],
                 "decisions": r["decisions"]}
+    if e.kind == "bound":
+        r = w.play(seed)
+        return {"seed": seed, **{k: r[k] for k in (
+            "value", "finished", "inexact", "nodes", "stops", "policy_won",
+            "switch_decision", "unknown_at_start", "decided_before_switch")}}
     if e.kind == "clairvoyant":
         r = w.play(seed)        # a WIN line is replayed in engine/ by the solver
         return {"seed": seed, "result": r["result"], "nodes": r["nodes"]}
