@@ -279,7 +279,7 @@ def test_progress_bar_has_no_stray_comma(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "actions exact" in err and "nodes" in err
     assert "| ," not in err and "|," not in err
-    from onirim.cmd_best import BAR_FORMAT
+    from onirim.best_output import BAR_FORMAT
     from tqdm import tqdm
     line = tqdm.format_meter(3, 8, 1.0, bar_format=BAR_FORMAT, prefix="round 1, 5 nodes",
                              ncols=60)
