@@ -35,7 +35,6 @@ from collections import Counter
 from engine import cards as C
 from engine.errors import IllegalActionError, OnirimError
 from engine.game import Game
-from engine.policy import greedy_action
 from engine.rng import MAX_SEED
 from engine.rules import PROPHECY_SIZE
 from engine.view import known_top, player_view
@@ -221,6 +220,8 @@ class Hinter:
     game, when it proves a best move within ``limit_s`` seconds; otherwise the default honest
     policy (``solver.policies.seq.DEFAULT_HONEST_POLICY``, the strongest measured at 10 ms of
     CPU per decision or less; ``greedy`` if it is not registered), said to be a heuristic.
+    Two players: the default two-player policy (``solver.duo.rollout.DEFAULT_DUO_POLICY``)
+    from the view of the player to move, said to be a heuristic.
     Both see only the player's view.  Compiling the search (once per install) happens
     before its clock starts."""
 
@@ -230,6 +231,7 @@ class Hinter:
         self.limit_s = limit_s
         self._solver = None
         self._policy = None
+        self._duo_policy = None
 
     def _exact(self, view):
         if self._solver is None:
@@ -268,12 +270,26 @@ class Hinter:
                 self._policy.warm_up()    # make_policy gives every policy the hook
         return self._policy
 
+    def duo_policy(self):
+        """The two-player hint's policy: the default two-player honest policy
+        (``solver.duo.rollout.DEFAULT_DUO_POLICY``, duo-krollout), deciding from the view of
+        the player to move; compiled or loaded before the first hint is timed."""
+        if self._duo_policy is None:
+            from solver.api import make_policy
+            from solver.duo.rollout import DEFAULT_DUO_POLICY
+            self._notice("duo-honest", f"the {DEFAULT_DUO_POLICY} policy's playouts")
+            self._duo_policy = make_policy(DEFAULT_DUO_POLICY)
+            self._duo_policy.warm_up()
+        return self._duo_policy
+
     def hint(self, state, stream: int) -> tuple[int, str]:
         """(action, the words that say where it comes from)."""
-        if state.players == 2:
-            return (greedy_action(state), "heuristic: the greedy policy (no exact search "
-                                          "for two players); not proven best")
         view = player_view(state)
+        if state.players == 2:
+            p = self.duo_policy()
+            return (p.act(view, stream), f"heuristic: {p.name} policy from player "
+                                         f"{state.turn}'s view (no exact search for two "
+                                         "players); not proven best")
         note = ""
         if state.deck_size() <= self.deck_max:
             try:

@@ -59,9 +59,9 @@ def add_arguments(p) -> None:
                         "clairvoyant")
     p.add_argument("--policy", default=None, metavar="NAME",
                    help="honest mode: the registered policy to play, one of "
-                        f"{_policy_names()} (docs/POLICIES.md); default for solo deals "
-                        "seq-rollout, the strongest measured at 10 ms of CPU per decision or "
-                        "less (required for two-player deals)")
+                        f"{_policy_names()} (docs/POLICIES.md); default seq-rollout for "
+                        "solo deals, duo-krollout for two-player deals: the strongest "
+                        "measured at 10 ms of CPU per decision or less")
     p.add_argument("--policy-seed", type=int, default=None, metavar="P",
                    help="honest mode: the seed of the policy's random numbers, independent of "
                         "the deal (default 1; recorded in the JSON, so games replay)")
@@ -134,11 +134,11 @@ def check_args(args):
     if args.mode == "honest":
         args.policy_default = False
         if not args.policy:
-            if getattr(args, "players", 1) != 1:
-                raise UsageError("--policy: two-player honest play needs a policy (for "
-                                 "example --policy duo-greedy-plus)")
-            from solver.policies.seq import DEFAULT_HONEST_POLICY
-            args.policy, args.policy_default = DEFAULT_HONEST_POLICY, True
+            if getattr(args, "players", 1) == 2:
+                from solver.duo.rollout import DEFAULT_DUO_POLICY as default
+            else:
+                from solver.policies.seq import DEFAULT_HONEST_POLICY as default
+            args.policy, args.policy_default = default, True
         for flag, value in (("--budget-nodes", args.budget_nodes),
                             ("--budget-s", args.budget_s), ("--tt-mb", args.tt_mb)):
             if value is not None:

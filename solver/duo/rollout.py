@@ -33,6 +33,10 @@ from solver.errors import PolicyError
 from solver.registry import Param, PolicyBase, check_range as _check, register_policy
 
 _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
+# the policy `onirim winrate --mode honest --players 2` and the two-player hint of `onirim play`
+# use when none is named: the strongest two-player policy measured at 10 ms of CPU per decision
+# or less (docs/DUO.md, the compiled ladder: n=512, 66.25% of deals 0-1999 at 9.68 ms)
+DEFAULT_DUO_POLICY = "duo-krollout"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards; the partner's hand and the deck are one "

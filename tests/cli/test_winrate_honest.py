@@ -105,7 +105,7 @@ def test_kill_9_then_resume(tmp_path):
     (["--policy", "no-such-policy"], "unknown"),
     (["--policy", "greedy", "--policy-arg", "depth=3"], "no argument 'depth'"),
     (["--policy", "greedy", "--policy-arg", "depth"], "key=value"),
-    (["--players", "2"], "--policy"),       # solo deals have a default policy
+    (["--players", "2", "--policy-arg", "depth=3"], "no argument 'depth'"),   # the default's
     (["--policy", "greedy", "--budget-nodes", "100"], "--budget-nodes"),
     (["--policy", "greedy", "--tt-mb", "8"], "--tt-mb"),
 ])
@@ -272,7 +272,23 @@ def test_without_a_policy_solo_plays_the_default_and_says_so(tmp_path, capsys):
     assert rc == 0 and json.loads(stdout)["policy_default"] is False
 
 
-def test_two_players_without_a_policy_is_one_line(tmp_path, capsys):
+def test_without_a_policy_two_players_play_the_duo_default_and_say_so(tmp_path, capsys):
+    from solver.duo.rollout import DEFAULT_DUO_POLICY
+    assert DEFAULT_DUO_POLICY == "duo-krollout"
+    db = str(tmp_path / "e.sqlite")
+    small = ["--policy-arg", "n=8", "--policy-arg", "screen=1"]
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--players", "2", *small,
+                               "--deals", "2", "--seed", "3", "--db", db, "--json")
+    assert rc == 0, err
+    out = json.loads(stdout)
+    assert out["players"] == 2 and out["deals"] == 2
+    assert out["policy"] == DEFAULT_DUO_POLICY and out["policy_default"] is True
+    assert out["policy_config"]["n"] == 8 and out["policy_config"]["swaps"] == "all"
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--players", "2", *small,
+                               "--deals", "2", "--seed", "3", "--db", db)
+    assert rc == 0 and f"policy {DEFAULT_DUO_POLICY}" in stdout and "the default" in stdout
+    assert "2 already stored" in stdout           # the same configuration: the same rows
     rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--players", "2",
-                               "--deals", "2", "--db", str(tmp_path / "e.sqlite"))
-    assert rc == 2 and err.count("\n") == 1 and "--policy" in err
+                               "--policy", "greedy", "--deals", "2", "--seed", "3", "--db", db,
+                               "--json")
+    assert rc == 0 and json.loads(stdout)["policy_default"] is False
