@@ -51,6 +51,22 @@ def test_a_failing_family_fails_the_run(monkeypatch):
     assert "invalid choice" in rec["error"]
 
 
+def test_a_family_whose_probe_stays_out_of_the_cache_fails_the_run(monkeypatch, capsys):
+    # the family compiled without error, but the function family_ready reads was never
+    # compiled by its warm-up: every command would then announce a compile again (seen in a
+    # fresh clone: the honest family's probe was no longer called by its warm-up)
+    monkeypatch.setattr(P, "run", lambda names, jobs, say=None: {
+        "families": {n: {"ok": True, "wall_s": 0.1, "cpu_s": 0.1, "error": None}
+                     for n in names}, "wall_s": 0.1, "jobs": jobs})
+    monkeypatch.setattr(P, "family_ready", lambda n: n != "honest")
+    assert P.main(["--only", "honest", "--only", "bound"]) == 1
+    out = capsys.readouterr().out
+    assert "honest FAILED: compiled, but solver.honest.kernel.estimate_all is not" in out
+    assert "bound FAILED" not in out
+    monkeypatch.setattr(P, "family_ready", lambda n: True)
+    assert P.main(["--only", "honest"]) == 0
+
+
 def test_every_family_is_scheduled_longest_first(monkeypatch):
     started = []
 
