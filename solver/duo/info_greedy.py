@@ -10,7 +10,9 @@ unknown multiset): neither reads the other seat's hand, so a seat never uses its
 cards (``docs/DUO.md``, the strict reading).
 
 The ranks are greedy's shared ranks (:mod:`solver.steps`: ``discard_rank``, ``play_rank``,
-``prophecy_value``); "a colour the player needs" is the two-player one (the active player holds
+``prophecy_value``), and the play decision reads the solo greedy's per-colour tables
+(:mod:`solver.honest.greedy`, ``PLAY_BEST`` and ``LOWEST``) on the active hand (own and
+shared cards); "a colour the player needs" is the two-player one (the active player holds
 no Door of it, ruling D5), passed to ``prophecy_value`` as a Door count of 0 (needed) or
 ``DOORS_PER_COLOUR`` (not needed).
 """
@@ -24,6 +26,7 @@ from engine.rules import COLOURS, DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, SYMBOLS
 
 from solver import board as B
 from solver import steps as X
+from solver.honest.greedy import LOWEST, NO_PLAY, PLAY_BEST
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST, NIGHT,
                                    DRAWN as DRAWN_SLOT,
@@ -31,7 +34,8 @@ from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_
                                    P_PROPHECY, PH, SER, SH, TOP, TURN, ZONE_STRIDE, deck_size)
 
 NO_RANK = 1 << 40
-assert COLOURS == 4           # _greedy_play holds the four colours' counts in a tuple
+CARD_MASK = (1 << X.CARD_BITS) - 1     # a rank's last term: the card
+assert COLOURS == 4           # _greedy_play holds the four colours' masks in four names
 # engine.policy._DRAFT_PREF: Keys before Suns before Moons (lower = drafted first)
 DRAFT_PREF = np.zeros(SYMBOLS, dtype=np.int64)
 DRAFT_PREF[KEY], DRAFT_PREF[SUN], DRAFT_PREF[MOON] = 0, 1, 2
@@ -78,16 +82,6 @@ def _discard_rank(S, p, own, s_col, s_len, c, extra):
 
 
 @njit(cache=True, inline="always")
-def _play_rank(S, own, c):
-    col = c // SYMBOLS
-    follow = 0
-    for x in range(col * SYMBOLS, col * SYMBOLS + SYMBOLS):
-        if x % SYMBOLS != c % SYMBOLS and S[own + x] + S[SH + x] > 0:
-            follow = 1
-    return X.play_rank(c, follow)
-
-
-@njit(cache=True, inline="always")
 def _zone_of(S, own, c):
     """engine.policy._zone_action: own cards first, else the shared ones."""
     return 0 if S[own + c] > 0 else 1
@@ -114,61 +108,76 @@ def prophecy_value(S, c):
 
 # ----------------------------------------------------------------------------- decisions
 @njit(cache=True, inline="always")
+def _mask(S, own, col):
+    """Which of colour ``col``'s three cards the active hand holds (own or shared): bit 0 Sun,
+    1 Moon, 2 Key (the index of the solo greedy's tables)."""
+    b = col * SYMBOLS
+    return ((1 if S[own + b] + S[SH + b] > 0 else 0)
+            | (2 if S[own + b + 1] + S[SH + b + 1] > 0 else 0)
+            | (4 if S[own + b + 2] + S[SH + b + 2] > 0 else 0))
+
+
+@njit(cache=True, inline="always")
 def _greedy_play(S):
+    """engine.policy's play decision (rules 1-4) from the solo greedy's per-colour tables
+    (:data:`solver.honest.greedy.PLAY_BEST`, ``LOWEST``: within a colour the ranks depend only
+    on which of its cards are held and on the last card's symbol), on the active hand (own
+    and shared cards); the card is then taken from the own cards if held there
+    (engine.policy._zone_action)."""
     p = S[TURN]
     own = H + OWN_STEP * p
     last = S[LAST + p]
-    s_col, s_len = _series(S, p)
-    # the colour counts of the active hand and the needed colours, once
-    cnt = (_cnt(S, own, 0), _cnt(S, own, 1), _cnt(S, own, 2), _cnt(S, own, 3))
+    if last == NO_CARD:
+        s_col = -1
+        s_len = 0
+        ls1 = 0
+    else:
+        s_col = last // SYMBOLS
+        s_len = S[SER + p]
+        ls1 = last % SYMBOLS + 1
+    m0 = _mask(S, own, 0)
+    m1 = _mask(S, own, 1)
+    m2 = _mask(S, own, 2)
+    m3 = _mask(S, own, 3)
     d = DR + COLOURS * p
-    need = (S[d] == 0, S[d + 1] == 0, S[d + 2] == 0, S[d + 3] == 0)
-    active_needed = s_col >= 0 and need[s_col]
+    active_needed = s_col >= 0 and S[d + s_col] == 0
     # rule 1: continue the open series of a needed colour
     if active_needed and s_len != 0:
-        best = -1
-        best_r = NO_RANK
-        for c in range(s_col * SYMBOLS, s_col * SYMBOLS + SYMBOLS):
-            if S[own + c] + S[SH + c] > 0 and B.playable(last, c):
-                r = _play_rank(S, own, c)
-                if r < best_r:
-                    best_r = r
-                    best = c
-        if best >= 0:
-            return A_PLAY + _zone_of(S, own, best) * ZONE_STRIDE + best
+        m = m0 if s_col == 0 else (m1 if s_col == 1 else (m2 if s_col == 2 else m3))
+        pb = PLAY_BEST[m, ls1]
+        if pb < NO_PLAY:
+            c = s_col * SYMBOLS + (pb & CARD_MASK)
+            return A_PLAY + _zone_of(S, own, c) * ZONE_STRIDE + c
     # rule 3: start a series in the best-held needed colour (unless rule 2 holds)
     if not (active_needed and s_len == 2):
         top = 0
-        best = -1
-        best_r = NO_RANK
+        best_r = NO_PLAY
         for col in range(COLOURS):
-            if not need[col]:
-                continue
-            n = cnt[col]
-            if n < 2 or n < top:
-                continue
-            for c in range(col * SYMBOLS, col * SYMBOLS + SYMBOLS):
-                if S[own + c] + S[SH + c] > 0 and B.playable(last, c):
-                    r = _play_rank(S, own, c)
-                    if n > top or r < best_r:
-                        top = n
-                        best_r = r
-                        best = c
-        if best >= 0:
-            return A_PLAY + _zone_of(S, own, best) * ZONE_STRIDE + best
+            if S[d + col] == 0:
+                n = _cnt(S, own, col)
+                if n >= 2 and n >= top:
+                    m = m0 if col == 0 else (m1 if col == 1 else (m2 if col == 2 else m3))
+                    pb = PLAY_BEST[m, ls1]
+                    if pb < NO_PLAY:
+                        r = pb + col * SYMBOLS
+                        if n > top or r < best_r:
+                            top = n
+                            best_r = r
+        if top > 0:
+            c = best_r & CARD_MASK
+            return A_PLAY + _zone_of(S, own, c) * ZONE_STRIDE + c
     # rules 2 and 4: discard the least useful card (engine.policy._discard_rank)
-    best = -1
-    best_r = NO_RANK
-    for c in range(NLOC):
-        if S[own + c] + S[SH + c] > 0:
-            col = c // SYMBOLS
-            nd = 1 if need[col] else 0
+    best_r = NO_PLAY
+    for col in range(COLOURS):
+        m = m0 if col == 0 else (m1 if col == 1 else (m2 if col == 2 else m3))
+        if m != 0:
+            nd = 1 if S[d + col] == 0 else 0
             ins = 1 if (col == s_col and s_len != 0 and nd == 1) else 0
-            r = X.discard_rank(c, nd, ins, cnt[col])
+            r = X.discard_rank(col * SYMBOLS + LOWEST[m], nd, ins, _cnt(S, own, col))
             if r < best_r:
                 best_r = r
-                best = c
-    return A_DISCARD + _zone_of(S, own, best) * ZONE_STRIDE + best
+    c = best_r & CARD_MASK
+    return A_DISCARD + _zone_of(S, own, c) * ZONE_STRIDE + c
 
 
 @njit(cache=True)

@@ -25,10 +25,15 @@ numbers) and the win are the shared steps of :mod:`solver.steps` (``prophecy_cou
 ``PERMS``, ``kept_index``, ``prophecy_action``, ``doors_win``).  The row's fields have the
 layer's meaning (``LAST`` = ``NO_CARD`` for an empty row; ``SER`` the open series 1 or 2, 0
 for none).  The deck model (counts plus a list, a known top) is the one of
-:mod:`solver.honest.state`, whose draw step (:func:`draw_unknown`, the SplitMix64 word of
-:mod:`engine.rng`) is imported, not copied: its slots ``U``, ``UTOT`` and ``ARR`` are laid
-out here at the same offsets, which an assertion below checks.  What only the two-player game
-has is written here as small steps: two zones (own and shared, refill own first: D4), the
+:mod:`solver.honest.state`, and so are its steps, imported, not copied: the draw
+(:func:`draw_unknown`, the SplitMix64 word of :mod:`engine.rng`), adding and removing an
+unknown card, the known top's pop, the Door taken from the deck after a series, the shuffle,
+limbo, the reveal, the prophecy's legal orders and its apply, the drawn card's phase steps
+(``_next_known``, ``_deck_phase``) and the Door count's win.  Their slots (``U``, ``D``,
+``L``, ``PH`` .. ``LTOT``, ``TOP``, ``ARR``) are the solo kernel's names, so they sit at the
+same offsets here; each step takes the deck size (:func:`deck_size`: the partner's hidden
+cards are not in the deck) where the two games differ.  What only the two-player game has is
+written here as small steps: two zones (own and shared, refill own first: D4), the
 exchange after a discard (D3), a Door to the active player only if it lacks the colour (D5),
 the Nightmare's Door option from the active player's Doors (D6), the win at every Door in
 play (D7), the turn flip (D8) and the draft (D1).
@@ -55,38 +60,41 @@ ZONE_STRIDE = NLOC                 # PLAY + zone * NLOC + c (engine.actions)
 SWAP_STRIDE = NLOC * NLOC          # SWAP + (zone * NLOC + c) * SWAP_STRIDE + a * NLOC + b
 
 # ----------------------------------------------------------------------------- layout
-# U, UTOT and ARR sit where the solo kernel has them (its draw step is used); the rest fits
-# around them.
+# The deck-model slots are the solo kernel's, at its offsets (its steps are imported and use
+# them): the unknown part (counts U, list ARR, total UTOT), the discard pile D, the limbo L and
+# its total LTOT, the known top TOP and its length NTOP, the phase, the drawn card, the cards
+# left to reveal, and the Doors in play NDOORS.
 U = HS.U         # 17: unknown counts per type (deck's unseen part, and the partner's if HID)
+D = HS.D         # 17: discard pile counts
+L = HS.L         # 17: limbo counts
+PH = HS.PH       # phase (P_* below)
+DRAWN = HS.DRAWN  # the Door or Nightmare awaiting a decision, else -1
+LEFT = HS.LEFT   # cards still to reveal (nightmare reveal)
+NTOP = HS.NTOP   # known top cards
 UTOT = HS.UTOT   # the number of unknown cards
+NDOORS = HS.NDOORS  # Doors in play, both players
+LTOT = HS.LTOT   # cards in limbo
+TOP = HS.TOP     # known top cards, top first (at most TOP_CAP)
 ARR = HS.ARR     # the unknown cards as a list of types (UTOT of them, any order)
-H = 0            # own cards of player p at H + OWN_STEP * p: 12 counts per Location type
-OWN_STEP = 29    # player 1's own cards at 29 (after U)
-SH = 41          # 12: shared cards (the centre of the draft)
-D = 53           # 17: discard pile counts
-LAST = 70        # 2: last card of player p's row (NO_CARD: empty)
-SER = 72         # 2: open series of player p's row (solver.board): 1 or 2, 0 if none
-L = 75           # 17: limbo counts
-DR = 92          # 2 x 4: Doors in play of player p at DR + COLOURS * p (0 or 1 each)
-ROWLEN = 100     # 2: cards in player p's row
-PH = 102         # phase (P_* below)
-DRAWN = 103      # the Door or Nightmare awaiting a decision, else -1
-LEFT = 104       # cards still to reveal (nightmare reveal)
-NTOP = 105       # known top cards
-HSZ = 106        # 2: own cards of player p
-SHS = 108        # shared cards
-NDOORS = 109     # Doors in play, both players
-LTOT = 110       # cards in limbo
-TURN = 111       # the player to move (the active seat)
-HID = 112        # partner cards still inside the unknown multiset (a view: > 0 until dealt)
-VIEWER = 113     # whose view the array was encoded from
-TOP = 114        # known top cards, top first
+# The two-player fields: player 0's own cards where the solo hand is, the rest after room for
+# TOP_CAP known top cards (a chance-mode position knows at most a prophecy's cards).
+TOP_CAP = 32
+H = HS.H         # own cards of player p at H + OWN_STEP * p: 12 counts per Location type
+OWN_STEP = TOP + TOP_CAP   # player 1's own cards
+SH = H + OWN_STEP + NLOC   # 12: shared cards (the centre of the draft)
+DR = SH + NLOC   # 2 x 4: Doors in play of player p at DR + COLOURS * p (0 or 1 each)
+LAST = DR + 2 * COLOURS    # 2: last card of player p's row (NO_CARD: empty)
+SER = LAST + 2   # 2: open series of player p's row (solver.board): 1 or 2, 0 if none
+ROWLEN = SER + 2           # 2: cards in player p's row
+HSZ = ROWLEN + 2           # 2: own cards of player p
+SHS = HSZ + 2    # shared cards
+TURN = SHS + 1   # the player to move (the active seat)
+HID = TURN + 1   # partner cards still inside the unknown multiset (a view: > 0 until dealt)
+VIEWER = HID + 1           # whose view the array was encoded from
 NS = ARR + TOTAL_CARDS
-assert (U, UTOT, ARR) == (12, 74, 160)
-assert H + NLOC <= U and U + NUM_TYPES <= OWN_STEP and OWN_STEP + NLOC <= SH
-assert SH + NLOC <= D and D + NUM_TYPES <= LAST and SER + 2 <= UTOT < L
-assert L + NUM_TYPES <= DR and DR + 2 * COLOURS <= ROWLEN and VIEWER < TOP
-assert ARR - TOP >= X.PROPHECY_SIZE
+assert H + NLOC <= U and VIEWER < ARR and TOP_CAP >= X.PROPHECY_SIZE
+assert max(U + NUM_TYPES, D + NUM_TYPES, L + NUM_TYPES) <= min(PH, DRAWN, LEFT, NTOP, UTOT,
+                                                                NDOORS, LTOT) <= TOP
 
 PHASE_NAMES = INFO_PHASE_NAMES + ("draft",)
 PHASE_CODE = {name: i for i, name in enumerate(PHASE_NAMES)}
@@ -96,6 +104,7 @@ P_SETUP, P_REFILL, P_REDRAW, P_REVEAL, P_FORESEE = (
     PHASE_CODE[n] for n in ("setup", "refill", "redraw", "reveal", "foresee"))
 P_WON, P_LOST, P_DRAFT = PHASE_CODE["won"], PHASE_CODE["lost"], PHASE_CODE["draft"]
 assert P_SETUP <= P_REFILL <= P_FORESEE and P_DRAFT > P_LOST     # chance: setup..foresee
+assert all(PHASE_CODE[n] == HS.PHASE_CODE[n] for n in INFO_PHASE_NAMES)  # the shared steps'
 
 NIGHT = C.NIGHTMARE
 COUNTS = np.array(C.COUNTS, dtype=np.int64)
@@ -107,30 +116,29 @@ MAX_LEGAL = 256      # plays, discards and exchanges: at most 24 + 24 + 5 * 3 * 
 _REV_NAMES = 5       # apply_action holds the revealed cards in five names
 assert X.PROPHECY_SIZE <= _REV_NAMES and MAX_LEGAL >= X.PROPHECY_SIZE * X.PERM_STRIDE
 
-draw_unknown = HS.draw_unknown          # the solo kernel's draw step (same slots)
 mix64 = X.mix64
 word = X.word
 
+# the deck model's steps: the solo kernel's (same slots), imported
+draw_unknown = HS.draw_unknown
+_remove_unknown = HS._remove_unknown
+_pop_top = HS._pop_top
+_shuffle = HS._shuffle
+_to_limbo = HS._to_limbo
+_take_door_from_deck = HS._take_door_from_deck
+_revealed = HS._revealed
+_foreseen = HS._foreseen
+_next_known = HS._next_known
+_deck_phase = HS._deck_phase
+_take_drawn = HS._take_drawn
+_lose_door = HS._lose_door
+_start_reveal = HS._start_reveal
+_door_counted = HS._door_counted
+_apply_prophecy = HS._apply_prophecy
+_legal_prophecy = HS._legal_prophecy
+
 
 # ----------------------------------------------------------------------------- unknown part
-@njit(cache=True, inline="always")
-def _remove_unknown(S, t):
-    n = S[UTOT]
-    for x in range(n):
-        if S[ARR + x] == t:
-            S[ARR + x] = S[ARR + n - 1]
-            break
-    S[UTOT] = n - 1
-    S[U + t] -= 1
-
-
-@njit(cache=True, inline="always")
-def _add_unknown(S, t):
-    S[ARR + S[UTOT]] = t
-    S[UTOT] += 1
-    S[U + t] += 1
-
-
 @njit(cache=True, inline="always")
 def deck_size(S):
     """Cards in the deck (public): the known top and the unknown cards not in the partner's
@@ -215,61 +223,11 @@ def has_door(S, p, col):
 
 # ----------------------------------------------------------------------------- deck steps
 @njit(cache=True, inline="always")
-def _pop_top(S):
-    c = S[TOP]
-    n = S[NTOP]
-    for i in range(n - 1):
-        S[TOP + i] = S[TOP + i + 1]
-    S[NTOP] = n - 1
-    return c
-
-
-@njit(cache=True, inline="always")
-def _shuffle(S, with_limbo):
-    """The deck (and the limbo) becomes unknown: counts only (chance mode)."""
-    for i in range(S[NTOP]):
-        _add_unknown(S, S[TOP + i])
-    S[NTOP] = 0
-    if with_limbo:
-        for t in range(FIRST_DOOR, NUM_TYPES):
-            for _ in range(S[L + t]):
-                _add_unknown(S, t)
-            S[L + t] = 0
-        S[LTOT] = 0
-
-
-@njit(cache=True, inline="always")
-def _to_limbo(S, c):
-    S[L + c] += 1
-    S[LTOT] += 1
-
-
-@njit(cache=True, inline="always")
 def _gain_door(S, col):
     """A Door of colour ``col`` goes into play for the active player (who has none of it,
     D5); True if that wins (:func:`solver.steps.doors_win`, D7)."""
     S[DR + COLOURS * S[TURN] + col] += 1
-    S[NDOORS] += 1
-    if X.doors_win(S[NDOORS]):
-        S[PH] = P_WON
-        return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def _take_door_from_deck(S, col):
-    d = FIRST_DOOR + col
-    n = S[NTOP]
-    for i in range(n):
-        if S[TOP + i] == d:
-            for j in range(i, n - 1):
-                S[TOP + j] = S[TOP + j + 1]
-            S[NTOP] = n - 1
-            return True
-    if S[U + d] > 0:
-        _remove_unknown(S, d)
-        return True
-    return False
+    return _door_counted(S)
 
 
 @njit(cache=True, inline="always")
@@ -303,15 +261,6 @@ def _refill_with(S, c):
 
 
 @njit(cache=True, inline="always")
-def _revealed(S, c):
-    S[LEFT] -= 1
-    if c < NLOC:
-        S[D + c] += 1
-    else:
-        _to_limbo(S, c)
-
-
-@njit(cache=True, inline="always")
 def _end_turn(S):
     if S[LTOT] > 0:
         _shuffle(S, True)
@@ -325,59 +274,34 @@ def advance(S):
     node or the end."""
     while True:
         ph = S[PH]
-        if ph == P_SETUP:
-            if S[SHS] >= DUO_DRAFT_SIZE:
+        if ph == P_SETUP or ph == P_REDRAW:
+            if ph == P_SETUP and S[SHS] >= DUO_DRAFT_SIZE:       # the centre is dealt
                 if S[LTOT] > 0:
                     _shuffle(S, True)
                 S[PH] = P_DRAFT
                 return
-            if deck_size(S) == 0:
-                S[PH] = P_LOST
-                return
-            if S[NTOP] == 0:
-                return
-            _place_redrawn(S, _pop_top(S))
-            continue
-        if ph == P_REDRAW:
-            if missing_zone(S) < 0:
+            if ph == P_REDRAW and missing_zone(S) < 0:           # the hand is redrawn
                 S[PH] = P_REFILL
                 continue
-            if deck_size(S) == 0:
-                S[PH] = P_LOST
+            c = _next_known(S, deck_size(S))
+            if c < 0:
                 return
-            if S[NTOP] == 0:
-                return
-            _place_redrawn(S, _pop_top(S))
+            _place_redrawn(S, c)
             continue
         if ph == P_REFILL:
             if missing_zone(S) < 0:
                 _end_turn(S)
                 return
-            if deck_size(S) == 0:
-                S[PH] = P_LOST
+            c = _next_known(S, deck_size(S))
+            if c < 0:
                 return
-            if S[NTOP] == 0:
-                return
-            _refill_with(S, _pop_top(S))
+            _refill_with(S, c)
             if S[PH] != P_REFILL:
                 return
             continue
-        if ph == P_REVEAL:
-            if S[LEFT] == 0:
-                S[PH] = P_REFILL
+        if ph == P_REVEAL or ph == P_FORESEE:
+            if _deck_phase(S, ph, deck_size(S)):
                 continue
-            if S[NTOP] == 0:
-                return
-            _revealed(S, _pop_top(S))
-            continue
-        if ph == P_FORESEE:
-            k = X.prophecy_count(deck_size(S))
-            if k == 0:
-                S[PH] = P_REFILL
-                continue
-            if S[NTOP] < k:
-                return
-            S[PH] = P_PROPHECY
             return
         return
 
@@ -398,8 +322,7 @@ def drawn(S, t):
     elif ph == P_REVEAL:
         _revealed(S, t)
     elif ph == P_FORESEE:
-        S[TOP + S[NTOP]] = t
-        S[NTOP] += 1
+        _foreseen(S, t)
 
 
 @njit(cache=True)
@@ -450,37 +373,9 @@ def apply_action(S, a):
             S[SH + ga] += 1
         S[PH] = P_FORESEE if B.is_key(c) else P_REFILL
     elif ph == P_PROPHECY:
-        i, q0 = X.prophecy_split(a - A_PROPHECY)
-        k = X.prophecy_count(deck_size(S))
-        m = k - 1
-        rev0 = S[TOP]
-        rev1 = S[TOP + 1]
-        rev2 = S[TOP + 2]
-        rev3 = S[TOP + 3]
-        rev4 = S[TOP + 4]
-        S[D + S[TOP + i]] += 1
-        for q in range(m):
-            j = X.kept_index(m, q0, q, i)
-            if j == 0:
-                c = rev0
-            elif j == 1:
-                c = rev1
-            elif j == 2:
-                c = rev2
-            elif j == 3:
-                c = rev3
-            else:
-                c = rev4
-            S[TOP + q] = c
-        n = S[NTOP]
-        for j in range(k, n):
-            S[TOP + j - 1] = S[TOP + j]
-        S[NTOP] = n - 1
-        S[PH] = P_REFILL
+        _apply_prophecy(S, a, deck_size(S))
     elif ph == P_DOOR:
-        door = S[DRAWN]
-        S[DRAWN] = -1
-        S[PH] = P_REFILL
+        door = _take_drawn(S)
         if a == A_DOOR_LIMBO:
             _to_limbo(S, door)
         else:
@@ -490,9 +385,7 @@ def apply_action(S, a):
             S[D + k] += 1
             _gain_door(S, col)
     elif ph == P_NIGHTMARE:
-        S[D + S[DRAWN]] += 1
-        S[DRAWN] = -1
-        S[PH] = P_REFILL
+        S[D + _take_drawn(S)] += 1
         o, zone = B.nightmare_option_zone(a)
         kind, col = B.nightmare_kind(o)
         if kind == B.OPT_KEY:
@@ -500,12 +393,9 @@ def apply_action(S, a):
             _zone_take(S, zone, k)
             S[D + k] += 1
         elif kind == B.OPT_DOOR:                 # D6: one of the active player's Doors
-            S[DR + COLOURS * p + col] -= 1
-            S[NDOORS] -= 1
-            _to_limbo(S, FIRST_DOOR + col)
+            _lose_door(S, DR + COLOURS * p + col, col)
         elif kind == B.OPT_REVEAL:
-            S[LEFT] = X.prophecy_count(deck_size(S))
-            S[PH] = P_REVEAL
+            _start_reveal(S, deck_size(S))
         else:                                    # D4: own and shared cards discarded
             for c in range(NLOC):
                 S[D + c] += S[H + OWN_STEP * p + c] + S[SH + c]
@@ -530,13 +420,7 @@ def _initial_state() -> np.ndarray:
     """The array of a fresh two-player chance-mode game before the setup draws (engine
     ``Game(2).new_initial_state()``): every card unknown, both rows empty, phase setup."""
     S = np.zeros(NS, dtype=np.int64)
-    n = 0
-    for t in range(NUM_TYPES):
-        S[U + t] = COUNTS[t]
-        for _ in range(COUNTS[t]):
-            S[ARR + n] = t
-            n += 1
-    S[UTOT] = n
+    HS.set_unknown(S, COUNTS)
     S[LAST] = S[LAST + 1] = NO_CARD
     S[DRAWN] = -1
     S[PH] = P_SETUP
@@ -598,25 +482,7 @@ def legal(S, out):
                             + ga * NLOC + gb
                         n += 1
     elif ph == P_PROPHECY:
-        k = X.prophecy_count(deck_size(S))
-        m = k - 1
-        codes = np.empty(X.PERM_STRIDE * X.PROPHECY_SIZE, dtype=np.int64)
-        nc = 0
-        for i in range(k):
-            for q0 in range(X.NPERM[m]):
-                code = S[TOP + i]
-                for q in range(m):
-                    code = code * NUM_TYPES + S[TOP + X.kept_index(m, q0, q, i)]
-                seen = False
-                for x in range(nc):
-                    if codes[x] == code:
-                        seen = True
-                        break
-                if not seen:
-                    codes[nc] = code
-                    nc += 1
-                    out[n] = X.prophecy_action(i, q0)
-                    n += 1
+        n = _legal_prophecy(S, out, deck_size(S))
     elif ph == P_DOOR:
         k = B.key_of(S[DRAWN] - FIRST_DOOR)
         for zone in range(2):
@@ -676,9 +542,10 @@ def encode(state) -> np.ndarray:
         raise ValueError("the two-player information-state kernel plays two-player games only")
     if state.seed is not None:
         raise ValueError("encode needs a chance-mode state (engine.view.player_view)")
-    if len(state.deck) > ARR - TOP:
+    if len(state.deck) > TOP_CAP:
         raise ValueError("too many known deck cards")
     S = _blank()
+    HS.encode_deck(S, state, PHASE_CODE)
     for p in range(2):
         for c in state.hands[p]:
             S[H + OWN_STEP * p + c] += 1
@@ -692,25 +559,7 @@ def encode(state) -> np.ndarray:
     for c in state.shared:
         S[SH + c] += 1
     S[SHS] = len(state.shared)
-    n = 0
-    for t in range(NUM_TYPES):
-        S[U + t] = state.unknown[t]
-        for _ in range(state.unknown[t]):
-            S[ARR + n] = t
-            n += 1
-    S[UTOT] = n
-    for c in state.discard:
-        S[D + c] += 1
-    for c in state.limbo:
-        S[L + c] += 1
-    S[LTOT] = len(state.limbo)
     S[NDOORS] = sum(len(d) for d in state.doors)
-    S[PH] = PHASE_CODE[state.phase]
-    S[DRAWN] = -1 if state.drawn is None else state.drawn
-    S[LEFT] = state.left
-    S[NTOP] = len(state.deck)
-    for i, c in enumerate(state.deck):
-        S[TOP + i] = c
     S[TURN] = state.turn
     if getattr(state, "hidden", None) is not None:     # a duo view (engine.view)
         S[HID] = state.hidden
@@ -739,13 +588,10 @@ def decode(S) -> dict:
         "phase": PHASE_NAMES[S[PH]], "turn": S[TURN],
         "hands": [S[H:H + NLOC], S[H + OWN_STEP:H + OWN_STEP + NLOC]],
         "shared": S[SH:SH + NLOC],
-        "unknown": S[U:U + NUM_TYPES],
-        "unknown_list": _counts(S[ARR:ARR + S[UTOT]]),
-        "discard": S[D:D + NUM_TYPES], "limbo": S[L:L + NUM_TYPES],
         "doors": [S[DR:DR + COLOURS], S[DR + COLOURS:DR + 2 * COLOURS]],
         "last": [None if S[LAST + p] == NO_CARD else S[LAST + p] for p in range(2)],
         "series": [series(0), series(1)], "rowlen": S[ROWLEN:ROWLEN + 2],
-        "drawn": S[DRAWN], "left": S[LEFT], "top": S[TOP:TOP + S[NTOP]],
+        **HS.decode_deck(S),
         "hidden": S[HID],
         "totals": (S[UTOT], S[HSZ], S[HSZ + 1], S[SHS], S[NDOORS], S[LTOT]),
     }
@@ -758,15 +604,12 @@ def engine_fields(state) -> dict:
         "phase": state.phase, "turn": state.turn,
         "hands": [_counts(state.hands[p], NLOC) for p in range(2)],
         "shared": _counts(state.shared, NLOC),
-        "unknown": list(state.unknown), "unknown_list": list(state.unknown),
-        "discard": _counts(state.discard), "limbo": _counts(state.limbo),
         "doors": [[state.doors[p].count(FIRST_DOOR + col) for col in range(COLOURS)]
                   for p in range(2)],
         "last": [state.rows[p][-1] if state.rows[p] else None for p in range(2)],
         "series": [G.series_length(state.rows[p]) for p in range(2)],
         "rowlen": [len(state.rows[p]) for p in range(2)],
-        "drawn": -1 if state.drawn is None else state.drawn, "left": state.left,
-        "top": list(state.deck), "hidden": hidden,
+        **HS.engine_deck_fields(state), "hidden": hidden,
         "totals": (sum(state.unknown), len(state.hands[0]), len(state.hands[1]),
                    len(state.shared), sum(len(d) for d in state.doors), len(state.limbo)),
     }

@@ -17,7 +17,14 @@ the colour whose series it completes), ``B.nightmare_kind`` (what each Nightmare
 an empty row, ``SER`` is the open series, 1 or 2, and 0 when there is none (an empty row, or
 the last card completed a series of 3).  :func:`decode` gives them back in engine terms.  This
 kernel keeps its own deck model (counts plus a list of the unknown cards, the known top) and
-its Door-from-deck, limbo and discard steps.
+its Door-from-deck, limbo and discard steps.  The two-player information-state kernel
+(:mod:`solver.duo.info_state`) holds the same deck model at the same slots (``U``, ``D``,
+``L``, ``PH`` .. ``LTOT``, ``TOP``, ``ARR``: the "deck-model slots" below) and imports its
+steps from here: the unknown part (draw, add, remove), the known top (pop, Door taken from the
+deck), the shuffle, limbo, the reveal, the prophecy (its legal orders and its apply), the
+drawn card's phase steps and the Door count's win.  Each takes the deck size where the two
+games differ (the two-player deck excludes the partner's hidden hand while a view is
+undealt).
 
 Draws.  A card taken from the unknown part of the deck is of type ``t`` with probability
 ``unknown[t] / total``.  The kernel keeps the unknown cards both as counts (``U``) and as a
@@ -59,6 +66,9 @@ from solver import board as B
 from solver import steps as X
 
 # ----------------------------------------------------------------------------- layout
+# The deck-model slots (U, D, L, PH, DRAWN, LEFT, NTOP, UTOT, NDOORS, LTOT, TOP, ARR) are also
+# the two-player information-state kernel's (solver.duo.info_state), which imports the steps
+# below that use them; the others (H, DR, LAST, SER, ROWLEN, HSIZE) are solo only.
 H = 0            # 12: hand counts per Location type
 U = 12           # 17: unknown deck counts per type
 D = 29           # 17: discard pile counts
@@ -141,16 +151,41 @@ def _add_unknown(S, t):
 
 
 # ----------------------------------------------------------------------------- state
+def set_unknown(S, counts) -> None:
+    """The unknown part of ``S`` = ``counts`` per type: the counts ``U``, the list ``ARR``
+    sorted by type (equal views give equal arrays) and ``UTOT`` (both kernels)."""
+    n = 0
+    for t in range(NUM_TYPES):
+        S[U + t] = counts[t]
+        for _ in range(counts[t]):
+            S[ARR + n] = t
+            n += 1
+    S[UTOT] = n
+
+
+def encode_deck(S, state, phase_code) -> None:
+    """The deck-model slots of ``S`` from a chance-mode engine ``State`` or view (both
+    kernels; ``phase_code`` is the kernel's phase numbering): the unknown part, the discard
+    pile, the limbo, the known top, the phase, the drawn card and the cards left to reveal."""
+    set_unknown(S, state.unknown)
+    for c in state.discard:
+        S[D + c] += 1
+    for c in state.limbo:
+        S[L + c] += 1
+    S[LTOT] = len(state.limbo)
+    S[PH] = phase_code[state.phase]
+    S[DRAWN] = -1 if state.drawn is None else state.drawn
+    S[LEFT] = state.left
+    S[NTOP] = len(state.deck)
+    for i, c in enumerate(state.deck):
+        S[TOP + i] = c
+
+
 def _initial_state() -> np.ndarray:
     """The array of a fresh chance-mode game before the setup draws (see new_game)."""
     S = np.zeros(NS, dtype=np.int64)
-    n = 0
-    for t in range(NUM_TYPES):
-        S[U + t] = COUNTS[t]
-        for _ in range(COUNTS[t]):
-            S[ARR + n] = t
-            n += 1
-    S[UTOT] = TOTAL_CARDS
+    set_unknown(S, COUNTS)
+    assert S[UTOT] == TOTAL_CARDS
     S[LAST] = NO_CARD
     S[DRAWN] = -1
     S[PH] = P_SETUP
@@ -199,17 +234,49 @@ def _shuffle(S, with_limbo):
 
 
 @njit(cache=True, inline="always")
-def _gain_door(S, col):
-    """A Door of colour ``col`` goes into play; True if that wins (the rule of
-    :func:`solver.steps.doors_win`: every Door in play).  This kernel keeps the Doors as
-    counts in array slots with their total beside them, not in a board word, so it does not
-    call :func:`solver.board.gain_door` (which reads the total off a packed field)."""
-    S[DR + col] += 1
+def _door_counted(S):
+    """One more Door in play (its slot already counted by the caller); True if that wins (the
+    rule of :func:`solver.steps.doors_win`: every Door in play), the phase then won."""
     S[NDOORS] += 1
     if X.doors_win(S[NDOORS]):
         S[PH] = P_WON
         return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _gain_door(S, col):
+    """A Door of colour ``col`` goes into play; True if that wins.  This kernel keeps the
+    Doors as counts in array slots with their total beside them, not in a board word, so it
+    does not call :func:`solver.board.gain_door` (which reads the total off a packed field)."""
+    S[DR + col] += 1
+    return _door_counted(S)
+
+
+@njit(cache=True, inline="always")
+def _lose_door(S, slot, col):
+    """The Nightmare's Door option: the Door of colour ``col`` counted at ``slot`` goes from
+    play to limbo."""
+    S[slot] -= 1
+    S[NDOORS] -= 1
+    _to_limbo(S, FIRST_DOOR + col)
+
+
+@njit(cache=True, inline="always")
+def _take_drawn(S):
+    """The drawn Door or Nightmare leaves the decision slot (the phase goes back to refill);
+    returns it."""
+    c = S[DRAWN]
+    S[DRAWN] = -1
+    S[PH] = P_REFILL
+    return c
+
+
+@njit(cache=True, inline="always")
+def _start_reveal(S, size):
+    """The Nightmare's reveal option, the deck holding ``size`` cards."""
+    S[LEFT] = X.prophecy_count(size)
+    S[PH] = P_REVEAL
 
 
 @njit(cache=True, inline="always")
@@ -253,6 +320,48 @@ def _revealed(S, c):
 
 
 @njit(cache=True, inline="always")
+def _foreseen(S, c):
+    """A card the coming prophecy will look at, drawn from the unknown part: below the known
+    top."""
+    S[TOP + S[NTOP]] = c
+    S[NTOP] += 1
+
+
+@njit(cache=True, inline="always")
+def _next_known(S, size):
+    """advance's draw in the setup, a redraw or a refill, the deck holding ``size`` cards:
+    the known top card, taken off the deck; -1 if the next card is unknown (a chance node);
+    -2 if the deck is empty (the game is lost: the phase says so)."""
+    if size == 0:
+        S[PH] = P_LOST
+        return -2
+    if S[NTOP] == 0:
+        return -1
+    return _pop_top(S)
+
+
+@njit(cache=True, inline="always")
+def _deck_phase(S, ph, size):
+    """advance's step in phase reveal or foresee (``ph``), the deck holding ``size`` cards:
+    True to go on, False at a decision or a chance node."""
+    if ph == P_REVEAL:
+        if S[LEFT] == 0:
+            S[PH] = P_REFILL
+            return True
+        if S[NTOP] == 0:
+            return False
+        _revealed(S, _pop_top(S))
+        return True
+    k = X.prophecy_count(size)
+    if k == 0:
+        S[PH] = P_REFILL
+        return True
+    if S[NTOP] >= k:
+        S[PH] = P_PROPHECY
+    return False
+
+
+@njit(cache=True, inline="always")
 def advance(S):
     """engine State._advance: every automatic step until a decision, a chance node or the end."""
     while True:
@@ -266,12 +375,10 @@ def advance(S):
                     return
                 S[PH] = P_REFILL
                 continue
-            if S[NTOP] + S[UTOT] == 0:
-                S[PH] = P_LOST
+            c = _next_known(S, S[NTOP] + S[UTOT])
+            if c < 0:
                 return
-            if S[NTOP] == 0:
-                return
-            _place_redrawn(S, _pop_top(S))
+            _place_redrawn(S, c)
             continue
         if ph == P_REFILL:
             if S[HSIZE] >= HAND_SIZE:
@@ -279,31 +386,16 @@ def advance(S):
                     _shuffle(S, True)
                 S[PH] = P_PLAY
                 return
-            if S[NTOP] + S[UTOT] == 0:
-                S[PH] = P_LOST
+            c = _next_known(S, S[NTOP] + S[UTOT])
+            if c < 0:
                 return
-            if S[NTOP] == 0:
-                return
-            _refill_with(S, _pop_top(S))
+            _refill_with(S, c)
             if S[PH] != P_REFILL:
                 return
             continue
-        if ph == P_REVEAL:
-            if S[LEFT] == 0:
-                S[PH] = P_REFILL
+        if ph == P_REVEAL or ph == P_FORESEE:
+            if _deck_phase(S, ph, S[NTOP] + S[UTOT]):
                 continue
-            if S[NTOP] == 0:
-                return
-            _revealed(S, _pop_top(S))
-            continue
-        if ph == P_FORESEE:
-            k = X.prophecy_count(S[NTOP] + S[UTOT])
-            if k == 0:
-                S[PH] = P_REFILL
-                continue
-            if S[NTOP] < k:
-                return
-            S[PH] = P_PROPHECY
             return
         return
 
@@ -331,8 +423,7 @@ def _drawn(S, t):
     elif ph == P_REVEAL:
         _revealed(S, t)
     elif ph == P_FORESEE:
-        S[TOP + S[NTOP]] = t
-        S[NTOP] += 1
+        _foreseen(S, t)
 
 
 @njit(cache=True, inline="always")
@@ -349,6 +440,68 @@ def _take_door_from_deck(S, col):
         _remove_unknown(S, d)
         return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _apply_prophecy(S, a, size):
+    """The prophecy decision ``a`` on the known top, the deck holding ``size`` cards: the
+    chosen revealed card to the discard pile, the others back on top in the chosen order."""
+    i, p = X.prophecy_split(a - A_PROPHECY)
+    k = X.prophecy_count(size)
+    m = k - 1
+    rev0 = S[TOP]
+    rev1 = S[TOP + 1]
+    rev2 = S[TOP + 2]
+    rev3 = S[TOP + 3]
+    rev4 = S[TOP + 4]           # (the revealed cards held in five names: PROPHECY_SIZE <= 5)
+    victim = S[TOP + i]
+    S[D + victim] += 1
+    for q in range(m):
+        j = X.kept_index(m, p, q, i)
+        if j == 0:
+            c = rev0
+        elif j == 1:
+            c = rev1
+        elif j == 2:
+            c = rev2
+        elif j == 3:
+            c = rev3
+        else:
+            c = rev4
+        S[TOP + q] = c
+    # the cards below the revealed ones move up one place
+    n = S[NTOP]
+    for j in range(k, n):
+        S[TOP + j - 1] = S[TOP + j]
+    S[NTOP] = n - 1
+    S[PH] = P_REFILL
+
+
+@njit(cache=True, inline="always")
+def _legal_prophecy(S, out, size):
+    """The prophecy's legal actions (one per distinct outcome, ascending) into ``out``, the
+    deck holding ``size`` cards; returns how many."""
+    k = X.prophecy_count(size)
+    m = k - 1
+    codes = np.empty(X.PERM_STRIDE * X.PROPHECY_SIZE, dtype=np.int64)
+    nc = 0
+    n = 0
+    for i in range(k):
+        for p in range(NPERM[m]):
+            code = S[TOP + i]
+            for q in range(m):
+                code = code * NUM_TYPES + S[TOP + X.kept_index(m, p, q, i)]
+            seen = False
+            for x in range(nc):
+                if codes[x] == code:
+                    seen = True
+                    break
+            if not seen:
+                codes[nc] = code
+                nc += 1
+                out[n] = X.prophecy_action(i, p)
+                n += 1
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -378,39 +531,9 @@ def apply_action(S, a):
             S[D + c] += 1
             S[PH] = P_FORESEE if B.is_key(c) else P_REFILL
     elif ph == P_PROPHECY:
-        i, p = X.prophecy_split(a - A_PROPHECY)
-        k = X.prophecy_count(S[NTOP] + S[UTOT])
-        m = k - 1
-        rev0 = S[TOP]
-        rev1 = S[TOP + 1]
-        rev2 = S[TOP + 2]
-        rev3 = S[TOP + 3]
-        rev4 = S[TOP + 4]           # (the revealed cards held in five names: PROPHECY_SIZE <= 5)
-        victim = S[TOP + i]
-        S[D + victim] += 1
-        for q in range(m):
-            j = X.kept_index(m, p, q, i)
-            if j == 0:
-                c = rev0
-            elif j == 1:
-                c = rev1
-            elif j == 2:
-                c = rev2
-            elif j == 3:
-                c = rev3
-            else:
-                c = rev4
-            S[TOP + q] = c
-        # the cards below the revealed ones move up one place
-        n = S[NTOP]
-        for j in range(k, n):
-            S[TOP + j - 1] = S[TOP + j]
-        S[NTOP] = n - 1
-        S[PH] = P_REFILL
+        _apply_prophecy(S, a, S[NTOP] + S[UTOT])
     elif ph == P_DOOR:
-        door = S[DRAWN]
-        S[DRAWN] = -1
-        S[PH] = P_REFILL
+        door = _take_drawn(S)
         if a == A_DOOR_LIMBO:
             _to_limbo(S, door)
         else:
@@ -421,9 +544,7 @@ def apply_action(S, a):
             S[D + k] += 1
             _gain_door(S, col)
     elif ph == P_NIGHTMARE:
-        S[D + S[DRAWN]] += 1
-        S[DRAWN] = -1
-        S[PH] = P_REFILL
+        S[D + _take_drawn(S)] += 1
         kind, col = B.nightmare_kind(B.nightmare_option_of(a))
         if kind == B.OPT_KEY:
             k = B.key_of(col)
@@ -431,12 +552,9 @@ def apply_action(S, a):
             S[HSIZE] -= 1
             S[D + k] += 1
         elif kind == B.OPT_DOOR:
-            S[DR + col] -= 1
-            S[NDOORS] -= 1
-            _to_limbo(S, FIRST_DOOR + col)
+            _lose_door(S, DR + col, col)
         elif kind == B.OPT_REVEAL:
-            S[LEFT] = X.prophecy_count(S[NTOP] + S[UTOT])
-            S[PH] = P_REVEAL
+            _start_reveal(S, S[NTOP] + S[UTOT])
         else:
             for c in range(NUM_LOCATION_TYPES):
                 S[D + c] += S[H + c]
@@ -463,25 +581,7 @@ def legal(S, out):
                 out[n] = A_DISCARD + c
                 n += 1
     elif ph == P_PROPHECY:
-        k = X.prophecy_count(S[NTOP] + S[UTOT])
-        m = k - 1
-        codes = np.empty(X.PERM_STRIDE * X.PROPHECY_SIZE, dtype=np.int64)
-        nc = 0
-        for i in range(k):
-            for p in range(NPERM[m]):
-                code = S[TOP + i]
-                for q in range(m):
-                    code = code * NUM_TYPES + S[TOP + X.kept_index(m, p, q, i)]
-                seen = False
-                for x in range(nc):
-                    if codes[x] == code:
-                        seen = True
-                        break
-                if not seen:
-                    codes[nc] = code
-                    nc += 1
-                    out[n] = X.prophecy_action(i, p)
-                    n += 1
+        n = _legal_prophecy(S, out, S[NTOP] + S[UTOT])
     elif ph == P_DOOR:
         out[0] = A_DOOR_KEY       # a Door waits for a decision only when its Key is in hand
         out[1] = A_DOOR_LIMBO
@@ -508,34 +608,17 @@ def encode(state) -> np.ndarray:
     if len(state.deck) > NS - TOP:
         raise ValueError("too many known deck cards")
     S = np.zeros(NS, dtype=np.int64)
+    encode_deck(S, state, PHASE_CODE)
     for c in state.hands[0]:
         S[H + c] += 1
-    n = 0
-    for t in range(NUM_TYPES):
-        S[U + t] = state.unknown[t]
-        for _ in range(state.unknown[t]):
-            S[ARR + n] = t
-            n += 1
-    for c in state.discard:
-        S[D + c] += 1
-    for c in state.limbo:
-        S[L + c] += 1
     for d in state.doors[0]:
         S[DR + C.colour(d)] += 1
     row = state.rows[0]
     S[LAST] = row[-1] if row else NO_CARD
     S[SER] = B.open_series(row)
     S[ROWLEN] = len(row)
-    S[PH] = PHASE_CODE[state.phase]
-    S[DRAWN] = -1 if state.drawn is None else state.drawn
-    S[LEFT] = state.left
-    S[NTOP] = len(state.deck)
-    for i, c in enumerate(state.deck):
-        S[TOP + i] = c
-    S[UTOT] = sum(state.unknown)
     S[HSIZE] = len(state.hands[0])
     S[NDOORS] = len(state.doors[0])
-    S[LTOT] = len(state.limbo)
     return S
 
 
@@ -554,21 +637,37 @@ def _engine_series(S) -> int:
     return S[SER] if S[SER] != 0 else SERIES_LENGTH
 
 
+def decode_deck(S) -> dict:
+    """The deck-model fields of a kernel array (either kernel; ``S`` a list of ints), as
+    :func:`engine_deck_fields` gives them from the engine."""
+    return {
+        "unknown": S[U:U + NUM_TYPES],
+        "unknown_list": _counts(S[ARR:ARR + S[UTOT]]),
+        "discard": S[D:D + NUM_TYPES], "limbo": S[L:L + NUM_TYPES],
+        "drawn": S[DRAWN], "left": S[LEFT], "top": S[TOP:TOP + S[NTOP]],
+    }
+
+
+def engine_deck_fields(state) -> dict:
+    """The deck-model fields of a chance-mode engine ``State`` or view (either game)."""
+    return {
+        "unknown": list(state.unknown), "unknown_list": list(state.unknown),
+        "discard": _counts(state.discard), "limbo": _counts(state.limbo),
+        "drawn": -1 if state.drawn is None else state.drawn, "left": state.left,
+        "top": list(state.deck),
+    }
+
+
 def decode(S) -> dict:
     """The kernel state as a dict of comparable fields (see :func:`engine_fields`)."""
     S = [int(x) for x in S]
     return {
         "phase": PHASE_NAMES[S[PH]],
         "hand": S[H:H + 12],
-        "unknown": S[U:U + 17],
-        "unknown_list": _counts(S[ARR:ARR + S[UTOT]]),
-        "discard": S[D:D + 17],
-        "limbo": S[L:L + 17],
         "doors": S[DR:DR + 4],
         "last": None if S[LAST] == NO_CARD else S[LAST], "series": _engine_series(S),
         "rowlen": S[ROWLEN],
-        "drawn": S[DRAWN], "left": S[LEFT],
-        "top": S[TOP:TOP + S[NTOP]],
+        **decode_deck(S),
         "totals": (S[UTOT], S[HSIZE], S[NDOORS], S[LTOT]),
     }
 
@@ -579,14 +678,9 @@ def engine_fields(state) -> dict:
     return {
         "phase": state.phase,
         "hand": _counts(state.hands[0], 12),
-        "unknown": list(state.unknown),
-        "unknown_list": list(state.unknown),
-        "discard": _counts(state.discard),
-        "limbo": _counts(state.limbo),
         "doors": [state.doors[0].count(FIRST_DOOR + col) for col in range(COLOURS)],
         "last": row[-1] if row else None, "series": G.series_length(row), "rowlen": len(row),
-        "drawn": -1 if state.drawn is None else state.drawn, "left": state.left,
-        "top": list(state.deck),
+        **engine_deck_fields(state),
         "totals": (sum(state.unknown), len(state.hands[0]), len(state.doors[0]),
                    len(state.limbo)),
     }
