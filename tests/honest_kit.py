@@ -1,7 +1,10 @@
-"""Test helpers for the honest kernel (solver.honest): a traced playout and the
-engine-versus-kernel differential run.  Used by tests/solver/honest/test_honest_kernel.py and
-tests/fixtures/make_honest_kernel_fingerprint.py; not part of the package."""
+"""Test helpers for the honest kernel (solver.honest): a traced playout, the
+engine-versus-kernel differential run and a sampler of real positions.  Used by
+tests/solver/honest/ and tests/fixtures/make_honest_kernel_fingerprint.py; not part of the
+package."""
 from __future__ import annotations
+
+import random
 
 import numpy as np
 
@@ -11,6 +14,21 @@ from solver.honest.greedy import BASES, base_at, greedy
 from solver.honest.playouts import playout
 from solver.honest.state import (MAX_LEGAL, NS, advance, apply_action, apply_chance, diff,
                                  legal, new_game)
+
+
+def positions(n_games, seed0=0, share=0.8, policy=greedy_action):
+    """(deal, decision index, state) at every decision of ``n_games`` solo games from deal
+    ``seed0``: each move is ``policy``'s with probability ``share``, else a uniformly random
+    legal move (``random.Random(seed0)``).  The state is the live game: copy it to keep it."""
+    rnd = random.Random(seed0)
+    for seed in range(seed0, seed0 + n_games):
+        s = G.Game(1).new_initial_state(seed=seed)
+        i = 0
+        while not s.is_terminal():
+            yield seed, i, s
+            s.apply_action(policy(s) if rnd.random() < share
+                           else rnd.choice(s.legal_actions()))
+            i += 1
 
 
 def traced_playout(S, key: int, max_steps: int = 4096, base: str = "greedy"):

@@ -1,4 +1,5 @@
-"""The base policies of the honest kernel: greedy and greedy-plus on the information state.
+"""The base policies of the honest kernel: greedy, greedy-plus and greedy-keep-doors on the
+information state.
 
 ``greedy`` is :func:`engine.policy.greedy_action` (solo) and ``greedy-plus``
 :func:`solver.honest.rollout.greedy_plus_action`, both on the array of
@@ -6,7 +7,11 @@
 of the differential run (``tests/honest_kit.py``).  Their ranks are greedy's shared ranks
 (:mod:`solver.steps`: ``discard_rank``, ``play_rank``, ``prophecy_value``).  The greedy play
 decision reads per-colour tables (``PLAY_BEST``, ``LOWEST``); the readable rule-by-rule version
-is kept as ``_greedy_play_ref`` and tested against it.
+is kept as ``_greedy_play_ref`` and tested against it.  ``greedy-keep-doors``
+(:func:`keep_doors`) is :func:`engine.policy.keep_doors_action`, checked against it at every
+decision of real games (tests/solver/honest/test_strong.py).  ``base_action(S, base)`` plays
+any of the three by number (``BASES``): the playouts of :mod:`solver.honest.playouts` take it
+as an argument.
 """
 from __future__ import annotations
 
@@ -19,8 +24,9 @@ from engine.rules import COLOURS, FIRST_DOOR, NO_CARD
 from solver import board as B
 from solver import steps as X
 from solver.honest.state import (A_DISCARD, A_DOOR_KEY, A_NM_DOOR, A_NM_KEY, A_NM_REDRAW,
-                                 A_NM_REVEAL, A_PLAY, DR, H, LAST, NIGHT, NTOP, P_DOOR,
-                                 P_NIGHTMARE, P_PLAY, P_PROPHECY, PH, SER, TOP, UTOT)
+                                 A_NM_REVEAL, A_PLAY, DR, DRAWN, H, L, LAST, NIGHT, NTOP,
+                                 P_DOOR, P_NIGHTMARE, P_PLAY, P_PROPHECY, PH, SER, TOP, U,
+                                 UTOT)
 
 
 # ----------------------------------------------------------------------------- greedy
@@ -388,12 +394,50 @@ def greedy_plus(S):
     return a
 
 
-GREEDY, GREEDY_PLUS = 0, 1
-BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS}
+# ----------------------------------------------------------------------------- keep-doors
+@njit(cache=True, inline="always")
+def doors_left(S, col):
+    """Doors of colour ``col`` not in play and not discarded: in the deck (unknown or known
+    top), in limbo, or drawn and awaiting a decision."""
+    d = FIRST_DOOR + col
+    n = S[U + d] + S[L + d] + (1 if S[DRAWN] == d else 0)
+    for i in range(S[NTOP]):
+        if S[TOP + i] == d:
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def dead_key(S, col):
+    """True if the Key of colour ``col`` can open no more Door: the colour needs none, or
+    none of its Doors is left to draw."""
+    return (not X.door_needed(S[DR + col])) or doors_left(S, col) == 0
+
+
+@njit(cache=True, inline="always")
+def keep_doors(S):
+    """greedy-keep-doors (engine.policy.keep_doors_action) at the decision state ``S``:
+    greedy-plus, but where greedy-plus would discard in the play phase, a Key that can open
+    no more Door (:func:`dead_key`) is discarded instead (docs/POLICIES.md, "Stronger honest
+    play")."""
+    a = greedy_plus(S)
+    if S[PH] == P_PLAY and a >= A_DISCARD:
+        for col in range(COLOURS):
+            k = B.key_of(col)
+            if S[H + k] > 0 and dead_key(S, col):
+                return A_DISCARD + k
+    return a
+
+
+# The base policies of the playouts, by number (the kernels' ``base`` argument).
+GREEDY, GREEDY_PLUS, KEEP_DOORS = 0, 1, 2
+BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "greedy-keep-doors": KEEP_DOORS}
 
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
+    if base == KEEP_DOORS:
+        return keep_doors(S)
     if base == GREEDY_PLUS:
         return greedy_plus(S)
     return greedy(S)

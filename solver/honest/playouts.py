@@ -30,8 +30,10 @@ MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
 
 @njit(cache=True, _nrt=False)
 def playout(S, key, trace, base):
-    """Play ``S`` to the end with the base policy's decisions (``base``: GREEDY or
-    GREEDY_PLUS) and draws from stream ``key``.
+    """Play ``S`` to the end with the base policy's decisions (``base``: a number of
+    ``solver.honest.greedy.BASES``) and draws from stream ``key``.  The one playout loop of
+    the kernel: the rollouts here and the sequential rollout of :mod:`solver.honest.strong`
+    all play through it.
 
     Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game).  If ``trace`` is
     not empty, trace[0] = how many steps follow in trace[1:]: decisions as engine action
@@ -107,8 +109,8 @@ def _copy(dst, src):
 
 @njit(cache=True)
 def _eval1(S0, a, j0, j1, key, S, row, base):
-    """row[j] = 1 if greedy play after action ``a`` from ``S0`` wins with stream j, for j in
-    [j0, j1)."""
+    """row[j] = 1 if the base policy ``base`` wins after action ``a`` from ``S0`` with stream
+    word(key, j), for j in [j0, j1).  The per-action accumulation of every rollout."""
     notrace = np.empty(0, dtype=np.int64)
     for j in range(j0, j1):
         _copy(S, S0)
@@ -267,8 +269,9 @@ def decide2(S0, n, z, key, screen, keep, n1, z1, screen1, keep1, base):
 
 @njit(cache=True)
 def estimate_all(S0, n, key, acts, res, base):
-    """res[i, j] = greedy playout j after action acts[i] (wins 1 / losses 0); returns the
-    number of legal actions (written to ``acts``)."""
+    """res[i, j] = playout j of base policy ``base`` after action acts[i] (wins 1 / losses
+    0); returns the number of legal actions (written to ``acts``).  Playout j of every action
+    uses the stream word(key, j)."""
     nact = legal(S0, acts)
     S = np.empty(NS, dtype=np.int64)
     for i in range(nact):

@@ -2,13 +2,16 @@
 playouts under any base, and the sequential rollout decision ``decide_seq``.
 
 This module adds kernels on the state of :mod:`solver.honest.state` and reuses its rule steps
-(``advance``, ``apply_action``, ``legal``, the unknown-card generator) and the base policies of
-:mod:`solver.honest.greedy`; it copies no rule.  Its only game loop, :func:`playout_b`, is the
-loop of :func:`solver.honest.playouts.playout` with a third base policy in the dispatch.
+(``advance``, ``apply_action``, ``legal``, the unknown-card generator), the base policies of
+:mod:`solver.honest.greedy` and the playouts of :mod:`solver.honest.playouts`; it copies no
+rule and no playout loop: every playout is :func:`solver.honest.playouts.playout` with the base
+policy as an argument, every action's playouts :func:`solver.honest.playouts._eval1` (issue
+26; ``playout_b``, ``estimate_all_base`` and ``base_of`` are kept as names for them).
 
-Base policies (``BASES``): ``greedy`` (0), ``greedy-plus`` (1) and ``greedy-keep-doors`` (2).
+Base policies (``BASES``, :mod:`solver.honest.greedy`): ``greedy`` (0), ``greedy-plus`` (1)
+and ``greedy-keep-doors`` (2).
 
-``greedy-keep-doors`` (:func:`keep_doors`) is greedy-plus with one change, chosen by
+``greedy-keep-doors`` (:func:`solver.honest.greedy.keep_doors`) is greedy-plus with one change, chosen by
 measurement (docs/POLICIES.md, "Stronger honest play"): in the play phase, where greedy-plus
 would discard, a *dead* Key is discarded instead: a Key of a colour that can gain no more
 Door (both of its Doors in play, or every Door of it not in play already discarded by a
@@ -27,7 +30,17 @@ for the rest of the decision; the playouts stop when one action is left or each 
 ``n``.  The choice among the live actions is the rollout's z-margin rule
 (:mod:`solver.honest.rollout`): the base policy's action unless a rival's paired mean difference
 to it exceeds ``z`` standard errors (the largest such difference wins); if the base action was
-dropped, the leader takes its place as the reference.  The drop is a heuristic, not a proof: an
+dropped (or, in :func:`decide_seq_among`, is not allowed), the leader takes its place as the
+reference.
+
+Indifference stop (``stop`` > 0; 0, the default, is off): after a round, if no live rival's
+paired mean difference to the reference could exceed ``stop`` (its mean plus ``zstop``
+standard errors is below ``stop``), the playouts stop there and the choice is made as above.
+A rival within ``stop`` of the reference is worth little even when it is better, and the
+playouts that would tell are the most expensive ones (two near-equal actions run to the cap).
+Chosen by measurement (docs/POLICIES.md, "Cheaper playouts"); a heuristic, like the drop.
+
+The drop is a heuristic, not a proof: an
 action ``zdrop`` standard errors behind may still be the best; the test compares the screened
 choice with the full one (``tests/solver/honest/test_strong.py``).
 """
@@ -36,66 +49,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.rules import COLOURS, FIRST_DOOR
-
 # absolute, not relative (see solver.honest.state)
-from solver import board as B
-from solver import steps as X
-from solver.honest.greedy import greedy, greedy_plus
-from solver.honest.state import (A_DISCARD, DR, DRAWN, H, L, MAX_LEGAL, NS, NTOP, P_LOST, P_PLAY,
-                                 P_SETUP, P_WON, PH, TOP, U, _drawn, advance, apply_action,
-                                 draw_unknown, legal, mix64, new_game, word)
+from solver.honest.greedy import (BASES, GREEDY, GREEDY_PLUS, KEEP_DOORS,  # noqa: F401
+                                  base_action, dead_key, doors_left, keep_doors)
+from solver.honest.playouts import (MAX_DECISIONS, _eval1, estimate_all,  # noqa: F401
+                                    playout)
+from solver.honest.state import (MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn, advance,
+                                 apply_action, draw_unknown, legal, mix64, new_game, word)
 
-GREEDY, GREEDY_PLUS, KEEP_DOORS = 0, 1, 2
-BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "greedy-keep-doors": KEEP_DOORS}
-MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
 SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
 
-
-# ----------------------------------------------------------------------------- base policies
-@njit(cache=True, inline="always")
-def doors_left(S, col):
-    """Doors of colour ``col`` not in play and not discarded: in the deck (unknown or known
-    top), in limbo, or drawn and awaiting a decision."""
-    d = FIRST_DOOR + col
-    n = S[U + d] + S[L + d] + (1 if S[DRAWN] == d else 0)
-    for i in range(S[NTOP]):
-        if S[TOP + i] == d:
-            n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def dead_key(S, col):
-    """True if the Key of colour ``col`` can open no more Door: the colour needs none, or
-    none of its Doors is left to draw."""
-    return (not X.door_needed(S[DR + col])) or doors_left(S, col) == 0
-
-
-@njit(cache=True, inline="always")
-def keep_doors(S):
-    """greedy-keep-doors at the decision state ``S`` (module docstring)."""
-    a = greedy_plus(S)
-    if S[PH] == P_PLAY and a >= A_DISCARD:
-        for col in range(COLOURS):
-            k = B.key_of(col)
-            if S[H + k] > 0 and dead_key(S, col):
-                return A_DISCARD + k
-    return a
-
-
-@njit(cache=True, inline="always")
-def base_of(S, base):
-    if base == KEEP_DOORS:
-        return keep_doors(S)
-    if base == GREEDY_PLUS:
-        return greedy_plus(S)
-    return greedy(S)
+# the names this module had for the shared kernels (callers and tests use them)
+base_of = base_action
+estimate_all_base = estimate_all
+_eval = _eval1
 
 
 @njit(cache=True)
 def _base_at(S, base):
-    return base_of(S, base)
+    return base_action(S, base)
 
 
 def base_at(S, base: str) -> int:
@@ -103,29 +75,11 @@ def base_at(S, base: str) -> int:
     return int(_base_at(S, np.int64(BASES[base])))
 
 
-# ----------------------------------------------------------------------------- playouts
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def playout_b(S, key, base):
-    """Play ``S`` to the end with base policy ``base`` and draws from stream ``key`` (the
-    loop of solver.honest.playouts.playout).  Returns 1 (won), 0 (lost), -1 (guard)."""
-    ctr = 0
-    steps = 0
-    while True:
-        advance(S)
-        ph = S[PH]
-        if ph == P_WON:
-            return 1
-        if ph == P_LOST:
-            return 0
-        if ph >= P_SETUP:
-            t = draw_unknown(S, key, ctr)
-            ctr += 1
-            _drawn(S, t)
-            continue
-        apply_action(S, base_of(S, base))
-        steps += 1
-        if steps > MAX_DECISIONS:
-            return -1
+    """Play ``S`` to the end with base policy ``base`` and draws from stream ``key``:
+    :func:`solver.honest.playouts.playout` without a trace.  1 won, 0 lost, -1 guard."""
+    return playout(S, key, np.empty(0, dtype=np.int64), base)
 
 
 @njit(cache=True)
@@ -133,37 +87,10 @@ def base_games(n, key0, base, out):
     """``n`` whole games from the setup played by ``base``; game g with stream
     word(key0, g); out[g] = 1 if won."""
     S = np.empty(NS, dtype=np.int64)
+    notrace = np.empty(0, dtype=np.int64)
     for g in range(n):
         new_game(S)
-        out[g] = 1 if playout_b(S, word(key0, g), base) > 0 else 0
-
-
-@njit(cache=True, inline="always")
-def _copy(dst, src):
-    for i in range(NS):
-        dst[i] = src[i]
-
-
-@njit(cache=True)
-def _eval(S0, a, j0, j1, key, S, row, base):
-    """row[j] = 1 if ``base`` wins after action ``a`` from ``S0`` with stream word(key, j),
-    for j in [j0, j1)."""
-    for j in range(j0, j1):
-        _copy(S, S0)
-        apply_action(S, a)
-        row[j] = 1 if playout_b(S, word(key, j), base) > 0 else 0
-
-
-@njit(cache=True)
-def estimate_all_base(S0, n, key, acts, res, base):
-    """res[i, j] = playout j of ``base`` after action acts[i] (1 won, 0 lost); returns the
-    number of legal actions (written to ``acts``).  Playout j of every action uses the
-    stream word(key, j)."""
-    nact = legal(S0, acts)
-    S = np.empty(NS, dtype=np.int64)
-    for i in range(nact):
-        _eval(S0, acts[i], 0, n, key, S, res[i], base)
-    return nact
+        out[g] = 1 if playout(S, word(key0, g), notrace, base) > 0 else 0
 
 
 # ----------------------------------------------------------------------------- sequential
@@ -201,10 +128,23 @@ def _leader(res, alive, nact, n):
 
 
 @njit(cache=True)
-def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used):
-    """The sequential rollout over the ``nact`` actions ``acts`` with base row ``bi``
-    (module docstring).  ``res`` (nact x n, int8) receives the playouts; used[0] = the
-    playouts made in all.  Returns the chosen row."""
+def _indifferent(res, alive, nact, ref, n, stop, zstop):
+    """True if no live rival's paired mean difference to row ``ref`` over the first ``n``
+    playouts, plus ``zstop`` standard errors, reaches ``stop``."""
+    for i in range(nact):
+        if alive[i] and i != ref:
+            m, se = _paired(res, i, ref, n)
+            if m + zstop * se >= stop:
+                return False
+    return True
+
+
+@njit(cache=True)
+def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop, zstop):
+    """The sequential rollout over the ``nact`` actions ``acts`` with base row ``bi`` (-1: no
+    base row, the leader is the reference) (module docstring).  ``res`` (nact x n, int8)
+    receives the playouts; used[0] = the playouts made in all.  ``stop`` > 0: the
+    indifference stop with margin ``zstop``.  Returns the chosen row."""
     S = np.empty(NS, dtype=np.int64)
     alive = np.ones(nact, dtype=np.bool_)
     nalive = nact
@@ -214,24 +154,29 @@ def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used):
         j1 = min(n, done + max(batch, done // 4))
         for i in range(nact):
             if alive[i]:
-                _eval(S0, acts[i], done, j1, key, S, res[i], base)
+                _eval1(S0, acts[i], done, j1, key, S, res[i], base)
                 total += j1 - done
         done = j1
-        if zdrop <= 0.0 or done >= n:
+        if done >= n:
             continue
-        lead = _leader(res, alive, nact, done)
-        for i in range(nact):
-            if alive[i] and i != lead:
-                m, se = _paired(res, i, lead, done)
-                if m + zdrop * se < 0.0:
-                    alive[i] = False
-                    nalive -= 1
+        if zdrop > 0.0:
+            lead = _leader(res, alive, nact, done)
+            for i in range(nact):
+                if alive[i] and i != lead:
+                    m, se = _paired(res, i, lead, done)
+                    if m + zdrop * se < 0.0:
+                        alive[i] = False
+                        nalive -= 1
+        if stop > 0.0 and nalive > 1:
+            ref = bi if bi >= 0 and alive[bi] else _leader(res, alive, nact, done)
+            if _indifferent(res, alive, nact, ref, done, stop, zstop):
+                break
     used[0] = total
     if nalive == 1:
         for i in range(nact):
             if alive[i]:
                 return i
-    ref = bi if alive[bi] else _leader(res, alive, nact, done)
+    ref = bi if bi >= 0 and alive[bi] else _leader(res, alive, nact, done)
     best = ref
     best_d = 0.0
     for i in range(nact):
@@ -244,24 +189,53 @@ def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used):
 
 
 @njit(cache=True)
-def decide_seq(S0, n, batch, z, zdrop, key, base):
+def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop):
     """The sequential rollout action at decision state ``S0`` (module docstring)."""
     acts = np.empty(MAX_LEGAL, dtype=np.int64)
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    g = base_of(S0, base)
+    g = base_action(S0, base)
     bi = 0
     for i in range(nact):
         if acts[i] == g:
             bi = i
     res = np.zeros((nact, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
-    return acts[seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used)]
+    return acts[seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop,
+                         zstop)]
 
 
 @njit(cache=True)
-def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts):
+def decide_seq_among(S0, allowed, nallowed, n, batch, z, zdrop, key, base, stop, zstop):
+    """The sequential rollout restricted to the legal actions ``allowed[:nallowed]`` (the
+    end-game switch's pruned fallback): the same rounds, drops and choice over those actions
+    only; the reference is the base action if allowed, else the leader."""
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
+    nact = legal(S0, acts)
+    sub = np.empty(nallowed, dtype=np.int64)
+    m = 0
+    for i in range(nact):              # the kernel's order, as decide_seq
+        for q in range(nallowed):
+            if allowed[q] == acts[i]:
+                sub[m] = acts[i]
+                m += 1
+                break
+    if m == 1:
+        return sub[0]
+    g = base_action(S0, base)
+    bi = -1
+    for i in range(m):
+        if sub[i] == g:
+            bi = i
+    res = np.zeros((m, n), dtype=np.int8)
+    used = np.zeros(1, dtype=np.int64)
+    return sub[seq_core(S0, sub, m, bi, n, batch, z, zdrop, key, base, res, used, stop,
+                        zstop)]
+
+
+@njit(cache=True)
+def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zstop):
     """Whole games from the setup played by the sequential rollout inside the kernel (for
     tuning; the measured runs play through the engine with ``onirim winrate``): game g with
     stream word(key0, g), decision i of it with stream word(mix64(key ^ SALT), i).
@@ -294,15 +268,14 @@ def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts):
             nact = legal(S, acts)
             a = acts[0]
             if nact > 1:
-                gb = base_of(S, base)
+                gb = base_action(S, base)
                 bi = 0
                 for i in range(nact):
                     if acts[i] == gb:
                         bi = i
                 r = seq_core(S, acts, nact, bi, n, batch, z, zdrop, word(dkey, steps), base,
-                             res, used)
+                             res, used, stop, zstop)
                 a = acts[r]
                 playouts[g] += used[0]
             apply_action(S, a)
             steps += 1
-

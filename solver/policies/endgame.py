@@ -6,7 +6,8 @@ expectimax (``solver.expectimax.Expectimax.rank``) under a node budget (and, if 
 budget).  If the ranking proves a best action (its ``lo`` is at least every other action's
 ``hi``), it plays that action; otherwise, and whenever the deck is larger, it plays the base
 policy's action.  Registered as policy ``endgame`` (parameters ``base``, ``unknown``,
-``budget_nodes``, ``budget_s``, ``fallback``).
+``budget_nodes``, ``budget_s``, ``fallback``); ``base`` may carry the base's own arguments,
+``base=seq-rollout:n=4096,stop=0.01`` (:func:`parse_base`).
 
 Determinism.  A policy must give the same action for the same view and stream.  The
 expectimax keeps a memo between queries, so a search under a budget could finish or not
@@ -27,7 +28,8 @@ plays the base policy's action; ``pruned`` lets the base choose only among the a
 ``hi`` is at least every other action's ``lo`` (:func:`not_proven_worse`; sound: every best
 action is kept, docs/REGRET.md section 5).  A base with ``act_among(view, stream, allowed)``
 (``rollout``) restricts its own choice; another base keeps its action if allowed, else the
-allowed action with the largest bound midpoint is played.
+allowed action with the largest bound midpoint is played.  (``seq-rollout`` has
+``act_among`` too.)
 
 Compile time is not counted against a move: making the policy compiles (or loads from the
 numba cache) the expectimax kernels by ranking a small fixed position.
@@ -194,7 +196,8 @@ def with_endgame(policy, unknown: int = DEFAULT_UNKNOWN, budget_s: float = 0.0,
 
 
 @register_policy("endgame", params=[
-    Param("base", str, "greedy", "the registered policy played outside the end game"),
+    Param("base", str, "greedy", "the registered policy played outside the end game, with "
+                                 "its own arguments if any: NAME or NAME:k=v,k=v"),
     Param("unknown", int, DEFAULT_UNKNOWN,
           "switch to the exact expectimax at most this many unknown deck cards"),
     Param("budget_nodes", int, DEFAULT_NODES,
@@ -208,7 +211,23 @@ def with_endgame(policy, unknown: int = DEFAULT_UNKNOWN, budget_s: float = 0.0,
 ], doc="the base policy, but the exact expectimax's proven best move once the deck is small")
 def _endgame(base="greedy", unknown=DEFAULT_UNKNOWN, budget_nodes=DEFAULT_NODES,
              budget_s=0.0, fallback="base"):
-    if base == "endgame":
+    name, args = parse_base(base)
+    if name == "endgame":
         raise PolicyError("policy argument base: 'endgame' cannot be its own base")
-    return EndgameSwitch(build_policy(base), unknown=unknown, budget_nodes=budget_nodes,
-                         budget_s=budget_s, fallback=fallback)
+    return EndgameSwitch(build_policy(name, **args), unknown=unknown,
+                         budget_nodes=budget_nodes, budget_s=budget_s, fallback=fallback)
+
+
+def parse_base(spec: str) -> tuple[str, dict]:
+    """``NAME`` or ``NAME:k=v,k=v`` (the base policy and its arguments, as strings parsed by
+    the base's parameter types): ``("seq-rollout", {"n": "4096"})`` for
+    ``seq-rollout:n=4096``.  A malformed pair is a PolicyError."""
+    name, _, rest = str(spec).partition(":")
+    args: dict[str, str] = {}
+    for pair in filter(None, (p.strip() for p in rest.split(","))):
+        k, sep, v = pair.partition("=")
+        if not sep or not k.strip() or k.strip() in args:
+            raise PolicyError(f"policy argument base: {pair!r} in {spec!r} is not a new "
+                              "key=value")
+        args[k.strip()] = v.strip()
+    return name.strip(), args

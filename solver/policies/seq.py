@@ -10,6 +10,13 @@ rollout's z-margin choice among the live ones: the base action unless a rival be
 than ``z`` standard errors of the paired difference.  The kernel is
 :func:`solver.honest.strong.decide_seq` (its docstring has the details).
 
+``stop`` > 0 adds the indifference stop: after a round, if no live rival could beat the
+reference by ``stop`` (its paired mean difference plus ``zstop`` standard errors is below
+``stop``), the playouts end there (off by default; docs/POLICIES.md, "Cheaper playouts").
+
+``act_among(view, stream, allowed)``: the same sequential choice over the allowed actions only
+(the end-game switch's ``fallback=pruned``).
+
 With ``zdrop=0`` there is no drop: every action gets ``n`` playouts, and the policy is the
 ``rollout`` policy's decision without its screen, over the chosen base.
 
@@ -56,6 +63,9 @@ def key_of_stream(stream: int) -> int:
                                              "behind the leader (0: never)"),
         Param("base", str, DEFAULT_BASE, "base policy of the playouts: greedy, greedy-plus "
                                          "or greedy-keep-doors"),
+        Param("stop", float, 0.0, "indifference stop: end the playouts once no live rival can "
+                                  "beat the reference by this much (0: never)"),
+        Param("zstop", float, 2.0, "the indifference stop's margin, in standard errors"),
     ],
     doc="one-step rollout over greedy-keep-doors with sequential dropping of clearly worse "
         "actions (numba)")
@@ -63,25 +73,31 @@ class SeqRollout(PolicyBase):
     players = (1,)
 
     def __init__(self, n=DEFAULT_N, batch=DEFAULT_BATCH, z=1.0, zdrop=DEFAULT_ZDROP,
-                 base=DEFAULT_BASE):
+                 base=DEFAULT_BASE, stop=0.0, zstop=2.0):
         from solver.honest import strong
         if base not in strong.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
                               f"{', '.join(strong.BASES)}")
         check_range("n", n, 1, 1 << 20)
         check_range("batch", batch, 1, 1 << 20)
-        if math.isnan(z) or math.isnan(zdrop):
-            raise PolicyError("policy argument z, zdrop: must be numbers")
+        if math.isnan(z) or math.isnan(zdrop) or math.isnan(stop) or math.isnan(zstop):
+            raise PolicyError("policy argument z, zdrop, stop, zstop: must be numbers")
         check_range("z", z, 0.0)
         check_range("zdrop", zdrop, 0.0)
+        check_range("stop", stop, 0.0, 1.0)
+        check_range("zstop", zstop, 0.0)
         self.n, self.batch, self.z, self.zdrop, self.base = n, batch, float(z), float(zdrop), base
+        self.stop, self.zstop = float(stop), float(zstop)
 
     def warm_up(self) -> None:
         """Compile (or load) the kernel on a throwaway opening view, tiny playout counts."""
         from engine.game import Game
         from engine.view import player_view
         view = player_view(Game(1).new_initial_state(seed=0))
-        SeqRollout(n=4, batch=2, z=self.z, zdrop=self.zdrop, base=self.base).act(view, 0)
+        small = SeqRollout(n=4, batch=2, z=self.z, zdrop=self.zdrop, base=self.base,
+                           stop=self.stop, zstop=self.zstop)
+        small.act(view, 0)
+        small.act_among(view, 0, view.legal_actions()[:2])
 
     def act(self, view, stream: int) -> int:
         if view.players != 1:
@@ -95,4 +111,29 @@ class SeqRollout(PolicyBase):
         return int(strong.decide_seq(S, np.int64(self.n), np.int64(self.batch),
                                      np.float64(self.z), np.float64(self.zdrop),
                                      np.uint64(key_of_stream(stream)),
-                                     np.int64(strong.BASES[self.base])))
+                                     np.int64(strong.BASES[self.base]),
+                                     np.float64(self.stop), np.float64(self.zstop)))
+
+    def act_among(self, view, stream: int, allowed) -> int:
+        """The sequential choice restricted to the actions ``allowed`` (a non-empty subset of
+        the legal action ids), from the same key as :meth:`act`: the rounds, drops and choice
+        run over the allowed actions only; the reference is the base action if allowed, else
+        the allowed action with the most wins.  For the end-game switch's pruned fallback
+        (docs/REGRET.md, section 5)."""
+        allowed = sorted({int(a) for a in allowed})
+        acts = view.legal_actions()
+        if not allowed or not set(allowed) <= set(acts):
+            raise PolicyError(f"allowed actions {allowed!r} are not a non-empty subset of the "
+                              "legal actions")
+        if len(allowed) == 1:
+            return allowed[0]
+        from solver.honest import kernel as HK
+        from solver.honest import strong
+        S = HK.encode(view)
+        al = np.array(allowed, dtype=np.int64)
+        return int(strong.decide_seq_among(S, al, np.int64(len(al)), np.int64(self.n),
+                                           np.int64(self.batch), np.float64(self.z),
+                                           np.float64(self.zdrop),
+                                           np.uint64(key_of_stream(stream)),
+                                           np.int64(strong.BASES[self.base]),
+                                           np.float64(self.stop), np.float64(self.zstop)))

@@ -18,6 +18,7 @@ from solver.honest.play import decision_stream
 from engine.policy import greedy_plus_action
 from solver.honest.rollout import _key, action_estimates
 from solver.stats import wilson
+from honest_kit import positions
 
 # Greedy discards a useless Gs; playing the useless Am instead ends the row on a Moon, so that
 # an Observatory Sun (the colour still needed) can start a series next turn.
@@ -29,18 +30,6 @@ JUNK_PLAY = ("mode=solo phase=play hand=As,As,As,Am,Gs "
 REDRAW = ("mode=solo phase=nightmare drawn=N hand=Os,Os,Gs,Gs "
           "row=Om,Os,Om,Gs,Gk,Gm,As,Am,As doors=DO,DA,DA,DG deck=* "
           "discard=Os,Os,Os,Ok,As,As,Am,Ak,Ls,Ls,Ls,Ls,Lm,N,N limbo=-")
-
-
-def _positions(n_games, seed0=0, share=0.8):
-    rnd = random.Random(seed0)
-    for seed in range(seed0, seed0 + n_games):
-        s = Game(1).new_initial_state(seed=seed)
-        i = 0
-        while not s.is_terminal():
-            yield seed, i, s
-            s.apply_action(greedy_action(s) if rnd.random() < share
-                           else rnd.choice(s.legal_actions()))
-            i += 1
 
 
 @pytest.mark.parametrize("pos,better", [(JUNK_PLAY, "play Am"), (REDRAW, "nightmare redraw")])
@@ -59,7 +48,7 @@ def test_rollout_leaves_greedy_where_greedy_is_clearly_wrong(pos, better):
                                       ("greedy-plus", greedy_plus_action)])
 def test_a_huge_margin_keeps_the_base_action(base, ref):
     p = make_policy("rollout", n=32, z=1e9, base=base)
-    for k, (_, i, s) in enumerate(_positions(3, 40)):
+    for k, (_, i, s) in enumerate(positions(3, 40)):
         v = player_view(s)
         assert p.act(v, decision_stream(40, i)) == ref(v)
         if k > 120:
@@ -69,7 +58,7 @@ def test_a_huge_margin_keeps_the_base_action(base, ref):
 def test_same_view_same_stream_same_action_and_legal():
     p = make_policy("rollout", n=24)
     changed = 0
-    for seed, i, s in _positions(2, 7):
+    for seed, i, s in positions(2, 7):
         v = player_view(s)
         st = decision_stream(seed, i)
         a = p.act(v, st)
@@ -83,7 +72,7 @@ def test_permuting_the_hidden_deck_changes_no_decision():
     p = make_policy("rollout", n=16)
     rnd = random.Random(2)
     n = 0
-    for seed, i, s in _positions(3, 300):
+    for seed, i, s in positions(3, 300):
         if i % 2:
             continue
         st = decision_stream(seed, i)
@@ -102,7 +91,7 @@ def test_screening_mostly_keeps_the_unscreened_choice():
     """Prophecies: the screened choice (16 playouts each, keep 6) against all actions at n."""
     same = 0
     total = 0
-    for seed, i, s in _positions(400, 1000, share=0.5):
+    for seed, i, s in positions(400, 1000, share=0.5):
         if s.phase != "prophecy" or len(s.legal_actions()) < 10:
             continue
         S = HK.encode(player_view(s))
@@ -179,7 +168,7 @@ def test_act_among_all_actions_is_the_unscreened_choice():
     p = make_policy("rollout", n=32, screen=0)
     rnd = random.Random(5)
     n = moved = 0
-    for seed, i, s in _positions(3, 60):
+    for seed, i, s in positions(3, 60):
         v = player_view(s)
         acts = v.legal_actions()
         if len(acts) < 3:

@@ -8,7 +8,6 @@ import random
 import numpy as np
 import pytest
 
-from engine import Game
 from engine.policy import greedy_action, greedy_plus_action
 from engine.view import known_top, player_view
 from solver.api import PolicyError, make_policy
@@ -17,23 +16,12 @@ from solver.honest import strong as ST
 from solver.honest.play import decision_stream
 from solver.policies.keep_doors import dead_key, keep_doors_action
 from solver.policies.seq import key_of_stream
-
-
-def _positions(n_games, seed0=0, share=0.8, policy=greedy_action):
-    rnd = random.Random(seed0)
-    for seed in range(seed0, seed0 + n_games):
-        s = Game(1).new_initial_state(seed=seed)
-        i = 0
-        while not s.is_terminal():
-            yield seed, i, s
-            s.apply_action(policy(s) if rnd.random() < share
-                           else rnd.choice(s.legal_actions()))
-            i += 1
+from honest_kit import positions
 
 
 def test_keep_doors_kernel_equals_its_engine_reference_at_every_decision():
     n = changed = dead = 0
-    for _, _, s in _positions(120, 500, share=0.7, policy=keep_doors_action):
+    for _, _, s in positions(120, 500, share=0.7, policy=keep_doors_action):
         v = player_view(s)
         S = HK.encode(v)
         assert ST.base_at(S, "greedy-keep-doors") == keep_doors_action(v)
@@ -81,12 +69,12 @@ def test_base_playouts_match_the_rollout_kernel_for_the_old_bases():
 def test_without_drops_seq_is_the_unscreened_rollout():
     """zdrop=0: every action gets n playouts; the choice is decide1's without a screen."""
     k = 0
-    for seed, i, s in _positions(6, 40, share=0.6):
+    for seed, i, s in positions(6, 40, share=0.6):
         if i % 2:
             continue
         S = HK.encode(player_view(s))
         key = np.uint64(key_of_stream(decision_stream(seed, i)))
-        a = ST.decide_seq(S, 48, 16, 1.0, 0.0, key, ST.GREEDY_PLUS)
+        a = ST.decide_seq(S, 48, 16, 1.0, 0.0, key, ST.GREEDY_PLUS, 0.0, 2.0)
         b = HK.decide1(S, 48, 1.0, key, 0, 6, HK.BASES["greedy-plus"])
         assert a == b
         k += 1
@@ -96,7 +84,7 @@ def test_without_drops_seq_is_the_unscreened_rollout():
 def test_drops_mostly_keep_the_full_choice_and_save_playouts():
     same = total = 0
     saved = []
-    for seed, i, s in _positions(60, 2000, share=0.5):
+    for seed, i, s in positions(60, 2000, share=0.5):
         if len(s.legal_actions()) < 3 or i % 3:
             continue
         v = player_view(s)
@@ -108,11 +96,12 @@ def test_drops_mostly_keep_the_full_choice_and_save_playouts():
         bi = [int(x) for x in acts[:nact]].index(g)
         res = np.zeros((nact, 256), dtype=np.int8)
         used = np.zeros(1, dtype=np.int64)
-        full = ST.seq_core(S, acts, nact, bi, 256, 32, 1.0, 0.0, key, ST.KEEP_DOORS, res, used)
+        full = ST.seq_core(S, acts, nact, bi, 256, 32, 1.0, 0.0, key, ST.KEEP_DOORS, res, used,
+                           0.0, 2.0)
         assert used[0] == 256 * nact
         res2 = np.zeros((nact, 256), dtype=np.int8)
         drop = ST.seq_core(S, acts, nact, bi, 256, 32, 1.0, 2.0, key, ST.KEEP_DOORS, res2,
-                           used)
+                           used, 0.0, 2.0)
         saved.append(used[0] / (256 * nact))
         same += full == drop
         total += 1
@@ -127,7 +116,7 @@ def test_seq_rollout_is_deterministic_legal_and_honest():
     p = make_policy("seq-rollout", n=64)
     rnd = random.Random(5)
     n = changed = 0
-    for seed, i, s in _positions(3, 300):
+    for seed, i, s in positions(3, 300):
         st = decision_stream(seed, i)
         v = player_view(s)
         a = p.act(v, st)
@@ -146,7 +135,7 @@ def test_seq_rollout_is_deterministic_legal_and_honest():
 
 def test_a_huge_margin_keeps_the_base_action():
     p = make_policy("seq-rollout", n=32, z=1e9, zdrop=0.0)
-    for k, (seed, i, s) in enumerate(_positions(2, 60)):
+    for k, (seed, i, s) in enumerate(positions(2, 60)):
         v = player_view(s)
         assert p.act(v, decision_stream(seed, i)) == keep_doors_action(v)
 
@@ -154,12 +143,106 @@ def test_a_huge_margin_keeps_the_base_action():
 def test_seq_games_run_in_the_kernel():
     out = np.zeros(4, dtype=np.int64)
     pl = np.zeros(4, dtype=np.int64)
-    ST.seq_games(4, np.uint64(3), 16, 8, 1.0, 2.0, ST.KEEP_DOORS, out, pl)
+    ST.seq_games(4, np.uint64(3), 16, 8, 1.0, 2.0, ST.KEEP_DOORS, out, pl, 0.0, 2.0)
     assert set(out) <= {0, 1} and (pl > 0).all()
 
 
 @pytest.mark.parametrize("args,field", [({"base": "nope"}, "base"), ({"n": 0}, "n"),
-                                        ({"zdrop": -1.0}, "zdrop"), ({"batch": 0}, "batch")])
+                                        ({"zdrop": -1.0}, "zdrop"), ({"batch": 0}, "batch"),
+                                        ({"stop": -0.1}, "stop"), ({"stop": 2.0}, "stop"),
+                                        ({"zstop": -1.0}, "zstop")])
 def test_bad_arguments_are_one_line(args, field):
     with pytest.raises(PolicyError, match=field):
         make_policy("seq-rollout", **args)
+
+
+def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None):
+    if acts is None:
+        acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
+        nact = HK.legal(S, acts)
+    else:
+        nact = len(acts)
+    if bi is None:
+        bi = [int(x) for x in acts[:nact]].index(ST.base_at(S, "greedy-keep-doors"))
+    res = np.zeros((nact, n), dtype=np.int8)
+    used = np.zeros(1, dtype=np.int64)
+    r = ST.seq_core(S, acts, nact, bi, n, batch, 1.0, zdrop, key, ST.KEEP_DOORS, res, used,
+                    stop, zstop)
+    return int(acts[r]), int(used[0])
+
+
+def test_the_indifference_stop_keeps_the_choice_mostly_and_never_costs_more():
+    """The stop ends the playouts early; against the same search without it (same key, so
+    the same playouts up to the stop): never more playouts, the same choice at most decisions,
+    and some playouts saved."""
+    same = total = 0
+    saved = []
+    for seed, i, s in positions(60, 2500, share=0.5, policy=keep_doors_action):
+        if len(s.legal_actions()) < 3 or i % 3:
+            continue
+        S = HK.encode(player_view(s))
+        key = np.uint64(key_of_stream(decision_stream(seed, i)))
+        a0, u0 = _core(S, 512, 64, 2.0, key, 0.0)
+        a1, u1 = _core(S, 512, 64, 2.0, key, 0.01)
+        assert u1 <= u0
+        saved.append(1 - u1 / u0)
+        same += a0 == a1
+        total += 1
+        if total >= 60:
+            break
+    assert total >= 40
+    assert same >= 0.8 * total, (same, total)
+    assert np.mean(saved) > 0.02, np.mean(saved)
+
+
+def test_the_indifference_stop_ends_at_the_first_round_between_equal_actions():
+    """Two copies of the same action have equal playouts (a paired difference of zero, no
+    spread): the stop ends after the first round, without it they run to the cap."""
+    for seed, i, s in positions(5, 3000, policy=keep_doors_action):
+        if len(s.legal_actions()) >= 2:
+            break
+    S = HK.encode(player_view(s))
+    g = ST.base_at(S, "greedy-keep-doors")
+    acts = np.array([g, g], dtype=np.int64)
+    key = np.uint64(5)
+    assert _core(S, 256, 32, 2.0, key, 0.01, bi=0, acts=acts) == (g, 2 * 32)
+    assert _core(S, 256, 32, 2.0, key, 0.0, bi=0, acts=acts) == (g, 2 * 256)
+    # an action of the position that differs from the base: a huge zstop never stops
+    acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
+    nact = HK.legal(S, acts)
+    other = [int(a) for a in acts[:nact] if a != g][0]
+    two = np.array([g, other], dtype=np.int64)
+    assert _core(S, 256, 32, 0.0, key, 0.01, zstop=1e9, bi=0, acts=two)[1] == 2 * 256
+
+
+def test_seq_act_among_all_actions_is_act_and_a_subset_is_respected():
+    p = make_policy("seq-rollout", n=64, stop=0.01)
+    k = 0
+    for seed, i, s in positions(3, 4000, share=0.6, policy=keep_doors_action):
+        v = player_view(s)
+        acts = v.legal_actions()
+        if len(acts) < 3:
+            continue
+        st = decision_stream(seed, i)
+        assert p.act_among(v, st, acts) == p.act(v, st)
+        sub = acts[1:]
+        a = p.act_among(v, st, sub)
+        assert a in sub and a == p.act_among(player_view(s), st, list(reversed(sub)))
+        k += 1
+    assert k > 20
+    with pytest.raises(PolicyError, match="subset"):
+        p.act_among(v, 0, [10_000])
+
+
+def test_endgame_base_carries_its_own_arguments():
+    from solver.policies.endgame import parse_base
+    assert parse_base("seq-rollout") == ("seq-rollout", {})
+    assert parse_base("seq-rollout:n=4096,stop=0.01") == ("seq-rollout",
+                                                          {"n": "4096", "stop": "0.01"})
+    sw = make_policy("endgame", base="seq-rollout:n=64,stop=0.01", unknown=6,
+                     budget_nodes=2000)
+    assert (sw.base.n, sw.base.stop, sw.base.name) == (64, 0.01, "seq-rollout")
+    for bad in ("seq-rollout:n", "seq-rollout:n=1,n=2", "seq-rollout:nope=1",
+                "endgame:base=greedy"):
+        with pytest.raises(PolicyError):
+            make_policy("endgame", base=bad)
