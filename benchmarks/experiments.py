@@ -98,6 +98,18 @@ EXPERIMENTS = {e.name: e for e in (
             cheap=False),
     _honest("endgame-seq-n1024", "endgame", 2_000, {"base": "seq-rollout"},
             cost="about 15 CPU-minutes", cheap=False),
+    # cheaper playouts (docs/POLICIES.md, "Cheaper playouts"): rounds of 64 and the
+    # indifference stop at 0.01; the end-game switch over it at 8 unknown cards; the switch
+    # over the larger seq-rollouts (run on deals 0-299 first, as seq-n4096 and seq-n16384)
+    _honest("seq-n1024-stop", "seq-rollout", 2_000, {"n": 1024, "batch": 64, "stop": 0.01},
+            cost="about 6 CPU-minutes"),
+    _honest("endgame8-seq-n1024-stop", "endgame", 2_000,
+            {"base": "seq-rollout:n=1024,batch=64,stop=0.01", "unknown": 8},
+            cost="about 8 CPU-minutes", cheap=False),
+    _honest("endgame-seq-n4096", "endgame", 2_000, {"base": "seq-rollout:n=4096"},
+            cost="about 30 CPU-minutes", cheap=False),
+    _honest("endgame-seq-n16384", "endgame", 2_000, {"base": "seq-rollout:n=16384"},
+            cost="about 2 CPU-hours", cheap=False),
     _honest("duo-greedy", "greedy", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-greedy-plus", "duo-greedy-plus", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-rollout", "duo-rollout", 2_000, players=2,
