@@ -70,6 +70,33 @@ def test_a_view_encodes_to_what_the_player_may_know():
     assert n > 500
 
 
+def test_the_deck_model_is_the_solo_kernels():
+    """issue 26: the deck model's slots are the solo honest kernel's offsets (by name) and its
+    steps are the solo kernel's functions, imported, not copies; the two-player fields lie
+    outside them."""
+    from solver.honest import state as HS
+    deck = ("U", "D", "L", "PH", "DRAWN", "LEFT", "NTOP", "UTOT", "NDOORS", "LTOT", "TOP", "ARR")
+    assert {n: getattr(I, n) for n in deck} == {n: getattr(HS, n) for n in deck}
+    for step in ("draw_unknown", "_remove_unknown", "_pop_top", "_shuffle", "_to_limbo",
+                 "_take_door_from_deck", "_revealed", "_foreseen", "_next_known",
+                 "_deck_phase", "_take_drawn", "_lose_door", "_start_reveal", "_door_counted",
+                 "_apply_prophecy", "_legal_prophecy"):
+        assert getattr(I, step) is getattr(HS, step), step
+    used = set()
+    for n in deck:
+        width = {"U": 17, "D": 17, "L": 17, "TOP": I.TOP_CAP, "ARR": I.NS - I.ARR}.get(n, 1)
+        used |= set(range(getattr(I, n), getattr(I, n) + width))
+    duo = {"H": I.NLOC, "SH": I.NLOC, "DR": 8, "LAST": 2, "SER": 2, "ROWLEN": 2, "HSZ": 2,
+           "SHS": 1, "TURN": 1, "HID": 1, "VIEWER": 1}
+    own1 = set(range(I.H + I.OWN_STEP, I.H + I.OWN_STEP + I.NLOC))
+    assert not own1 & used
+    for n, width in duo.items():
+        slots = set(range(getattr(I, n), getattr(I, n) + width))
+        assert not slots & used, n
+        assert not slots & own1, n
+        used |= slots
+
+
 def _dealt_engine_state(view, S):
     """The engine's chance-mode position of the dealt array: the view with the partner's
     dealt hand, the rest of the unknown cards as the deck's unknown part."""
