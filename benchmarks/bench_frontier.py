@@ -24,7 +24,8 @@ from solver.stats import wilson
 # the solo honest experiments of benchmarks/experiments.py, cheapest first
 DEFAULT = ("greedy", "greedy-plus", "greedy-keep-doors", "rollout-n4", "rollout-n16",
            "rollout-n64", "rollout-n256", "seq-n256", "rollout-n1024", "seq-n1024",
-           "endgame-seq-n1024", "seq-n4096", "seq-n16384")
+           "seq-n1024-stop", "endgame8-seq-n1024-stop", "endgame-seq-n1024", "seq-n4096",
+           "endgame-seq-n4096", "seq-n16384", "endgame-seq-n16384")
 
 
 def load(names):

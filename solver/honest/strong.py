@@ -52,8 +52,8 @@ from numba import njit
 # absolute, not relative (see solver.honest.state)
 from solver.honest.greedy import (BASES, GREEDY, GREEDY_PLUS, KEEP_DOORS,  # noqa: F401
                                   base_action, dead_key, doors_left, keep_doors)
-from solver.honest.playouts import (MAX_DECISIONS, _eval1, estimate_all,  # noqa: F401
-                                    playout)
+from solver.honest.playouts import (MAX_DECISIONS, _eval1, _eval2,  # noqa: F401
+                                    estimate_all, playout)
 from solver.honest.state import (MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn, advance,
                                  apply_action, draw_unknown, legal, mix64, new_game, word)
 
@@ -91,6 +91,20 @@ def base_games(n, key0, base, out):
     for g in range(n):
         new_game(S)
         out[g] = 1 if playout(S, word(key0, g), notrace, base) > 0 else 0
+
+
+@njit(cache=True)
+def estimate_all_l2(S0, n, key, acts, res, n1, z1, screen1, keep1, base):
+    """res[i, j] = playout j after action acts[i] played to the end by the level-1 rollout
+    over ``base`` (``n1`` playouts per action, margin ``z1``, screen ``screen1``/``keep1``:
+    :func:`solver.honest.playouts.playout_l1`), 1 won / 0 lost; returns the number of legal
+    actions (written to ``acts``).  Playout j of every action uses the stream word(key, j).
+    What ``onirim best``'s estimate would be under a rollout player (benchmarks/bench_leader.py)."""
+    nact = legal(S0, acts)
+    S = np.empty(NS, dtype=np.int64)
+    for i in range(nact):
+        _eval2(S0, acts[i], 0, n, key, S, res[i], n1, z1, screen1, keep1, base)
+    return nact
 
 
 # ----------------------------------------------------------------------------- sequential
