@@ -31,7 +31,8 @@ demo: install
 
 # Compile the numba kernels into numba's cache first, one family per process (with warm
 # caches this only loads them: a few seconds), smoke-run the benchmark harness (no timings
-# asserted: it must run and write valid JSON), then the test suite in $(JOBS) processes.
+# asserted: it must run and write valid JSON), then the test suite in $(JOBS) processes, the
+# longest tests first and handed out one at a time (tests/conftest.py, start_order).
 test: $(STAMP)
 	$(BIN)/python -m onirim.precompile --jobs $(JOBS)
 	$(BIN)/onirim bench --quick --out .bench-smoke > /dev/null
@@ -40,14 +41,14 @@ test: $(STAMP)
 	  'clairvoyant_deal_seconds', 'expectimax_states_per_s', 'tt_ops_per_s', \
 	  'two_vs_one_worker_ratio', 'machine') if k not in d]; \
 	  assert not missing, missing; print('bench smoke: valid JSON with all keys')"
-	$(BIN)/python -m pytest -n $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1
 
 # The fast tier: every test not marked slow (the slow ones are listed, as measured, in
 # tests/conftest.py), after the same precompile step as `make test`.  Under a minute with
 # warm numba caches; `make test` runs everything.
 test-fast: $(STAMP)
 	$(BIN)/python -m onirim.precompile --jobs $(JOBS)
-	$(BIN)/python -m pytest -n $(JOBS) -m "not slow"
+	$(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1 -m "not slow"
 
 # The full benchmark, with the optional plots (installs matplotlib).
 bench: $(PLOTS)
