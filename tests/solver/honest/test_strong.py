@@ -246,3 +246,27 @@ def test_endgame_base_carries_its_own_arguments():
                 "endgame:base=greedy"):
         with pytest.raises(PolicyError):
             make_policy("endgame", base=bad)
+
+
+def test_level2_estimates_are_level1_rollout_games_after_each_action():
+    """estimate_all_l2's row i, playout j = the level-1 rollout's game after action i from
+    stream word(key, j) (playouts.playout_l1), computed here one by one."""
+    from solver.honest.state import word
+    k = 0
+    for seed, i, s in positions(2, 5000, policy=keep_doors_action):
+        if len(s.legal_actions()) < 2 or i < 25 or i % 4:
+            continue
+        S = HK.encode(player_view(s))
+        acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
+        res = np.zeros((HK.MAX_LEGAL, 6), dtype=np.int8)
+        key = np.uint64(41 + i)
+        m = ST.estimate_all_l2(S, 6, key, acts, res, 4, 1.0, 2, 2, ST.KEEP_DOORS)
+        assert m == len(s.legal_actions())
+        for a in range(m):
+            for j in range(6):
+                T = S.copy()
+                HK.apply_action(T, acts[a])
+                kj = np.uint64(word(key, np.int64(j)))
+                assert res[a, j] == HK.playout_l1(T, kj, 4, 1.0, 2, 2, ST.KEEP_DOORS)
+        k += 1
+    assert k >= 3
