@@ -411,6 +411,7 @@ EXTRACTED["duo-honest-ladder"] = rowdata.duo_ladder_record
 EXTRACTED["honest-ladder"] = lambda: rowdata.ladder_record(REGRET_SOURCES)
 EXTRACTED["clairvoyant-winrate"] = rowdata.clairvoyant_record
 EXTRACTED["diff-kernel"] = rowdata.diff_kernel_record
+EXTRACTED["bound"] = rowdata.bound_record
 
 # Records written by hand, each with the reason it cannot be computed from stored rows.
 # Every other record is extracted by the build, and papers/check.py fails on any other.
@@ -1025,6 +1026,42 @@ def numbers_spec() -> list[Num]:
             der(f"duo_{tag}_{k}", dl, f"{k} of the row with the highest win rate"
                 + (" among the current rows ('not measured' if none)" if cur else ""),
                 lambda r, b=b, k=k: None if b(r) is None else _pend(b(r), b(r)[k]), _opt(fmt))
+    # the information-relaxation bound after rollout's opening (papers/rowdata.py BOUND)
+    bd = "bound"
+    bdn = lambda r, k: r[bd]["numbers"][k]  # noqa: E731
+    for key in ("switch12", "switch12_stop8"):
+        tag = "bd_nostop" if key == "switch12" else "bd_stop"
+        for k, fmt in (("bound", fpct(1)), ("upper95", fpct(1)), ("deals", fint)):
+            der(f"{tag}_{k}", bd, f"numbers.{key}.{k}", lambda r, key=key, k=k: bdn(r, key)[k],
+                fmt)
+        der(f"{tag}_lo", bd, f"numbers.{key}.ci95[0]", lambda r, key=key: bdn(r, key)["ci95"][0],
+            fpct(1))
+        der(f"{tag}_hi", bd, f"numbers.{key}.ci95[1]", lambda r, key=key: bdn(r, key)["ci95"][1],
+            fpct(1))
+    def both(r, k):
+        """A field that both configurations must share (the same deals and policy)."""
+        vals = [bdn(r, key)[k] for key in ("switch12", "switch12_stop8")]
+        return _one({tuple(v) if isinstance(v, list) else v for v in vals})
+    der("bd_switch", bd, "numbers.*.switch (must agree)", lambda r: both(r, "switch"), fint)
+    der("bd_stop", bd, "numbers.switch12_stop8.stop",
+        lambda r: bdn(r, "switch12_stop8")["stop"], fint)
+    der("bd_policy_n", bd, "numbers.*.config.n (must agree)",
+        lambda r: _one({bdn(r, k)["config"]["n"] for k in ("switch12", "switch12_stop8")}),
+        fint)
+    der("bd_seed_first", bd, "numbers.*.seed_first (must agree)",
+        lambda r: both(r, "seed_first"), fint)
+    der("bd_seed_last", bd, "numbers.*.seed_last (must agree)",
+        lambda r: both(r, "seed_last"), fint)
+    der("bd_policy_rate", bd, "numbers.*.policy_rate (must agree)",
+        lambda r: both(r, "policy_rate"), fpct(1))
+    der("bd_policy_lo", bd, "numbers.*.policy_wilson95[0] (must agree)",
+        lambda r: both(r, "policy_wilson95")[0], fpct(1))
+    der("bd_policy_hi", bd, "numbers.*.policy_wilson95[1] (must agree)",
+        lambda r: both(r, "policy_wilson95")[1], fpct(1))
+    der("bd_gap_hi", bd, "numbers.switch12_stop8.gap_ci95[1], in points",
+        lambda r: 100 * bdn(r, "switch12_stop8")["gap_ci95"][1], fdec(1))
+    der("bd_unfinished", bd, "unfinished searches over both configurations",
+        lambda r: sum(bdn(r, k)["unfinished"] for k in ("switch12", "switch12_stop8")), fint)
     # example game
     ex = "example-game"
     add("ex_seed", ex, "numbers.seed", fstr)

@@ -228,7 +228,22 @@ def block_performance(recs) -> str:
     return "\n".join(out) + "\n"
 
 
-BLOCKS = {"ladder": block_ladder, "regret": block_regret, "throughput": block_throughput,
+def block_bound(recs) -> str:
+    rec = recs["bound"]
+    s, z = rec["numbers"]["switch12_stop8"], rec["numbers"]["switch12"]
+    return (f"* **A ceiling after the opening, not for the whole game:** when `rollout n="
+            f"{s['config']['n']}` has played deals {s['seed_first']} to {s['seed_last']} until "
+            f"its view has at most {s['switch']} unknown cards, no player continuing from "
+            f"there wins more than {_pct(s['bound'])} {_ci(*s['ci95'])} of those deals "
+            f"(one-sided 95% limit {_pct(s['upper95'])}; an information-relaxation bound with "
+            f"the exact honest value paid at {s['stop']} unknown cards), and "
+            f"{_pct(z['bound'])} (limit {_pct(z['upper95'])}) with no penalty to the end; "
+            f"`rollout` itself wins {_pct(s['policy_rate'])} {_ci(*s['policy_wilson95'])} of "
+            f"them. From the opening the bound is still 100% (`docs/BOUND.md`; `python -m "
+            f"benchmarks.experiments run {s['name']}`, the same as `{s['equivalent']}`).\n")
+
+
+BLOCKS = {"ladder": block_ladder, "bound": block_bound, "regret": block_regret, "throughput": block_throughput,
           "clairvoyant": block_clairvoyant, "duo": block_duo, "performance": block_performance}
 
 
