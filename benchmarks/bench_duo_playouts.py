@@ -80,13 +80,14 @@ def measure(games: int, repeat: int) -> dict:
     rows = {}
     key = [0]
 
-    def duo(base):
+    def batch(fn, base):
+        """Whole games from the setup: ``fn`` is a kernel's batch entry point."""
         def run():
             key[0] += 1
-            return IP.game_batch(games, key[0], base)["games"]
+            return fn(games, key[0], base)["games"]
         return run
-    rows["duo kernel, greedy"] = _best(duo("greedy"), repeat)
-    rows["duo kernel, greedy-plus"] = _best(duo("greedy-plus"), repeat)
+    rows["duo kernel, greedy"] = _best(batch(IP.game_batch, "greedy"), repeat)
+    rows["duo kernel, greedy-plus"] = _best(batch(IP.game_batch, "greedy-plus"), repeat)
 
     views = [encode(v) for v in _views()]
     per = max(1, games // len(views))
@@ -104,13 +105,8 @@ def measure(games: int, repeat: int) -> dict:
         return done
     rows["duo kernel, from views (greedy-plus)"] = _best(from_views, repeat)
 
-    def solo(base):
-        def run():
-            key[0] += 1
-            return HK.playout_batch(games, key[0], base)["games"]
-        return run
-    rows["solo kernel, greedy"] = _best(solo("greedy"), repeat)
-    rows["solo kernel, greedy-plus"] = _best(solo("greedy-plus"), repeat)
+    rows["solo kernel, greedy"] = _best(batch(HK.playout_batch, "greedy"), repeat)
+    rows["solo kernel, greedy-plus"] = _best(batch(HK.playout_batch, "greedy-plus"), repeat)
 
     n_engine = max(20, games // 500)
 

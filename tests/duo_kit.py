@@ -1,8 +1,32 @@
-"""Test helper for the two-player kernel (solver.duo.kernel): the engine-versus-kernel
-differential run of tests/solver/duo/test_duo_kernel.py; not part of the package."""
+"""Test helpers for the two-player game: the engine-versus-kernel differential run of the
+two-player kernel (solver.duo.kernel, tests/solver/duo/test_duo_kernel.py) and the redeal of
+what the player to move cannot see (the hidden-order tests of the two-player policies, the
+information-state kernel and the play hint); not part of the package."""
 from __future__ import annotations
 
 from solver.duo import kernel as DK
+
+
+def redeal_unseen(state, rnd):
+    """A two-player ``state`` with what the player to move cannot see dealt again: the
+    partner's own cards and the deck below the known top (the top too, unless that player's
+    own prophecy showed it) pooled; the partner gets Locations of the pool back (a partner
+    holds only Locations), the deck the rest in a new order.  The same multiset, the same
+    public cards."""
+    from engine import cards as C
+    from engine.view import known_top, prophecy_seer
+    s = state.clone()
+    partner = 1 - s.turn
+    k = known_top(s) if prophecy_seer(s) == s.turn else 0
+    pool = list(s.hands[partner]) + s.deck[k:]
+    h = len(s.hands[partner])
+    locs = [j for j, c in enumerate(pool) if C.is_location(c)]
+    pick = set(rnd.sample(locs, h))
+    rest = [c for j, c in enumerate(pool) if j not in pick]
+    rnd.shuffle(rest)
+    s.hands[partner] = sorted(pool[j] for j in sorted(pick))
+    s.deck[k:] = rest
+    return s
 
 
 def differential(steps: int, seed0: int, rnd, bias: bool = False):

@@ -136,6 +136,8 @@ _start_reveal = HS._start_reveal
 _door_counted = HS._door_counted
 _apply_prophecy = HS._apply_prophecy
 _legal_prophecy = HS._legal_prophecy
+is_chance = HS.is_chance                # the same phase numbers (asserted above)
+_counts = HS._counts
 
 
 # ----------------------------------------------------------------------------- unknown part
@@ -304,11 +306,6 @@ def advance(S):
                 continue
             return
         return
-
-
-@njit(cache=True)
-def is_chance(S):
-    return S[PH] >= P_SETUP and S[PH] <= P_FORESEE
 
 
 @njit(cache=True, inline="always")
@@ -567,13 +564,6 @@ def encode(state) -> np.ndarray:
     else:
         S[VIEWER] = state.turn
     return S
-
-
-def _counts(cards, n=NUM_TYPES):
-    out = [0] * n
-    for c in cards:
-        out[c] += 1
-    return out
 
 
 def decode(S) -> dict:

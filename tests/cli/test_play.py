@@ -16,6 +16,7 @@ from engine import cards as C
 from engine.game import NM_REDRAW, NM_REVEAL
 from engine.policy import greedy_action, random_action
 from engine.view import known_top, player_view
+from duo_kit import redeal_unseen
 from onirim.cmd_play import HELP, Hinter, Session, describe, moves_table
 from solver.api import policy_entries
 
@@ -245,24 +246,6 @@ def test_heuristic_hint_is_named_and_blind_to_the_hidden_deck():
         assert h.hint(_permute_hidden(s, rnd), 11) == (a, why)
 
 
-def _redeal_unseen(state, rnd):
-    """A two-player ``state`` with what the player to move cannot see dealt again: the
-    partner's cards and the deck below the known top pooled, the partner given Locations of
-    the pool back, the deck the rest in a new order."""
-    from engine.view import prophecy_seer
-    t = state.clone()
-    partner = 1 - t.turn
-    k = known_top(t) if prophecy_seer(t) == t.turn else 0
-    pool = list(t.hands[partner]) + t.deck[k:]
-    locs = [j for j, c in enumerate(pool) if C.is_location(c)]
-    pick = set(rnd.sample(locs, len(t.hands[partner])))
-    rest = [c for j, c in enumerate(pool) if j not in pick]
-    rnd.shuffle(rest)
-    t.hands[partner] = sorted(pool[j] for j in pick)
-    t.deck[k:] = rest
-    return t
-
-
 def test_two_player_hint_is_the_duo_default_from_the_players_view():
     from solver.api import make_policy
     from solver.duo.rollout import DEFAULT_DUO_POLICY
@@ -277,7 +260,7 @@ def test_two_player_hint_is_the_duo_default_from_the_players_view():
         assert why.startswith(f"heuristic: {DEFAULT_DUO_POLICY} policy from player {s.turn}'s "
                               "view") and "not proven best" in why
         assert a == ref.act(player_view(s), 11) and a in s.legal_actions()
-        t = _redeal_unseen(s, rnd)
+        t = redeal_unseen(s, rnd)
         changed += t.hands[1 - s.turn] != s.hands[1 - s.turn] or t.deck != s.deck
         assert h.hint(t, 11) == (a, why)
         n += 1

@@ -14,6 +14,7 @@ from engine import game as G
 from engine.errors import GameConfigError
 from engine.policy import greedy_action
 from engine.view import known_top, player_view, prophecy_seer, sample_position
+from duo_kit import redeal_unseen
 from solver.api import PolicyError, make_policy
 from solver.duo.honest import candidates, duo_greedy_plus_action, playout, playout_checked
 from solver.honest.play import decision_stream, play_honest
@@ -40,23 +41,7 @@ def _positions(n_games, seed0=0, every=1, explore=0.0):
 
 
 def _redealt(state, rnd):
-    """``state`` with the cards the active player cannot see dealt again: the partner's own
-    cards and the unknown part of the deck are pooled and shuffled, then the partner gets
-    Locations of the pool back (a partner holds only Locations) and the deck the rest, in a
-    new order.  The same multiset, the same public cards."""
-    s = state.clone()
-    partner = 1 - s.turn
-    k = known_top(s)
-    pool = list(s.hands[partner]) + s.deck[k:]
-    h = len(s.hands[partner])
-    locs = [j for j, c in enumerate(pool) if C.is_location(c)]
-    pick = set(rnd.sample(locs, h))
-    rest = [c for j, c in enumerate(pool) if j not in pick]
-    rnd.shuffle(rest)
-    pool = [pool[j] for j in sorted(pick)] + rest
-    s.hands[partner] = sorted(pool[:h])
-    s.deck[k:] = pool[h:]
-    return s
+    return redeal_unseen(state, rnd)
 
 
 def test_the_duo_view_holds_what_the_player_may_know():

@@ -13,8 +13,9 @@ import pytest
 from engine import cards as C
 from engine.game import Game
 from engine.policy import greedy_action
-from engine.view import known_top, player_view, prophecy_seer
+from engine.view import player_view
 
+from duo_kit import redeal_unseen
 from solver import conformance as CF
 from solver.duo import info_state as I
 
@@ -32,21 +33,7 @@ def _positions(games, seed0=0, explore=0.3, rnd_seed=1):
 
 
 def _redealt(state, rnd):
-    """``state`` with the cards its player to move cannot see dealt again: the partner's own
-    cards and the deck's unseen part pooled; the partner gets Locations of the pool back, the
-    deck the rest in a new order."""
-    s = state.clone()
-    partner = 1 - s.turn
-    k = known_top(s) if prophecy_seer(s) == s.turn else 0
-    pool = list(s.hands[partner]) + s.deck[k:]
-    h = len(s.hands[partner])
-    locs = [j for j, c in enumerate(pool) if C.is_location(c)]
-    pick = set(rnd.sample(locs, h))
-    rest = [c for j, c in enumerate(pool) if j not in pick]
-    rnd.shuffle(rest)
-    s.hands[partner] = sorted(pool[j] for j in sorted(pick))
-    s.deck[k:] = rest
-    return s
+    return redeal_unseen(state, rnd)
 
 
 def test_the_kernel_walks_with_the_engine_from_the_setup():
