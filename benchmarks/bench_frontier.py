@@ -25,7 +25,8 @@ from solver.stats import wilson
 DEFAULT = ("greedy", "greedy-plus", "greedy-keep-doors", "rollout-n4", "rollout-n16",
            "rollout-n64", "rollout-n256", "seq-n256", "rollout-n1024", "seq-n1024",
            "seq-n1024-stop", "endgame8-seq-n1024-stop", "endgame-seq-n1024", "seq-n4096",
-           "endgame-seq-n4096", "seq-n16384", "endgame-seq-n16384")
+           "endgame-seq-n4096", "seq-n16384", "endgame-seq-n16384",
+           "late-l2-seq-n4096")
 
 
 def load(names):

@@ -270,3 +270,36 @@ def test_level2_estimates_are_level1_rollout_games_after_each_action():
                 assert res[a, j] == HK.playout_l1(T, kj, 4, 1.0, 2, 2, ST.KEEP_DOORS)
         k += 1
     assert k >= 3
+
+
+def test_late_l2_plays_the_base_early_and_the_level2_leader_late():
+    from solver.policies.late_l2 import _key
+    p = make_policy("late-l2", base="greedy-keep-doors", unknown=12, n=6, inner=2)
+    rnd = random.Random(4)
+    late = early = 0
+    for seed, i, s in positions(3, 6000, share=0.9, policy=keep_doors_action):
+        v = player_view(s)
+        if len(v.legal_actions()) < 2 or i % 2:
+            continue
+        st = decision_stream(seed, i)
+        a = p.act(v, st)
+        if sum(v.unknown) > 12:
+            assert a == keep_doors_action(v)
+            early += 1
+            continue
+        S = HK.encode(v)
+        acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
+        res = np.zeros((HK.MAX_LEGAL, 6), dtype=np.int8)
+        m = ST.estimate_all_l2(S, 6, np.uint64(_key(st)), acts, res, 2, 1.0, 16, 6,
+                               ST.KEEP_DOORS)
+        assert a == int(acts[int(np.argmax(res[:m].sum(axis=1)))])
+        t = s.clone()
+        k = known_top(s)
+        rest = t.deck[k:]
+        rnd.shuffle(rest)
+        t.deck[k:] = rest
+        assert p.act(player_view(t), st) == a
+        late += 1
+    assert late >= 5 and early >= 20, (late, early)
+    with pytest.raises(PolicyError):
+        make_policy("late-l2", base="late-l2")
