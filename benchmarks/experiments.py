@@ -110,6 +110,10 @@ EXPERIMENTS = {e.name: e for e in (
             cost="about 30 CPU-minutes", cheap=False),
     _honest("endgame-seq-n16384", "endgame", 2_000, {"base": "seq-rollout:n=16384"},
             cost="about 2 CPU-hours", cheap=False),
+    # the level-2 leader at 12 unknown cards or fewer over seq-rollout n=4096
+    # (solver/policies/late_l2.py)
+    _honest("late-l2-seq-n4096", "late-l2", 2_000, {"base": "seq-rollout:n=4096"},
+            cost="about 6 CPU-hours", cheap=False),
     _honest("duo-greedy", "greedy", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-greedy-plus", "duo-greedy-plus", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-rollout", "duo-rollout", 2_000, players=2,
