@@ -125,13 +125,15 @@ def test_editing_a_stored_row_fails_the_check(paper):
 
 
 def test_editing_a_stored_result_file_fails_the_check(paper):
-    """(a) A win count changed in the ladder's result file (the source of the pending row
-    rollout n=64), and a figure changed in a benchmark's result file."""
+    """(a) A win count changed in a result file the paper reads (the two-player clairvoyant
+    run; the ladders' rows are tested below), and a figure changed in a benchmark's result
+    file."""
     res = build.RESULTS
-    _edit(res / "honest-ladder.json", '"wins": 6685', '"wins": 6785')
+    name = build.DUO_CLAIRVOYANT_SOURCE
+    _edit(res / name, '"wins": 10000', '"wins": 9999')
     problems = check.check()
-    assert any("honest-ladder.json" in p for p in problems), problems
-    shutil.copy(build.ROOT / "benchmarks/results/honest-ladder.json", res / "honest-ladder.json")
+    assert any("duo-clairvoyant.json" in p for p in problems), problems
+    shutil.copy(build.ROOT / "benchmarks/results" / name, res / name)
     assert check.check() == []
     _edit(res / "strategy-graph-20261130-010956.json", '"seed": 56', '"seed": 57')
     assert any("strategy-graph.json" in p for p in check.check())
