@@ -103,7 +103,8 @@ class ClusterRun:
         try:
             if self.kind == "local":
                 self.cluster = LocalCluster(n_workers=self.target, threads_per_worker=1,
-                                            processes=True, dashboard_address=None,
+                                            processes=True, dashboard_address=":0",
+                                            scheduler_kwargs={"dashboard": False},
                                             silence_logs=logging.CRITICAL,
                                             preload=["solver.runs.cluster"])
                 self.client = Client(self.cluster, timeout=CONNECT_TIMEOUT_S)

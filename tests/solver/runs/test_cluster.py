@@ -104,6 +104,32 @@ def test_same_results_as_one_job(tmp_path, capsys):
 
 
 @pytest.mark.slow
+def test_a_busy_port_8787_gives_no_warning():
+    """Two local clusters at once (as in two runs, or two test processes) must not print
+    distributed's "Port 8787 is already in use" warning: the scheduler's HTTP server takes a
+    free port and the dashboard stays off.  Found by CI, where this warning broke the one-line
+    Ctrl-C message of a run that started while another test held a cluster."""
+    pytest.importorskip("distributed")
+    import socket
+    import warnings
+    holder = socket.socket()
+    try:
+        holder.bind(("", 8787))
+        holder.listen(1)
+    except OSError:
+        pass                                   # already taken by someone else: also busy
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with CL.ClusterRun("local:1") as cl:
+                assert cl.workers() == 1
+        msgs = [str(w.message) for w in caught if "8787" in str(w.message)]
+        assert not msgs, msgs
+    finally:
+        holder.close()
+
+
+@pytest.mark.slow
 def test_worker_killed_mid_run_and_warm_up_once_per_worker():
     pytest.importorskip("distributed")
     job = runner.honest_job("greedy", {})
