@@ -20,6 +20,9 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
                 ranking each stop after B expanded nodes (no probes, no estimates), and the
                 budgeted bounds are compared bit for bit (the hardest positions take many
                 minutes with one thread and a small memo);
+``policies [N]`` the honest kernels through their policies (in-kernel rollout games, then
+                ``rollout`` and ``seq-rollout`` on deals 0..N-1, N = 3 by default): wins,
+                a digest of every game's actions and CPU seconds;
 ``speed``       kernel greedy playouts/s (20,000 deals), clairvoyant nodes/s (deals
                 1000..1399, no certificate check), expectimax nodes/s (seed 56, 15 cards),
                 each after its compilation, per second of wall time and of CPU time.
@@ -155,6 +158,44 @@ def speed():
     print(json.dumps(res))
 
 
+def policies(deals):
+    """The honest kernels through their policies: in-kernel rollout games (16 playouts per
+    action, 300 chance-mode games), then ``rollout`` (n=64) and ``seq-rollout`` (n=256) on
+    deals 0..deals-1 under honest information.  Wins and a digest of every game's actions
+    (equal in two trees when the policies decide alike), CPU seconds of each part after the
+    warm-ups."""
+    import hashlib
+    from solver.api import make_policy
+    from solver.honest import playouts as PL
+    from solver.honest.play import play_honest
+    PL.policy_games(2, n=0)
+    PL.policy_games(2, n=4)
+    pols = {"rollout": make_policy("rollout", n=64), "seq_rollout": make_policy("seq-rollout",
+                                                                               n=256)}
+    for pol in pols.values():
+        pol.warm_up()
+    res = {}
+    c = time.process_time()
+    res["greedy_games_wins"] = int(PL.policy_games(200_000, key=7, n=0).sum())
+    res["greedy_games_cpu_s"] = time.process_time() - c
+    c = time.process_time()
+    res["r16_games_wins"] = int(PL.policy_games(300, key=7, n=16).sum())
+    res["r16_games_cpu_s"] = time.process_time() - c
+    for name, pol in pols.items():
+        c = time.process_time()
+        h = hashlib.sha256()
+        wins = 0
+        for d in range(deals):
+            g = play_honest(pol, d)
+            wins += g.won
+            h.update(repr((g.won, g.actions)).encode())
+        res[name + "_cpu_s"] = time.process_time() - c
+        res[name + "_wins"] = wins
+        res[name + "_digest"] = h.hexdigest()[:16]
+    res["loadavg"] = list(os.getloadavg())
+    print(json.dumps(res))
+
+
 def _lines(path):
     with open(path) as f:
         return [json.loads(x) for x in f if x.strip()]
@@ -222,6 +263,8 @@ if __name__ == "__main__":
         duo(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "honest":
         honest(int(sys.argv[2]))
+    elif sys.argv[1] == "policies":
+        policies(int(sys.argv[2]) if len(sys.argv) > 2 else 3)
     elif sys.argv[1] == "report":
         sys.exit(report(*sys.argv[2:5]))
     else:

@@ -154,19 +154,47 @@ def _one(name: str) -> int:
     return 0
 
 
+# family -> the families that must be in the cache before it starts: they compile kernels it
+# calls too, which it then loads instead of compiling them a second time at the same moment
+# in another process.  Measured with ``python -m benchmarks.bench_compile NAME`` (numba's
+# compile events, per function): ``onirim best``'s estimates, in the expectimax family, are
+# the honest family's playouts (about 90 s of compile that both paid when they ran side by
+# side); the bound's inner search is the expectimax search (35 s); the deal-mode playouts
+# step with the clairvoyant kernel's ``_apply``.
+AFTER = {"expectimax": ("honest",), "bound": ("expectimax",), "playouts": ("clairvoyant",)}
+
+
 def schedule(names, jobs: int) -> list[str]:
-    """The order the families start in: the longest first."""
+    """The order of preference in which the families start: the longest first (a family
+    still waits for the families of :data:`AFTER` that are in ``names``)."""
     return sorted(names, key=lambda n: -FAMILIES[n][1])
+
+
+def _ready(name: str, names, done) -> bool:
+    return all(d in done or d not in names for d in AFTER.get(name, ()))
 
 
 def estimate_wall(names, jobs: int) -> float:
     """Seconds a cold compile of ``names`` takes with ``jobs`` processes on a free machine:
-    the measured compile times of the families, laid out as :func:`run` schedules them."""
-    free = [0.0] * max(1, jobs)
-    for name in schedule(names, jobs):
-        i = free.index(min(free))
-        free[i] += FAMILIES[name][1]
-    return max(free)
+    the measured compile times of the families, laid out as :func:`run` schedules them (the
+    first family of the preference order whose prerequisites are done starts as soon as a
+    process is free)."""
+    names = list(names)
+    todo = schedule(names, jobs)
+    running: list[tuple[float, str]] = []        # (finish time, family)
+    done: set[str] = set()
+    t = 0.0
+    while todo or running:
+        while len(running) < max(1, jobs):
+            nxt = next((n for n in todo if _ready(n, names, done)), None)
+            if nxt is None:
+                break
+            todo.remove(nxt)
+            running.append((t + FAMILIES[nxt][1], nxt))
+        running.sort()
+        t, name = running.pop(0)
+        done.add(name)
+    return t
 
 
 # one cached function per family whose presence in numba's cache (with the current stamp)
@@ -207,7 +235,8 @@ def compile_notice(name: str) -> str | None:
 
 
 def run(names: list[str], jobs: int, say=print) -> dict:
-    """Compile ``names`` in child processes, at most ``jobs`` at a time, longest first.
+    """Compile ``names`` in child processes, at most ``jobs`` at a time, longest first, each
+    after its prerequisites (:data:`AFTER`).
     Returns {"families": {name: {"ok", "wall_s", "cpu_s", "error"}}, "wall_s", "jobs"}
     (``cpu_s``: the child's own CPU time, from the line it prints)."""
     todo = schedule(names, jobs)
@@ -216,7 +245,10 @@ def run(names: list[str], jobs: int, say=print) -> dict:
     t0 = time.perf_counter()
     while todo or running:
         while todo and len(running) < jobs:
-            name = todo.pop(0)
+            name = next((n for n in todo if _ready(n, names, done)), None)
+            if name is None:
+                break
+            todo.remove(name)
             p = subprocess.Popen([sys.executable, "-m", "onirim.precompile", "--family", name],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             running[name] = (p, time.perf_counter())

@@ -340,7 +340,12 @@ def greedy_plus(S):
     """solver.duo.honest.duo_greedy_plus_action: greedy, but discard the hand where greedy
     would reveal at a Nightmare, and play (not discard) a playable non-Key card where the
     active row has no open series of a colour its player still needs."""
-    a = greedy(S)
+    return _plus_of(S, greedy(S))
+
+
+@njit(cache=True, inline="always")
+def _plus_of(S, a):
+    """greedy-plus's action from greedy's action ``a`` at ``S``."""
     ph = S[PH]
     if ph == P_NIGHTMARE:
         return A_NM_REDRAW if a == A_NM_REVEAL else a
@@ -363,9 +368,12 @@ BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS}
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
+    """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes, so that
+    greedy is inlined once here, not twice."""
+    a = greedy(S)
     if base == GREEDY_PLUS:
-        return greedy_plus(S)
-    return greedy(S)
+        a = _plus_of(S, a)
+    return a
 
 
 @njit(cache=True)

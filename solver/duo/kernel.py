@@ -308,10 +308,11 @@ def _gain_door(st, p, col):
     return False
 
 
-@njit(cache=True)
-def _apply(st, a, perms, s_root, seed, counts):
-    """Apply legal action ``a`` (engine numbering) to ``st`` in place, then run the automatic
-    part up to the next decision or the end."""
+@njit(cache=True, inline="always")
+def _act(st, a, perms, s_root, seed, counts):
+    """Apply legal action ``a`` (engine numbering) to ``st`` in place and return the
+    automatic part that follows (``M_REFILL``, ``M_FORESEE`` or ``M_REDRAW``), or -1 when
+    nothing follows (the game is won, or a card was drafted).  Only :func:`_apply` calls it."""
     ph = _phase(st)
     p = _turn(st)
     if ph == PH_PLAY:
@@ -327,10 +328,9 @@ def _apply(st, a, perms, s_root, seed, counts):
                 if counts[FIRST_DOOR + col] > 0:
                     counts[FIRST_DOOR + col] -= 1
                     if _gain_door(st, p, col):
-                        return
+                        return -1
                     _shuffle_keep(st, perms, s_root, seed, counts)
-            _advance(st, perms, s_root, seed, M_REFILL, counts)
-            return
+            return M_REFILL
         if a < A_SWAP:
             zone = (a - A_DISCARD) // 12
             c = (a - A_DISCARD) % 12
@@ -349,15 +349,12 @@ def _apply(st, a, perms, s_root, seed, counts):
             _own_add(st, p, gb, 1)
             _sh_add(st, ga, 1)
         if B.is_key(c):
-            _advance(st, perms, s_root, seed, M_FORESEE, counts)
-        else:
-            _advance(st, perms, s_root, seed, M_REFILL, counts)
-        return
+            return M_FORESEE
+        return M_REFILL
     if ph == PH_PROPHECY:
         _prophecy_apply(st, a, perms, s_root)     # the solo deck words, the solo step
         _set_phase(st, PH_PLAY)
-        _advance(st, perms, s_root, seed, M_REFILL, counts)
-        return
+        return M_REFILL
     if ph == PH_DOOR:
         col = _drawn(st)
         st[0] = B.drawn_set(st[0], DRAWN_SHIFT, 0)
@@ -367,9 +364,8 @@ def _apply(st, a, perms, s_root, seed, counts):
         else:
             _zone_add(st, p, a - A_DOOR_KEY, B.key_of(col), -1)
             if _gain_door(st, p, col):
-                return
-        _advance(st, perms, s_root, seed, M_REFILL, counts)
-        return
+                return -1
+        return M_REFILL
     if ph == PH_NIGHTMARE:
         _set_phase(st, PH_PLAY)
         o, zone = B.nightmare_option_zone(a)
@@ -388,10 +384,8 @@ def _apply(st, a, perms, s_root, seed, counts):
         else:                                 # the redraw: own and shared cards are discarded
             st[0] = B.cnt_clear(st[0], OWN_W * p, OWN_BITS, NLOC)
             st[3] = B.cnt_clear(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
-            _advance(st, perms, s_root, seed, M_REDRAW, counts)
-            return
-        _advance(st, perms, s_root, seed, M_REFILL, counts)
-        return
+            return M_REDRAW
+        return M_REFILL
     if ph == PH_DRAFT:
         c = a - A_DRAFT
         _sh_add(st, c, -1)
@@ -399,7 +393,20 @@ def _apply(st, a, perms, s_root, seed, counts):
         st[0] ^= np.int64(1) << TURN_SHIFT
         if _own_size(st, 0) + _own_size(st, 1) == 2 * OWN_SIZE:
             _set_phase(st, PH_PLAY)
-        return
+        return -1
+    return -1
+
+
+@njit(cache=True)
+def _apply(st, a, perms, s_root, seed, counts):
+    """Apply legal action ``a`` (engine numbering) to ``st`` in place, then run the automatic
+    part up to the next decision or the end.  :func:`_act` applies the action and names the
+    automatic part that follows (-1: none); it is called once here, so
+    that ``_advance``, inlined, is compiled once rather than at each of the action's seven
+    exits (which made this one function about two minutes of compile)."""
+    mode = _act(st, a, perms, s_root, seed, counts)
+    if mode >= 0:
+        _advance(st, perms, s_root, seed, mode, counts)
 
 
 @njit(cache=True)

@@ -49,8 +49,9 @@ from engine.rules import NUM_TYPES, PH_SETUP, PHASE_NUMBER, PROPHECY_SIZE
 from solver.expectimax import kernel as K
 from solver.errors import CertificateTooLarge
 from solver.expectimax.encode import encode, forget_seed
-from solver.expectimax.kernel import (LOST, PICK, REFILL, WON, canonical, decision_children,
-                                      free_get, plen, search, slot_get, unk_total)
+from solver.expectimax.kernel import (LOST, PICK, REFILL, WON, canonical, free_get, plen,
+                                      search, slot_get, unk_total)
+from solver.expectimax.rules import children_of
 
 TOL = 1e-12
 
@@ -133,7 +134,7 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, cfg, ctr):
     m = min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1))
     before = _top_counts(w2, w3, m)
     ch = np.empty((24, 4), np.int64)
-    nc = decision_children(st, w0, w1, w2, w3, False, ch)
+    nc = children_of(st, w0, w1, w2, w3, False, ch)
     i = _pick_child(ch, nc, _worth(w0, w1, w2, w3, keys, vals, cfg, ctr), keys, vals, cfg,
                     ctr)
     if i < 0:
@@ -153,7 +154,7 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, cfg, ctr):
         prev = now
         if f == 0 or (st >= REFILL and st != PICK):
             break
-        nc = decision_children(st, c0, c1, c2, c3, False, ch)
+        nc = children_of(st, c0, c1, c2, c3, False, ch)
         i = _pick_child(ch, nc, _worth(c0, c1, c2, c3, keys, vals, cfg, ctr), keys, vals,
                         cfg, ctr)
         if i < 0:

@@ -368,6 +368,15 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
 
 
 @nb.njit(cache=True)
+def children_of(ph, w0, w1, w2, w3, rev, ch):
+    """:func:`decision_children` behind a call, for the sites that follow one line rather
+    than search (the certificate's deferred prophecy): inlined at its two sites there, this
+    large function was about 35 s of compile (``python -m benchmarks.bench_compile
+    expectimax``)."""
+    return decision_children(ph, w0, w1, w2, w3, rev, ch)
+
+
+@nb.njit(cache=True)
 def sort_top(w2, w3, k):
     """Sort the top k known cards (slots n-k .. n-1) by type: the canonical order of a set of
     revealed cards that the player is about to reorder at will (prophecy)."""

@@ -379,7 +379,12 @@ def greedy_plus(S):
     1. Nightmare: where greedy would reveal the top 5, discard the hand instead.
     2. Play: where greedy would discard a non-Key card that may be played (its symbol differs
        from the last card's) while the row has no open series of a needed colour, play it."""
-    a = greedy(S)
+    return _plus_of(S, greedy(S))
+
+
+@njit(cache=True, inline="always")
+def _plus_of(S, a):
+    """greedy-plus's action from greedy's action ``a`` at ``S`` (its two changes)."""
     ph = S[PH]
     if ph == P_NIGHTMARE:
         if a == A_NM_REVEAL:
@@ -420,7 +425,12 @@ def keep_doors(S):
     greedy-plus, but where greedy-plus would discard in the play phase, a Key that can open
     no more Door (:func:`dead_key`) is discarded instead (docs/POLICIES.md, "Stronger honest
     play")."""
-    a = greedy_plus(S)
+    return _keep_of(S, greedy_plus(S))
+
+
+@njit(cache=True, inline="always")
+def _keep_of(S, a):
+    """greedy-keep-doors's action from greedy-plus's action ``a`` at ``S``."""
     if S[PH] == P_PLAY and a >= A_DISCARD:
         for col in range(COLOURS):
             k = B.key_of(col)
@@ -436,11 +446,16 @@ BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "greedy-keep-doors": KEEP
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
-    if base == KEEP_DOORS:
-        return keep_doors(S)
-    if base == GREEDY_PLUS:
-        return greedy_plus(S)
-    return greedy(S)
+    """The base policy ``base`` (GREEDY, GREEDY_PLUS or KEEP_DOORS) at ``S``: greedy's action,
+    then greedy-plus's changes, then keep-doors' change, so that greedy is inlined once here
+    (inlining greedy, greedy_plus and keep_doors each put three copies of greedy into every
+    kernel that inlines this)."""
+    a = greedy(S)
+    if base == GREEDY_PLUS or base == KEEP_DOORS:
+        a = _plus_of(S, a)
+        if base == KEEP_DOORS:
+            a = _keep_of(S, a)
+    return a
 
 
 def greedy_at(S) -> int:
@@ -449,6 +464,13 @@ def greedy_at(S) -> int:
 
 @njit(cache=True)
 def _base_at(S, base):
+    """``base_action`` behind a call.  ``base_action`` is inlined where it runs once per
+    playout step (``playouts.playout``); the sites that run once per decision (the rollout
+    and sequential-halving decisions, the kernel's game loops) call this instead.  Inlining
+    it there too put three copies of the greedy variants into each of those kernels and cost
+    about a minute of compile per site (``python -m benchmarks.bench_compile honest``: the
+    honest family fell from 508 s of compile CPU to 195 s); the runtime cost is one call per
+    decision."""
     return base_action(S, base)
 
 

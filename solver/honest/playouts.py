@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 # absolute, not relative (see solver.honest.state)
-from solver.honest.greedy import BASES, base_action, greedy
+from solver.honest.greedy import BASES, _base_at, base_action, greedy
 from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn,
                                  advance, apply_action, apply_chance, draw_unknown, is_chance,
                                  legal, legal_list, mix64, new_game, word)
@@ -181,7 +181,7 @@ def decide1(S0, n, z, key, screen, keep, base):
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    g = base_action(S0, base)
+    g = _base_at(S0, base)
     bi = 0
     for i in range(nact):
         if acts[i] == g:

@@ -51,7 +51,8 @@ from numba import njit
 
 # absolute, not relative (see solver.honest.state)
 from solver.honest.greedy import (BASES, GREEDY, GREEDY_PLUS, KEEP_DOORS,  # noqa: F401
-                                  base_action, dead_key, doors_left, keep_doors)
+                                  _base_at, base_action, dead_key, doors_left,
+                                  keep_doors)
 from solver.honest.playouts import (MAX_DECISIONS, _eval1, _eval2,  # noqa: F401
                                     estimate_all, playout)
 from solver.honest.state import (MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn, advance,
@@ -63,11 +64,6 @@ SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
 base_of = base_action
 estimate_all_base = estimate_all
 _eval = _eval1
-
-
-@njit(cache=True)
-def _base_at(S, base):
-    return base_action(S, base)
 
 
 def base_at(S, base: str) -> int:
@@ -209,7 +205,7 @@ def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop):
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    g = base_action(S0, base)
+    g = _base_at(S0, base)
     bi = 0
     for i in range(nact):
         if acts[i] == g:
@@ -237,7 +233,7 @@ def decide_seq_among(S0, allowed, nallowed, n, batch, z, zdrop, key, base, stop,
                 break
     if m == 1:
         return sub[0]
-    g = base_action(S0, base)
+    g = _base_at(S0, base)
     bi = -1
     for i in range(m):
         if sub[i] == g:
@@ -282,7 +278,7 @@ def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zsto
             nact = legal(S, acts)
             a = acts[0]
             if nact > 1:
-                gb = base_action(S, base)
+                gb = _base_at(S, base)
                 bi = 0
                 for i in range(nact):
                     if acts[i] == gb:

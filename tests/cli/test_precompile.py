@@ -84,9 +84,47 @@ def test_every_family_is_scheduled_longest_first(monkeypatch):
     monkeypatch.setattr(P.subprocess, "Popen", Fake)
     res = P.run(list(P.FAMILIES), 2, say=None)
     assert set(res["families"]) == set(P.FAMILIES)
-    want = sorted(P.FAMILIES, key=lambda n: -P.FAMILIES[n][1])
-    assert started == want
     assert all(r["cpu_s"] == 0.5 for r in res["families"].values())
+    # longest first, except that a family waits for its prerequisites (P.AFTER): the fake
+    # children finish at once, so each start is the longest family whose prerequisites
+    # have started (and so finished) before it
+    left = sorted(P.FAMILIES, key=lambda n: -P.FAMILIES[n][1])
+    for i, name in enumerate(started):
+        assert all(d in started[:i] for d in P.AFTER.get(name, ())), (name, started)
+        ready = [n for n in left if all(d in started[:i] for d in P.AFTER.get(n, ()))]
+        assert name == ready[0], (name, ready)
+        left.remove(name)
+
+
+def test_a_family_waits_for_its_prerequisites(monkeypatch):
+    """With AFTER = {x: (y,)}, x (the longest) does not start before y has finished, even
+    with a free process; without y in the run, x starts first."""
+    fams = {"x": (None, 100), "y": (None, 50), "z": (None, 30)}
+    monkeypatch.setattr(P, "FAMILIES", fams)
+    monkeypatch.setattr(P, "AFTER", {"x": ("y",)})
+    # y 0-50 and z 0-30 side by side, then x 50-150
+    assert P.estimate_wall(["x", "y", "z"], 2) == 150
+    # without y: x 0-100 beside z 0-30
+    assert P.estimate_wall(["x", "z"], 2) == 100
+    started, finished = [], []
+
+    class Fake:
+        def __init__(self, argv, **kw):
+            assert all(d in finished for d in P.AFTER.get(argv[-1], ())), (argv[-1], finished)
+            started.append(argv[-1])
+            self.name = argv[-1]
+            self.returncode = 0
+
+        def poll(self):
+            finished.append(self.name)
+            return 0
+
+        def communicate(self):
+            return '{"family": "x", "cpu_s": 0.5}\n', ""
+
+    monkeypatch.setattr(P.subprocess, "Popen", Fake)
+    P.run(["x", "y", "z"], 2, say=None)
+    assert started == ["y", "z", "x"]
 
 
 # ------------------------------------------------------------- issue 27, item 1: compile once
