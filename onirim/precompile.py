@@ -134,16 +134,17 @@ def _bound() -> None:
     R.warm_up(R.make_config("zero", None, 1000))      # onirim bound's own warm-up
 
 
-# name -> (work, compile seconds measured on the development machine with two families at
-# once (2026-12-01, cold cache): the schedule starts the longest first)
+# name -> (work, compile seconds of CPU measured on the development machine, two families at
+# once into an empty cache (2026-12-03, load about 1, d2cef21: 403 s of wall for all seven);
+# the schedule starts the longest first)
 FAMILIES = {
-    "expectimax": (_expectimax, 150),
-    "clairvoyant": (_clairvoyant, 115),
-    "duo": (_duo, 100),
-    "playouts": (_playouts, 90),
-    "honest": (_honest, 45),
-    "duo-honest": (_duo_honest, 60),
-    "bound": (_bound, 75),
+    "expectimax": (_expectimax, 162),
+    "clairvoyant": (_clairvoyant, 62),
+    "duo": (_duo, 60),
+    "playouts": (_playouts, 35),
+    "honest": (_honest, 105),
+    "duo-honest": (_duo_honest, 100),
+    "bound": (_bound, 29),
 }
 
 
