@@ -68,14 +68,17 @@ def test_a_family_whose_probe_stays_out_of_the_cache_fails_the_run(monkeypatch, 
 
 
 def test_every_family_is_scheduled_longest_first(monkeypatch):
-    started = []
+    started = []              # (family, the families finished when it started)
+    finished = []
 
     class Fake:
         def __init__(self, argv, **kw):
-            started.append(argv[-1])
+            started.append((argv[-1], list(finished)))
+            self.name = argv[-1]
             self.returncode = 0
 
         def poll(self):
+            finished.append(self.name)
             return 0
 
         def communicate(self):
@@ -85,15 +88,16 @@ def test_every_family_is_scheduled_longest_first(monkeypatch):
     res = P.run(list(P.FAMILIES), 2, say=None)
     assert set(res["families"]) == set(P.FAMILIES)
     assert all(r["cpu_s"] == 0.5 for r in res["families"].values())
-    # longest first, except that a family waits for its prerequisites (P.AFTER): the fake
-    # children finish at once, so each start is the longest family whose prerequisites
-    # have started (and so finished) before it
+    # longest first, except that a family waits until its prerequisites (P.AFTER) have
+    # finished: each start is the longest family not started yet whose prerequisites had
+    # finished at that moment
     left = sorted(P.FAMILIES, key=lambda n: -P.FAMILIES[n][1])
-    for i, name in enumerate(started):
-        assert all(d in started[:i] for d in P.AFTER.get(name, ())), (name, started)
-        ready = [n for n in left if all(d in started[:i] for d in P.AFTER.get(n, ()))]
+    for name, done in started:
+        assert all(d in done for d in P.AFTER.get(name, ())), (name, done)
+        ready = [n for n in left if all(d in done for d in P.AFTER.get(n, ()))]
         assert name == ready[0], (name, ready)
         left.remove(name)
+    assert not left
 
 
 def test_a_family_waits_for_its_prerequisites(monkeypatch):
