@@ -97,7 +97,8 @@ def is_slow(file_name: str, test_name: str, fixtures=()) -> bool:
 # ``--maxschedchunk 1``, to whichever process is free).  Measured on 2026-12-03 in a fresh
 # clone at a6f06b0 (``pytest -n 2 --durations=120``, cold numba cache for the first, load 6):
 # the cold-cache test took 1,103 s of the run, then these files, in this order, the most.
-FIRST = ("test_best_cli.py::test_readme_example_on_a_cold_cache",)
+FIRST = ("test_best_cli.py::test_readme_example_on_a_cold_cache",
+         "test_bench.py::test_onirim_bench_quick_writes_valid_json_with_every_key")
 HEAVY_FILES = ("test_invariants.py", "test_winrate_honest.py", "test_strong.py",
                "test_expectimax_agreement.py", "test_expectimax_speedups.py",
                "test_certify.py", "test_paper.py", "test_view.py", "test_info_greedy.py",

@@ -699,11 +699,13 @@ def kernels_cached() -> bool | None:
         return None
 
 
-def prepare_kernels(say=None) -> float:
+def prepare_kernels(say=None, estimates: bool = True) -> float:
     """Compile (or load from numba's cache) every kernel a query calls, once per process,
     so that no budget pays for it.  ``say(message)`` is called first if the cache is cold
     ("compiling kernels, once per install: ~N s").  Returns the seconds it took (0 if the
-    kernels were ready)."""
+    kernels were ready).  ``estimates=False`` leaves out the honest playouts of the
+    estimates (``python -m onirim.precompile`` compiles them in the honest family, at the
+    same time)."""
     global _KERNELS_READY
     if _KERNELS_READY:
         return 0.0
@@ -716,7 +718,8 @@ def prepare_kernels(say=None) -> float:
     warm.value(state, budget_nodes=64, budget_s=60.0)
     keys, _, _ = K.new_tables(10)
     K.rehash(warm.keys, keys)
-    from solver.honest.estimate import prepare
-    prepare(state)                 # the fast playouts of solver.honest.rollout, if it exists
-    _KERNELS_READY = True
+    if estimates:
+        from solver.honest.estimate import prepare
+        prepare(state)             # the fast playouts of solver.honest.rollout, if it exists
+        _KERNELS_READY = True
     return time.perf_counter() - t

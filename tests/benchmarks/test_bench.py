@@ -377,3 +377,25 @@ def test_cache_callbacks_reports_both_processes(capsys):
     assert len(res["processes"]) == 2
     assert res["processes"][0]["misses"] > 0 and res["processes"][0]["hits"] == 0
     assert isinstance(res["cached"], bool)
+
+
+@pytest.mark.slow
+def test_onirim_bench_quick_writes_valid_json_with_every_key(tmp_path):
+    """The real quick benchmark, as a user runs it (``onirim bench --quick``): it must run
+    and write valid JSON with every headline key.  No timing is asserted.  (``make test``
+    ran this as a step before pytest, alone on one core; as a test it runs beside the
+    others.)"""
+    import subprocess
+    from paths import ROOT
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-m", "onirim", "bench", "--quick", "--out",
+                        str(tmp_path)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=1800)
+    assert p.returncode == 0, p.stderr
+    with open(tmp_path / "bench-quick.json") as f:
+        d = json.load(f)
+    missing = [k for k in ("kernel_vs_engine_playout_ratio", "clairvoyant_nodes_per_s",
+                           "clairvoyant_deal_seconds", "expectimax_states_per_s",
+                           "tt_ops_per_s", "two_vs_one_worker_ratio", "machine")
+               if k not in d]
+    assert not missing, missing
