@@ -67,9 +67,10 @@ def test_a_family_whose_probe_stays_out_of_the_cache_fails_the_run(monkeypatch, 
     assert P.main(["--only", "honest"]) == 0
 
 
-def test_every_family_is_scheduled_longest_first(monkeypatch):
-    started = []              # (family, the families finished when it started)
-    finished = []
+def _fake_children(monkeypatch):
+    """Replace the child processes of ``P.run`` by fakes that finish when first polled.
+    Returns ``started``: (family, the families finished when it started), in start order."""
+    started, finished = [], []
 
     class Fake:
         def __init__(self, argv, **kw):
@@ -85,6 +86,11 @@ def test_every_family_is_scheduled_longest_first(monkeypatch):
             return '{"family": "x", "cpu_s": 0.5}\n', ""
 
     monkeypatch.setattr(P.subprocess, "Popen", Fake)
+    return started
+
+
+def test_every_family_is_scheduled_longest_first(monkeypatch):
+    started = _fake_children(monkeypatch)
     res = P.run(list(P.FAMILIES), 2, say=None)
     assert set(res["families"]) == set(P.FAMILIES)
     assert all(r["cpu_s"] == 0.5 for r in res["families"].values())
@@ -110,25 +116,10 @@ def test_a_family_waits_for_its_prerequisites(monkeypatch):
     assert P.estimate_wall(["x", "y", "z"], 2) == 150
     # without y: x 0-100 beside z 0-30
     assert P.estimate_wall(["x", "z"], 2) == 100
-    started, finished = [], []
-
-    class Fake:
-        def __init__(self, argv, **kw):
-            assert all(d in finished for d in P.AFTER.get(argv[-1], ())), (argv[-1], finished)
-            started.append(argv[-1])
-            self.name = argv[-1]
-            self.returncode = 0
-
-        def poll(self):
-            finished.append(self.name)
-            return 0
-
-        def communicate(self):
-            return '{"family": "x", "cpu_s": 0.5}\n', ""
-
-    monkeypatch.setattr(P.subprocess, "Popen", Fake)
+    started = _fake_children(monkeypatch)
     P.run(["x", "y", "z"], 2, say=None)
-    assert started == ["y", "z", "x"]
+    assert [name for name, _ in started] == ["y", "z", "x"]
+    assert "y" in dict(started)["x"]
 
 
 # ------------------------------------------------------------- issue 27, item 1: compile once
