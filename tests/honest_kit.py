@@ -1,5 +1,6 @@
 """Test helpers for the honest kernel (solver.honest): a traced playout, the
-engine-versus-kernel differential run and a sampler of real positions.  Used by
+engine-versus-kernel differential run, a sampler of real positions and the reshuffle of
+what the player does not know (the hidden-order tests).  Used by
 tests/solver/honest/ and tests/fixtures/make_honest_kernel_fingerprint.py; not part of the
 package."""
 from __future__ import annotations
@@ -101,3 +102,16 @@ def differential_run(steps: int, seed: int = 0, greedy_share: float = 0.5) -> di
             n["steps"] += 1
     n["decisions_by_phase"] = phases
     return n
+
+
+def permute_unseen(state, rnd):
+    """A copy of the deal-mode ``state`` whose deck cards the player to move does not know
+    (below ``engine.view.known_top``) are shuffled by ``rnd``: the same multiset, the same
+    view.  The hidden-order tests ask a policy again on it: no decision may change."""
+    from engine.view import known_top
+    t = state.clone()
+    k = known_top(state)
+    rest = t.deck[k:]
+    rnd.shuffle(rest)
+    t.deck[k:] = rest
+    return t

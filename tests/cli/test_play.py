@@ -15,8 +15,9 @@ from engine import Game, parse_position
 from engine import cards as C
 from engine.game import NM_REDRAW, NM_REVEAL
 from engine.policy import greedy_action, random_action
-from engine.view import known_top, player_view
+from engine.view import player_view
 from duo_kit import redeal_unseen
+from honest_kit import permute_unseen
 from onirim.cmd_play import HELP, Hinter, Session, describe, moves_table
 from solver.api import policy_entries
 
@@ -224,15 +225,6 @@ def test_position_command_two_player_hides_the_partner():
     assert "seed=" not in line
 
 
-def _permute_hidden(state, rnd):
-    t = state.clone()
-    k = known_top(state)
-    rest = t.deck[k:]
-    rnd.shuffle(rest)
-    t.deck[k:] = rest
-    return t
-
-
 def test_heuristic_hint_is_named_and_blind_to_the_hidden_deck():
     from solver.policies.seq import DEFAULT_HONEST_POLICY
     name = DEFAULT_HONEST_POLICY if DEFAULT_HONEST_POLICY in policy_entries() else "greedy"
@@ -243,7 +235,7 @@ def test_heuristic_hint_is_named_and_blind_to_the_hidden_deck():
             continue
         a, why = h.hint(s, 11)
         assert why.startswith(f"heuristic: {name} policy, not proven best")
-        assert h.hint(_permute_hidden(s, rnd), 11) == (a, why)
+        assert h.hint(permute_unseen(s, rnd), 11) == (a, why)
 
 
 def test_two_player_hint_is_the_duo_default_from_the_players_view():

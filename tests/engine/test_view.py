@@ -14,16 +14,7 @@ from engine import Game
 from engine.view import known_top, player_view
 from solver.api import make_policy, policy_entries
 from solver.honest.play import decision_stream, play_honest
-
-
-def _permuted(state, rnd):
-    """``state`` with the deck cards the player does not know shuffled (same multiset)."""
-    s = state.clone()
-    k = known_top(state)
-    rest = s.deck[k:]
-    rnd.shuffle(rest)
-    s.deck[k:] = rest
-    return s
+from honest_kit import permute_unseen
 
 
 def _positions(n_games, seed0=0, policy="greedy"):
@@ -53,7 +44,7 @@ def test_permuting_the_unknown_deck_changes_no_view():
     rnd = random.Random(5)
     checked = 0
     for seed, i, s in _positions(30):
-        t = _permuted(s, rnd)
+        t = permute_unseen(s, rnd)
         if t.deck != s.deck:
             checked += 1
         assert player_view(t) == player_view(s)
@@ -87,7 +78,7 @@ def test_no_policy_decision_depends_on_the_hidden_order(name):
         stream = decision_stream(seed, i)
         a = policy.act(player_view(s), stream)
         for _ in range(2):
-            assert policy.act(player_view(_permuted(s, rnd)), stream) == a
+            assert policy.act(player_view(permute_unseen(s, rnd)), stream) == a
         n += 1
     assert n > 30
 
@@ -97,7 +88,7 @@ def test_the_view_would_catch_a_leak():
     rnd = random.Random(3)
     changed = 0
     for seed, i, s in _positions(5):
-        t = _permuted(s, rnd)
+        t = permute_unseen(s, rnd)
         if len(s.deck) > known_top(s) and s.deck[known_top(s)] != t.deck[known_top(t)]:
             changed += 1
     assert changed > 20

@@ -234,7 +234,7 @@ def test_pruned_switch_is_honest_and_deterministic():
     """The pruned switch over rollout (small budget, so that it often falls back): permuting
     the hidden deck under real positions changes no decision; a second switch agrees."""
     import random
-    from engine.view import known_top
+    from honest_kit import permute_unseen
     rnd = random.Random(3)
     mk = lambda: make_policy("endgame", base="rollout", unknown=12, budget_nodes=3000,
                              fallback="pruned")
@@ -251,11 +251,7 @@ def test_pruned_switch_is_honest_and_deterministic():
                 st = decision_stream(seed, i)
                 a = p.act(v, st)
                 kinds.add(p.last)
-                t = s.clone()
-                k = known_top(s)
-                rest = t.deck[k:]
-                rnd.shuffle(rest)
-                t.deck[k:] = rest
+                t = permute_unseen(s, rnd)
                 assert q.act(player_view(t), st) == a
                 n += 1
             s.apply_action(g.act(v, decision_stream(seed, i)))

@@ -11,14 +11,14 @@ from engine import Game
 from engine import game as G
 from engine.notation import parse_position
 from engine.policy import greedy_action
-from engine.view import known_top, player_view
+from engine.view import player_view
 from solver.honest import kernel as HK
 from solver.api import PolicyError, make_policy
 from solver.honest.play import decision_stream
 from engine.policy import greedy_plus_action
 from solver.honest.rollout import _key, action_estimates
 from solver.stats import wilson
-from honest_kit import positions
+from honest_kit import permute_unseen, positions
 
 # Greedy discards a useless Gs; playing the useless Am instead ends the row on a Moon, so that
 # an Observatory Sun (the colour still needed) can start a series next turn.
@@ -77,11 +77,7 @@ def test_permuting_the_hidden_deck_changes_no_decision():
             continue
         st = decision_stream(seed, i)
         a = p.act(player_view(s), st)
-        t = s.clone()
-        k = known_top(s)
-        rest = t.deck[k:]
-        rnd.shuffle(rest)
-        t.deck[k:] = rest
+        t = permute_unseen(s, rnd)
         assert p.act(player_view(t), st) == a
         n += 1
     assert n > 30

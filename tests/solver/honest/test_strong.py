@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from engine.policy import greedy_action, greedy_plus_action
-from engine.view import known_top, player_view
+from engine.view import player_view
 from solver.api import PolicyError, make_policy
 from solver.honest import kernel as HK
 from solver.honest import strong as ST
 from solver.honest.play import decision_stream
 from solver.policies.keep_doors import dead_key, keep_doors_action
 from solver.policies.seq import key_of_stream
-from honest_kit import positions
+from honest_kit import permute_unseen, positions
 
 
 def test_keep_doors_kernel_equals_its_engine_reference_at_every_decision():
@@ -122,11 +122,7 @@ def test_seq_rollout_is_deterministic_legal_and_honest():
         a = p.act(v, st)
         assert a in v.legal_actions()
         assert p.act(player_view(s), st) == a
-        t = s.clone()
-        k = known_top(s)
-        rest = t.deck[k:]
-        rnd.shuffle(rest)
-        t.deck[k:] = rest
+        t = permute_unseen(s, rnd)
         assert p.act(player_view(t), st) == a
         changed += a != keep_doors_action(v)
         n += 1
@@ -293,11 +289,7 @@ def test_late_l2_plays_the_base_early_and_the_level2_leader_late():
         m = ST.estimate_all_l2(S, 6, np.uint64(_key(st)), acts, res, 2, 1.0, 16, 6,
                                ST.KEEP_DOORS)
         assert a == int(acts[int(np.argmax(res[:m].sum(axis=1)))])
-        t = s.clone()
-        k = known_top(s)
-        rest = t.deck[k:]
-        rnd.shuffle(rest)
-        t.deck[k:] = rest
+        t = permute_unseen(s, rnd)
         assert p.act(player_view(t), st) == a
         late += 1
     assert late >= 5 and early >= 20, (late, early)
