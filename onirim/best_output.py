@@ -116,10 +116,22 @@ def _print_verdict(out, r, est) -> None:
         _say(out, f"leader: {r.leader}, by {r.criterion}" if r.leader else r.criterion)
     if est:
         d = r.extra.get("estimates", {})
+        who = f"{d['estimator']} estimator" if "estimator" in d else d.get("method", "?")
         _say(out, f"estimates: the winning chance of {d.get('policy', 'greedy')} play after "
                   f"the action ({d.get('playouts_per_action', '?')} playouts per action, "
-                  f"{d.get('method', '?')}), {d.get('interval', '95%')} interval; an "
-                  "estimate of that policy's value, not a bound on the best play's")
+                  f"{who}), {d.get('interval', '95%')} interval; an estimate of that "
+                  "policy's value, not a bound on the best play's"
+                  + (f" ({d['note']})" if d.get("note") else ""))
+
+
+def name_policy(r) -> None:
+    """The leader's criterion names the policy the estimates played after the action
+    (``extra["estimates"]["policy"]``: greedy-keep-doors or, from the level-2 estimator,
+    the rollout over it), in the text and the JSON alike."""
+    from solver.results import CRITERION_ESTIMATE
+    policy = r.extra.get("estimates", {}).get("policy")
+    if r.criterion == CRITERION_ESTIMATE and policy:
+        r.criterion = CRITERION_ESTIMATE.replace("greedy-keep-doors", policy, 1)
 
 
 def _certificate(c) -> str | None:

@@ -97,8 +97,8 @@ def _honest() -> None:
     HK.policy_games(1, n=2)
     play_honest(make_policy("rollout", n=4), 0)
     play_honest(make_policy("seq-rollout", n=4), 0)        # solver.honest.strong (issue 29)
-    from solver.honest.estimate import action_estimates
-    action_estimates(player_view_of_deal(0), 1, 0)          # onirim best's estimates
+    from solver.honest.estimate import prepare
+    prepare(player_view_of_deal(0))      # onirim best's estimates, level 1 and level 2
     from engine.game import Game
     from engine.view import player_view
     state = Game(1).new_initial_state(seed=3)

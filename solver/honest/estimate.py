@@ -8,9 +8,13 @@ information (the player's view): that is a *policy value*, a lower bound on the 
 in expectation, and it is always reported apart from ``lo``/``hi`` (docs/EXPECTIMAX.md,
 "Estimates").
 
-:func:`estimate_actions` ``(view, actions, deadline, stream)``:
+:func:`estimate_actions` ``(view, actions, deadline, stream)`` chooses the estimator by the
+budget (its docstring has the rule):
 
-* the fast numba playouts of :func:`action_estimates` ``(view, n, stream)``, in batches sized
+* level 2 (:mod:`solver.honest.estimate_l2`): the action, then the level-1 *rollout* over
+  ``POLICY`` to the end, when the time left buys at least ``L2_MIN_PLAYOUTS`` such playouts
+  per action (late in a game about a second does; at a game's first decision about ten);
+* level 1 otherwise: the fast numba playouts of :func:`action_estimates` ``(view, n, stream)``, in batches sized
   to the time left;
 * :func:`engine_estimates`, the readable reference that the calibration test and benchmark
   use: playouts of the same policy through the engine
@@ -69,13 +73,18 @@ class Estimates:
     by_action: dict[int, ActionEstimate] = field(default_factory=dict)
     playouts: int = 0               # per action
     method: str = "engine"          # "engine" (engine playouts) or "rollout" (numba)
-    policy: str = POLICY
+    policy: str = POLICY            # what plays after the action
     seconds: float = 0.0
+    estimator: str = "level-1"      # "level-1": POLICY's playouts; "level-2": the rollout's
+    note: str | None = None         # why level 2 was not used, when it was tried
 
     def describe(self) -> dict:
-        return {"policy": self.policy, "method": self.method,
-                "playouts_per_action": self.playouts, "interval": "Wilson 95%",
-                "seconds": round(self.seconds, 3)}
+        d = {"estimator": self.estimator, "policy": self.policy, "method": self.method,
+             "playouts_per_action": self.playouts, "interval": "Wilson 95%",
+             "seconds": round(self.seconds, 3)}
+        if self.note:
+            d["note"] = self.note
+        return d
 
 
 # ------------------------------------------------------------------------------ playouts
@@ -163,9 +172,11 @@ def action_estimates(view, n: int, stream: int) -> list[tuple[int, float, float,
 
 
 def prepare(view) -> None:
-    """Compile (or load) the fast playouts so that no budget pays for it: one call of
-    ``action_estimates`` with one playout."""
+    """Compile (or load) the fast playouts and the level-2 ones so that no budget pays for
+    it: one call of ``action_estimates`` with one playout, one level-2 round."""
+    from solver.honest import estimate_l2
     action_estimates(view, 1, 0)
+    estimate_l2.prepare(view)
 
 
 def _from_rollout(result, actions, n):
@@ -185,13 +196,100 @@ MAX_BATCH_S = 0.2         # no batch is sized to last longer than this: a batch 
                           # machine the rate of the batch before can be far off
 
 
+# The choice of estimator under a deadline (estimate_actions): level 1 for a share of the time
+# (its estimates are the fallback, and its pace predicts a level-2 round's), then level 2 if
+# it buys enough playouts.
+L2_PLAYOUT_UNKNOWN = 20   # without a deadline: level 2 at most this many unknown cards (a
+                          # round then costs about 10 ms of CPU at most: 64 rounds < 1 s)
+L2_MIN_S = 0.2            # below this many seconds: level 1 only
+L1_SHARE = 0.1            # the level-1 phase: this share of the time ...
+L1_MAX_S = 0.5            # ... and at most this many seconds
+L2_MIN_PLAYOUTS = 32      # level 2 only if at least this many rounds fit in the time left:
+                          # the leader of 32 has a mean regret of 0.0089 on the late
+                          # positions of docs/REGRET.md, 16 about level 1's (0.015 vs 0.016)
+L2_RATIO = 100            # a level-2 round costs at most about this many level-1 rounds per
+                          # unknown card (10 at least): measured 14 to 95, 60 to 80 early in
+                          # a game (about 5,600 level-1 rounds at the first decision)
+L2_TRY_SHARE = 0.25       # the first level-2 round is tried only if it would take at most
+                          # this share of the time left at L2_RATIO
+
+
 def estimate_actions(view, actions, deadline: float | None, stream: int,
-                     max_playouts: int | None = None) -> Estimates:
+                     max_playouts: int | None = None, level: int | None = None) -> Estimates:
     """Estimate, for each action of ``actions`` (legal in ``view``, a decision of the
-    player's view), the winning chance of playing it and then the policy, with a 95%
+    player's view), the winning chance of playing it and then a policy, with a 95%
     interval, using the time until ``deadline`` (a ``time.perf_counter()`` value; None:
     ``max_playouts`` per action).  Same view, actions, budget in playouts and stream: the
-    same answer."""
+    same answer.
+
+    ``level`` 1: ``POLICY``'s playouts (:func:`_level1`); 2: level-2 playouts
+    (:func:`solver.honest.estimate_l2.l2_estimates`); None, the rule of ``onirim best``:
+    without a deadline (``max_playouts`` per action, default 64), level 2 if at most
+    ``L2_PLAYOUT_UNKNOWN`` cards are unknown, else level 1 (a level-2 round costs a few
+    milliseconds late in a game and 100 times more at its start, and a playout budget
+    promises a bounded answer); with a deadline, level 1 alone if less than
+    ``L2_MIN_S`` is left; else level 1 for ``L1_SHARE`` of the time (``L1_MAX_S`` at most),
+    then one level-2 round if it would take at most ``L2_TRY_SHARE`` of the time left at
+    ``L2_RATIO`` level-1 rounds per unknown card, and level-2 rounds to the deadline if that first round's
+    pace lets at least ``L2_MIN_PLAYOUTS`` of them fit (the level-2 estimates are kept if at
+    least half that many were made by the deadline).  Otherwise level 1 goes on to the
+    deadline (its two phases' playouts pooled) and ``note`` says why.  The result's
+    ``estimator`` names the one used; ``max_playouts`` caps the level-1 playouts."""
+    if level not in (None, 1, 2):
+        raise ValueError(f"estimate_actions: level {level!r} (1, 2 or None)")
+    from solver.honest import estimate_l2
+    if level == 2:
+        return estimate_l2.l2_estimates(view, actions, deadline, stream,
+                                        max_playouts if deadline is not None or max_playouts
+                                        else 64)
+    t0 = time.perf_counter()
+    if deadline is None and level is None and sum(view.unknown) <= L2_PLAYOUT_UNKNOWN:
+        return estimate_l2.l2_estimates(view, actions, None, stream, max_playouts or 64)
+    if level == 1 or deadline is None or deadline - t0 < L2_MIN_S:
+        return _level1(view, actions, deadline, stream, max_playouts)
+    e1 = _level1(view, actions, t0 + min(L1_SHARE * (deadline - t0), L1_MAX_S), stream,
+                 max_playouts)
+    left = deadline - time.perf_counter()
+    # a level-2 round at the highest ratio measured
+    guess = L2_RATIO * max(sum(view.unknown), 10) * e1.seconds / e1.playouts
+    if guess > L2_TRY_SHARE * left:
+        note = (f"level 2 not tried: a round could take {guess:.2g} s, "
+                f"{left:.2g} s left")
+    else:
+        e2 = estimate_l2.l2_estimates(view, actions, deadline, stream,
+                                      need=L2_MIN_PLAYOUTS)
+        if e2.playouts >= L2_MIN_PLAYOUTS // 2:     # the first round's pace promised
+            e2.seconds = time.perf_counter() - t0     # L2_MIN_PLAYOUTS: a busier machine
+            return e2                                 # may give somewhat fewer
+        note = (f"level 2 not used: {e2.playouts} playouts per action in {e2.seconds:.2g} s, "
+                f"fewer than {L2_MIN_PLAYOUTS} would fit")
+    if max_playouts is None or e1.playouts < max_playouts:
+        more = _level1(view, actions, deadline, rng.word(stream, _MORE), None if
+                       max_playouts is None else max_playouts - e1.playouts)
+        e1 = _pool(e1, more)
+    e1.note = note
+    e1.seconds = time.perf_counter() - t0
+    return e1
+
+
+_MORE = 1 << 40           # the stream index of level 1's second phase
+
+
+def _pool(a: Estimates, b: Estimates) -> Estimates:
+    """Two level-1 estimates of the same actions on independent playouts, pooled."""
+    n = a.playouts + b.playouts
+    by = {}
+    for act, ea in a.by_action.items():
+        k = round(ea.estimate * a.playouts) + round(b.by_action[act].estimate * b.playouts)
+        by[act] = ActionEstimate(act, k / n, wilson(k, n), n)
+    return Estimates(by_action=by, playouts=n, method=a.method, policy=a.policy,
+                     seconds=a.seconds + b.seconds)
+
+
+def _level1(view, actions, deadline: float | None, stream: int,
+            max_playouts: int | None = None) -> Estimates:
+    """``POLICY``'s fast playouts after each action: ``max_playouts`` (default 64) per
+    action without a deadline; with one, batches sized to the time left."""
     t0 = time.perf_counter()
     if deadline is None:
         n = max_playouts if max_playouts is not None else 64

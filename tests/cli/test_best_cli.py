@@ -77,8 +77,10 @@ def test_undecided_json_has_leader_criterion_estimates_and_null_values(capsys):
         assert 0 <= lo <= a["estimate"] <= hi <= 1
     ests = [a["estimate"] for a in acts]
     assert ests == sorted(ests, reverse=True)      # none is proven worse: by estimate
-    from solver.honest.estimate import POLICY
-    assert out["estimates"]["policy"] == POLICY == "greedy-keep-doors"
+    # 8 unknown cards under a node budget: level-2 estimates (issue 29 item 3)
+    from solver.honest.estimate_l2 import POLICY
+    assert out["estimates"]["estimator"] == "level-2"
+    assert out["estimates"]["policy"] == POLICY and POLICY in out["criterion"]
     assert out["estimates"]["playouts_per_action"] >= 1
 
 
@@ -95,7 +97,8 @@ def test_undecided_text_table_dashes_and_line_agree(capsys):
     # the line's first step is the leader, with the table's own bounds
     line0 = out.split("line: ", 1)[1].split("\n", 1)[0]
     assert line0 == f"{leader}  [{float(first[4]):.6f}..{float(first[5]):.6f}]"
-    assert "estimates: the winning chance of greedy-keep-doors play" in out
+    assert "estimates: the winning chance of rollout (level 1, 32 playouts per action, over " \
+           "greedy-keep-doors) play" in " ".join(out.split())
 
 
 def test_proven_best_text(capsys):
