@@ -217,7 +217,10 @@ def describe(before, after, log, action_name: str) -> list[str]:
 
 class Hinter:
     """The ``hint`` command: the exact search (``solver.expectimax``) near the end of a solo
-    game, when it proves a best move within ``limit_s`` seconds; otherwise the default honest
+    game, when it proves a best move within ``limit_s`` seconds; when it does not, the leader
+    of the ranking's level-2 estimates if the same ``limit_s`` made them (issue 29: late in a
+    game they do; their leader's mean regret on docs/REGRET.md's late positions is well
+    below the default policy's); otherwise the default honest
     policy (``solver.policies.seq.DEFAULT_HONEST_POLICY``, the strongest measured at 10 ms of
     CPU per decision or less; ``greedy`` if it is not registered), said to be a heuristic.
     Two players: the default two-player policy (``solver.duo.rollout.DEFAULT_DUO_POLICY``)
@@ -232,6 +235,7 @@ class Hinter:
         self._solver = None
         self._policy = None
         self._duo_policy = None
+        self._ranking = None       # the last unproven ranking of _exact
 
     def _exact(self, view):
         if self._solver is None:
@@ -246,7 +250,18 @@ class Hinter:
         top = max(acts, key=lambda a: a.lo)
         if all(top.lo >= a.hi - 1e-15 for a in acts if a is not top):
             return top, seconds
+        self._ranking = ranking
         return None, seconds
+
+    def _level2_leader(self):
+        """The leader of the last unproven ranking when its estimates are level 2 (the
+        action, then rollout play: solver.honest.estimate_l2, made within the same 2 s),
+        as (action string, playouts per action); else None."""
+        r, self._ranking = self._ranking, None
+        est = getattr(r, "extra", {}).get("estimates", {}) if r is not None else {}
+        if est.get("estimator") != "level-2" or not getattr(r, "leader", None):
+            return None
+        return r.leader, est["playouts_per_action"]
 
     def _notice(self, family: str, what: str) -> None:
         """Before a first use that must compile (numba's cache says so), say so and how
@@ -306,6 +321,11 @@ class Hinter:
                                        f"({seconds:.1f} s)")
             if not note:
                 note = f"; the exact search did not settle it in {self.limit_s:g} s"
+                lead = self._level2_leader()
+                if lead is not None:
+                    return (state.string_to_action(lead[0]),
+                            f"heuristic: leader of level-2 estimates (rollout play after "
+                            f"each move, {lead[1]} playouts per move), not proven best{note}")
         p = self.policy()
         return (p.act(view, stream), f"heuristic: {p.name} policy, not proven best{note}")
 
