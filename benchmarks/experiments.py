@@ -28,6 +28,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from benchmarks import rule_verification as _RV
 from benchmarks.rows import RowWriter, path_of, read
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,7 +37,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 @dataclass
 class Experiment:
     name: str
-    kind: str                   # "honest", "clairvoyant", "bound" or "diff-kernel"
+    kind: str                   # "honest", "clairvoyant", "bound", "diff-kernel" or
+    #                             "rule-verification"
     deals: int                  # deals (or chunks) 0 .. deals-1
     params: dict = field(default_factory=dict)
     cost: str = ""              # measured or estimated CPU cost on this project's machine
@@ -142,7 +144,13 @@ EXPERIMENTS = {e.name: e for e in (
                "onirim winrate --mode clairvoyant --deals 100000 --seed 0 --json"),
     Experiment("diff-kernel", "diff-kernel", 20, {"steps_per_chunk": 50_000},
                "about 1 CPU-minute per 50,000 steps", True,
-               "python -m benchmarks.diff_kernel --steps 1000000"),
+               "python -m benchmarks.diff_kernel --steps 1000000"),    # the counts of the rule verification (issue 28): each check of benchmarks/
+    # rule_verification.py run for real, one row per check ("seed" is the check's index;
+    # the long differential run is 20 checks, the 20 jobs of diff_kernel --jobs 20)
+    Experiment("rule-verification", "rule-verification", len(_RV.CHECKS),
+               {"checks": [c.name for c in _RV.CHECKS]},
+               "about 45 CPU-minutes (the 10,000,000-step differential about 35)", False,
+               "python -m benchmarks.rule_verification list (the command of each check)"),
 )}
 
 
@@ -216,6 +224,9 @@ def _play(e: Experiment, w, seed: int) -> dict:
     if e.kind == "clairvoyant":
         r = w.play(seed)        # a WIN line is replayed in engine/ by the solver
         return {"seed": seed, "result": r["result"], "nodes": r["nodes"]}
+    if e.kind == "rule-verification":
+        from benchmarks.rule_verification import play
+        return play(seed)
     from benchmarks.diff_kernel import check_steps
     steps = e.params["steps_per_chunk"]
     r = check_steps((steps, seed * 10**9))
@@ -244,7 +255,7 @@ def run(name: str, deals: int | None = None, limit_s: float | None = None,
         todo = [s for s in range(n) if s not in out.done]
         if not todo:
             return 0
-        w = None if e.kind == "diff-kernel" else _worker(e)
+        w = None if e.kind in ("diff-kernel", "rule-verification") else _worker(e)
         if e.kind == "diff-kernel":     # compile the kernel before the first timed chunk
             from benchmarks.diff_kernel import check_steps
             check_steps((200, 999 * 10**9))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -30,6 +31,7 @@ VALUES = ["play", "door", "nightmare", "prophecy", "foresee", "reveal", "redraw"
 EXTRA = ["drawn=N", "drawn=DO", "drawn=Os", "left=3", "left=0", "seed=5", "shuffles=2",
          "turn=1", "turn=0", "phase=door", "deck=*", "shared=Os,Os"]
 CODES = list(C.CODES) + ["*", "-", "x", "", "N", "Ok", "DO"]
+STATS: Counter = Counter()     # mutants tried, accepted and refused (all seeds)
 
 
 def _games(rnd: random.Random, n: int) -> list[str]:
@@ -112,5 +114,8 @@ def test_mutated_positions_are_refused_or_playable(seed):
             _check_accepted(s, rnd)
         except OnirimError as e:   # an accepted position must not fail later
             pytest.fail(f"{text!r}: {e}")
+    STATS["mutants"] += accepted + refused
+    STATS["accepted"] += accepted
+    STATS["refused"] += refused
     # the mutations must exercise both sides
     assert accepted > 1000 and refused > 10000, (accepted, refused)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import Counter
 
 from engine import Game, format_position, parse_position
 from engine import cards as C
@@ -24,6 +25,8 @@ from paths import GOLDEN
 SOLO_SEED = 173
 DUO_SEED = 39
 GOLDEN_DIR = GOLDEN
+STATS: Counter = Counter()     # games and actions compared (python -m benchmarks.experiments
+                               # run rule-verification stores them)
 
 
 # --------------------------------------------------------------------------- the policy
@@ -167,6 +170,8 @@ def _compare(players, seed):
                 raise AssertionError(f"{os.path.basename(path)} line {i + 1} differs:\n"
                                      f"  golden: {b}\n  engine: {a}")
         raise AssertionError(f"{os.path.basename(path)}: {len(wl)} lines, engine {len(gl)}")
+    STATS["games"] += 1
+    STATS["actions"] += sum(ln.startswith("> ") for ln in want.splitlines())
 
 
 def test_golden_solo():

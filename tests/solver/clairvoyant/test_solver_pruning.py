@@ -6,6 +6,7 @@ result of the plain DFS (no bounds, no transposition table) that generated them.
 checked alone and all together, in the DFS and in the exhaustive (uncut) beam.
 """
 import os
+from collections import Counter
 
 import pytest
 
@@ -31,6 +32,7 @@ def load():
 
 
 POSITIONS = load()
+STATS: Counter = Counter()     # positions checked per rule set (flags_F) and by the beam
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +56,7 @@ def test_each_rule_keeps_the_result(solver, flags):
             assert r.nodes == nodes     # the unpruned DFS is deterministic
         else:
             assert r.nodes <= max(nodes, 1)  # pruning never costs nodes here
+        STATS[f"flags_{flags}"] += 1
 
 
 def test_exhaustive_beam_agrees():
@@ -69,4 +72,5 @@ def test_exhaustive_beam_agrees():
         elif status == BEAM_EMPTY and not b.truncated:
             assert expected == "LOSS", pos
             proved += 1
+        STATS["beam_positions"] += 1
     assert proved >= 10
