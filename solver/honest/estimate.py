@@ -42,7 +42,6 @@ the stated rate.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -51,40 +50,11 @@ from engine import rng
 
 from solver.errors import PolicyError
 from engine.policy import keep_doors_action as _policy_action
+from solver.honest.estimate_result import POLICY, ActionEstimate, Estimates  # noqa: F401
 from solver.stats import wilson
 
-POLICY = "greedy-keep-doors"       # the policy played after the action
 _DEAL_INDEX = 1 << 41              # rng shuffle index of the playout's deal of unknown cards
 _MAX_STEPS = 10_000                # a playout longer than this is a bug, not a game
-
-
-@dataclass
-class ActionEstimate:
-    action: int
-    estimate: float
-    ci95: tuple[float, float]
-    playouts: int
-
-
-@dataclass
-class Estimates:
-    """Per action: the estimate and its interval; how they were made."""
-
-    by_action: dict[int, ActionEstimate] = field(default_factory=dict)
-    playouts: int = 0               # per action
-    method: str = "engine"          # "engine" (engine playouts) or "rollout" (numba)
-    policy: str = POLICY            # what plays after the action
-    seconds: float = 0.0
-    estimator: str = "level-1"      # "level-1": POLICY's playouts; "level-2": the rollout's
-    note: str | None = None         # why level 2 was not used, when it was tried
-
-    def describe(self) -> dict:
-        d = {"estimator": self.estimator, "policy": self.policy, "method": self.method,
-             "playouts_per_action": self.playouts, "interval": "Wilson 95%",
-             "seconds": round(self.seconds, 3)}
-        if self.note:
-            d["note"] = self.note
-        return d
 
 
 # ------------------------------------------------------------------------------ playouts

@@ -31,6 +31,7 @@ import numpy as np
 from engine import rng
 
 from solver.errors import PolicyError
+from solver.honest.estimate_result import ActionEstimate, Estimates
 from solver.stats import wilson
 
 INNER = 32             # playouts per action of the level-1 rollout inside each playout
@@ -74,7 +75,6 @@ def l2_estimates(view, actions, deadline: float | None, stream: int,
     ``need``: after the first round, stop there if the rounds that would fit by the deadline
     at its pace are fewer than ``need`` (the caller then plays something cheaper).  Returns :class:`solver.honest.estimate.Estimates` (``estimator``
     "level-2"; ``playouts`` 0 if no round ran)."""
-    from solver.honest.estimate import ActionEstimate, Estimates
     if deadline is None and max_playouts is None:
         raise ValueError("l2_estimates: give a deadline or max_playouts")
     if max_playouts is not None and max_playouts < 1:
