@@ -231,8 +231,8 @@ def estimate_actions(view, actions, deadline: float | None, stream: int,
         if e2.playouts >= L2_MIN_PLAYOUTS // 2:     # the first round's pace promised
             e2.seconds = time.perf_counter() - t0     # L2_MIN_PLAYOUTS: a busier machine
             return e2                                 # may give somewhat fewer
-        note = (f"level 2 not used: {e2.playouts} playouts per action in {e2.seconds:.2g} s, "
-                f"fewer than {L2_MIN_PLAYOUTS} would fit")
+        note = (f"level 2 not used: {e2.playouts} playout{'' if e2.playouts == 1 else 's'} "
+                f"per action in {e2.seconds:.2g} s, fewer than {L2_MIN_PLAYOUTS} would fit")
     if max_playouts is None or e1.playouts < max_playouts:
         more = _level1(view, actions, deadline, rng.word(stream, _MORE), None if
                        max_playouts is None else max_playouts - e1.playouts)
