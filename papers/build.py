@@ -412,6 +412,7 @@ EXTRACTED["honest-ladder"] = lambda: rowdata.ladder_record(REGRET_SOURCES)
 EXTRACTED["clairvoyant-winrate"] = rowdata.clairvoyant_record
 EXTRACTED["diff-kernel"] = rowdata.diff_kernel_record
 EXTRACTED["bound"] = rowdata.bound_record
+EXTRACTED["rule-verification"] = rowdata.rule_verification_record
 
 # Records written by hand, each with the reason it cannot be computed from stored rows.
 # Every other record is extracted by the build, and papers/check.py fails on any other.
@@ -420,8 +421,6 @@ HAND_RECORDS = {
                "marked in the text as outside figures",
     "example-game": "one certificate line of deal 4; the build and the check replay it "
                     "through engine/ (it must win) and play the greedy game of the same deal",
-    "rule-verification": "counts stated by the test suite (README 'Tests'), not stored as "
-                         "rows: every number drawn from it is pending",
 }
 
 
@@ -709,17 +708,41 @@ def numbers_spec() -> list[Num]:
         lambda x: f"{x}th")
     der("pending_mark", hl, "the mark of a pending figure (papers/rowdata.py)",
         lambda r: PENDING_MARK, fstr)
-    # rule verification: the test suite's counts (pending: not rows), the differential rows
-    rv_why = ("a count stated by the test suite (README 'Tests'); no stored rows at this "
-              "commit; rerun pending")
-    for k in ("invariant_playouts", "invariant_steps", "independent_model_games",
-              "diff_steps_make_test", "soundness_positions",
-              "brute_force_positions", "brute_force_agree", "fuzz_mutants", "fuzz_seconds",
-              "golden_games"):
-        der("rv_" + k, rv, "numbers." + k + " (pending)",
-            lambda r, k=k: Pend(r[rv]["numbers"][k], rv_why), fint)
-    der("rv_brute_force_tolerance", rv, "numbers.brute_force_tolerance (pending)",
-        lambda r: Pend(r[rv]["numbers"]["brute_force_tolerance"], rv_why), fstr)
+    # rule verification: each check run for real, one row per check (papers/rowdata.py); a
+    # count of a check that failed is printed FAILED (the text says the check passed)
+    def rvn(k, check):
+        def fn(r):
+            n = r[rv]["numbers"]
+            return n[k] if n["checks"][check]["passed"] else None
+        return fn
+
+    def failed(fmt):
+        return lambda x: "FAILED" if x is None else fmt(x)
+    for k, check in (("invariant_playouts", "invariants"), ("invariant_steps", "invariants"),
+                     ("independent_model_games", "invariants"),
+                     ("diff_steps_make_test", "diff-make-test"),
+                     ("soundness_positions", "soundness"),
+                     ("brute_force_positions", "brute-force"),
+                     ("brute_force_agree", "brute-force"), ("fuzz_mutants", "fuzz"),
+                     ("golden_games", "golden")):
+        der("rv_" + k, rv, f"numbers.{k} (rows: check {check}; FAILED if it failed)",
+            rvn(k, check), failed(fint))
+    der("rv_brute_force_tolerance", rv, "numbers.brute_force_tolerance (rows: check "
+        "brute-force)", rvn("brute_force_tolerance", "brute-force"), failed(lambda x: f"{x:g}"))
+    der("rv_fuzz_seconds", rv, "numbers.fuzz_cpu_s: CPU seconds of the check fuzz",
+        rvn("fuzz_cpu_s", "fuzz"), failed(fint))
+    der("rv_commit", rv, "commit of the rows", lambda r: r[rv]["commit"], fstr)
+    der("rv_diff_long_steps", rv, "numbers.diff_long_steps: steps of the long run's parts "
+        "stored", lambda r: r[rv]["numbers"]["diff_long_steps"], fint)
+    der("rv_diff_long_parts_stored", rv, "numbers.diff_long_parts_stored",
+        lambda r: r[rv]["numbers"]["diff_long_parts_stored"], fint)
+    der("rv_diff_long_any", rv, "'yes' if a part of the long run is stored, else 'no'",
+        lambda r: "yes" if r[rv]["numbers"]["diff_long_parts_stored"] else "no", fstr)
+    der("rv_diff_long_parts", rv, "numbers.diff_long_parts",
+        lambda r: r[rv]["numbers"]["diff_long_parts"], fint)
+    der("rv_diff_long_verdict", rv, "'agree' if every stored part agrees",
+        lambda r: "agree" if all(v["passed"] for k, v in r[rv]["numbers"]["checks"].items()
+                                 if k.startswith("diff-long-")) else "disagree", fstr)
     dkn = lambda r, k: r[dk]["numbers"][k]  # noqa: E731
     der("dk_steps", dk, "sum of steps over the rows", lambda r: dkn(r, "steps"), fint)
     der("dk_games", dk, "sum of games over the rows", lambda r: dkn(r, "games"), fint)

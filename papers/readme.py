@@ -243,8 +243,70 @@ def block_bound(recs) -> str:
             f"benchmarks.experiments run {s['name']}`, the same as `{s['equivalent']}`).\n")
 
 
+def block_rule_verification(recs) -> str:
+    rec = recs["rule-verification"]
+    n = rec["numbers"]
+    ch = n["checks"]
+    verdict = lambda k: "passed" if ch[k]["passed"] else "FAILED"  # noqa: E731
+    tests = lambda k: ch[k]["command"].split(" -p no:cacheprovider ")[-1]  # noqa: E731
+    lines = ["| check | counted while it ran | verdict | CPU | wall | load |",
+             "|---|---|---|---|---|---|"]
+
+    def row(label, key, counts):
+        c = ch[key]
+        lines.append(f"| {label} | {counts} | {verdict(key)} | {_secs(c['cpu_s'])} | "
+                     f"{_secs(c['wall_s'])} | {c['load']:.1f} |")
+    row(f"invariants (`{tests('invariants')}`)", "invariants",
+        f"{n['invariant_playouts']:,} playouts, {n['invariant_steps']:,} steps; the "
+        f"independent model: {n['independent_model_games']:,} games, "
+        f"{n['independent_model_steps']:,} steps")
+    row(f"golden playthroughs (`{tests('golden')}`)", "golden",
+        f"{n['golden_games']:,} games, {n['golden_actions']:,} actions")
+    row(f"kernel against engine (`{tests('diff-make-test')}`)", "diff-make-test",
+        f"{n['diff_steps_make_test']:,} steps of {n['diff_games_make_test']:,} games")
+    row(f"solver soundness (`{tests('soundness')}`)", "soundness",
+        f"{n['soundness_positions']:,} positions under each of {n['soundness_rule_sets']} "
+        f"rule sets")
+    row(f"expectimax against brute force (`{tests('brute-force')}`)", "brute-force",
+        f"{n['brute_force_agree']:,} of {n['brute_force_positions']:,} positions within "
+        f"{n['brute_force_tolerance']:g} (largest difference {n['brute_force_max_error']:.1g})")
+    row(f"fuzzing (`{tests('fuzz')}`)", "fuzz",
+        f"{n['fuzz_mutants']:,} mutants: {n['fuzz_accepted']:,} accepted and playable, "
+        f"{n['fuzz_refused']:,} refused")
+    parts = [k for k in ch if k.startswith("diff-long-")]
+    if parts:
+        ok = all(ch[k]["passed"] for k in parts)
+        cpu = sum(ch[k]["cpu_s"] for k in parts)
+        wall = sum(ch[k]["wall_s"] for k in parts)
+        loads = [ch[k]["load"] for k in parts]
+        lines.append(f"| long differential run (`python -m benchmarks.diff_kernel --steps "
+                     f"{n['diff_long_target']} --jobs {n['diff_long_parts']}`) | "
+                     f"{n['diff_long_parts_stored']} of its {n['diff_long_parts']} jobs: "
+                     f"{n['diff_long_steps']:,} steps of {n['diff_long_games']:,} games | "
+                     f"{'agree' if ok else 'DISAGREE'} | {_secs(cpu)} | {_secs(wall)} | "
+                     f"{min(loads):.1f} to {max(loads):.1f} |")
+    m = rec["machine"]
+    lines += ["", f"* **Where measured:** `python -m benchmarks.experiments run "
+                  f"rule-verification` runs each check (the test files through pytest in one "
+                  f"process, the counts read from what the tests counted) and stores one row "
+                  f"per check in `{rec['source']}` (resumable; `python -m "
+                  f"benchmarks.rule_verification list` gives each check's own command). "
+                  f"Commit {rec['commit']}"
+                  + ("" if rec["clean_tree"] else " (tree not clean)") +
+                  f", {m['cpu']}, {m['cores']} cores shared with other jobs, Python "
+                  f"{m['python']}, numba {m['numba']}, {rec['date']}. CPU is the process's CPU "
+                  f"time over the check, numba kernels loaded from their cache; wall time and "
+                  f"load average under the load of the machine then."]
+    if n["diff_long_parts_stored"] < n["diff_long_parts"]:
+        lines.append(f"* **Not run yet:** {n['diff_long_parts'] - n['diff_long_parts_stored']}"
+                     f" of the {n['diff_long_parts']} jobs of the long differential run "
+                     f"(the same command stores them).")
+    return "\n".join(lines) + "\n"
+
+
 BLOCKS = {"ladder": block_ladder, "bound": block_bound, "regret": block_regret, "throughput": block_throughput,
-          "clairvoyant": block_clairvoyant, "duo": block_duo, "performance": block_performance}
+          "clairvoyant": block_clairvoyant, "duo": block_duo, "performance": block_performance,
+          "rule-verification": block_rule_verification}
 
 
 def render(recs, text: str | None = None) -> str:

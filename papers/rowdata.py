@@ -356,3 +356,77 @@ def bound_record() -> dict:
         "status": "final",
         "numbers": out,
     }
+
+
+# The rule verification (issue 28): one row per check of benchmarks/rule_verification.py.
+RULE_VERIFICATION = "rule-verification"
+
+
+def rule_verification_record() -> dict:
+    """The counts of the rule verification, from the rows of each check run for real: every
+    check of the test suite (its verdict, its counts, its CPU and wall time) and the parts of
+    the long differential run stored so far.  A check whose row is missing raises: its counts
+    exist nowhere else."""
+    from benchmarks.rule_verification import CHECKS, LONG_DIFF_PARTS, LONG_DIFF_STEPS
+    rows = stored(RULE_VERIFICATION)
+    if not rows:
+        raise FileNotFoundError(f"benchmarks/results/rows/{RULE_VERIFICATION}{R.SUFFIX}: no "
+                                f"rows stored (python -m benchmarks.experiments run "
+                                f"{RULE_VERIFICATION})")
+    by = {r["check"]: r for r in rows}
+    for r in rows:
+        if CHECKS[r["seed"]].name != r["check"]:
+            raise ValueError(f"{RULE_VERIFICATION}: row {r['seed']} is check {r['check']!r}, "
+                             f"the registry says {CHECKS[r['seed']].name!r}")
+    tests = [c.name for c in CHECKS if c.run is None]
+    missing = [n for n in tests if n not in by]
+    if missing:
+        raise FileNotFoundError(f"{RULE_VERIFICATION}: no row for the checks {missing} "
+                                f"(python -m benchmarks.experiments run {RULE_VERIFICATION})")
+    checks = {}
+    for r in rows:
+        checks[r["check"]] = {"passed": r["passed"], "counts": r["counts"],
+                              "tests_passed": r.get("tests_passed"),
+                              "tests_failed": r.get("tests_failed", []),
+                              "command": r["command"], "cpu_s": r["cpu_s"],
+                              "wall_s": r["wall_s"], "load": r["load"]}
+    c = lambda name, k: by[name]["counts"][k]  # noqa: E731
+    parts = sorted((r for r in rows if r["check"].startswith("diff-long-")),
+                   key=lambda r: r["seed"])
+    return {
+        "name": RULE_VERIFICATION,
+        "title": "Counts of the rule verification: invariants, differential tests, "
+                 "soundness, brute force, fuzzing, golden games; each check run",
+        "extracted_by": "papers/rowdata.py", **provenance(rows, RULE_VERIFICATION),
+        "status": "final",
+        "numbers": {
+            "checks_stored": len(rows), "checks_planned": len(CHECKS),
+            "all_passed": all(r["passed"] for r in rows),
+            "failed": sorted(r["check"] for r in rows if not r["passed"]),
+            "invariant_playouts": c("invariants", "playouts"),
+            "invariant_steps": c("invariants", "steps"),
+            "independent_model_games": c("invariants", "reference_games"),
+            "independent_model_steps": c("invariants", "reference_steps"),
+            "golden_games": c("golden", "games"),
+            "golden_actions": c("golden", "actions"),
+            "diff_steps_make_test": c("diff-make-test", "steps"),
+            "diff_games_make_test": c("diff-make-test", "games"),
+            "soundness_positions": c("soundness", "positions"),
+            "soundness_rule_sets": c("soundness", "rule_sets"),
+            "brute_force_positions": c("brute-force", "positions"),
+            "brute_force_agree": c("brute-force", "agree"),
+            "brute_force_tolerance": c("brute-force", "tolerance"),
+            "brute_force_max_error": c("brute-force", "max_abs_error"),
+            "fuzz_mutants": c("fuzz", "mutants"),
+            "fuzz_accepted": c("fuzz", "accepted"),
+            "fuzz_refused": c("fuzz", "refused"),
+            "fuzz_cpu_s": by["fuzz"]["cpu_s"], "fuzz_wall_s": by["fuzz"]["wall_s"],
+            "diff_long_parts": LONG_DIFF_PARTS, "diff_long_target": LONG_DIFF_STEPS,
+            "diff_long_parts_stored": len(parts),
+            "diff_long_steps": sum(r["counts"]["steps"] or 0 for r in parts),
+            "diff_long_games": sum(r["counts"]["games"] or 0 for r in parts),
+            "diff_long_cpu_s": round(sum(r["cpu_s"] for r in parts), 6),
+            **_timing(rows),
+            "checks": checks,
+        },
+    }
