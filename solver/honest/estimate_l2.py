@@ -40,6 +40,7 @@ BASE = "greedy-keep-doors"
 POLICY = f"rollout (level 1, {INNER} playouts per action, over {BASE})"
 ESTIMATOR = "level-2"
 _SALT = 0x2545F4914F6CDD1D           # this estimator's own playout key
+MAX_ROUNDS = 1 << 16                 # under a deadline alone, at most this many rounds
 
 
 def _key(stream: int) -> int:
@@ -87,7 +88,8 @@ def l2_estimates(view, actions, deadline: float | None, stream: int,
     key = _key(stream)
     wins = dict.fromkeys(actions, 0)
     n = 0
-    while max_playouts is None or n < max_playouts:
+    cap = MAX_ROUNDS if max_playouts is None else max_playouts
+    while n < cap:
         now = time.perf_counter()
         if n >= min_playouts and deadline is not None:
             per = (now - t0) / n if n else 0.0

@@ -130,8 +130,8 @@ def test_the_rollout_module_supplies_the_estimates(monkeypatch):
     fallback to the engine."""
     v = late_view(19, 12)
     acts = v.legal_actions()
-    r = E.estimate_actions(v, acts, None, 0, max_playouts=200)
-    assert r.method == "rollout" and r.playouts == 200
+    r = E.estimate_actions(v, acts, None, 0, max_playouts=200, level=1)
+    assert r.method == "rollout" and r.playouts == 200 and r.estimator == "level-1"
     for a in acts:
         e = r.by_action[a]
         assert e.ci95[0] <= e.estimate <= e.ci95[1]
@@ -139,7 +139,7 @@ def test_the_rollout_module_supplies_the_estimates(monkeypatch):
     monkeypatch.setattr(E, "action_estimates",
                         lambda view, n, stream: {a: 0.5 for a in view.legal_actions()})
     with pytest.raises((TypeError, ValueError)):
-        E.estimate_actions(v, acts, None, 0, max_playouts=10)
+        E.estimate_actions(v, acts, None, 0, max_playouts=10, level=1)
     calls = []
     monkeypatch.setattr(E, "action_estimates", lambda view, n, stream: calls.append(n))
     E.prepare(v)                   # warms the fast playouts before any clock starts
@@ -186,7 +186,7 @@ def test_no_batch_of_playouts_is_sized_past_max_batch_s(monkeypatch):
     monkeypatch.setattr(E.time, "perf_counter", lambda: now[0])
     v = late_view(3, 12)
     acts = v.legal_actions()
-    est = E.estimate_actions(v, acts, now[0] + 10.0, 0)
+    est = E.estimate_actions(v, acts, now[0] + 10.0, 0, level=1)    # the level-1 batches
     assert est.playouts == sum(calls) and len(calls) > 1
     assert max(calls) * 1e-4 <= E.MAX_BATCH_S + 1e-9
     assert now[0] <= 500.0 + 10.0 + E.MAX_BATCH_S
