@@ -37,8 +37,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 @dataclass
 class Experiment:
     name: str
-    kind: str                   # "honest", "clairvoyant", "bound", "diff-kernel" or
-    #                             "rule-verification"
+    kind: str                   # "honest", "clairvoyant", "duo-clairvoyant", "bound",
+    #                             "diff-kernel" or "rule-verification"
     deals: int                  # deals (or chunks) 0 .. deals-1
     params: dict = field(default_factory=dict)
     cost: str = ""              # measured or estimated CPU cost on this project's machine
@@ -142,6 +142,15 @@ EXPERIMENTS = {e.name: e for e in (
                {"budget_nodes": 20_000_000, "tt_mb": None, "seed_first": 0},
                "about 7 CPU-minutes", True,
                "onirim winrate --mode clairvoyant --deals 100000 --seed 0 --json"),
+    # the two-player clairvoyant team (issue 28: was a summary file of an older commit): a
+    # first pass at 4,000,000 nodes per deal, and a deal it leaves undecided solved again at
+    # 40,000,000 in the same row (``retried``); every WIN line is replayed in engine/
+    Experiment("duo-clairvoyant", "duo-clairvoyant", 10_000,
+               {"budget_nodes": 4_000_000, "retry_budget": 40_000_000, "tt_mb": None,
+                "players": 2, "seed_first": 0},
+               "about 15 CPU-minutes", True,
+               "onirim winrate --mode clairvoyant --players 2 --deals 10000 --seed 0 "
+               "--budget-nodes 4000000 --json (no retry pass)"),
     Experiment("diff-kernel", "diff-kernel", 20, {"steps_per_chunk": 50_000},
                "about 1 CPU-minute per 50,000 steps", True,
                "python -m benchmarks.diff_kernel --steps 1000000"),    # the counts of the rule verification (issue 28): each check of benchmarks/
@@ -205,6 +214,10 @@ def _worker(e: Experiment):
         return _BoundWorker(p)
     if e.kind == "honest":
         job = runner.honest_job(p["policy"], p["config"], p["players"], p["policy_seed"])
+    elif e.kind == "duo-clairvoyant":
+        from solver.duo import search as DS
+        job = runner.clairvoyant_job(p["budget_nodes"], None, p["tt_mb"] or DS.DEFAULT_TT_MB,
+                                     players=2)
     else:
         from solver.clairvoyant import solve as CV
         job = runner.clairvoyant_job(p["budget_nodes"], None, p["tt_mb"] or CV.DEFAULT_TT_MB)
@@ -224,6 +237,16 @@ def _play(e: Experiment, w, seed: int) -> dict:
     if e.kind == "clairvoyant":
         r = w.play(seed)        # a WIN line is replayed in engine/ by the solver
         return {"seed": seed, "result": r["result"], "nodes": r["nodes"]}
+    if e.kind == "duo-clairvoyant":
+        r = w.play(seed)        # a WIN line is replayed in engine/ by the worker
+        retried = r["result"] == "UNKNOWN"
+        if retried:             # the same deal again at the retry budget, same worker
+            w.job["budget_nodes"] = e.params["retry_budget"]
+            try:
+                r = w.play(seed)
+            finally:
+                w.job["budget_nodes"] = e.params["budget_nodes"]
+        return {"seed": seed, "result": r["result"], "nodes": r["nodes"], "retried": retried}
     if e.kind == "rule-verification":
         from benchmarks.rule_verification import play
         return play(seed)

@@ -66,7 +66,6 @@ REGRET_SOURCES = [
 # "bench-full.json", whose playouts give the deal-mode kernel and the engine only.
 THROUGHPUT_SOURCE = "honest-throughput-20261201-063446.json"
 # The two-player clairvoyant run and the differential test of the duo kernel (docs/DUO.md).
-DUO_CLAIRVOYANT_SOURCE = "duo-clairvoyant-s0-n10000.json"
 DUO_DIFF_SOURCE = "duo-diff-200k.json"
 
 # Targets of the issues, quoted by the text and compared with the records (not measurements).
@@ -353,19 +352,6 @@ def extract_throughput() -> dict:
     return rec
 
 
-def extract_duo_clairvoyant() -> dict:
-    name = DUO_CLAIRVOYANT_SOURCE
-    d = _load(name)
-    rec = _base("duo-clairvoyant", "Two-player clairvoyant win rate, certified in the engine",
-                [f"benchmarks/results/{name}"], d["command"], d["machine"],
-                note="A first pass at the node budget left some deals unknown; the same run "
-                     "retried them at the retry budget (both passes in the file's counts).")
-    rec["numbers"] = {k: d[k] for k in ("deals", "wins", "losses", "unknown", "seed",
-                                        "node_budget", "retry_budget", "retried",
-                                        "deal_cpu_seconds", "deal_nodes")}
-    return rec
-
-
 def extract_duo_diff() -> dict:
     name = DUO_DIFF_SOURCE
     d = _load(name)
@@ -405,7 +391,7 @@ EXTRACTED["game-constants"] = rules_record
 EXTRACTED["regret"] = extract_regret
 EXTRACTED["regret-holdout"] = extract_regret_holdout
 EXTRACTED["playout-throughput"] = extract_throughput
-EXTRACTED["duo-clairvoyant"] = extract_duo_clairvoyant
+EXTRACTED["duo-clairvoyant"] = rowdata.duo_clairvoyant_record
 EXTRACTED["duo-diff"] = extract_duo_diff
 EXTRACTED["duo-honest-ladder"] = rowdata.duo_ladder_record
 EXTRACTED["honest-ladder"] = lambda: rowdata.ladder_record(REGRET_SOURCES)

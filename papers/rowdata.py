@@ -232,6 +232,18 @@ def _pct(xs, q):
     return s[int(k) - 1]
 
 
+def _solved(rows: list[dict]) -> dict:
+    """The deal counts of a clairvoyant experiment's rows: planned and stored deals, the
+    seed range and whether it has no gap, wins, losses and deals left undecided."""
+    seeds = [r["seed"] for r in rows]
+    res = [r["result"] for r in rows]
+    return {"deals": len(rows), "deals_planned": rows[0]["run"]["params"]["deals"],
+            "seed_first": min(seeds), "seed_last": max(seeds),
+            "contiguous": seeds == list(range(min(seeds), max(seeds) + 1)),
+            "wins": res.count("WIN"), "losses": res.count("LOSS"),
+            "unknown": res.count("UNKNOWN")}
+
+
 def clairvoyant_record() -> dict:
     rows = stored("clairvoyant")
     if not rows:
@@ -240,19 +252,13 @@ def clairvoyant_record() -> dict:
     cpu = [r["cpu_s"] for r in rows]
     slow = max(rows, key=lambda r: r["cpu_s"])
     most = max(rows, key=lambda r: r["nodes"])
-    seeds = [r["seed"] for r in rows]
-    res = [r["result"] for r in rows]
     return {
         "name": "clairvoyant-winrate",
         "title": "Clairvoyant win rate, every WIN line replayed in engine/ by the solver",
         "extracted_by": "papers/rowdata.py", **provenance(rows, "clairvoyant"),
         "status": "final",
         "numbers": {
-            "deals": len(rows), "deals_planned": rows[0]["run"]["params"]["deals"],
-            "seed_first": min(seeds), "seed_last": max(seeds),
-            "contiguous": seeds == list(range(min(seeds), max(seeds) + 1)),
-            "wins": res.count("WIN"), "losses": res.count("LOSS"),
-            "unknown": res.count("UNKNOWN"),
+            **_solved(rows),
             "budget_nodes": rows[0]["run"]["params"]["budget_nodes"],
             "nodes": sum(r["nodes"] for r in rows), **_timing(rows),
             "deal_cpu_median": statistics.median(cpu), "deal_cpu_p99": _pct(cpu, 99),
@@ -260,6 +266,31 @@ def clairvoyant_record() -> dict:
             "deal_wall_median": statistics.median(r["wall_s"] for r in rows),
             "most_nodes": most["nodes"], "most_nodes_seed": most["seed"],
             "deal_cpu_hist": _log_hist(cpu),
+        },
+    }
+
+
+def duo_clairvoyant_record() -> dict:
+    """The two-player clairvoyant team over its per-deal rows (a first pass at the node
+    budget, a deal left undecided solved again at the retry budget in the same row)."""
+    rows = stored("duo-clairvoyant")
+    if not rows:
+        raise FileNotFoundError("benchmarks/results/rows/duo-clairvoyant.jsonl.gz: no rows "
+                                "stored (python -m benchmarks.experiments run duo-clairvoyant)")
+    params = rows[0]["run"]["params"]
+    cpu = [r["cpu_s"] for r in rows]
+    return {
+        "name": "duo-clairvoyant",
+        "title": "Two-player clairvoyant win rate, every WIN line replayed in engine/",
+        "extracted_by": "papers/rowdata.py", **provenance(rows, "duo-clairvoyant"),
+        "status": "final",
+        "numbers": {
+            **_solved(rows), "seed": rows[0]["seed"],
+            "retried": sum(1 for r in rows if r["retried"]),
+            "node_budget": params["budget_nodes"], "retry_budget": params["retry_budget"],
+            "deal_nodes": sum(r["nodes"] for r in rows), **_timing(rows),
+            "deal_cpu_seconds": {"median": statistics.median(cpu), "p99": _pct(cpu, 99),
+                                 "max": max(cpu)},
         },
     }
 
