@@ -125,14 +125,14 @@ def test_editing_a_stored_row_fails_the_check(paper):
 
 
 def test_editing_a_stored_result_file_fails_the_check(paper):
-    """(a) A win count changed in a result file the paper reads (the two-player clairvoyant
-    run; the ladders' rows are tested below), and a figure changed in a benchmark's result
-    file."""
+    """(a) A game count changed in a result file the paper reads (the two-player
+    differential run; the rows are tested below), and a figure changed in a benchmark's
+    result file."""
     res = build.RESULTS
-    name = build.DUO_CLAIRVOYANT_SOURCE
-    _edit(res / name, '"wins": 10000', '"wins": 9999')
+    name = build.DUO_DIFF_SOURCE
+    _edit(res / name, '"games": 4326', '"games": 4327')
     problems = check.check()
-    assert any("duo-clairvoyant.json" in p for p in problems), problems
+    assert any("duo-diff.json" in p for p in problems), problems
     shutil.copy(build.ROOT / "benchmarks/results" / name, res / name)
     assert check.check() == []
     _edit(res / "strategy-graph-20261130-010956.json", '"seed": 56', '"seed": 57')
