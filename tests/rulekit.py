@@ -156,3 +156,16 @@ def random_playout(state, rnd):
     while not state.is_terminal():
         state.apply_action(random_step(state, rnd))
         yield state
+
+
+def permute_unseen(state, rnd):
+    """A copy of the deal-mode ``state`` whose deck cards the player to move does not know
+    (below ``engine.view.known_top``) are shuffled by ``rnd``: the same multiset, the same
+    view.  The hidden-order tests ask a policy again on it: no decision may change."""
+    from engine.view import known_top
+    t = state.clone()
+    k = known_top(state)
+    rest = t.deck[k:]
+    rnd.shuffle(rest)
+    t.deck[k:] = rest
+    return t

@@ -17,6 +17,7 @@ from engine.view import known_top, player_view  # noqa: E402
 from solver.api import make_policy  # noqa: E402
 from solver.honest.play import play_honest  # noqa: E402
 from onirim import gym as og  # noqa: E402
+from rulekit import permute_unseen  # noqa: E402
 
 
 def test_env_check_passes_without_warnings():
@@ -103,15 +104,6 @@ def test_illegal_action_changes_nothing():
         strict.step(bad)
 
 
-def _permuted(state, rnd):
-    s = state.clone()
-    k = known_top(state)
-    rest = s.deck[k:]
-    rnd.shuffle(rest)
-    s.deck[k:] = rest
-    return s
-
-
 def test_observation_holds_no_hidden_order():
     """Permuting the deck cards the player does not know leaves the observation (and the
     position in info) unchanged; the known top cards of a prophecy are in it."""
@@ -123,7 +115,7 @@ def test_observation_holds_no_hidden_order():
         done = False
         while not done:
             real = env.state
-            env.state = _permuted(real, rnd)
+            env.state = permute_unseen(real, rnd)
             obs_p, info_p = env._obs_info()
             env.state = real
             assert np.array_equal(obs_p["observation"], obs["observation"])

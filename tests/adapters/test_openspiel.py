@@ -16,6 +16,7 @@ from engine.cards import CODES  # noqa: E402
 from engine.view import known_top, player_view  # noqa: E402
 from onirim.openspiel import (MAX_GAME_LENGTH, OnirimState,  # noqa: E402
                               observation_string)
+from rulekit import permute_unseen  # noqa: E402
 
 CONFIGS = ["python_onirim", "python_onirim(seed=3)", "python_onirim(players=2)",
            "python_onirim(players=2,seed=5)"]
@@ -109,15 +110,6 @@ def test_serialization_round_trip_mid_game():
         assert str(c) == str(st) and c.history() == st.history()
 
 
-def _permuted_solo(eng, rnd):
-    s = eng.clone()
-    k = known_top(eng)
-    rest = s.deck[k:]
-    rnd.shuffle(rest)
-    s.deck[k:] = rest
-    return s
-
-
 def test_solo_strings_hold_no_hidden_order():
     """Permuting the deck cards the player does not know changes neither string; changing a
     card the player knows (its hand) does."""
@@ -128,7 +120,7 @@ def test_solo_strings_hold_no_hidden_order():
         eng = Game(1).new_initial_state(seed=seed)
         while not eng.is_terminal():
             st = OnirimState(game, eng.clone())
-            other = OnirimState(game, _permuted_solo(eng, rnd))
+            other = OnirimState(game, permute_unseen(eng, rnd))
             if other.engine.deck != eng.deck:
                 assert other.observation_string(0) == st.observation_string(0)
                 assert other.information_state_string(0) == st.information_state_string(0)

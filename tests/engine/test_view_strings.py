@@ -16,6 +16,7 @@ from engine import Game, format_position, parse_position
 from engine.errors import GameConfigError
 from engine.policy import greedy_action
 from engine.view import known_top, player_view
+from rulekit import permute_unseen
 
 
 def _decisions(players, seeds, limit=60):
@@ -30,15 +31,6 @@ def _decisions(players, seeds, limit=60):
         yield s.clone()
 
 
-def _permuted_deck(state, rnd):
-    s = state.clone()
-    k = known_top(state)
-    rest = s.deck[k:]
-    rnd.shuffle(rest)
-    s.deck[k:] = rest
-    return s
-
-
 def _strings(s, player=None):
     return (s.observation_string(player), s.information_state_string(player),
             format_position(s, view="player", player=player))
@@ -48,7 +40,7 @@ def test_solo_strings_ignore_the_hidden_deck_order():
     rnd = random.Random(1)
     changed = 0
     for s in _decisions(1, range(8)):
-        t = _permuted_deck(s, rnd)
+        t = permute_unseen(s, rnd)
         if t.deck != s.deck:
             changed += 1
             assert format_position(t) != format_position(s)     # the full deal differs
@@ -100,7 +92,7 @@ def test_information_state_recalls_the_decisions():
 def _duo_permuted(state, rnd, viewer):
     """Swap the partner's own cards with hidden deck cards of the same kind (Locations), and
     shuffle the hidden deck: what ``viewer`` cannot see changes, its knowledge does not."""
-    s = _permuted_deck(state, rnd)
+    s = permute_unseen(state, rnd)
     other = 1 - viewer
     k = known_top(state)
     for j, c in enumerate(list(s.hands[other])):
