@@ -2,6 +2,7 @@
 on the same deals (issue 29, "A frontier, not a point").
 
     python -m benchmarks.bench_frontier [--names a,b,...] [--min-deals 100] [--plot FILE.png]
+    python -m benchmarks.bench_frontier --pair A,B [--json]
 
 Reads the per-deal rows of ``python -m benchmarks.experiments`` (``benchmarks/results/rows/``:
 deals from seed 0, policy seed 1, CPU time of the process over each deal, load average at its
@@ -12,11 +13,19 @@ as CPU milliseconds per decision (sum of CPU seconds / sum of decisions, over al
 with the mean load under which it was measured (CPU time on a loaded machine is inflated by
 shared caches and hyper-threads: compare costs measured under similar loads).  The frontier
 marks the policies no other policy beats on both win rate (common deals) and cost.
+
+``--pair A,B`` compares two rows on the deals both have: the deals won by A only and by B
+only (the others say nothing about which is stronger), the sign test's z and its two-sided
+exact binomial p-value under "either is as likely to win such a deal", and each one's CPU
+milliseconds per decision on those deals.  This is how the default policy was chosen
+(docs/POLICIES.md, "The default policy").
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import sys
 
 from benchmarks.rows import by_seed, read
 from solver.stats import wilson
@@ -72,13 +81,66 @@ def table(data, min_deals):
     return rows, sorted(common)
 
 
+def pair(data, a, b) -> dict:
+    """The paired comparison of rows ``a`` and ``b`` on their common deals."""
+    ra, rb = data[a], data[b]
+    common = sorted(set(ra) & set(rb))
+    only_a = sum(bool(ra[s]["won"]) and not rb[s]["won"] for s in common)
+    only_b = sum(bool(rb[s]["won"]) and not ra[s]["won"] for s in common)
+    m = only_a + only_b
+    z = (only_a - only_b) / math.sqrt(m) if m else 0.0
+    k = min(only_a, only_b)      # exact two-sided binomial test at 1/2
+    p = min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m) if m else 1.0
+
+    def cost(r):
+        dec = sum(r[s]["decisions"] for s in common)
+        return 1000 * sum(r[s]["cpu_s"] for s in common) / dec if dec else None
+
+    def rate(r):
+        w = sum(bool(r[s]["won"]) for s in common)
+        return {"wins": w, "win_rate": w / len(common) if common else None,
+                "ci95": list(wilson(w, len(common))) if common else None,
+                "ms_per_decision": cost(r),
+                "mean_load": sum(r[s].get("load", 0) for s in common) / len(common)
+                if common else None}
+
+    return {"a": a, "b": b, "common_deals": len(common),
+            "seeds": [common[0], common[-1]] if common else None,
+            "won_by_a_only": only_a, "won_by_b_only": only_b, "sign_z": z, "p_two_sided": p,
+            "rows": {a: rate(ra), b: rate(rb)}}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--names", default=",".join(DEFAULT))
     p.add_argument("--min-deals", type=int, default=100)
     p.add_argument("--plot", default=None, metavar="FILE.png")
+    p.add_argument("--pair", default=None, metavar="A,B",
+                   help="compare two rows deal by deal instead (see the module's text)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
+    if a.pair is not None:
+        names = [n for n in a.pair.split(",") if n]
+        data = load(names)
+        if len(names) != 2 or len(data) != 2:
+            print(f"bench_frontier: error: --pair: two experiments with stored rows, not "
+                  f"{a.pair!r}", file=sys.stderr)
+            return 2
+        r = pair(data, *names)
+        if a.json:
+            print(json.dumps(r))
+            return 0
+        lo, hi = r["seeds"] or (None, None)
+        print(f"{r['common_deals']} common deals (seeds {lo}..{hi}), policy seed 1")
+        for n in names:
+            x = r["rows"][n]
+            print(f"  {n:<26} {100 * x['win_rate']:5.2f}% [{100 * x['ci95'][0]:.2f}, "
+                  f"{100 * x['ci95'][1]:.2f}]  {x['ms_per_decision']:.2f} ms/decision "
+                  f"(mean load {x['mean_load']:.1f})")
+        print(f"  won by {names[0]} only: {r['won_by_a_only']}, by {names[1]} only: "
+              f"{r['won_by_b_only']}; sign test z = {r['sign_z']:.2f}, two-sided exact "
+              f"p = {r['p_two_sided']:.2g}")
+        return 0
     data = load([n for n in a.names.split(",") if n])
     rows, common = table(data, a.min_deals)
     if a.json:

@@ -220,9 +220,10 @@ class Hinter:
     game, when it proves a best move within ``limit_s`` seconds; when it does not, the leader
     of the ranking's level-2 estimates if the same ``limit_s`` made them (issue 29: late in a
     game they do; their leader's mean regret on docs/REGRET.md's late positions is well
-    below the default policy's); otherwise the default honest
-    policy (``solver.policies.seq.DEFAULT_HONEST_POLICY``, the strongest measured at 10 ms of
-    CPU per decision or less; ``greedy`` if it is not registered), said to be a heuristic.
+    below the default policy's); otherwise the default honest policy
+    (``solver.policies.DEFAULT_HONEST_POLICY`` with ``DEFAULT_HONEST_ARGS``, the strongest
+    measured at 10 ms of CPU per decision or less; ``greedy`` if it is not registered), said
+    to be a heuristic.
     Two players: the default two-player policy (``solver.duo.rollout.DEFAULT_DUO_POLICY``)
     from the view of the player to move, said to be a heuristic.
     Both see only the player's view.  Compiling the search (once per install) happens
@@ -275,14 +276,16 @@ class Hinter:
     def policy(self):
         if self._policy is None:
             from solver.api import make_policy, policy_entries
-            from solver.policies.seq import DEFAULT_HONEST_POLICY
+            from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
             strong = DEFAULT_HONEST_POLICY
             name = strong if strong in policy_entries() else "greedy"
             if name == strong:
                 self._notice("honest", f"the {strong} policy's playouts")
-            self._policy = make_policy(name)
-            if name == strong:        # compile or load now, before the hint is timed
-                self._policy.warm_up()    # make_policy gives every policy the hook
+                self._notice("expectimax", f"the {strong} policy's exact search")
+                self._policy = make_policy(name, **DEFAULT_HONEST_ARGS)
+                self._policy.warm_up()    # compile or load now, before the hint is timed
+            else:
+                self._policy = make_policy(name)
         return self._policy
 
     def duo_policy(self):
@@ -326,8 +329,10 @@ class Hinter:
                     return (state.string_to_action(lead[0]),
                             f"heuristic: leader of level-2 estimates (rollout play after "
                             f"each move, {lead[1]} playouts per move), not proven best{note}")
+        from solver.policies import policy_label
         p = self.policy()
-        return (p.act(view, stream), f"heuristic: {p.name} policy, not proven best{note}")
+        return (p.act(view, stream), f"heuristic: {policy_label(p)} policy, not proven "
+                                     f"best{note}")
 
 
 class Session:

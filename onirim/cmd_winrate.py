@@ -136,9 +136,16 @@ def check_args(args):
         if not args.policy:
             if getattr(args, "players", 1) == 2:
                 from solver.duo.rollout import DEFAULT_DUO_POLICY as default
+                preset = {}
             else:
-                from solver.policies.seq import DEFAULT_HONEST_POLICY as default
+                from solver.policies import DEFAULT_HONEST_ARGS as preset
+                from solver.policies import DEFAULT_HONEST_POLICY as default
             args.policy, args.policy_default = default, True
+            # the default's own arguments, then the user's (a user's key replaces a preset
+            # one), so that the stored command and its resume line name them all
+            given = {str(a).partition("=")[0].strip() for a in args.policy_arg or ()}
+            args.policy_arg = [f"{k}={v}" for k, v in preset.items() if k not in given] \
+                + list(args.policy_arg or ())
         for flag, value in (("--budget-nodes", args.budget_nodes),
                             ("--budget-s", args.budget_s), ("--tt-mb", args.tt_mb)):
             if value is not None:

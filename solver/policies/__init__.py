@@ -12,6 +12,19 @@ from engine.policy import greedy_action
 
 from solver.registry import PolicyBase, register_policy
 
+# The default policy of ``onirim winrate --mode honest`` (solo) and of the hint of ``onirim
+# play``: the strongest measured at 10 ms of CPU per decision or less (docs/POLICIES.md,
+# "The default policy"), as a registered name and its arguments (``--policy-arg`` pairs
+# given with no ``--policy`` are added to these, and replace one of the same key).
+DEFAULT_HONEST_POLICY = "endgame"
+DEFAULT_HONEST_ARGS = {"base": "seq-rollout"}
+
+
+def policy_label(policy) -> str:
+    """``name`` of a policy, with its base when it has one: ``endgame (base=seq-rollout)``."""
+    base = (getattr(policy, "config", None) or {}).get("base")
+    return f"{policy.name} (base={base})" if isinstance(base, str) else policy.name
+
 
 @register_policy("greedy", doc="rule-based: continue series, discard the least useful card, "
                                "always spend a Key on a Nightmare")

@@ -128,6 +128,10 @@ class EndgameSwitch(PolicyBase):
             self.solver.rank(parse_position(_WARM_POSITION), budget_nodes=2000, probes=False)
             self.solver.clear()
 
+    def warm_up(self) -> None:
+        """The exact search is warmed when the policy is made; this warms the base."""
+        self.base.warm_up()
+
     def search(self, view):
         """The ranking of ``view`` under the budgets, on a cleared memo."""
         self.solver.clear()

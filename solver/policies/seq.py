@@ -41,10 +41,6 @@ DEFAULT_N = 1024
 DEFAULT_BATCH = 32
 DEFAULT_ZDROP = 2.0
 DEFAULT_BASE = "greedy-keep-doors"
-# The default policy of ``onirim winrate --mode honest`` (solo) and of the hint of ``onirim
-# play``: the strongest measured at 10 ms of CPU per decision or less (docs/POLICIES.md,
-# "Stronger honest play").
-DEFAULT_HONEST_POLICY = "seq-rollout"
 
 
 def key_of_stream(stream: int) -> int:

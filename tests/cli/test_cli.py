@@ -147,10 +147,12 @@ def test_help_and_hint(capsys, monkeypatch):
     assert "undo" in out and "quit" in out
     # far from the end the hint is the strongest registered policy, named as a heuristic
     from solver.api import policy_entries
-    from solver.policies.seq import DEFAULT_HONEST_POLICY
+    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
     if DEFAULT_HONEST_POLICY in policy_entries():
         assert "hint: " in out
-        assert f"[heuristic: {DEFAULT_HONEST_POLICY} policy, not proven best]" in out
+        label = f"{DEFAULT_HONEST_POLICY} (base={DEFAULT_HONEST_ARGS['base']})"
+        # the hint's line wraps at the terminal's width
+        assert f"[heuristic: {label} policy, not proven best]" in " ".join(out.split())
     else:
         assert f"hint: {n}) {s.action_to_string(a)}  [heuristic: greedy policy, not proven " \
                "best]" in out

@@ -51,12 +51,13 @@ def test_unproven_late_hint_is_the_level2_leader_and_says_so():
 
 
 def test_with_level1_estimates_the_default_policy_as_before():
-    from solver.policies.seq import DEFAULT_HONEST_POLICY
+    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+    label = f"{DEFAULT_HONEST_POLICY} (base={DEFAULT_HONEST_ARGS['base']})"
     s = _late()
     acts = [s.action_to_string(a) for a in s.legal_actions()]
     rows = [_Row(x, 0.1, 0.6) for x in acts]
     h = Hinter(lambda _: None)
     h._solver = _Solver(_Ranking(rows, acts[-1], "level-1"))
     a, why = h.hint(s, 1)
-    assert why.startswith(f"heuristic: {DEFAULT_HONEST_POLICY} policy, not proven best")
+    assert why.startswith(f"heuristic: {label} policy, not proven best")
     assert a in s.legal_actions()

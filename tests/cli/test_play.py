@@ -226,8 +226,9 @@ def test_position_command_two_player_hides_the_partner():
 
 
 def test_heuristic_hint_is_named_and_blind_to_the_hidden_deck():
-    from solver.policies.seq import DEFAULT_HONEST_POLICY
-    name = DEFAULT_HONEST_POLICY if DEFAULT_HONEST_POLICY in policy_entries() else "greedy"
+    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+    name = (f"{DEFAULT_HONEST_POLICY} (base={DEFAULT_HONEST_ARGS['base']})"
+            if DEFAULT_HONEST_POLICY in policy_entries() else "greedy")
     h = Hinter(lambda _: None)
     rnd = random.Random(3)
     for s, _ in _steps(1, range(3), limit=25):

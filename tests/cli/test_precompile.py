@@ -201,6 +201,6 @@ def test_a_command_that_must_compile_says_so_first(monkeypatch, capsys):
     monkeypatch.setattr(api, "make_policy", lambda name, **k: type("F", (), {"name": name,
                                                                       "warm_up": lambda s: None})())
     h.policy()
-    from solver.policies.seq import DEFAULT_HONEST_POLICY
+    from solver.policies import DEFAULT_HONEST_POLICY
     assert said and said[0].startswith(f"(compiling the {DEFAULT_HONEST_POLICY} policy's "
                                        "playouts, once per install: about")

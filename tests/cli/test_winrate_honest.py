@@ -256,16 +256,23 @@ def test_policy_seed_out_of_range_is_one_line(tmp_path, capsys):
 
 
 def test_without_a_policy_solo_plays_the_default_and_says_so(tmp_path, capsys):
-    from solver.policies.seq import DEFAULT_HONEST_POLICY
+    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
     db = str(tmp_path / "d.sqlite")
-    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy-arg", "n=8",
-                               "--deals", "2", "--seed", "3", "--db", db, "--json")
+    # the default's preset arguments, and a user's pair added to them (a small base here)
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy-arg",
+                               "unknown=4", "--deals", "2", "--seed", "3", "--db", db, "--json")
     assert rc == 0, err
     out = json.loads(stdout)
     assert out["policy"] == DEFAULT_HONEST_POLICY and out["policy_default"] is True
-    assert out["policy_config"]["n"] == 8
-    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy-arg", "n=8",
-                               "--deals", "2", "--seed", "3", "--db", db)
+    assert out["policy_config"]["unknown"] == 4
+    assert out["policy_config"]["base"] == DEFAULT_HONEST_ARGS["base"]
+    # a user's pair replaces the preset of the same key
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy-arg",
+                               "base=seq-rollout:n=8", "--deals", "1", "--seed", "3", "--db",
+                               db, "--json")
+    assert rc == 0 and json.loads(stdout)["policy_config"]["base"] == "seq-rollout:n=8"
+    rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy-arg",
+                               "unknown=4", "--deals", "2", "--seed", "3", "--db", db)
     assert rc == 0 and f"policy {DEFAULT_HONEST_POLICY}" in stdout and "the default" in stdout
     rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--policy", "greedy",
                                "--deals", "2", "--seed", "3", "--db", db, "--json")
