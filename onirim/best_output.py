@@ -124,16 +124,6 @@ def _print_verdict(out, r, est) -> None:
                   + (f" ({d['note']})" if d.get("note") else ""))
 
 
-def name_policy(r) -> None:
-    """The leader's criterion names the policy the estimates played after the action
-    (``extra["estimates"]["policy"]``: greedy-keep-doors or, from the level-2 estimator,
-    the rollout over it), in the text and the JSON alike."""
-    from solver.results import CRITERION_ESTIMATE
-    policy = r.extra.get("estimates", {}).get("policy")
-    if r.criterion == CRITERION_ESTIMATE and policy:
-        r.criterion = CRITERION_ESTIMATE.replace("greedy-keep-doors", policy, 1)
-
-
 def _certificate(c) -> str | None:
     if c is None or c["ok"] is None:
         return None if c is None else f"certificate: none ({c['reason']})"

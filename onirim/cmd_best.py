@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from onirim.best_output import Bars, name_policy, print_table
+from onirim.best_output import Bars, print_table
 from onirim.cli import UsageError
 from solver.budgets import check_nodes, check_seconds
 
@@ -104,7 +104,6 @@ def run(args) -> int:
             nx.write_graphml(ranking.graph, args.tree)
         except OSError as e:
             raise UsageError(f"--tree: cannot write {args.tree}: {e.strerror}") from None
-    name_policy(ranking)
     if args.json:
         print(json.dumps(ranking.to_json()))
     else:

@@ -63,7 +63,7 @@ from .registry import (_REGISTRY, _SOLVERS, OPTIONS, Param, PolicyBase,  # noqa:
                        register_solver)
 from .results import (CRITERION_ESTIMATE, CRITERION_LO, EXACT_TOL, NO_LEADER,  # noqa: F401
                       ActionValue, Interval, Ranking, bounds, finish, proven_best,
-                      sort_actions)
+                      name_estimates, sort_actions)
 
 __all__ = ["Policy", "PolicyBase", "Param", "PolicyEntry", "PolicyError", "register_policy",
            "policy_entries", "parse_policy_args", "make_policy", "config_hash", "EXACT_TOL",
@@ -287,6 +287,7 @@ def _search(solver, state, budget_nodes, budget_s, line, tree, on_progress) -> R
     reserve = min(LINE_SHARE * budget_s, LINE_MAX_S) if budget_s and (line or tree) else 0.0
     ranking = solver.rank(state, budget_nodes, budget_s, on_progress=on_progress,
                           reserve_s=reserve)
+    name_estimates(ranking)
     deadline = None if budget_s is None else t0 + budget_s
     if deadline is None and budget_nodes is not None:
         deadline = time.perf_counter() + LINE_MAX_S   # budget_nodes alone: they still end

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["EXACT_TOL", "Interval", "bounds", "ActionValue", "proven_best", "Ranking",
-           "CRITERION_ESTIMATE", "CRITERION_LO", "NO_LEADER", "sort_actions", "finish"]
+           "CRITERION_ESTIMATE", "CRITERION_LO", "NO_LEADER", "sort_actions", "finish",
+           "name_estimates"]
 
 # Bounds closer than this are one value up to floating-point rounding (docs/EXPECTIMAX.md
 # section 3, "Intervals": sound up to about 1e-15).
@@ -138,6 +139,9 @@ class Ranking:
 
 CRITERION_ESTIMATE = ("highest estimate (greedy-keep-doors play after the action) among the "
                       "actions not proven worse than another")
+# the same criterion with the policy the estimates really played (name_estimates)
+_CRITERION_ESTIMATE_OF = ("highest estimate ({} play after the action) among the actions not "
+                          "proven worse than another")
 CRITERION_LO = "highest lo (the winning chance proven reachable) among the actions"
 NO_LEADER = ("no leader: every action's lo is 0 and there are no estimates, so nothing "
              "tells the actions apart yet")
@@ -160,6 +164,17 @@ def sort_actions(actions: list) -> list:
         return (0 if proven and a.lo >= top - EXACT_TOL else 1,
                 a.hi < top - EXACT_TOL, -est if has_est else 0.0, -a.lo, -a.hi, a.action)
     return sorted(actions, key=key)
+
+
+def name_estimates(ranking: Ranking) -> None:
+    """A leader chosen by estimates names the policy they played after each action
+    (``extra["estimates"]["policy"]``: greedy-keep-doors, the rollout over it of the level-2
+    estimator, or the two-player view's duo-greedy-plus), in the text and the JSON alike;
+    :func:`finish` runs before a solver describes its estimates, so ``solver.api.rank`` calls
+    this after the solver returns."""
+    policy = (ranking.extra.get("estimates") or {}).get("policy")
+    if ranking.criterion == CRITERION_ESTIMATE and policy:
+        ranking.criterion = _CRITERION_ESTIMATE_OF.format(policy)
 
 
 def finish(ranking: Ranking) -> None:

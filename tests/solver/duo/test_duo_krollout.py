@@ -143,6 +143,9 @@ def test_best_ranks_the_printed_view_every_action_estimated():
                for a in d["actions"])
     assert d["best"] is None and d["leader"] is not None
     assert d["playouts"] >= 32
+    # the leader's criterion names the policy the estimates played, not the solo one's
+    assert d["estimates"]["policy"] in d["criterion"]
+    assert "greedy-keep-doors" not in d["criterion"]
 
 
 def test_best_refuses_an_open_hands_mode_for_a_view(capsys):
