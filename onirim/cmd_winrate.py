@@ -59,8 +59,8 @@ def add_arguments(p) -> None:
                         "clairvoyant")
     p.add_argument("--policy", default=None, metavar="NAME",
                    help="honest mode: the registered policy to play, one of "
-                        f"{_policy_names()} (docs/POLICIES.md); default seq-rollout for "
-                        "solo deals, duo-krollout for two-player deals: the strongest "
+                        f"{_policy_names()} (docs/POLICIES.md); default endgame with base=seq-rollout "
+                        "for solo deals, duo-krollout for two-player deals: the strongest "
                         "measured at 10 ms of CPU per decision or less")
     p.add_argument("--policy-seed", type=int, default=None, metavar="P",
                    help="honest mode: the seed of the policy's random numbers, independent of "
