@@ -12,10 +12,35 @@ used to be written out in each kernel and that do not depend on how a kernel mod
   ``_PERMS``) and the action number of a (discarded card, order) pair (:func:`prophecy_action`);
 * the **Doors**: :func:`doors_win` (the game is won with ``DOORS_TO_WIN`` Doors in play) and
   :func:`door_needed` (a colour has fewer than ``DOORS_PER_COLOUR`` Doors in play);
+* **the turn's automatic part** (engine ``State._advance``): every rule decision the five
+  deck models (:mod:`solver.clairvoyant.deal_kernel`, :mod:`solver.duo.kernel`,
+  :mod:`solver.honest.state`, :mod:`solver.duo.info_state`, :mod:`solver.expectimax.rules`)
+  take in their loops, as a small function that returns a decision, and that each kernel
+  carries out on its own deck model:
+
+  - the draw loops' control: :func:`hand_full` (solo), :func:`fill_zone` (two players: own
+    cards first, then the shared ones), :func:`draft_dealt`, and :func:`draw_next` (the hand
+    full: the turn ends, the redraw gives way to the refill, the setup ends; else an empty
+    deck: lost; else draw);
+  - where a drawn card goes (``GO_*``): :func:`refill_card` (a Location to the hand, a Door
+    to its decision, the Nightmare to its phase) with :func:`door_waits` (the Key held and
+    :func:`may_gain_door`: solo always, two players without a Door of that colour, D5),
+    :func:`redraw_card` (the setup and the Nightmare's redraw: Locations to the hand, the
+    rest to limbo), :func:`reveal_card` (the Nightmare's reveal: Locations discarded, the rest
+    to limbo);
+  - :func:`limbo_back` (the end of a turn or of the setup shuffles the limbo back when it
+    holds a card), :func:`discard_foresees` (a discarded Key starts a prophecy),
+    :func:`foresee_reveals` (the prophecy takes place when the deck holds a card),
+    :func:`may_gain_door` (also asked by a completed series) and :func:`draft_done`;
 * **greedy's ranks**: the integers by which ``engine.policy``'s greedy orders its discards
   (:func:`discard_rank`), its plays (:func:`play_rank`) and the cards a prophecy keeps
   (:func:`prophecy_value`), each a function of a few counts, so that every kernel's greedy
   (the deal-mode playouts', the honest kernel's) ranks with the same code.
+
+A rule change is made in ``engine/`` and in the one function here that takes that decision
+(docs/SOLVER.md, "Changing a rule"); the kernels keep only the plumbing of their deck model:
+how a card is popped (a permutation and an override, a known top over unknown counts, a
+stack in packed words), where a count lives, and where a chance-mode kernel stops.
 
 Rule sizes come by name from :mod:`engine.rules`; ``tests/project/test_rule_sizes.py`` fails
 on a bare rule size in a kernel's source.  Each function here is checked through the kernels
@@ -30,7 +55,8 @@ from numba import njit
 
 from engine import actions as A
 from engine import game as G
-from engine.rules import (DOORS_PER_COLOUR, DOORS_TO_WIN, FIRST_DOOR, NIGHTMARE,
+from engine.rules import (DOORS_PER_COLOUR, DOORS_TO_WIN, DUO_DRAFT_SIZE, DUO_OWN_SIZE,
+                          DUO_SHARED_SIZE, FIRST_DOOR, HAND_SIZE, NIGHTMARE,
                           NUM_LOCATION_TYPES, PROPHECY_SIZE, SYMBOLS)
 
 # ----------------------------------------------------------------------------- the mixer
@@ -142,6 +168,138 @@ def doors_win(n_in_play):
 def door_needed(doors_of_colour):
     """True if a colour with that many Doors in play still needs one."""
     return doors_of_colour < DOORS_PER_COLOUR
+
+
+# ----------------------------------------------------------------------------- the turn's automatic part
+# engine.game State._advance and the steps it calls (_refill_with, _place_redrawn, _revealed,
+# _end_turn, _missing_zone, _setup_zone), as the decisions every kernel takes in its own loop.
+# A kernel keeps the plumbing of its deck model (how a card is popped, where a count lives);
+# what to do is asked here.
+#
+# Where a card drawn from the deck goes (refill_card, redraw_card, reveal_card):
+GO_HAND = 0          # a Location joins the hand (two players: the zone being filled)
+GO_LIMBO = 1         # set aside in limbo (shuffled back at the end of the turn)
+GO_DISCARD = 2       # to the discard pile
+GO_DOOR = 3          # a Door waits for the player's decision (phase door)
+GO_NIGHTMARE = 4     # the Nightmare waits for the player's decision (phase nightmare)
+# The next step of a loop that draws until the hand is full (draw_next):
+NEXT_FULL = 0        # the hand is full: refill: the turn ends; redraw: the refill follows;
+                     # setup: play (two players: the draft) begins
+NEXT_LOST = 1        # a card is needed and the deck is empty: the game is lost
+NEXT_DRAW = 2        # draw the next card
+
+
+@njit(cache=True, inline="always")
+def hand_full(hand_size):
+    """Solo: a hand of that many cards needs no more (HAND_SIZE)."""
+    return hand_size >= HAND_SIZE
+
+
+@njit(cache=True, inline="always")
+def fill_zone(own_size, shared_size):
+    """Two players (D4): the zone a refill or redraw fills next, 0 the active player's own
+    cards (up to DUO_OWN_SIZE, filled first), 1 the shared cards (up to DUO_SHARED_SIZE);
+    -1 when both are full."""
+    if own_size < DUO_OWN_SIZE:
+        return 0
+    if shared_size < DUO_SHARED_SIZE:
+        return 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def draft_dealt(shared_size):
+    """Two players (D1): the setup has laid out the centre of the draft (DUO_DRAFT_SIZE)."""
+    return shared_size >= DUO_DRAFT_SIZE
+
+
+@njit(cache=True, inline="always")
+def draft_done(own_0, own_1):
+    """Two players (D1): the draft ends, and play begins, when both players hold their own
+    cards (DUO_OWN_SIZE each)."""
+    return own_0 + own_1 == 2 * DUO_OWN_SIZE
+
+
+@njit(cache=True, inline="always")
+def draw_next(full, deck_size):
+    """The next step of the setup, a redraw or a refill: NEXT_FULL when the hand (or the
+    zones, or the draft's centre) is full, else NEXT_LOST when the deck is empty, else
+    NEXT_DRAW.  (A chance-mode kernel draws the card, known or not, only on NEXT_DRAW.)"""
+    if full:
+        return NEXT_FULL
+    if deck_size == 0:
+        return NEXT_LOST
+    return NEXT_DRAW
+
+
+@njit(cache=True, inline="always")
+def refill_card(c):
+    """Where a card drawn in a refill goes: a Location GO_HAND, a Door GO_DOOR (the kernel
+    then asks :func:`door_waits`, which may send it to limbo), the Nightmare GO_NIGHTMARE."""
+    if c < NUM_LOCATION_TYPES:
+        return GO_HAND
+    if c < NIGHTMARE:
+        return GO_DOOR
+    return GO_NIGHTMARE
+
+
+@njit(cache=True, inline="always")
+def may_gain_door(duo, doors_own):
+    """The active player may gain a Door of a colour (engine ``_player_may_gain``): always
+    solo; in the two-player game (``duo``) only without a Door of that colour in play
+    (``doors_own``: the active player's Doors of the colour; D5).  Asked by a refill's Door
+    (:func:`door_waits`) and by a completed series.  Solo kernels pass ``duo`` False."""
+    return not (duo and doors_own > 0)
+
+
+@njit(cache=True, inline="always")
+def door_waits(duo, keys, doors_own):
+    """A Door drawn in a refill waits for the player's decision (GO_DOOR) rather than going
+    to limbo: the player holds a Key of its colour (``keys``: in hand; two players: own and
+    shared cards) and may gain a Door of that colour (:func:`may_gain_door`)."""
+    if keys == 0:
+        return False
+    return may_gain_door(duo, doors_own)
+
+
+@njit(cache=True, inline="always")
+def redraw_card(c):
+    """Where a card drawn in the setup or the Nightmare's redraw goes: a Location GO_HAND,
+    anything else GO_LIMBO."""
+    if c < NUM_LOCATION_TYPES:
+        return GO_HAND
+    return GO_LIMBO
+
+
+@njit(cache=True, inline="always")
+def reveal_card(c):
+    """Where a card the Nightmare's reveal turns over goes: a Location GO_DISCARD, anything
+    else GO_LIMBO.  (How many it turns over: :func:`prophecy_count`.)"""
+    if c < NUM_LOCATION_TYPES:
+        return GO_DISCARD
+    return GO_LIMBO
+
+
+@njit(cache=True, inline="always")
+def limbo_back(limbo_size):
+    """The end of a turn (and of the setup): the limbo goes back into the deck, which is
+    shuffled, when it holds a card (``limbo_size``: its cards, or any value that is 0 exactly
+    when it is empty)."""
+    return limbo_size != 0
+
+
+@njit(cache=True, inline="always")
+def discard_foresees(c):
+    """A discarded Location starts a prophecy (phase foresee) when it is a Key; any other
+    discard (and a play, a Door, a Nightmare but its redraw) goes on to the refill."""
+    return c % SYMBOLS == SYMBOLS - 1
+
+
+@njit(cache=True, inline="always")
+def foresee_reveals(deck_size):
+    """A prophecy about to begin takes place (cards to reveal): the deck holds a card.  Else
+    the turn goes on to the refill."""
+    return prophecy_count(deck_size) > 0
 
 
 # ----------------------------------------------------------------------------- greedy's ranks

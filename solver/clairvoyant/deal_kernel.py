@@ -12,6 +12,15 @@ where ``perm`` is the permutation of the last shuffle.  Permutations live in a b
 depth-first search only one child of a node is materialised at a time, so a slot is never
 overwritten while a state on the current path still reads it.
 
+What this file keeps: the deck model (the permutation buffer and its cache, the override, the
+pop, the shuffle), the limbo fields, and the loops that carry the rules out on them.  The rules
+are not written here: the board's steps are :mod:`solver.board`'s (a play into the row, a Door
+into play, the Nightmare's options) and every decision of the turn's automatic part
+(``_advance``, ``_end_turn``, the reveal, what follows a discard) is a shared step of
+:mod:`solver.steps` (``draw_next``, ``hand_full``, ``refill_card``, ``door_waits``,
+``redraw_card``, ``reveal_card``, ``limbo_back``, ``discard_foresees``, ``foresee_reveals``,
+``may_gain_door``, ``prophecy_count``).
+
 Public Python functions validate and convert; the ``_underscore`` functions are
 ``@njit(cache=True)`` kernels.
 """
@@ -225,15 +234,23 @@ def _pop(st, perms, s_root):
 
 
 @njit(cache=True, inline="always")
-def _redraw_card(st, c):
-    """A card drawn while (re)drawing a whole hand (the setup, the Nightmare's redraw):
-    a Location to the hand, a Door or Nightmare to limbo."""
-    if c < NLOC:
-        st[0] += np.int64(1) << (3 * c)
-    elif c < NIGHT:
+def _to_limbo(st, c):
+    """A Door or the Nightmare into limbo (this kernel's limbo fields)."""
+    if c < NIGHT:
         st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - FIRST_DOOR))
     else:
         st[1] += 1
+
+
+@njit(cache=True, inline="always")
+def _redraw_card(st, c):
+    """A card drawn while (re)drawing a whole hand (the setup, the Nightmare's redraw):
+    where it goes is :func:`solver.steps.redraw_card`'s (a Location to the hand, the rest
+    to limbo)."""
+    if X.redraw_card(c) == X.GO_HAND:
+        st[0] = B.hand_add(st[0], HAND_AT, c, 1)
+    else:
+        _to_limbo(st, c)
 
 
 @njit(cache=True, inline="always")
@@ -324,7 +341,7 @@ def _end_turn(st, perms, s_root, seed, counts):
     w0 = st[0]
     ld = (w0 >> LDOOR_SHIFT) & 0xFF
     ln = st[1] & 15
-    if ld != 0 or ln != 0:
+    if X.limbo_back(ld | ln):
         _deck_counts(st, perms, s_root, counts)
         for col in range(COLOURS):
             counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
@@ -337,42 +354,48 @@ def _end_turn(st, perms, s_root, seed, counts):
 
 @njit(cache=True, inline="always")
 def _advance(st, perms, s_root, seed, mode, counts):
+    """The automatic part (engine ``State._advance``) from ``mode`` up to the next decision
+    or the end.  Every rule decision is a shared step of :mod:`solver.steps` (the hand full,
+    the deck empty, where a drawn card goes, the foresee); this loop pops the cards and
+    writes them where this deck model keeps them."""
     while True:
         if mode == M_FORESEE:
-            if _deck_size(st) == 0:
+            if not X.foresee_reveals(_deck_size(st)):
                 mode = M_REFILL
                 continue
             _set_phase(st, PH_PROPHECY)
             return
-        hs = _hand_size(st[0])
+        nxt = X.draw_next(X.hand_full(_hand_size(st[0])), _deck_size(st))
+        if nxt == X.NEXT_LOST:
+            _set_phase(st, PH_LOST)
+            return
         if mode == M_REDRAW:
-            if hs == HAND_SIZE:
+            if nxt == X.NEXT_FULL:
                 mode = M_REFILL
                 continue
-            if _deck_size(st) == 0:
-                _set_phase(st, PH_LOST)
-                return
             _redraw_card(st, _pop(st, perms, s_root))
             continue
         # refill
-        if hs == HAND_SIZE:
+        if nxt == X.NEXT_FULL:
             _end_turn(st, perms, s_root, seed, counts)
             return
-        if _deck_size(st) == 0:
-            _set_phase(st, PH_LOST)
-            return
         c = _pop(st, perms, s_root)
-        if c < NLOC:
-            st[0] += np.int64(1) << (3 * c)
-            continue
-        if c < NIGHT:
+        go = X.refill_card(c)
+        if go == X.GO_DOOR:
             col = c - FIRST_DOOR
-            if _hand_n(st[0], col * 3 + 2) > 0:
-                _set_phase(st, PH_DOOR)
-                st[0] = (st[0] & ~(np.int64(3) << DRAWN_SHIFT)) | (np.int64(col) << DRAWN_SHIFT)
-                return
-            st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * col)
+            if not X.door_waits(False, _hand_n(st[0], B.key_of(col)),
+                                B.doors_get(st[0], DOOR_SHIFT, col)):
+                go = X.GO_LIMBO
+        if go == X.GO_HAND:
+            st[0] = B.hand_add(st[0], HAND_AT, c, 1)
             continue
+        if go == X.GO_LIMBO:
+            _to_limbo(st, c)
+            continue
+        if go == X.GO_DOOR:
+            _set_phase(st, PH_DOOR)
+            st[0] = B.drawn_set(st[0], DRAWN_SHIFT, c - FIRST_DOOR)
+            return
         _set_phase(st, PH_NIGHTMARE)
         return
 
@@ -428,7 +451,7 @@ def _act(st, a, perms, s_root, seed, counts):
             c = a - A_PLAY
             w0, col = B.play_row(B.hand_add(st[0], HAND_AT, c, -1), ROW_AT, c)
             st[0] = w0
-            if col >= 0:
+            if col >= 0 and X.may_gain_door(False, B.doors_get(w0, DOOR_SHIFT, col)):
                 _deck_counts(st, perms, s_root, counts)
                 if counts[FIRST_DOOR + col] > 0:
                     counts[FIRST_DOOR + col] -= 1
@@ -438,7 +461,7 @@ def _act(st, a, perms, s_root, seed, counts):
             return M_REFILL
         c = a - A_DISCARD
         st[0] = B.hand_add(st[0], HAND_AT, c, -1)
-        if B.is_key(c):
+        if X.discard_foresees(c):
             return M_FORESEE
         return M_REFILL
     if ph == PH_PROPHECY:
@@ -450,7 +473,7 @@ def _act(st, a, perms, s_root, seed, counts):
         st[0] &= ~(np.int64(3) << DRAWN_SHIFT)
         _set_phase(st, PH_PLAY)
         if a == A_DOOR_LIMBO:
-            st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * col)
+            _to_limbo(st, FIRST_DOOR + col)
         else:
             st[0] = B.hand_add(st[0], HAND_AT, B.key_of(col), -1)
             if _gain_door(st, col):
@@ -463,15 +486,13 @@ def _act(st, a, perms, s_root, seed, counts):
         _ok, w0 = B.nightmare_board(st[0], HAND_AT, DOOR_SHIFT, o)
         st[0] = w0
         if kind == B.OPT_DOOR:
-            st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * col)
+            _to_limbo(st, FIRST_DOOR + col)
         elif kind == B.OPT_REVEAL:
             k = X.prophecy_count(_deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
-                if c >= NIGHT:
-                    st[1] += 1
-                elif c >= NLOC:
-                    st[0] += np.int64(1) << (LDOOR_SHIFT + 2 * (c - FIRST_DOOR))
+                if X.reveal_card(c) == X.GO_LIMBO:
+                    _to_limbo(st, c)      # (this deck model keeps no discard pile)
         elif kind == B.OPT_REDRAW:
             return M_REDRAW
         return M_REFILL

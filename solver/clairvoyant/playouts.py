@@ -81,7 +81,7 @@ def _deal(seed, st, perms, wk):
     st[0] = (np.int64(EMPTY) << LAST_SHIFT) | (np.int64(PH_PLAY) << PHASE_SHIFT)
     st[1] = (np.int64(1) << S_SHIFT) | (np.int64(n) << N_SHIFT)
     st[2] = K._pack_m(COUNTS)
-    while K._hand_size(st[0]) < HAND_SIZE:
+    while not X.hand_full(K._hand_size(st[0])):   # the setup (a 76-card deck: never lost)
         K._redraw_card(st, K._pop(st, perms, S_ROOT))
     K._end_turn(st, perms, S_ROOT, seed, wk)   # limbo shuffle (if any), phase play
 

@@ -32,11 +32,14 @@ limbo, the reveal, the prophecy's legal orders and its apply, the drawn card's p
 (``_next_known``, ``_deck_phase``) and the Door count's win.  Their slots (``U``, ``D``,
 ``L``, ``PH`` .. ``LTOT``, ``TOP``, ``ARR``) are the solo kernel's names, so they sit at the
 same offsets here; each step takes the deck size (:func:`deck_size`: the partner's hidden
-cards are not in the deck) where the two games differ.  What only the two-player game has is
-written here as small steps: two zones (own and shared, refill own first: D4), the
-exchange after a discard (D3), a Door to the active player only if it lacks the colour (D5),
-the Nightmare's Door option from the active player's Doors (D6), the win at every Door in
-play (D7), the turn flip (D8) and the draft (D1).
+cards are not in the deck) where the two games differ.  The turn's decisions, two-player
+ones included, are the shared steps of :mod:`solver.steps`, the same calls as the deal-mode
+two-player kernel's (:mod:`solver.duo.kernel`): ``fill_zone`` (own cards first, then the
+shared ones, D4), ``door_waits`` / ``may_gain_door`` (a Door to the active player only if it
+lacks the colour, D5), ``draft_dealt`` / ``draft_done`` (D1), ``limbo_back``,
+``redraw_card``, ``discard_foresees``.  What this file keeps is plumbing: the slots of the
+two zones and of the Doors per player, the exchange after a discard (D3), the Nightmare's
+Door option from the active player's Doors (D6), the turn flip (D8) and the draft's move.
 
 Actions are the engine's integers (:mod:`engine.actions`).
 """
@@ -203,13 +206,9 @@ def _zone_put(S, zone, c):
 
 @njit(cache=True, inline="always")
 def missing_zone(S):
-    """The zone a refill fills next (D4: own cards up to 3 first, then shared up to 2), or
-    -1 when both are full."""
-    if S[HSZ + S[TURN]] < DUO_OWN_SIZE:
-        return 0
-    if S[SHS] < DUO_SHARED_SIZE:
-        return 1
-    return -1
+    """The zone a refill fills next (D4, :func:`solver.steps.fill_zone`: own cards first,
+    then the shared ones), or -1 when both are full."""
+    return X.fill_zone(S[HSZ + S[TURN]], S[SHS])
 
 
 @njit(cache=True, inline="always")
@@ -236,7 +235,7 @@ def _gain_door(S, col):
 def _place_redrawn(S, c):
     """Setup and the Nightmare's redraw: a Location goes to the zone being filled (setup: the
     centre of the draft), a Door or Nightmare to limbo."""
-    if c < NLOC:
+    if X.redraw_card(c) == X.GO_HAND:
         if S[PH] == P_SETUP:
             S[SH + c] += 1
             S[SHS] += 1
@@ -248,15 +247,21 @@ def _place_redrawn(S, c):
 
 @njit(cache=True, inline="always")
 def _refill_with(S, c):
-    if c < NLOC:
-        _zone_put(S, missing_zone(S), c)
-    elif c < NIGHT:
+    """A card drawn in a refill, where :func:`solver.steps.refill_card` and the two-player
+    :func:`solver.steps.door_waits` (D5) send it."""
+    go = X.refill_card(c)
+    if go == X.GO_DOOR:
         col = c - FIRST_DOOR
-        if not has_door(S, S[TURN], col) and active_count(S, B.key_of(col)) > 0:
-            S[PH] = P_DOOR
-            S[DRAWN] = c
-        else:
-            _to_limbo(S, c)
+        if not X.door_waits(True, active_count(S, B.key_of(col)),
+                            S[DR + COLOURS * S[TURN] + col]):
+            go = X.GO_LIMBO
+    if go == X.GO_HAND:
+        _zone_put(S, missing_zone(S), c)
+    elif go == X.GO_LIMBO:
+        _to_limbo(S, c)
+    elif go == X.GO_DOOR:
+        S[PH] = P_DOOR
+        S[DRAWN] = c
     else:
         S[PH] = P_NIGHTMARE
         S[DRAWN] = c
@@ -264,7 +269,7 @@ def _refill_with(S, c):
 
 @njit(cache=True, inline="always")
 def _end_turn(S):
-    if S[LTOT] > 0:
+    if X.limbo_back(S[LTOT]):
         _shuffle(S, True)
     S[TURN] = 1 - S[TURN]
     S[PH] = P_PLAY
@@ -277,8 +282,8 @@ def advance(S):
     while True:
         ph = S[PH]
         if ph == P_SETUP or ph == P_REDRAW:
-            if ph == P_SETUP and S[SHS] >= DUO_DRAFT_SIZE:       # the centre is dealt
-                if S[LTOT] > 0:
+            if ph == P_SETUP and X.draft_dealt(S[SHS]):         # the centre is dealt
+                if X.limbo_back(S[LTOT]):
                     _shuffle(S, True)
                 S[PH] = P_DRAFT
                 return
@@ -344,7 +349,7 @@ def apply_action(S, a):
             S[LAST + p] = c
             S[ROWLEN + p] += 1
             S[PH] = P_REFILL
-            if done >= 0 and not has_door(S, p, done):
+            if done >= 0 and X.may_gain_door(True, S[DR + COLOURS * p + done]):
                 if _take_door_from_deck(S, done):
                     if _gain_door(S, done):
                         return
@@ -368,7 +373,7 @@ def apply_action(S, a):
             S[SH + gb] -= 1
             S[H + OWN_STEP * p + gb] += 1
             S[SH + ga] += 1
-        S[PH] = P_FORESEE if B.is_key(c) else P_REFILL
+        S[PH] = P_FORESEE if X.discard_foresees(c) else P_REFILL
     elif ph == P_PROPHECY:
         _apply_prophecy(S, a, deck_size(S))
     elif ph == P_DOOR:
@@ -408,7 +413,7 @@ def apply_action(S, a):
         S[H + OWN_STEP * p + c] += 1
         S[HSZ + p] += 1
         S[TURN] = 1 - p
-        if S[HSZ] + S[HSZ + 1] == 2 * DUO_OWN_SIZE:
+        if X.draft_done(S[HSZ], S[HSZ + 1]):
             S[PH] = P_PLAY
 
 

@@ -6,9 +6,14 @@ bound here at the duo offsets: each row has the layer's row shape (last card 4 b
 Nightmare's options are ``B.nightmare_kind``'s; own hands, shared cards, Doors in play and Doors
 in limbo are the layer's generic counters (``B.cnt_get`` / ``cnt_add`` / ``cnt_sum`` /
 ``cnt_clear``, 2, 4, 1 and 2 bits a counter); a Door wins with the layer's rule (every Door in
-play, ``DOORS_TO_WIN``).  What only the duo game has stays here as its own small steps: the two
-zones (own cards and the shared cards), the Doors per player, the draft, the swap, and the
-deck (the solo kernel's, by import).
+play, ``DOORS_TO_WIN``).  The decisions of the turn's automatic part are the shared steps of
+:mod:`solver.steps`, the same calls as the solo kernel's and the two-player information-state
+kernel's: ``fill_zone`` (own cards first, then the shared ones, D4), ``draw_next``,
+``refill_card`` with the two-player ``door_waits`` / ``may_gain_door`` (D5), ``redraw_card``,
+``reveal_card``, ``limbo_back``, ``discard_foresees``, ``foresee_reveals``, ``draft_done``.
+What this file keeps is plumbing: where the two zones, the Doors per player and the limbo sit
+in its words, the swap's and the draft's moves, the turn flip, and the deck (the solo
+kernel's, by import).
 
 A duo state is four int64 words.  Words 1 and 2 are exactly the deck words of the solo kernel
 (:mod:`solver.clairvoyant.deal_kernel`: ``st[1]`` = Nightmares in limbo, shuffle count, read position, prophecy
@@ -60,8 +65,6 @@ NW = 4
 # word 0
 OWN_BITS = 2                         # own cards: at most 3 of a type
 OWN_W = OWN_BITS * NLOC              # 24: player p's own cards at bit OWN_W * p
-OWN_SIZE = 3                         # engine.game: a player's own cards (the shared ones: 2)
-SHARED_SIZE = 2
 OWN_SHIFT = (0, OWN_W)
 PHASE_SHIFT = 48
 TURN_SHIFT = 51
@@ -208,11 +211,8 @@ def _ser(st, p):
 
 @njit(cache=True, inline="always")
 def _missing_zone(st, p):
-    if _own_size(st, p) < OWN_SIZE:
-        return 0
-    if _sh_size(st) < SHARED_SIZE:
-        return 1
-    return -1
+    """The zone player p's refill fills next (:func:`solver.steps.fill_zone`), -1 if none."""
+    return X.fill_zone(_own_size(st, p), _sh_size(st))
 
 
 @njit(cache=True, inline="always")
@@ -228,7 +228,7 @@ def _end_turn(st, perms, s_root, seed, counts):
     w1 = st[1]
     ld = (w1 >> LDOOR_SHIFT) & 0xFF
     ln = w1 & 15
-    if ld != 0 or ln != 0:
+    if X.limbo_back(ld | ln):
         _deck_counts(st, perms, s_root, counts)
         for col in range(COLOURS):
             counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
@@ -249,48 +249,55 @@ def _to_limbo(st, c):
 
 @njit(cache=True, inline="always")
 def _advance(st, perms, s_root, seed, mode, counts):
+    """The automatic part (engine ``State._advance``, two players) from ``mode`` up to the
+    next decision or the end: the decisions are the shared steps of :mod:`solver.steps`
+    (the zone to fill, the deck empty, where a drawn card goes, the foresee), with the
+    two-player Door rule (``door_waits`` with ``duo``); this loop pops the cards and writes
+    them where this deck model keeps them."""
     p = _turn(st)
     while True:
         if mode == M_FORESEE:
-            if _deck_size(st) == 0:
+            if not X.foresee_reveals(_deck_size(st)):
                 mode = M_REFILL
                 continue
             _set_phase(st, PH_PROPHECY)
             return
         z = _missing_zone(st, p)
+        nxt = X.draw_next(z < 0, _deck_size(st))
+        if nxt == X.NEXT_LOST:
+            _set_phase(st, PH_LOST)
+            return
         if mode == M_REDRAW:
-            if z < 0:
+            if nxt == X.NEXT_FULL:
                 mode = M_REFILL
                 continue
-            if _deck_size(st) == 0:
-                _set_phase(st, PH_LOST)
-                return
             c = _pop(st, perms, s_root)
-            if c < NLOC:
+            if X.redraw_card(c) == X.GO_HAND:
                 _zone_add(st, p, z, c, 1)
             else:
                 _to_limbo(st, c)
             continue
         # refill
-        if z < 0:
+        if nxt == X.NEXT_FULL:
             _end_turn(st, perms, s_root, seed, counts)
             return
-        if _deck_size(st) == 0:
-            _set_phase(st, PH_LOST)
-            return
         c = _pop(st, perms, s_root)
-        if c < NLOC:
-            _zone_add(st, p, z, c, 1)
-            continue
-        if c < NIGHT:
+        go = X.refill_card(c)
+        if go == X.GO_DOOR:
             col = c - FIRST_DOOR
             k = B.key_of(col)
-            if _has_door(st, p, col) == 0 and (_own_n(st, p, k) + _sh_n(st, k)) > 0:
-                _set_phase(st, PH_DOOR)
-                st[0] = B.drawn_set(st[0], DRAWN_SHIFT, col)
-                return
-            _ldoor_add(st, col)
+            if not X.door_waits(True, _own_n(st, p, k) + _sh_n(st, k), _has_door(st, p, col)):
+                go = X.GO_LIMBO
+        if go == X.GO_HAND:
+            _zone_add(st, p, z, c, 1)
             continue
+        if go == X.GO_LIMBO:
+            _to_limbo(st, c)
+            continue
+        if go == X.GO_DOOR:
+            _set_phase(st, PH_DOOR)
+            st[0] = B.drawn_set(st[0], DRAWN_SHIFT, c - FIRST_DOOR)
+            return
         _set_phase(st, PH_NIGHTMARE)
         return
 
@@ -323,7 +330,7 @@ def _act(st, a, perms, s_root, seed, counts):
             w3, col = B.play_row(st[3], _row_at(p), c)
             st[3] = w3
             # a completed series earns its colour's Door if the player has none (D5)
-            if col >= 0 and _has_door(st, p, col) == 0:
+            if col >= 0 and X.may_gain_door(True, _has_door(st, p, col)):
                 _deck_counts(st, perms, s_root, counts)
                 if counts[FIRST_DOOR + col] > 0:
                     counts[FIRST_DOOR + col] -= 1
@@ -348,7 +355,7 @@ def _act(st, a, perms, s_root, seed, counts):
             _sh_add(st, gb, -1)
             _own_add(st, p, gb, 1)
             _sh_add(st, ga, 1)
-        if B.is_key(c):
+        if X.discard_foresees(c):
             return M_FORESEE
         return M_REFILL
     if ph == PH_PROPHECY:
@@ -379,8 +386,8 @@ def _act(st, a, perms, s_root, seed, counts):
             k = X.prophecy_count(_deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
-                if c >= NLOC:
-                    _to_limbo(st, c)
+                if X.reveal_card(c) == X.GO_LIMBO:
+                    _to_limbo(st, c)      # (this deck model keeps no discard pile)
         else:                                 # the redraw: own and shared cards are discarded
             st[0] = B.cnt_clear(st[0], OWN_W * p, OWN_BITS, NLOC)
             st[3] = B.cnt_clear(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
@@ -391,7 +398,7 @@ def _act(st, a, perms, s_root, seed, counts):
         _sh_add(st, c, -1)
         _own_add(st, p, c, 1)
         st[0] ^= np.int64(1) << TURN_SHIFT
-        if _own_size(st, 0) + _own_size(st, 1) == 2 * OWN_SIZE:
+        if X.draft_done(_own_size(st, 0), _own_size(st, 1)):
             _set_phase(st, PH_PLAY)
         return -1
     return -1

@@ -52,6 +52,7 @@ from solver.expectimax.encode import encode, forget_seed
 from solver.expectimax.kernel import (LOST, PICK, REFILL, WON, canonical, free_get, plen,
                                       search, slot_get, unk_total)
 from solver.expectimax.rules import children_of
+from solver import steps as X
 
 TOL = 1e-12
 
@@ -131,7 +132,7 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, cfg, ctr):
     st, w0, w1, w2, w3 = canonical(w0, w1, w2, w3)
     if st != K.PROPHECY:
         return False, -1, order[:0]
-    m = min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1))
+    m = X.prophecy_count(plen(w2) + unk_total(w0, w1))
     before = _top_counts(w2, w3, m)
     ch = np.empty((24, 4), np.int64)
     nc = children_of(st, w0, w1, w2, w3, False, ch)

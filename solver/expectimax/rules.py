@@ -4,6 +4,14 @@ to the row and a series that completes, a discard, the drawn Door's options, the
 Nightmare's options), the children of a decision node, and the canonical form of a
 position (docs/EXPECTIMAX.md sections 2, 2a).  Each step is written once here; the search
 (``search``) and the bound (``bound``) call it.
+
+What this file keeps is the packed words' plumbing: the known prefix as a stack (and its
+free cards), the limbo and reveal fields, where ``advance`` stops at a chance node or a PICK.
+The rule decisions are the shared steps of :mod:`solver.steps`, the same calls as the other
+kernels': ``hand_full`` / ``draw_next`` (end of turn, lost, draw), ``refill_card`` /
+``door_waits`` / ``redraw_card`` / ``reveal_card`` (where a drawn card goes), ``limbo_back``,
+``discard_foresees``, ``foresee_reveals``, ``may_gain_door``, ``prophecy_count``,
+``doors_win``; the board's steps are :mod:`solver.board`'s.
 """
 from __future__ import annotations
 
@@ -25,7 +33,8 @@ from engine.rules import PH_REFILL as REFILL
 from engine.rules import PH_REVEAL as REVEAL
 from engine.rules import PH_WON as WON
 from solver import board as B
-from solver.board import is_key, key_of, playable
+from solver import steps as X
+from solver.board import key_of, playable
 from .fields import (DOORS_AT, HAND_AT, ROW_AT, doors_add, doors_get, doors_total,
                          drawn_get, drawn_set, free_get, free_set, hand_add, hand_get,
                          hand_size, left_get, left_set, limbo_door_get, limbo_n_get, phase_get,
@@ -94,30 +103,37 @@ def to_limbo(w2, c):
 
 @nb.njit(cache=True)
 def refill_with(w1, w2, c):
-    """A card drawn while refilling the hand."""
-    if c < NUM_LOCATION_TYPES:
-        return hand_add(w1, c, 1), w2
-    if c < NM_CARD:
+    """A card drawn while refilling the hand, where :func:`solver.steps.refill_card` and
+    :func:`solver.steps.door_waits` send it."""
+    go = X.refill_card(c)
+    if go == X.GO_DOOR:
         k = c - FIRST_DOOR
-        if hand_get(w1, key_of(k)) > 0:
-            return drawn_set(phase_set(w1, DOOR), k), w2
+        if not X.door_waits(False, hand_get(w1, key_of(k)), doors_get(w1, k)):
+            go = X.GO_LIMBO
+    if go == X.GO_HAND:
+        return hand_add(w1, c, 1), w2
+    if go == X.GO_LIMBO:
         return w1, to_limbo(w2, c)
+    if go == X.GO_DOOR:
+        return drawn_set(phase_set(w1, DOOR), c - FIRST_DOOR), w2
     return phase_set(w1, NIGHTMARE), w2
 
 
 @nb.njit(cache=True)
 def redrawn(w1, w2, c):
-    """A card drawn during the nightmare redraw (or the setup): Doors and N to limbo."""
-    if c < NUM_LOCATION_TYPES:
+    """A card drawn during the nightmare redraw (or the setup):
+    :func:`solver.steps.redraw_card` (Locations to the hand, Doors and N to limbo)."""
+    if X.redraw_card(c) == X.GO_HAND:
         return hand_add(w1, c, 1), w2
     return w1, to_limbo(w2, c)
 
 
 @nb.njit(cache=True)
 def revealed(w2, c):
-    """A card revealed by the nightmare: Locations to the discard pile, the rest to limbo."""
+    """A card revealed by the nightmare: :func:`solver.steps.reveal_card` (Locations to the
+    discard pile, which this model does not keep, the rest to limbo)."""
     w2 = left_set(w2, left_get(w2) - 1)
-    if c < NUM_LOCATION_TYPES:
+    if X.reveal_card(c) == X.GO_DISCARD:
         return w2
     return to_limbo(w2, c)
 
@@ -127,18 +143,19 @@ def advance(w0, w1, w2, w3):
     """Play every automatic step.  Returns (status, w0..w3): status is the phase of the
     decision or chance node reached, or WON / LOST."""
     while True:
-        if doors_total(w1) == DOORS_TO_WIN:
+        if X.doors_win(doors_total(w1)):
             return WON, w0, w1, w2, w3
         ph = phase_get(w1)
         if ph == REFILL:
-            if hand_size(w1) == HAND_SIZE:
-                if (w2 & 0xFFF) != 0:
+            nxt = X.draw_next(X.hand_full(hand_size(w1)), plen(w2) + unk_total(w0, w1))
+            if nxt == X.NEXT_FULL:
+                if X.limbo_back(w2 & 0xFFF):      # the limbo's fields (Doors, Nightmares)
                     w0, w1, w2, w3 = shuffle_all(w0, w1, w2, w3, True)
                 return PLAY, w0, phase_set(w1, PLAY), w2, w3
+            if nxt == X.NEXT_LOST:
+                return LOST, w0, w1, w2, w3
             n = plen(w2)
             if n == 0:
-                if unk_total(w0, w1) == 0:
-                    return LOST, w0, w1, w2, w3
                 return REFILL, w0, w1, w2, w3
             f = free_get(w3)
             if f >= 2 and slot_get(w2, w3, n - 1) != slot_get(w2, w3, n - f) and \
@@ -151,12 +168,13 @@ def advance(w0, w1, w2, w3):
             w1, w2 = refill_with(w1, w2, c)
             continue
         if ph == REDRAW:
-            if hand_size(w1) == HAND_SIZE:
+            nxt = X.draw_next(X.hand_full(hand_size(w1)), plen(w2) + unk_total(w0, w1))
+            if nxt == X.NEXT_FULL:
                 w1 = phase_set(w1, REFILL)
                 continue
+            if nxt == X.NEXT_LOST:
+                return LOST, w0, w1, w2, w3
             if plen(w2) == 0:
-                if unk_total(w0, w1) == 0:
-                    return LOST, w0, w1, w2, w3
                 return REDRAW, w0, w1, w2, w3
             c, w2, w3 = pop_top(w2, w3)
             w1, w2 = redrawn(w1, w2, c)
@@ -171,11 +189,11 @@ def advance(w0, w1, w2, w3):
             w2 = revealed(w2, c)
             continue
         if ph == FORESEE:
-            k = min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1))
-            if k == 0:
+            size = plen(w2) + unk_total(w0, w1)
+            if not X.foresee_reveals(size):
                 w1 = phase_set(w1, REFILL)
                 continue
-            if plen(w2) < k:
+            if plen(w2) < X.prophecy_count(size):
                 return FORESEE, w0, w1, w2, w3
             return PROPHECY, w0, phase_set(w1, PROPHECY), w2, w3
         return ph, w0, w1, w2, w3
@@ -197,7 +215,7 @@ def nightmare_option(w0, w1, w2, act):
     if kind == B.OPT_DOOR:
         return True, phase_set(b1, REFILL), to_limbo(w2, FIRST_DOOR + col)
     if kind == B.OPT_REVEAL:
-        return True, phase_set(b1, REVEAL), left_set(w2, min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1)))
+        return True, phase_set(b1, REVEAL), left_set(w2, X.prophecy_count(plen(w2) + unk_total(w0, w1)))
     return True, phase_set(b1, REDRAW), w2
 
 
@@ -228,15 +246,16 @@ def play_to_row(w0, w1, w2, w3, c):
     """Location c, already out of the hand (w1), joins the row (the board layer's
     ``play_row``); a series it completes brings its colour's Door (``series_door``)."""
     w1, done = B.play_row(w1, ROW_AT, c)
-    if done >= 0:
+    if done >= 0 and X.may_gain_door(False, doors_get(w1, done)):
         return series_door(w0, w1, w2, w3, done)
     return w0, w1, w2, w3
 
 
 @nb.njit(inline="always", cache=True)
 def discarded(w1, c):
-    """Location c, already out of the hand (w1), is discarded: a Key starts a prophecy."""
-    if is_key(c):
+    """Location c, already out of the hand (w1), is discarded: a Key starts a prophecy
+    (:func:`solver.steps.discard_foresees`)."""
+    if X.discard_foresees(c):
         return phase_set(w1, FORESEE)
     return w1
 
@@ -320,7 +339,7 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
         # free cards), at PICK the free card drawn next
         n = plen(w2)
         if ph == PROPHECY:
-            m = min(PROPHECY_SIZE, n + unk_total(w0, w1))
+            m = X.prophecy_count(n + unk_total(w0, w1))
             base3 = free_set(w3, 0)
         else:
             m = free_get(w3)
@@ -399,7 +418,7 @@ def canonical(w0, w1, w2, w3):
     if status == PROPHECY:
         # the revealed cards are reordered at will: their order is irrelevant, and so is
         # the number of free cards (all of them are among the revealed ones)
-        w2, w3 = sort_top(w2, free_set(w3, 0), min(PROPHECY_SIZE, plen(w2) + unk_total(w0, w1)))
+        w2, w3 = sort_top(w2, free_set(w3, 0), X.prophecy_count(plen(w2) + unk_total(w0, w1)))
     elif status == FORESEE:
         # every known card lies among the cards being revealed (fewer than 5 are known)
         w2, w3 = sort_top(w2, free_set(w3, 0), plen(w2))

@@ -13,7 +13,13 @@ Board rules.  The rule steps on the board are those of the packed board layer
 Location may follow the row's last card), ``B.series_step`` (a played Location's new series and
 the colour whose series it completes), ``B.nightmare_kind`` (what each Nightmare option is),
 ``B.key_of`` / ``B.is_key``; a Door wins with the layer's rule (every Door in play,
-``DOORS_TO_WIN``).  The row's fields have the layer's meaning: ``LAST`` is ``NO_CARD`` (15) for
+``DOORS_TO_WIN``).  The decisions of the turn's automatic part (``advance``, the drawn card's
+steps ``_refill_with`` / ``_place_redrawn`` / ``_revealed``, ``_next_known``, ``_deck_phase``,
+what follows a discard) are the shared steps of :mod:`solver.steps` (``hand_full``,
+``draw_next``, ``refill_card``, ``door_waits``, ``redraw_card``, ``reveal_card``,
+``limbo_back``, ``discard_foresees``, ``foresee_reveals``, ``may_gain_door``,
+``prophecy_count``): this file carries them out on its slots and stops where the engine
+stops at a chance node.  The row's fields have the layer's meaning: ``LAST`` is ``NO_CARD`` (15) for
 an empty row, ``SER`` is the open series, 1 or 2, and 0 when there is none (an empty row, or
 the last card completed a series of 3).  :func:`decode` gives them back in engine terms.  This
 kernel keeps its own deck model (counts plus a list of the unknown cards, the known top) and
@@ -287,15 +293,21 @@ def _to_limbo(S, c):
 
 @njit(cache=True, inline="always")
 def _refill_with(S, c):
-    if c < NUM_LOCATION_TYPES:
+    """A card drawn in a refill, where :func:`solver.steps.refill_card` and
+    :func:`solver.steps.door_waits` send it."""
+    go = X.refill_card(c)
+    if go == X.GO_DOOR:
+        col = c - FIRST_DOOR
+        if not X.door_waits(False, S[H + B.key_of(col)], S[DR + col]):
+            go = X.GO_LIMBO
+    if go == X.GO_HAND:
         S[H + c] += 1
         S[HSIZE] += 1
-    elif c < NIGHT:
-        if S[H + B.key_of(c - FIRST_DOOR)] > 0:
-            S[PH] = P_DOOR
-            S[DRAWN] = c
-        else:
-            _to_limbo(S, c)
+    elif go == X.GO_LIMBO:
+        _to_limbo(S, c)
+    elif go == X.GO_DOOR:
+        S[PH] = P_DOOR
+        S[DRAWN] = c
     else:
         S[PH] = P_NIGHTMARE
         S[DRAWN] = c
@@ -303,7 +315,8 @@ def _refill_with(S, c):
 
 @njit(cache=True, inline="always")
 def _place_redrawn(S, c):
-    if c < NUM_LOCATION_TYPES:
+    """A card drawn in the setup or a redraw (:func:`solver.steps.redraw_card`)."""
+    if X.redraw_card(c) == X.GO_HAND:
         S[H + c] += 1
         S[HSIZE] += 1
     else:
@@ -312,8 +325,10 @@ def _place_redrawn(S, c):
 
 @njit(cache=True, inline="always")
 def _revealed(S, c):
+    """A card the Nightmare's reveal turns over (:func:`solver.steps.reveal_card`); both
+    kernels."""
     S[LEFT] -= 1
-    if c < NUM_LOCATION_TYPES:
+    if X.reveal_card(c) == X.GO_DISCARD:
         S[D + c] += 1
     else:
         _to_limbo(S, c)
@@ -329,10 +344,11 @@ def _foreseen(S, c):
 
 @njit(cache=True, inline="always")
 def _next_known(S, size):
-    """advance's draw in the setup, a redraw or a refill, the deck holding ``size`` cards:
-    the known top card, taken off the deck; -1 if the next card is unknown (a chance node);
-    -2 if the deck is empty (the game is lost: the phase says so)."""
-    if size == 0:
+    """advance's draw in the setup, a redraw or a refill (the hand not full), the deck
+    holding ``size`` cards: the known top card, taken off the deck; -1 if the next card is
+    unknown (a chance node); -2 if the deck is empty (:func:`solver.steps.draw_next`: the
+    game is lost, the phase says so).  Both kernels."""
+    if X.draw_next(False, size) == X.NEXT_LOST:
         S[PH] = P_LOST
         return -2
     if S[NTOP] == 0:
@@ -352,11 +368,10 @@ def _deck_phase(S, ph, size):
             return False
         _revealed(S, _pop_top(S))
         return True
-    k = X.prophecy_count(size)
-    if k == 0:
+    if not X.foresee_reveals(size):
         S[PH] = P_REFILL
         return True
-    if S[NTOP] >= k:
+    if S[NTOP] >= X.prophecy_count(size):
         S[PH] = P_PROPHECY
     return False
 
@@ -367,9 +382,9 @@ def advance(S):
     while True:
         ph = S[PH]
         if ph == P_SETUP or ph == P_REDRAW:
-            if S[HSIZE] >= HAND_SIZE:
+            if X.hand_full(S[HSIZE]):
                 if ph == P_SETUP:
-                    if S[LTOT] > 0:
+                    if X.limbo_back(S[LTOT]):
                         _shuffle(S, True)
                     S[PH] = P_PLAY
                     return
@@ -381,8 +396,8 @@ def advance(S):
             _place_redrawn(S, c)
             continue
         if ph == P_REFILL:
-            if S[HSIZE] >= HAND_SIZE:
-                if S[LTOT] > 0:            # end of turn: limbo shuffled back
+            if X.hand_full(S[HSIZE]):
+                if X.limbo_back(S[LTOT]):  # end of turn: limbo shuffled back
                     _shuffle(S, True)
                 S[PH] = P_PLAY
                 return
@@ -518,7 +533,7 @@ def apply_action(S, a):
             S[LAST] = c
             S[ROWLEN] += 1
             S[PH] = P_REFILL
-            if done >= 0:
+            if done >= 0 and X.may_gain_door(False, S[DR + done]):
                 col = done
                 if _take_door_from_deck(S, col):
                     if _gain_door(S, col):
@@ -529,7 +544,7 @@ def apply_action(S, a):
             S[H + c] -= 1
             S[HSIZE] -= 1
             S[D + c] += 1
-            S[PH] = P_FORESEE if B.is_key(c) else P_REFILL
+            S[PH] = P_FORESEE if X.discard_foresees(c) else P_REFILL
     elif ph == P_PROPHECY:
         _apply_prophecy(S, a, S[NTOP] + S[UTOT])
     elif ph == P_DOOR:
