@@ -1,0 +1,60 @@
+"""Each decision of the turn's automatic part is written once (issue 26): the shared steps of
+``solver/steps.py`` are defined there and nowhere else in ``solver/``, and each of the five
+deck models calls them (``X.<step>``, read with ``ast``) instead of deciding itself.  A rule
+change then touches ``engine/`` and one function of ``solver/steps.py`` (docs/SOLVER.md,
+"Changing a rule"); whether the kernels still agree with the engine is the conformance
+test's job (tests/solver/test_conformance.py)."""
+from __future__ import annotations
+
+import ast
+import os
+
+import pytest
+
+from paths import ROOT
+
+TURN_STEPS = ("hand_full", "fill_zone", "draft_dealt", "draft_done", "draw_next", "refill_card",
+              "door_waits", "may_gain_door", "redraw_card", "reveal_card", "limbo_back",
+              "discard_foresees", "foresee_reveals", "prophecy_count")
+_SOLO = {"hand_full", "draw_next", "refill_card", "door_waits", "may_gain_door", "redraw_card",
+         "reveal_card", "limbo_back", "discard_foresees", "foresee_reveals", "prophecy_count"}
+# the steps each deck model calls itself; the two-player information-state kernel takes its
+# deck steps (the reveal, the known draw, the foresee) from solver/honest/state.py by import
+CALLS = {
+    "solver/clairvoyant/deal_kernel.py": _SOLO,
+    "solver/honest/state.py": _SOLO,
+    "solver/expectimax/rules.py": _SOLO,
+    "solver/duo/kernel.py": (_SOLO - {"hand_full"}) | {"fill_zone", "draft_done"},
+    "solver/duo/info_state.py": {"fill_zone", "draft_dealt", "draft_done", "refill_card",
+                                 "door_waits", "may_gain_door", "redraw_card", "limbo_back",
+                                 "discard_foresees"},
+}
+
+
+def _tree(rel):
+    with open(os.path.join(ROOT, rel)) as f:
+        return ast.parse(f.read())
+
+
+def _solver_sources():
+    for d, _dirs, files in os.walk(os.path.join(ROOT, "solver")):
+        for name in files:
+            if name.endswith(".py"):
+                yield os.path.relpath(os.path.join(d, name), ROOT)
+
+
+def test_each_turn_step_is_defined_once():
+    where = {s: [] for s in TURN_STEPS}
+    for rel in _solver_sources():
+        for node in ast.walk(_tree(rel)):
+            if isinstance(node, ast.FunctionDef) and node.name in where:
+                where[node.name].append(rel)
+    assert where == {s: ["solver/steps.py"] for s in TURN_STEPS}
+
+
+@pytest.mark.parametrize("rel", sorted(CALLS))
+def test_each_deck_model_calls_the_shared_steps(rel):
+    called = {n.attr for n in ast.walk(_tree(rel))
+              if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+              and n.value.id == "X"}
+    assert CALLS[rel] <= called, sorted(CALLS[rel] - called)
