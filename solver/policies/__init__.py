@@ -17,7 +17,7 @@ from solver.registry import PolicyBase, register_policy
 # "The default policy"), as a registered name and its arguments (``--policy-arg`` pairs
 # given with no ``--policy`` are added to these, and replace one of the same key).
 DEFAULT_HONEST_POLICY = "endgame"
-DEFAULT_HONEST_ARGS = {"base": "seq-rollout"}
+DEFAULT_HONEST_ARGS = {"base": "seq-rollout:n=1024,batch=64,stop=0.01", "unknown": 8}
 
 
 def policy_label(policy) -> str:
