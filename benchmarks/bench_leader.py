@@ -162,7 +162,9 @@ def summary(rows, method, boot=2000, seed=0):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--playouts", type=int, default=16384)
-    p.add_argument("--policy", action="append", default=None)
+    p.add_argument("--policy", action="append", default=None,
+                   help="a registered policy to score (repeatable); \"default\": the default "
+                        "honest policy with its arguments (solver.policies)")
     p.add_argument("--out", default=".bench-results")
     p.add_argument("--l2", type=int, default=0, metavar="P",
                    help="also the leader of P level-2 playouts per action (0: not)")
@@ -188,8 +190,13 @@ def main(argv=None) -> int:
     prefixes = sorted(k for k in set(a.l2_prefix) if 0 < k < a.l2) if a.l2 else []
     from solver.api import make_policy
     from solver.honest.play import decision_stream
+    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+
+    def _make(name):            # "default": the default honest policy with its arguments
+        return (make_policy(DEFAULT_HONEST_POLICY, **DEFAULT_HONEST_ARGS) if name == "default"
+                else make_policy(name))
     pols = ({} if a.no_policy
-            else {name: make_policy(name) for name in (a.policy or ["seq-rollout"])})
+            else {name: _make(name) for name in (a.policy or ["seq-rollout"])})
     bests = ([(f"best-{t:g}s", {"budget_s": t}, False) for t in a.best]
              + [(f"best-{n}n", {"budget_nodes": n}, False) for n in a.best_nodes])
     if a.best_level_1:
