@@ -535,6 +535,23 @@ def ladder_row(recs, label: str) -> dict:
     return next(r for r in ladder_rows(recs) if r["policy"] == label)
 
 
+# what each kind of ladder row is, by its registered policy (the sentence after "The
+# strongest row is X,"; a policy with no entry fails the build)
+POLICY_WHAT = {
+    "greedy": "a rule-based policy",
+    "greedy-plus": "a rule-based policy",
+    "greedy-keep-doors": "a rule-based policy",
+    "rollout": "one step of rollout policy improvement over a rule-based base policy, with "
+               "common random numbers across actions",
+    "seq-rollout": "one step of rollout policy improvement over a rule-based base policy, "
+                   "with common random numbers across actions",
+    "endgame": "one step of rollout policy improvement over a rule-based base policy, with "
+               "the exact search's proven best move once few cards are unknown",
+    "late-l2": "one step of rollout policy improvement over a rule-based base policy, and two "
+               "nested levels of rollouts once few cards are unknown",
+}
+
+
 def ladder_best(recs, current_only: bool = False) -> dict | None:
     rows = [r for r in ladder_rows(recs) if not (current_only and r["pending"])]
     return max(rows, key=lambda x: x["rate"], default=None)
@@ -792,6 +809,8 @@ def numbers_spec() -> list[Num]:
             der(f"ladder_{tag}_{k}", hl, f"{k} of the row with the highest win rate"
                 + (" among the current rows ('not measured' if none)" if cur else ""),
                 lambda r, b=b, k=k: None if b(r) is None else _pend(b(r), b(r)[k]), _opt(fmt))
+    der("ladder_best_what", hl, "what the row with the highest win rate is (POLICY_WHAT)",
+        lambda r: POLICY_WHAT[ladder_best(r)["name"]], fstr)
     der("ladder_seed_first", hl, "seed_first of every row (must agree)",
         lambda r: _one({x["seed_first"] for x in r[hl]["rows"]}), fint)
     der("ladder_rows", hl, "number of rows", lambda r: len(ladder_rows(r)), fint)

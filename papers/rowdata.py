@@ -41,6 +41,7 @@ LADDER = (
     ("seq-rollout n=16384", "seq-n16384", None, None),
     ("endgame over seq-rollout n=1024", "endgame-seq-n1024", None, None),
     ("seq-rollout n=1024 stop=0.01", "seq-n1024-stop", None, None),
+    ("endgame at 8 over seq-rollout n=1024 stop=0.01", "endgame8-seq-n1024-stop", None, None),
     ("endgame over seq-rollout n=4096", "endgame-seq-n4096", None, None),
     ("late-l2 over seq-rollout n=4096", "late-l2-seq-n4096", None, None),
 )
