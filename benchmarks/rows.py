@@ -103,6 +103,43 @@ def by_seed(rows: list[dict]) -> dict[int, dict]:
 TIMING = ("cpu_s", "wall_s", "load")
 
 
+def whole(path: Path | str) -> bool:
+    """True if the file is a complete gzip stream.  A run that is still writing, or was
+    killed, leaves its last member without its end: every reader here skips the cut tail,
+    but other tools (``gzip -t``, ``zcat``) report an error."""
+    try:
+        with gzip.open(path, "rb") as f:
+            while f.read(1 << 20):
+                pass
+        return True
+    except (EOFError, zlib.error, gzip.BadGzipFile):
+        return False
+
+
+def _rewrite(path: Path, runs, rows) -> None:
+    """Write the file again from its complete lines, runs in order, each with its rows."""
+    tmp = path.with_suffix(".tmp")
+    with gzip.open(tmp, "wt", encoding="utf-8") as f:
+        for k in sorted(runs):
+            f.write(json.dumps(runs[k], sort_keys=True) + "\n")
+            for r in rows:
+                if r["r"] == k:
+                    f.write(json.dumps(r, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def repair(path: Path | str) -> bool:
+    """Make a file cut mid-write a complete gzip stream again, with the same complete lines
+    (nothing is added or dropped but the cut tail); returns True if it was rewritten.  Do not
+    run it on a file that a run is still writing."""
+    path = Path(path)
+    if whole(path):
+        return False
+    runs, rows = read_lines(path)
+    _rewrite(path, runs, rows)
+    return True
+
+
 class RowWriter:
     """Append rows of one experiment to its file, one flushed gzip line per row.
 
@@ -122,22 +159,8 @@ class RowWriter:
 
     def _repair(self, runs, rows) -> None:
         """Rewrite the file from its complete lines (a cut gzip member cannot be appended to)."""
-        try:
-            with gzip.open(self.path, "rb") as f:
-                while f.read(1 << 20):
-                    pass
-            return                      # the file is whole
-        except (EOFError, zlib.error, gzip.BadGzipFile):
-            pass
-        tmp = self.path.with_suffix(".tmp")
-        with gzip.open(tmp, "wt", encoding="utf-8") as f:
-            order = sorted(runs)
-            for k in order:
-                f.write(json.dumps(runs[k], sort_keys=True) + "\n")
-                for r in rows:
-                    if r["r"] == k:
-                        f.write(json.dumps(r, sort_keys=True) + "\n")
-        os.replace(tmp, self.path)
+        if not whole(self.path):
+            _rewrite(self.path, runs, rows)
 
     def add(self, row: dict) -> None:
         if self._f is None:
@@ -157,3 +180,26 @@ class RowWriter:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def main(argv=None) -> int:
+    """``python -m benchmarks.rows repair [NAME ...]``: rewrite the row files cut mid-write
+    (all of ``benchmarks/results/rows/`` by default) as complete gzip streams."""
+    import sys
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] != "repair":
+        print("usage: python -m benchmarks.rows repair [NAME ...]", file=sys.stderr)
+        return 2
+    paths = ([path_of(n) for n in args[1:]] if args[1:]
+             else sorted(ROWS_DIR.glob("*" + SUFFIX)))
+    for p in paths:
+        if not p.exists():
+            print(f"rows: error: no rows stored for {p.name}", file=sys.stderr)
+            return 2
+        if repair(p):
+            print(f"repaired {p}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
