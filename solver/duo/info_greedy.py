@@ -10,11 +10,13 @@ unknown multiset): neither reads the other seat's hand, so a seat never uses its
 cards (``docs/DUO.md``, the strict reading).
 
 The ranks are greedy's shared ranks (:mod:`solver.steps`: ``discard_rank``, ``play_rank``,
-``prophecy_value``), and the play decision reads the solo greedy's per-colour tables
-(:mod:`solver.honest.greedy`, ``PLAY_BEST`` and ``LOWEST``) on the active hand (own and
-shared cards); "a colour the player needs" is the two-player one (the active player holds
-no Door of it, ruling D5), passed to ``prophecy_value`` as a Door count of 0 (needed) or
-``DOORS_PER_COLOUR`` (not needed).
+``prophecy_value``), and the decisions built on them are the solo greedy's, written once in
+:mod:`solver.greedy_steps` (the play decision from the per-colour tables, the prophecy order,
+the Nightmare's fallback, greedy-plus's play change), here on the active hand (own and shared
+cards); "a colour the player needs" is the two-player one (the active player holds no Door of
+it, ruling D5), passed to ``prophecy_value`` as a Door count of 0 (needed) or
+``DOORS_PER_COLOUR`` (not needed).  What stays here is what only two players have: the zone
+of a card (own or shared), the draft and the hand exchanges.
 """
 from __future__ import annotations
 
@@ -25,23 +27,19 @@ from engine.cards import KEY, MOON, SUN
 from engine.rules import COLOURS, DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, SYMBOLS
 
 from solver import board as B
+from solver import greedy_steps as GS
 from solver import steps as X
-from solver.honest.greedy import LOWEST, NO_PLAY, PLAY_BEST
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
-                                   A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST, NIGHT,
+                                   A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
                                    DRAWN as DRAWN_SLOT,
                                    NLOC, OWN_STEP, P_DOOR, P_DRAFT, P_NIGHTMARE, P_PLAY,
                                    P_PROPHECY, PH, SER, SH, TOP, TURN, ZONE_STRIDE, deck_size)
 
-NO_RANK = 1 << 40
-CARD_MASK = (1 << X.CARD_BITS) - 1     # a rank's last term: the card
-assert COLOURS == 4           # _greedy_play holds the four colours' masks in four names
+NO_RANK = GS.NO_RANK
+assert COLOURS == 4           # _greedy_play holds the four colours' masks in a 4-tuple
 # engine.policy._DRAFT_PREF: Keys before Suns before Moons (lower = drafted first)
 DRAFT_PREF = np.zeros(SYMBOLS, dtype=np.int64)
 DRAFT_PREF[KEY], DRAFT_PREF[SUN], DRAFT_PREF[MOON] = 0, 1, 2
-# engine.policy._greedy_nightmare's deck-size thresholds (a heuristic, not a rule size)
-REVEAL_MIN_DECK = 10
-DOOR_MIN_DECK = 6
 
 
 # ----------------------------------------------------------------------------- knowledge
@@ -72,57 +70,31 @@ def _series(S, p):
 
 
 @njit(cache=True, inline="always")
-def _discard_rank(S, p, own, s_col, s_len, c, extra):
-    """engine.policy._discard_rank of c in the active hand (plus ``extra`` cards of c's
-    colour: the prophecy ranks c within hand + [c])."""
-    col = c // SYMBOLS
-    needed = 1 if _needed(S, p, col) else 0
-    ins = 1 if (col == s_col and s_len != 0 and needed == 1) else 0
-    return X.discard_rank(c, needed, ins, _cnt(S, own, col) + extra)
-
-
-@njit(cache=True, inline="always")
 def _zone_of(S, own, c):
     """engine.policy._zone_action: own cards first, else the shared ones."""
     return 0 if S[own + c] > 0 else 1
 
 
-@njit(cache=True)
-def prophecy_value(S, c):
-    """engine.policy._prophecy_value for the active player, as one integer."""
-    p = S[TURN]
-    own = H + OWN_STEP * p
-    if c == NIGHT:
-        return X.prophecy_value(c, 0, False, False, 0)
-    if c >= FIRST_DOOR:
-        col = c - FIRST_DOOR
-        k = B.key_of(col)
-        held = S[own + k] + S[SH + k] > 0
-        return X.prophecy_value(c, 0 if _needed(S, p, col) else DOORS_PER_COLOUR, held,
-                                False, 0)
-    col = c // SYMBOLS
-    s_col, s_len = _series(S, p)
-    return X.prophecy_value(c, 0 if _needed(S, p, col) else DOORS_PER_COLOUR, False,
-                            col == s_col and s_len != 0, _cnt(S, own, col))
+@njit(cache=True, inline="always")
+def _prophecy_hand(S, p, own):
+    """The active hand as solver.greedy_steps' prophecy reads it: per colour its Doors as
+    greedy counts them (0: needed, D5; DOORS_PER_COLOUR: not), its Key held (own or shared),
+    its cards (own and shared)."""
+    keys = (B.key_of(0), B.key_of(1), B.key_of(2), B.key_of(3))
+    return ((0 if _needed(S, p, 0) else DOORS_PER_COLOUR, 0 if _needed(S, p, 1) else
+             DOORS_PER_COLOUR, 0 if _needed(S, p, 2) else DOORS_PER_COLOUR,
+             0 if _needed(S, p, 3) else DOORS_PER_COLOUR),
+            (S[own + keys[0]] + S[SH + keys[0]] > 0, S[own + keys[1]] + S[SH + keys[1]] > 0,
+             S[own + keys[2]] + S[SH + keys[2]] > 0, S[own + keys[3]] + S[SH + keys[3]] > 0),
+            (_cnt(S, own, 0), _cnt(S, own, 1), _cnt(S, own, 2), _cnt(S, own, 3)))
 
 
 # ----------------------------------------------------------------------------- decisions
 @njit(cache=True, inline="always")
-def _mask(S, own, col):
-    """Which of colour ``col``'s three cards the active hand holds (own or shared): bit 0 Sun,
-    1 Moon, 2 Key (the index of the solo greedy's tables)."""
-    b = col * SYMBOLS
-    return ((1 if S[own + b] + S[SH + b] > 0 else 0)
-            | (2 if S[own + b + 1] + S[SH + b + 1] > 0 else 0)
-            | (4 if S[own + b + 2] + S[SH + b + 2] > 0 else 0))
-
-
-@njit(cache=True, inline="always")
 def _greedy_play(S):
-    """engine.policy's play decision (rules 1-4) from the solo greedy's per-colour tables
-    (:data:`solver.honest.greedy.PLAY_BEST`, ``LOWEST``: within a colour the ranks depend only
-    on which of its cards are held and on the last card's symbol), on the active hand (own
-    and shared cards); the card is then taken from the own cards if held there
+    """engine.policy's play decision (rules 1-4) from the per-colour tables
+    (:func:`solver.greedy_steps.play_choice`, the solo greedy's) on the active hand (own and
+    shared cards); the card is then taken from the own cards if held there
     (engine.policy._zone_action)."""
     p = S[TURN]
     own = H + OWN_STEP * p
@@ -135,49 +107,9 @@ def _greedy_play(S):
         s_col = last // SYMBOLS
         s_len = S[SER + p]
         ls1 = last % SYMBOLS + 1
-    m0 = _mask(S, own, 0)
-    m1 = _mask(S, own, 1)
-    m2 = _mask(S, own, 2)
-    m3 = _mask(S, own, 3)
-    d = DR + COLOURS * p
-    active_needed = s_col >= 0 and S[d + s_col] == 0
-    # rule 1: continue the open series of a needed colour
-    if active_needed and s_len != 0:
-        m = m0 if s_col == 0 else (m1 if s_col == 1 else (m2 if s_col == 2 else m3))
-        pb = PLAY_BEST[m, ls1]
-        if pb < NO_PLAY:
-            c = s_col * SYMBOLS + (pb & CARD_MASK)
-            return A_PLAY + _zone_of(S, own, c) * ZONE_STRIDE + c
-    # rule 3: start a series in the best-held needed colour (unless rule 2 holds)
-    if not (active_needed and s_len == 2):
-        top = 0
-        best_r = NO_PLAY
-        for col in range(COLOURS):
-            if S[d + col] == 0:
-                n = _cnt(S, own, col)
-                if n >= 2 and n >= top:
-                    m = m0 if col == 0 else (m1 if col == 1 else (m2 if col == 2 else m3))
-                    pb = PLAY_BEST[m, ls1]
-                    if pb < NO_PLAY:
-                        r = pb + col * SYMBOLS
-                        if n > top or r < best_r:
-                            top = n
-                            best_r = r
-        if top > 0:
-            c = best_r & CARD_MASK
-            return A_PLAY + _zone_of(S, own, c) * ZONE_STRIDE + c
-    # rules 2 and 4: discard the least useful card (engine.policy._discard_rank)
-    best_r = NO_PLAY
-    for col in range(COLOURS):
-        m = m0 if col == 0 else (m1 if col == 1 else (m2 if col == 2 else m3))
-        if m != 0:
-            nd = 1 if S[d + col] == 0 else 0
-            ins = 1 if (col == s_col and s_len != 0 and nd == 1) else 0
-            r = X.discard_rank(col * SYMBOLS + LOWEST[m], nd, ins, _cnt(S, own, col))
-            if r < best_r:
-                best_r = r
-    c = best_r & CARD_MASK
-    return A_DISCARD + _zone_of(S, own, c) * ZONE_STRIDE + c
+    # the hand is own + shared cards and "needed" is D5's (no Door held): this kernel's
+    play, c = GS.play_choice(S, own, SH, True, DR + COLOURS * p, True, s_col, s_len, ls1)
+    return (A_PLAY if play else A_DISCARD) + _zone_of(S, own, c) * ZONE_STRIDE + c
 
 
 @njit(cache=True)
@@ -185,115 +117,41 @@ def prophecy_with_victim(S, victim):
     """The prophecy action that discards a revealed card of type ``victim`` and puts the
     others back in greedy's order (engine.policy._greedy_prophecy: by _prophecy_value, best
     on top, ties in the revealed order), as the smallest action number with that outcome
-    (the one the legal list keeps); -1 if no revealed card has that type."""
-    k = X.prophecy_count(deck_size(S))
-    # the kept cards, best first, in four names (a prophecy keeps at most 4: no array, so
-    # that the playout loop allocates nothing); a stable insertion: after every entry of
-    # value >= v
-    r0 = r1 = r2 = r3 = 0
-    v0 = v1 = v2 = v3 = 0
-    m = 0
-    removed = False
-    for j in range(k):
-        c = S[TOP + j]
-        if not removed and c == victim:
-            removed = True
-            continue
-        v = prophecy_value(S, c)
-        if m >= 1 and v0 < v:
-            r3, r2, r1, r0 = r2, r1, r0, c
-            v3, v2, v1, v0 = v2, v1, v0, v
-        elif m >= 2 and v1 < v:
-            r3, r2, r1 = r2, r1, c
-            v3, v2, v1 = v2, v1, v
-        elif m >= 3 and v2 < v:
-            r3, r2 = r2, c
-            v3, v2 = v2, v
-        elif m == 0:
-            r0, v0 = c, v
-        elif m == 1:
-            r1, v1 = c, v
-        elif m == 2:
-            r2, v2 = c, v
-        else:
-            r3, v3 = c, v
-        m += 1
-    if not removed:
-        return -1
-    for i in range(k):
-        if S[TOP + i] != victim:
-            continue
-        for pi in range(X.NPERM[m]):
-            same = True
-            for q in range(m):
-                want = r0 if q == 0 else (r1 if q == 1 else (r2 if q == 2 else r3))
-                if S[TOP + X.kept_index(m, pi, q, i)] != want:
-                    same = False
-                    break
-            if same:
-                return X.prophecy_action(i, pi)
-    return -1
+    (the one the legal list keeps); -1 if no revealed card has that type
+    (:func:`solver.greedy_steps.prophecy_order` on the active hand)."""
+    p = S[TURN]
+    own = H + OWN_STEP * p
+    s_col, s_len = _series(S, p)
+    doors, keys, cnts = _prophecy_hand(S, p, own)
+    return GS.prophecy_order(S, TOP, X.prophecy_count(deck_size(S)), victim, doors, keys, cnts,
+                             s_col, s_len)
 
 
 @njit(cache=True)
 def _greedy_prophecy(S):
+    """engine.policy._greedy_prophecy (solver.greedy_steps.greedy_prophecy, the solo greedy's)
+    on the active hand."""
     p = S[TURN]
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
-    k = X.prophecy_count(deck_size(S))
-    victim = -1
-    for j in range(k):
-        if S[TOP + j] == NIGHT:
-            victim = NIGHT
-    if victim < 0:
-        best_r = NO_RANK
-        for j in range(k):
-            c = S[TOP + j]
-            if c < NLOC:
-                r = _discard_rank(S, p, own, s_col, s_len, c, 1)
-                if r < best_r:
-                    best_r = r
-                    victim = c
-    if victim < 0:                            # only Doors revealed: the first lowest value
-        best_r = NO_RANK
-        for j in range(k):
-            r = prophecy_value(S, S[TOP + j])
-            if r < best_r:
-                best_r = r
-                victim = S[TOP + j]
-    return prophecy_with_victim(S, victim)
+    doors, keys, cnts = _prophecy_hand(S, p, own)
+    return GS.greedy_prophecy(S, TOP, X.prophecy_count(deck_size(S)), doors, keys, cnts, s_col,
+                              s_len)
 
 
 @njit(cache=True, inline="always")
 def _greedy_nightmare(S):
+    """engine.policy._greedy_nightmare (solver.greedy_steps, the solo greedy's) on the active
+    hand; the Key is taken from the own cards if held there (the zone: this kernel's)."""
     p = S[TURN]
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
-    best = -1
-    best_r = NO_RANK
-    for col in range(COLOURS):
-        c = B.key_of(col)
-        if S[own + c] + S[SH + c] > 0:
-            r = _discard_rank(S, p, own, s_col, s_len, c, 0)
-            if r < best_r:
-                best_r = r
-                best = col
+    d = DR + COLOURS * p
+    best = GS.nightmare_key(S, own, SH, True, d, True, s_col, s_len)
     if best >= 0:
         return A_NM_KEY + _zone_of(S, own, B.key_of(best)) * COLOURS + best
-    size = deck_size(S)
-    if size >= REVEAL_MIN_DECK:
-        return A_NM_REVEAL
-    any_needed = False
-    for c in range(NLOC):
-        if S[own + c] + S[SH + c] > 0 and _needed(S, p, c // SYMBOLS):
-            any_needed = True
-    if not any_needed:
-        return A_NM_REDRAW
-    if size >= DOOR_MIN_DECK:
-        for col in range(COLOURS):
-            if not _needed(S, p, col):
-                return A_NM_DOOR + col
-    return A_NM_REVEAL
+    return GS.nightmare_fallback(S, own, SH, True, d, True, deck_size(S), A_NM_REVEAL,
+                                 A_NM_REDRAW, A_NM_DOOR)
 
 
 @njit(cache=True, inline="always")
@@ -354,11 +212,10 @@ def _plus_of(S, a):
         c = zc % ZONE_STRIDE
         p = S[TURN]
         last = S[LAST + p]
-        if not B.is_key(c) and B.playable(last, c):
-            open_needed = (last != NO_CARD and S[SER + p] != 0
-                           and _needed(S, p, last // SYMBOLS))
-            if not open_needed:
-                return A_PLAY + zc
+        open_needed = (last != NO_CARD and S[SER + p] != 0
+                       and _needed(S, p, last // SYMBOLS))
+        if GS.plus_plays(last, c, open_needed):
+            return A_PLAY + zc
     return a
 
 

@@ -19,8 +19,10 @@ play, plain discard, the exchanges of the base action's discard or all of them, 
 order per prophecy discard, every Door, Nightmare and draft action), each followed by ``n``
 playouts; playout ``j`` deals the same partner hand and draws the same cards after every
 candidate (common random numbers).  The base action is kept unless a rival's paired mean
-difference exceeds ``z`` standard errors (the margin of :mod:`solver.honest.rollout`, whose
-``_select`` and ``_screen`` are used as they are).
+difference exceeds ``z`` standard errors (the margin of :mod:`solver.honest.rollout`); the
+screening round and the choice are :mod:`solver.honest.screening`'s, shared with the solo
+rollouts.  What stays here is the two-player playout: the partner's hand dealt before it
+(:func:`_eval`), the Doors reward and the candidate list with the hand exchanges.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ from solver.duo.info_state import (A_DISCARD, A_DRAW, A_PLAY, A_SWAP, MAX_LEGAL,
                                    P_LOST, P_PLAY, P_PROPHECY, P_SETUP, P_WON, PH, SWAP_STRIDE,
                                    TOP, advance, apply_action, deal_partner, deck_size, drawn,
                                    draw_unknown, legal, new_game, word)
-from solver.honest.playouts import _screen, _select
+from solver.honest.screening import row_of, screen_top, screens, select
 from solver import steps as X
 
 MAX_DECISIONS = 4000          # a guard: a two-player game has far fewer decisions
@@ -99,6 +101,8 @@ def game_batch(n: int, key: int = 0, base: str = "greedy") -> dict:
             "failed": int(out[3])}
 
 
+# the copy, the playout and _eval are this kernel's: its state size, its Doors reward and the
+# partner's hand dealt before each playout (the solo ones: solver.honest.playouts)
 @njit(cache=True, inline="always")
 def _copy(dst, src):
     for i in range(NS):
@@ -159,11 +163,7 @@ def candidates(S0, acts, nact, b, swaps, out):
         for i in range(nact):
             out[m] = acts[i]
             m += 1
-    has_b = False
-    for i in range(m):
-        if out[i] == b:
-            has_b = True
-    if not has_b:
+    if row_of(out, m, b, -1) < 0:
         out[m] = b
         m += 1
     return m
@@ -182,17 +182,14 @@ def decide(S0, n, z, key, screen, keep, base, reward, swaps, stats):
     m = candidates(S0, acts, nact, b, swaps, cands)
     if m == 1:
         return b
-    bi = 0
-    for i in range(m):
-        if cands[i] == b:
-            bi = i
+    bi = row_of(cands, m, b, 0)
     res = np.zeros((m, n), dtype=np.int8)
     S = np.empty(NS, dtype=np.int64)
     sel = np.empty(m + 1, dtype=np.int64)
-    if screen > 0 and screen < n and m > keep + 1:
+    if screens(n, screen, keep, m):
         for i in range(m):
             _eval(S0, cands[i], 0, screen, key, S, res[i], base, reward)
-        q = _screen(res, m, bi, screen, keep, sel)
+        q = screen_top(res, m, bi, screen, keep, sel)
         for t in range(q):
             _eval(S0, cands[sel[t]], screen, n, key, S, res[sel[t]], base, reward)
         stats[0] += m * screen + q * (n - screen)
@@ -203,7 +200,7 @@ def decide(S0, n, z, key, screen, keep, base, reward, swaps, stats):
             _eval(S0, cands[i], 0, n, key, S, res[i], base, reward)
         stats[0] += m * n
     stats[1] += m
-    return cands[_select(res, sel, q, bi, n, z)]
+    return cands[select(res, sel, q, bi, n, z)]
 
 
 @njit(cache=True)

@@ -19,6 +19,7 @@ from numba import njit
 
 # absolute, not relative (see solver.honest.state)
 from solver.honest.greedy import BASES, _base_at, base_action, greedy
+from solver.honest.screening import row_of, screen_top, screens, select
 from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn,
                                  advance, apply_action, apply_chance, draw_unknown, is_chance,
                                  legal, legal_list, mix64, new_game, word)
@@ -97,7 +98,8 @@ def playout_batch(n: int, key: int = 0, base: str = "greedy") -> dict:
 # ----------------------------------------------------------------------------- rollouts
 # One-step rollout policy improvement over the greedy base policy, and a level-2 version whose
 # playouts are played by the level-1 policy.  Playout j of every candidate action uses the
-# chance stream word(key, j): common random numbers across the actions.
+# chance stream word(key, j): common random numbers across the actions.  The screening round
+# and the choice are solver.honest.screening's, shared with the two-player rollout.
 SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
 
 
@@ -119,80 +121,20 @@ def _eval1(S0, a, j0, j1, key, S, row, base):
 
 
 @njit(cache=True)
-def _select(res, cand, m, base, n, z):
-    """The row of ``res[:, :n]`` to play: the base row unless a candidate's paired mean
-    difference to it exceeds ``z`` standard errors (the largest such difference wins)."""
-    best = base
-    best_d = 0.0
-    for q in range(m):
-        i = cand[q]
-        if i == base:
-            continue
-        s = 0
-        s2 = 0
-        for j in range(n):
-            d = np.int64(res[i, j]) - np.int64(res[base, j])
-            s += d
-            s2 += d * d
-        mean = s / n
-        var = 0.0
-        if n > 1:
-            var = (s2 - s * s / n) / (n - 1)
-            if var < 0.0:
-                var = 0.0
-        se = np.sqrt(var / n)
-        if mean > z * se and mean > best_d:
-            best = i
-            best_d = mean
-    return best
-
-
-@njit(cache=True)
-def _screen(res, nact, base, n_s, keep, cand):
-    """Candidates after the screen: the ``keep`` rows with the most wins in the first ``n_s``
-    playouts (ties: lower row), plus the base row.  Returns how many (into ``cand``)."""
-    m = 0
-    taken = np.zeros(nact, dtype=np.bool_)
-    for _ in range(min(keep, nact)):
-        bi = -1
-        bs = -1
-        for i in range(nact):
-            if taken[i]:
-                continue
-            s = 0
-            for j in range(n_s):
-                s += res[i, j]
-            if s > bs:
-                bs = s
-                bi = i
-        taken[bi] = True
-        cand[m] = bi
-        m += 1
-    if not taken[base]:
-        cand[m] = base
-        m += 1
-    return m
-
-
-@njit(cache=True)
 def decide1(S0, n, z, key, screen, keep, base):
     """The level-1 rollout action at decision state ``S0`` (see solver.honest.rollout)."""
     acts = np.empty(MAX_LEGAL, dtype=np.int64)
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    g = _base_at(S0, base)
-    bi = 0
-    for i in range(nact):
-        if acts[i] == g:
-            bi = i
+    bi = row_of(acts, nact, _base_at(S0, base), 0)
     res = np.zeros((nact, n), dtype=np.int8)
     S = np.empty(NS, dtype=np.int64)
     cand = np.empty(nact + 1, dtype=np.int64)
-    if screen > 0 and screen < n and nact > keep + 1:
+    if screens(n, screen, keep, nact):
         for i in range(nact):
             _eval1(S0, acts[i], 0, screen, key, S, res[i], base)
-        m = _screen(res, nact, bi, screen, keep, cand)
+        m = screen_top(res, nact, bi, screen, keep, cand)
         for q in range(m):
             _eval1(S0, acts[cand[q]], screen, n, key, S, res[cand[q]], base)
     else:
@@ -200,7 +142,7 @@ def decide1(S0, n, z, key, screen, keep, base):
         for i in range(nact):
             cand[i] = i
             _eval1(S0, acts[i], 0, n, key, S, res[i], base)
-    return acts[_select(res, cand, m, bi, n, z)]
+    return acts[select(res, cand, m, bi, n, z)]
 
 
 @njit(cache=True)
@@ -244,18 +186,15 @@ def decide2(S0, n, z, key, screen, keep, n1, z1, screen1, keep1, base):
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    g = decide1(S0, n1, z1, mix64(key ^ SALT_DECISION), screen1, keep1, base)
-    bi = 0
-    for i in range(nact):
-        if acts[i] == g:
-            bi = i
+    bi = row_of(acts, nact, decide1(S0, n1, z1, mix64(key ^ SALT_DECISION), screen1, keep1,
+                                    base), 0)
     res = np.zeros((nact, n), dtype=np.int8)
     S = np.empty(NS, dtype=np.int64)
     cand = np.empty(nact + 1, dtype=np.int64)
-    if screen > 0 and screen < n and nact > keep + 1:
+    if screens(n, screen, keep, nact):
         for i in range(nact):
             _eval2(S0, acts[i], 0, screen, key, S, res[i], n1, z1, screen1, keep1, base)
-        m = _screen(res, nact, bi, screen, keep, cand)
+        m = screen_top(res, nact, bi, screen, keep, cand)
         for q in range(m):
             _eval2(S0, acts[cand[q]], screen, n, key, S, res[cand[q]], n1, z1, screen1, keep1,
                    base)
@@ -264,7 +203,7 @@ def decide2(S0, n, z, key, screen, keep, n1, z1, screen1, keep1, base):
         for i in range(nact):
             cand[i] = i
             _eval2(S0, acts[i], 0, n, key, S, res[i], n1, z1, screen1, keep1, base)
-    return acts[_select(res, cand, m, bi, n, z)]
+    return acts[select(res, cand, m, bi, n, z)]
 
 
 @njit(cache=True)

@@ -177,7 +177,7 @@ def stream_of_key(key) -> int:
 
 
 def _select_among(ids, res, allowed, base_id, z) -> int:
-    """The z-margin rule of the kernel's ``_select`` over the rows of ``res`` whose action
+    """The z-margin rule of the kernel's ``select`` (solver.honest.screening) over the rows of ``res`` whose action
     id (``ids``) is in ``allowed``; the reference row is ``base_id``'s if allowed, else the
     allowed row with the most wins (ties: the first)."""
     rows = [i for i in range(len(ids)) if int(ids[i]) in allowed]

@@ -55,6 +55,7 @@ from solver.honest.greedy import (BASES, GREEDY, GREEDY_PLUS, KEEP_DOORS,  # noq
                                   keep_doors)
 from solver.honest.playouts import (MAX_DECISIONS, _eval1, _eval2,  # noqa: F401
                                     estimate_all, playout)
+from solver.honest.screening import indifferent, leader, paired, row_of, select
 from solver.honest.state import (MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn, advance,
                                  apply_action, draw_unknown, legal, mix64, new_game, word)
 
@@ -105,51 +106,6 @@ def estimate_all_l2(S0, n, key, acts, res, n1, z1, screen1, keep1, base):
 
 # ----------------------------------------------------------------------------- sequential
 @njit(cache=True)
-def _paired(res, i, r, n):
-    """(mean, standard error) of the paired difference res[i, :n] - res[r, :n]."""
-    s = 0
-    s2 = 0
-    for j in range(n):
-        d = np.int64(res[i, j]) - np.int64(res[r, j])
-        s += d
-        s2 += d * d
-    mean = s / n
-    var = 0.0
-    if n > 1:
-        var = (s2 - s * s / n) / (n - 1)
-        if var < 0.0:
-            var = 0.0
-    return mean, np.sqrt(var / n)
-
-
-@njit(cache=True)
-def _leader(res, alive, nact, n):
-    best = -1
-    bs = -1
-    for i in range(nact):
-        if alive[i]:
-            s = 0
-            for j in range(n):
-                s += res[i, j]
-            if s > bs:
-                bs = s
-                best = i
-    return best
-
-
-@njit(cache=True)
-def _indifferent(res, alive, nact, ref, n, stop, zstop):
-    """True if no live rival's paired mean difference to row ``ref`` over the first ``n``
-    playouts, plus ``zstop`` standard errors, reaches ``stop``."""
-    for i in range(nact):
-        if alive[i] and i != ref:
-            m, se = _paired(res, i, ref, n)
-            if m + zstop * se >= stop:
-                return False
-    return True
-
-
-@njit(cache=True)
 def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop, zstop):
     """The sequential rollout over the ``nact`` actions ``acts`` with base row ``bi`` (-1: no
     base row, the leader is the reference) (module docstring).  ``res`` (nact x n, int8)
@@ -170,32 +126,30 @@ def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop,
         if done >= n:
             continue
         if zdrop > 0.0:
-            lead = _leader(res, alive, nact, done)
+            lead = leader(res, alive, nact, done)
             for i in range(nact):
                 if alive[i] and i != lead:
-                    m, se = _paired(res, i, lead, done)
+                    m, se = paired(res, i, lead, done)
                     if m + zdrop * se < 0.0:
                         alive[i] = False
                         nalive -= 1
         if stop > 0.0 and nalive > 1:
-            ref = bi if bi >= 0 and alive[bi] else _leader(res, alive, nact, done)
-            if _indifferent(res, alive, nact, ref, done, stop, zstop):
+            ref = bi if bi >= 0 and alive[bi] else leader(res, alive, nact, done)
+            if indifferent(res, alive, nact, ref, done, stop, zstop):
                 break
     used[0] = total
     if nalive == 1:
         for i in range(nact):
             if alive[i]:
                 return i
-    ref = bi if bi >= 0 and alive[bi] else _leader(res, alive, nact, done)
-    best = ref
-    best_d = 0.0
+    ref = bi if bi >= 0 and alive[bi] else leader(res, alive, nact, done)
+    live = np.empty(nalive, dtype=np.int64)     # the rollout's z-margin rule over the live rows
+    q = 0
     for i in range(nact):
-        if alive[i] and i != ref:
-            m, se = _paired(res, i, ref, done)
-            if m > z * se and m > best_d:
-                best = i
-                best_d = m
-    return best
+        if alive[i]:
+            live[q] = i
+            q += 1
+    return select(res, live, q, ref, done, z)
 
 
 @njit(cache=True)
@@ -205,11 +159,7 @@ def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop):
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    g = _base_at(S0, base)
-    bi = 0
-    for i in range(nact):
-        if acts[i] == g:
-            bi = i
+    bi = row_of(acts, nact, _base_at(S0, base), 0)
     res = np.zeros((nact, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
     return acts[seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop,
@@ -233,11 +183,7 @@ def decide_seq_among(S0, allowed, nallowed, n, batch, z, zdrop, key, base, stop,
                 break
     if m == 1:
         return sub[0]
-    g = _base_at(S0, base)
-    bi = -1
-    for i in range(m):
-        if sub[i] == g:
-            bi = i
+    bi = row_of(sub, m, _base_at(S0, base), -1)
     res = np.zeros((m, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
     return sub[seq_core(S0, sub, m, bi, n, batch, z, zdrop, key, base, res, used, stop,
@@ -278,11 +224,7 @@ def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zsto
             nact = legal(S, acts)
             a = acts[0]
             if nact > 1:
-                gb = _base_at(S, base)
-                bi = 0
-                for i in range(nact):
-                    if acts[i] == gb:
-                        bi = i
+                bi = row_of(acts, nact, _base_at(S, base), 0)
                 r = seq_core(S, acts, nact, bi, n, batch, z, zdrop, word(dkey, steps), base,
                              res, used, stop, zstop)
                 a = acts[r]

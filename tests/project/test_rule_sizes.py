@@ -31,13 +31,13 @@ from paths import ROOT
 
 # the kernels: every numba source of the solver that plays the rules (the shared steps too)
 KERNELS = (
-    "solver/board.py", "solver/steps.py", "solver/rules_core.py",
+    "solver/board.py", "solver/steps.py", "solver/greedy_steps.py", "solver/rules_core.py",
     "solver/clairvoyant/deal_kernel.py", "solver/clairvoyant/playouts.py",
     "solver/clairvoyant/search.py", "solver/clairvoyant/beam.py",
     "solver/duo/kernel.py", "solver/duo/search.py",
     "solver/duo/info_state.py", "solver/duo/info_greedy.py", "solver/duo/info_playouts.py",
     "solver/honest/state.py", "solver/honest/greedy.py", "solver/honest/playouts.py",
-    "solver/honest/strong.py",
+    "solver/honest/strong.py", "solver/honest/screening.py",
     "solver/expectimax/rules.py", "solver/expectimax/bound.py", "solver/expectimax/chance.py",
     "solver/expectimax/search.py", "solver/expectimax/fields.py",
 )
