@@ -44,27 +44,33 @@ def screens(n, screen, keep, m):
 
 
 @njit(cache=True)
+def leader(res, alive, nact, n):
+    """The live row with the most wins in the first ``n`` playouts (ties: the first)."""
+    best = -1
+    bs = -1
+    for i in range(nact):
+        if alive[i]:
+            s = 0
+            for j in range(n):
+                s += res[i, j]
+            if s > bs:
+                bs = s
+                best = i
+    return best
+
+
+@njit(cache=True)
 def screen_top(res, nact, base, n_s, keep, cand):
     """Candidates after the screen: the ``keep`` rows with the most wins in the first ``n_s``
     playouts (ties: lower row), plus the base row.  Returns how many (into ``cand``)."""
     m = 0
-    taken = np.zeros(nact, dtype=np.bool_)
+    left = np.ones(nact, dtype=np.bool_)
     for _ in range(min(keep, nact)):
-        bi = -1
-        bs = -1
-        for i in range(nact):
-            if taken[i]:
-                continue
-            s = 0
-            for j in range(n_s):
-                s += res[i, j]
-            if s > bs:
-                bs = s
-                bi = i
-        taken[bi] = True
+        bi = leader(res, left, nact, n_s)
+        left[bi] = False
         cand[m] = bi
         m += 1
-    if not taken[base]:
+    if left[base]:
         cand[m] = base
         m += 1
     return m
@@ -103,22 +109,6 @@ def select(res, cand, m, base, n, z):
         if mean > z * se and mean > best_d:
             best = i
             best_d = mean
-    return best
-
-
-@njit(cache=True)
-def leader(res, alive, nact, n):
-    """The live row with the most wins in the first ``n`` playouts (ties: the first)."""
-    best = -1
-    bs = -1
-    for i in range(nact):
-        if alive[i]:
-            s = 0
-            for j in range(n):
-                s += res[i, j]
-            if s > bs:
-                bs = s
-                best = i
     return best
 
 
