@@ -84,12 +84,15 @@ def discard_rank_in(c, col, needed, s_col, s_len, cnt_col):
     return X.discard_rank(c, needed, ins, cnt_col)
 
 
-# How a kernel's hand is read, as arguments (constants at each call, so that the inlined code
-# keeps only its kernel's branch): the hand is the counts at S[own:] (solo), or those plus the
-# shared cards' at S[sh:] (two-player, ``two_zones``); a colour needs a Door when fewer than
-# DOORS_PER_COLOUR of it are in play, S[dr + col] (solo), or when the player holds none of it,
-# S[dr + col] == 0 (two-player, ``d5``: ruling D5).  The hand is read lazily, as the kernels
-# did (reading every colour up front cost the solo playouts about 5%).
+# How a kernel's hand is read, as arguments: the hand is the counts at S[own:] (solo), or those
+# plus the shared cards' at S[sh:] (two-player, ``two_zones``); a colour needs a Door when fewer
+# than DOORS_PER_COLOUR of it are in play, S[dr + col] (solo), or when the player holds none of
+# it, S[dr + col] == 0 (two-player, ``d5``: ruling D5).  The hand is read lazily, as the kernels
+# did (reading every colour up front cost the solo playouts about 5%).  play_choice and the
+# Nightmare's functions are called, not inlined into every kernel that inlines greedy: inlined,
+# they cost about 20 s more compile per family (python -m onirim.precompile --only honest: 87 s
+# of CPU against 57 s called); called, the solo greedy playouts run within 2.5% of the code
+# they replace and the two-player ones about 5-9% slower (issue 26 report).
 @njit(cache=True, inline="always")
 def _held(S, own, sh, two_zones, x):
     return S[own + x] + S[sh + x] if two_zones else S[own + x]
@@ -119,7 +122,7 @@ def colour_needed(S, dr, d5, col):
     return S[dr + col] == 0 if d5 else X.door_needed(S[dr + col])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_choice(S, own, sh, two_zones, dr, d5, s_col, s_len, ls1):
     """engine.policy's play decision (rules 1-4) from the tables: (play, c), play = True to play
     Location c, False to discard it.  The hand and the Doors are read as the arguments say
@@ -273,7 +276,7 @@ def greedy_prophecy(S, top, k, doors, keys, cnts, s_col, s_len):
 
 
 # ----------------------------------------------------------------------------- the Nightmare
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def nightmare_key(S, own, sh, two_zones, dr, d5, s_col, s_len):
     """engine.policy._greedy_nightmare's first choice: the colour of the held Key of the lowest
     discard rank (-1: no Key in hand); the hand and the Doors read as for :func:`play_choice`."""
@@ -290,7 +293,7 @@ def nightmare_key(S, own, sh, two_zones, dr, d5, s_col, s_len):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def nightmare_fallback(S, own, sh, two_zones, dr, d5, size, a_reveal, a_redraw, a_door):
     """engine.policy._greedy_nightmare where no Key is discarded: reveal the top five of a deck
     of ``size`` >= REVEAL_MIN_DECK cards; else discard the hand if it holds no card of a needed
