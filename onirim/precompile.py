@@ -138,16 +138,17 @@ def _bound() -> None:
 
 
 # name -> (work, compile seconds of CPU measured on the development machine, two families at
-# once into an empty cache (2026-12-03, load about 1, d2cef21: 403 s of wall for all seven);
-# the schedule starts the longest first)
+# once into an empty cache: `bash .ci/run` in a fresh clone of 358d161 on 2026-12-04, load 1
+# to 2, 156 s of wall for all seven, each family's "s of CPU" as precompile printed it,
+# rounded up; the schedule starts the longest first)
 FAMILIES = {
-    "expectimax": (_expectimax, 162),
-    "clairvoyant": (_clairvoyant, 62),
-    "duo": (_duo, 60),
-    "playouts": (_playouts, 35),
-    "honest": (_honest, 105),
-    "duo-honest": (_duo_honest, 100),
-    "bound": (_bound, 29),
+    "expectimax": (_expectimax, 87),
+    "clairvoyant": (_clairvoyant, 32),
+    "duo": (_duo, 32),
+    "playouts": (_playouts, 22),
+    "honest": (_honest, 58),
+    "duo-honest": (_duo_honest, 49),
+    "bound": (_bound, 16),
 }
 
 
