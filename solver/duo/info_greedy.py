@@ -11,12 +11,12 @@ cards (``docs/DUO.md``, the strict reading).
 
 The ranks are greedy's shared ranks (:mod:`solver.steps`: ``discard_rank``, ``play_rank``,
 ``prophecy_value``), and the decisions built on them are the solo greedy's, written once in
-:mod:`solver.greedy_steps` (the play decision from the per-colour tables, the prophecy order,
-the Nightmare's fallback, greedy-plus's play change), here on the active hand (own and shared
-cards); "a colour the player needs" is the two-player one (the active player holds no Door of
-it, ruling D5), passed to ``prophecy_value`` as a Door count of 0 (needed) or
-``DOORS_PER_COLOUR`` (not needed).  What stays here is what only two players have: the zone
-of a card (own or shared), the draft and the hand exchanges.
+:mod:`solver.steps` (its section of greedy's decisions: the play decision from the per-colour
+tables, the prophecy order, the Nightmare's fallback, greedy-plus's play change), here on the
+active hand (own and shared cards); "a colour the player needs" is the two-player one (the
+active player holds no Door of it, ruling D5), passed to ``prophecy_value`` as a Door count
+of 0 (needed) or ``DOORS_PER_COLOUR`` (not needed).  What stays here is what only two players
+have: the zone of a card (own or shared), the draft and the hand exchanges.
 """
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ from engine.cards import KEY, MOON, SUN
 from engine.rules import COLOURS, DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, SYMBOLS
 
 from solver import board as B
-from solver import greedy_steps as GS
 from solver import steps as X
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
@@ -35,7 +34,7 @@ from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_
                                    NLOC, OWN_STEP, P_DOOR, P_DRAFT, P_NIGHTMARE, P_PLAY,
                                    P_PROPHECY, PH, SER, SH, TOP, TURN, ZONE_STRIDE, deck_size)
 
-NO_RANK = GS.NO_RANK
+NO_RANK = X.NO_RANK
 assert COLOURS == 4           # _greedy_play holds the four colours' masks in a 4-tuple
 # engine.policy._DRAFT_PREF: Keys before Suns before Moons (lower = drafted first)
 DRAFT_PREF = np.zeros(SYMBOLS, dtype=np.int64)
@@ -77,7 +76,7 @@ def _zone_of(S, own, c):
 
 @njit(cache=True, inline="always")
 def _prophecy_hand(S, p, own):
-    """The active hand as solver.greedy_steps' prophecy reads it: per colour its Doors as
+    """The active hand as solver.steps' prophecy reads it: per colour its Doors as
     greedy counts them (0: needed, D5; DOORS_PER_COLOUR: not), its Key held (own or shared),
     its cards (own and shared)."""
     keys = (B.key_of(0), B.key_of(1), B.key_of(2), B.key_of(3))
@@ -93,7 +92,7 @@ def _prophecy_hand(S, p, own):
 @njit(cache=True, inline="always")
 def _greedy_play(S):
     """engine.policy's play decision (rules 1-4) from the per-colour tables
-    (:func:`solver.greedy_steps.play_choice`, the solo greedy's) on the active hand (own and
+    (:func:`solver.steps.play_choice`, the solo greedy's) on the active hand (own and
     shared cards); the card is then taken from the own cards if held there
     (engine.policy._zone_action)."""
     p = S[TURN]
@@ -108,7 +107,7 @@ def _greedy_play(S):
         s_len = S[SER + p]
         ls1 = last % SYMBOLS + 1
     # the hand is own + shared cards and "needed" is D5's (no Door held): this kernel's
-    play, c = GS.play_choice(S, own, SH, True, DR + COLOURS * p, True, s_col, s_len, ls1)
+    play, c = X.play_choice(S, own, SH, True, DR + COLOURS * p, True, s_col, s_len, ls1)
     return (A_PLAY if play else A_DISCARD) + _zone_of(S, own, c) * ZONE_STRIDE + c
 
 
@@ -118,40 +117,40 @@ def prophecy_with_victim(S, victim):
     others back in greedy's order (engine.policy._greedy_prophecy: by _prophecy_value, best
     on top, ties in the revealed order), as the smallest action number with that outcome
     (the one the legal list keeps); -1 if no revealed card has that type
-    (:func:`solver.greedy_steps.prophecy_order` on the active hand)."""
+    (:func:`solver.steps.prophecy_order` on the active hand)."""
     p = S[TURN]
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
     doors, keys, cnts = _prophecy_hand(S, p, own)
-    return GS.prophecy_order(S, TOP, X.prophecy_count(deck_size(S)), victim, doors, keys, cnts,
-                             s_col, s_len)
+    return X.prophecy_order(S, TOP, X.prophecy_count(deck_size(S)), victim, doors, keys, cnts,
+                            s_col, s_len)
 
 
 @njit(cache=True)
 def _greedy_prophecy(S):
-    """engine.policy._greedy_prophecy (solver.greedy_steps.greedy_prophecy, the solo greedy's)
+    """engine.policy._greedy_prophecy (solver.steps.greedy_prophecy, the solo greedy's)
     on the active hand."""
     p = S[TURN]
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
     doors, keys, cnts = _prophecy_hand(S, p, own)
-    return GS.greedy_prophecy(S, TOP, X.prophecy_count(deck_size(S)), doors, keys, cnts, s_col,
-                              s_len)
+    return X.greedy_prophecy(S, TOP, X.prophecy_count(deck_size(S)), doors, keys, cnts, s_col,
+                             s_len)
 
 
 @njit(cache=True, inline="always")
 def _greedy_nightmare(S):
-    """engine.policy._greedy_nightmare (solver.greedy_steps, the solo greedy's) on the active
+    """engine.policy._greedy_nightmare (solver.steps, the solo greedy's) on the active
     hand; the Key is taken from the own cards if held there (the zone: this kernel's)."""
     p = S[TURN]
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
     d = DR + COLOURS * p
-    best = GS.nightmare_key(S, own, SH, True, d, True, s_col, s_len)
+    best = X.nightmare_key(S, own, SH, True, d, True, s_col, s_len)
     if best >= 0:
         return A_NM_KEY + _zone_of(S, own, B.key_of(best)) * COLOURS + best
-    return GS.nightmare_fallback(S, own, SH, True, d, True, deck_size(S), A_NM_REVEAL,
-                                 A_NM_REDRAW, A_NM_DOOR)
+    return X.nightmare_fallback(S, own, SH, True, d, True, deck_size(S), A_NM_REVEAL,
+                                A_NM_REDRAW, A_NM_DOOR)
 
 
 @njit(cache=True, inline="always")
@@ -214,7 +213,7 @@ def _plus_of(S, a):
         last = S[LAST + p]
         open_needed = (last != NO_CARD and S[SER + p] != 0
                        and _needed(S, p, last // SYMBOLS))
-        if GS.plus_plays(last, c, open_needed):
+        if X.plus_plays(last, c, open_needed):
             return A_PLAY + zc
     return a
 

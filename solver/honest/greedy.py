@@ -6,10 +6,11 @@ information state.
 :mod:`solver.honest.state`; both are checked against their Python references at every decision
 of the differential run (``tests/honest_kit.py``).  Their ranks are greedy's shared ranks
 (:mod:`solver.steps`: ``discard_rank``, ``play_rank``, ``prophecy_value``), and the decisions
-built on them are written once in :mod:`solver.greedy_steps`, shared with the two-player greedy
-(:mod:`solver.duo.info_greedy`); this module reads the hand and the Doors off its array.  The
-greedy play decision reads per-colour tables (``solver.greedy_steps.PLAY_BEST``, ``LOWEST``);
-the readable rule-by-rule version is kept as ``_greedy_play_ref`` and tested against it.
+built on them are written once there (its section of greedy's decisions), shared with the
+two-player greedy (:mod:`solver.duo.info_greedy`); this module reads the hand and the Doors
+off its array.  The greedy play decision reads per-colour tables (``solver.steps.PLAY_BEST``,
+``LOWEST``); the readable rule-by-rule version is kept as ``_greedy_play_ref`` and tested
+against it.
 ``greedy-keep-doors`` (:func:`keep_doors`) is :func:`engine.policy.keep_doors_action`,
 checked against it at every decision of real games (tests/solver/honest/test_strong.py).
 ``base_action(S, base)`` plays any of the three by number (``BASES``): the playouts of
@@ -24,7 +25,6 @@ from engine.rules import COLOURS, FIRST_DOOR, NO_CARD
 
 # absolute, not relative (see solver.honest.state)
 from solver import board as B
-from solver import greedy_steps as GS
 from solver import steps as X
 from solver.honest.state import (A_DISCARD, A_DOOR_KEY, A_NM_DOOR, A_NM_KEY, A_NM_REDRAW,
                                  A_NM_REVEAL, A_PLAY, DR, DRAWN, H, L, LAST, NTOP,
@@ -61,7 +61,7 @@ def _series(S):
 
 @njit(cache=True, inline="always")
 def _prophecy_hand(S):
-    """The hand as solver.greedy_steps' prophecy reads it: per colour its Doors in play, its
+    """The hand as solver.steps' prophecy reads it: per colour its Doors in play, its
     Key in hand, its cards in hand."""
     return ((S[DR], S[DR + 1], S[DR + 2], S[DR + 3]),
             (S[H + B.key_of(0)] > 0, S[H + B.key_of(1)] > 0, S[H + B.key_of(2)] > 0,
@@ -126,19 +126,19 @@ def _greedy_play_ref(S):
     for c in range(12):
         if S[H + c] > 0:
             col = c // 3
-            r = GS.discard_rank_in(c, col, 1 if need[col] else 0, s_col, s_len, cnt[col])
+            r = X.discard_rank_in(c, col, 1 if need[col] else 0, s_col, s_len, cnt[col])
             if r < best_r:
                 best_r = r
                 best = c
     return A_DISCARD + best
 
 
-# Greedy play from the per-colour tables of solver.greedy_steps (PLAY_BEST, LOWEST), shared
+# Greedy play from the per-colour tables of solver.steps (PLAY_BEST, LOWEST), shared
 # with the two-player greedy; only where the hand and the Doors are (one hand) is this kernel's.
 @njit(cache=True, inline="always")
 def _greedy_play(S):
     """engine.policy's play decision (rules 1-4) from the tables
-    (:func:`solver.greedy_steps.play_choice`); the same action as :func:`_greedy_play_ref` at
+    (:func:`solver.steps.play_choice`); the same action as :func:`_greedy_play_ref` at
     every state (tests/solver/honest/test_honest_kernel.py)."""
     last = S[LAST]
     if last == NO_CARD:
@@ -149,30 +149,30 @@ def _greedy_play(S):
         s_col = last // 3
         s_len = S[SER]
         ls1 = last % 3 + 1
-    play, c = GS.play_choice(S, H, H, False, DR, False, s_col, s_len, ls1)
+    play, c = X.play_choice(S, H, H, False, DR, False, s_col, s_len, ls1)
     return (A_PLAY if play else A_DISCARD) + c
 
 
 @njit(cache=True)
 def _greedy_prophecy(S):
-    """engine.policy._greedy_prophecy (solver.greedy_steps.greedy_prophecy, shared with the
+    """engine.policy._greedy_prophecy (solver.steps.greedy_prophecy, shared with the
     two-player greedy) on this kernel's hand."""
     s_col, s_len = _series(S)
     doors, keys, cnts = _prophecy_hand(S)
-    return GS.greedy_prophecy(S, TOP, X.prophecy_count(S[NTOP] + S[UTOT]), doors, keys, cnts,
-                              s_col, s_len)
+    return X.greedy_prophecy(S, TOP, X.prophecy_count(S[NTOP] + S[UTOT]), doors, keys, cnts,
+                             s_col, s_len)
 
 
 @njit(cache=True, inline="always")
 def _greedy_nightmare(S):
-    """engine.policy._greedy_nightmare (solver.greedy_steps, shared with the two-player greedy)
+    """engine.policy._greedy_nightmare (solver.steps, shared with the two-player greedy)
     on this kernel's hand and Doors."""
     s_col, s_len = _series(S)
-    col = GS.nightmare_key(S, H, H, False, DR, False, s_col, s_len)
+    col = X.nightmare_key(S, H, H, False, DR, False, s_col, s_len)
     if col >= 0:
         return A_NM_KEY + col
-    return GS.nightmare_fallback(S, H, H, False, DR, False, S[NTOP] + S[UTOT], A_NM_REVEAL,
-                                 A_NM_REDRAW, A_NM_DOOR)
+    return X.nightmare_fallback(S, H, H, False, DR, False, S[NTOP] + S[UTOT], A_NM_REVEAL,
+                                A_NM_REDRAW, A_NM_DOOR)
 
 
 @njit(cache=True, inline="always")
@@ -212,7 +212,7 @@ def _plus_of(S, a):
         c = a - A_DISCARD
         last = S[LAST]
         # an empty row has no open series (S[SER] = 0): last // 3 is not read then
-        if GS.plus_plays(last, c, S[SER] != 0 and X.door_needed(S[DR + last // 3])):
+        if X.plus_plays(last, c, S[SER] != 0 and X.door_needed(S[DR + last // 3])):
             return A_PLAY + c
     return a
 

@@ -31,7 +31,7 @@ from paths import ROOT
 
 # the kernels: every numba source of the solver that plays the rules (the shared steps too)
 KERNELS = (
-    "solver/board.py", "solver/steps.py", "solver/greedy_steps.py", "solver/rules_core.py",
+    "solver/board.py", "solver/steps.py", "solver/rules_core.py",
     "solver/clairvoyant/deal_kernel.py", "solver/clairvoyant/playouts.py",
     "solver/clairvoyant/search.py", "solver/clairvoyant/beam.py",
     "solver/duo/kernel.py", "solver/duo/search.py",
