@@ -9,9 +9,10 @@ on the bit-packed deal-mode state); this module adds three things on top:
 * a uniform random policy driven by a counter-based generator: the ``i``-th decision of the
   game with seed ``s`` uses ``mix64(key(s) + (i + 1) * GAMMA)``, so a random playout is a pure
   function of (seed, stream) and needs no generator state;
-* ``_greedy``: the greedy policy of :mod:`engine.policy` (``greedy_action``), solo part,
-  rewritten on the packed state.  Its tie-breaks are the engine's, written as integer sort
-  keys; ``tests/solver/clairvoyant/test_kernel_playouts.py`` checks that it takes exactly the engine's actions.
+* ``_greedy``: the greedy policy of :mod:`engine.policy` (``greedy_action``), solo part, on
+  the packed state: greedy's shared decisions (:mod:`solver.steps`, those of the
+  information-state greedies) on the hand, Doors and revealed cards read off the state;
+  ``tests/solver/clairvoyant/test_kernel_playouts.py`` checks that it takes exactly the engine's actions.
 
 The greedy policy reads only what the engine's reads: the hand, the last card of the row and
 the length of its series, the Doors in play, the deck *size* and, in phase ``prophecy``, the
@@ -41,9 +42,8 @@ from engine.game import NM_REVEAL as A_NM_REVEAL  # noqa: E402
 from engine.game import PLAY as A_PLAY  # noqa: E402
 from engine.rules import DEAL_LOST as PH_LOST  # noqa: E402
 from engine.rules import DEAL_WON as PH_WON  # noqa: E402
-from engine.rules import FIRST_DOOR, HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY  # noqa: E402
+from engine.rules import HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY  # noqa: E402
 from engine.rules import COLOURS, PH_PROPHECY, PROPHECY_SIZE  # noqa: E402
-from engine.rules import NIGHTMARE as NIGHT  # noqa: E402
 from engine.rules import NO_CARD as EMPTY  # noqa: E402
 from engine.rules import NUM_LOCATION_TYPES as NLOC  # noqa: E402
 from solver import board as B  # noqa: E402
@@ -87,40 +87,12 @@ def _deal(seed, st, perms, wk):
 
 
 # ----------------------------------------------------------------------------- greedy
-# greedy's ranks are the shared ones (solver.steps); these adapters read them off the arrays
-@njit(cache=True)
-def _discard_rank(h, cnt, doors, s_col, s_len, c):
-    """engine.policy._discard_rank as one integer (lower = discarded first).
-
-    ``h`` the hand's counts per type, ``cnt`` per colour (the hand the engine passes)."""
-    col = c // 3
-    needed = 1 if X.door_needed(doors[col]) else 0
-    ins = 1 if (col == s_col and 0 < s_len < 3 and needed == 1) else 0
-    return X.discard_rank(c, needed, ins, cnt[col])
-
-
-@njit(cache=True)
-def _play_rank(h, c):
-    """engine.policy._play_choice's key: a follow-up in hand, non-Key, Moon > Sun > Key."""
-    col = c // 3
-    follow = 0
-    for x in range(col * 3, col * 3 + 3):
-        if x % 3 != c % 3 and h[x] > 0:
-            follow = 1
-    return X.play_rank(c, follow)
-
-
-@njit(cache=True)
-def _prophecy_value(h, cnt, doors, s_col, s_len, c):
-    """engine.policy._prophecy_value (a pair) as one integer: higher = nearer the top."""
-    if c == NIGHT:
-        return X.prophecy_value(c, 0, False, False, 0)
-    if c >= NLOC:
-        col = c - FIRST_DOOR
-        return X.prophecy_value(c, doors[col], h[B.key_of(col)] > 0, False, 0)
-    col = c // 3
-    return X.prophecy_value(c, doors[col], False, col == s_col and 0 < s_len < 3,
-                            cnt[col])
+# greedy's decisions are the shared ones (solver.steps, its section of greedy's decisions:
+# play_choice, greedy_prophecy, nightmare_key/nightmare_fallback, as the information-state
+# greedies call them); what stays here is how the deal kernel's hand, Doors and revealed cards
+# are read: unpacked from the state word into one array (the hand's counts at 0, the Doors in
+# play at HD) and the revealed cards into another.
+HD = NLOC             # where the Doors in play follow the hand's counts in _greedy's array
 
 
 @njit(cache=True)
@@ -128,164 +100,46 @@ def _greedy(st, perms, s_root):
     """The action of engine.policy.greedy_action at the (solo, deal-mode) kernel state."""
     w0 = st[0]
     ph = (w0 >> PHASE_SHIFT) & 7
-    h = np.zeros(NLOC, dtype=np.int64)
-    cnt = np.zeros(COLOURS, dtype=np.int64)
+    S = np.zeros(NLOC + COLOURS, dtype=np.int64)
     for c in range(NLOC):
-        h[c] = B.hand_get(w0, HAND_AT, c)
-        cnt[c // 3] += h[c]
-    doors = np.zeros(COLOURS, dtype=np.int64)
+        S[c] = B.hand_get(w0, HAND_AT, c)
     for col in range(COLOURS):
-        doors[col] = B.doors_get(w0, DOOR_SHIFT, col)
+        S[HD + col] = B.doors_get(w0, DOOR_SHIFT, col)
     last = B.row_last(w0, ROW_AT)
-    ser = B.row_series(w0, ROW_AT)
     if last == EMPTY:
         s_col = -1
         s_len = 0
+        ls1 = 0
     else:
         s_col = last // 3
-        s_len = 3 if ser == 0 else ser
+        s_len = B.row_series(w0, ROW_AT)      # 0: the series just completed (no open series)
+        ls1 = last % 3 + 1
 
     if ph == PH_PLAY:
-        active_needed = s_col >= 0 and X.door_needed(doors[s_col])
-        # rule 1: continue the open series of a needed colour
-        if active_needed and (s_len == 1 or s_len == 2):
-            best = -1
-            best_r = 1 << 40
-            for c in range(s_col * 3, s_col * 3 + 3):
-                if h[c] > 0 and B.playable(last, c):
-                    r = _play_rank(h, c)
-                    if r < best_r:
-                        best_r = r
-                        best = c
-            if best >= 0:
-                return A_PLAY + best
-        # rule 3: start a series in the best-held needed colour (unless rule 2 holds)
-        if not (active_needed and s_len == 2):
-            top = 0
-            for c in range(NLOC):
-                col = c // 3
-                if h[c] > 0 and B.playable(last, c) and X.door_needed(doors[col]) \
-                        and cnt[col] >= 2 and cnt[col] > top:
-                    top = cnt[col]
-            if top > 0:
-                best = -1
-                best_r = 1 << 40
-                for c in range(NLOC):
-                    col = c // 3
-                    if h[c] > 0 and B.playable(last, c) and X.door_needed(doors[col]) \
-                            and cnt[col] == top:
-                        r = _play_rank(h, c)
-                        if r < best_r:
-                            best_r = r
-                            best = c
-                return A_PLAY + best
-        # rules 2 and 4: discard the least useful card
-        best = -1
-        best_r = 1 << 40
-        for c in range(NLOC):
-            if h[c] > 0:
-                r = _discard_rank(h, cnt, doors, s_col, s_len, c)
-                if r < best_r:
-                    best_r = r
-                    best = c
-        return A_DISCARD + best
+        play, c = X.play_choice(S, 0, 0, False, HD, False, s_col, s_len, ls1)
+        return (A_PLAY if play else A_DISCARD) + c
 
     if ph == PH_PROPHECY:
         k = X.prophecy_count(K._deck_size(st))
         rev = np.empty(PROPHECY_SIZE, dtype=np.int64)
         for j in range(k):
             rev[j] = K._card_at(st, perms, s_root, j)
-        victim = -1
-        for j in range(k):
-            if rev[j] == NIGHT:
-                victim = NIGHT
-        if victim < 0:
-            best_r = 1 << 40
-            for j in range(k):
-                c = rev[j]
-                if c < NLOC:
-                    cnt[c // 3] += 1             # the engine ranks it within hand + [c]
-                    h[c] += 1
-                    r = _discard_rank(h, cnt, doors, s_col, s_len, c)
-                    cnt[c // 3] -= 1
-                    h[c] -= 1
-                    if r < best_r:
-                        best_r = r
-                        victim = c
-        if victim < 0:                            # only Doors revealed
-            best_r = 1 << 40
-            for j in range(k):
-                r = _prophecy_value(h, cnt, doors, s_col, s_len, rev[j])
-                if r < best_r:
-                    best_r = r
-                    victim = rev[j]
-        # the rest, best first; a stable sort (ties keep the revealed order), as Python's
-        rest = np.empty(X.KEPT_MAX, dtype=np.int64)
-        val = np.empty(X.KEPT_MAX, dtype=np.int64)
-        m = 0
-        removed = False
-        for j in range(k):
-            if not removed and rev[j] == victim:
-                removed = True
-                continue
-            v = _prophecy_value(h, cnt, doors, s_col, s_len, rev[j])
-            q = m
-            while q > 0 and val[q - 1] < v:
-                rest[q] = rest[q - 1]
-                val[q] = val[q - 1]
-                q -= 1
-            rest[q] = rev[j]
-            val[q] = v
-            m += 1
-        # the smallest action number with that outcome (the one the legal list keeps)
-        idx = np.empty(X.KEPT_MAX, dtype=np.int64)
-        for i in range(k):
-            if rev[i] != victim:
-                continue
-            r = 0
-            for j in range(k):
-                if j != i:
-                    idx[r] = j
-                    r += 1
-            for p in range(X.NPERM[m]):
-                same = True
-                for q in range(m):
-                    if rev[idx[X.PERMS[m, p, q]]] != rest[q]:
-                        same = False
-                        break
-                if same:
-                    return X.prophecy_action(i, p)
-        return -1                                 # unreachable for a legal state
+        doors = (S[HD], S[HD + 1], S[HD + 2], S[HD + 3])
+        keys = (S[B.key_of(0)] > 0, S[B.key_of(1)] > 0, S[B.key_of(2)] > 0,
+                S[B.key_of(3)] > 0)
+        cnts = (X.hand_count(S, 0, 0, False, 0), X.hand_count(S, 0, 0, False, 1),
+                X.hand_count(S, 0, 0, False, 2), X.hand_count(S, 0, 0, False, 3))
+        return X.greedy_prophecy(rev, 0, k, doors, keys, cnts, s_col, s_len)
 
     if ph == PH_DOOR:
         return A_DOOR_KEY                         # always use the Key
 
     if ph == PH_NIGHTMARE:
-        best = -1
-        best_r = 1 << 40
-        for col in range(COLOURS):
-            c = B.key_of(col)
-            if h[c] > 0:
-                r = _discard_rank(h, cnt, doors, s_col, s_len, c)
-                if r < best_r:
-                    best_r = r
-                    best = col
-        if best >= 0:
-            return A_NM_KEY + best
-        size = K._deck_size(st)
-        if size >= 10:
-            return A_NM_REVEAL
-        any_needed = False
-        for c in range(NLOC):
-            if h[c] > 0 and X.door_needed(doors[c // 3]):
-                any_needed = True
-        if not any_needed:
-            return A_NM_REDRAW
-        if size >= 6:
-            for col in range(COLOURS):
-                if doors[col] > 0:
-                    return A_NM_DOOR + col
-        return A_NM_REVEAL
+        col = X.nightmare_key(S, 0, 0, False, HD, False, s_col, s_len)
+        if col >= 0:
+            return A_NM_KEY + col
+        return X.nightmare_fallback(S, 0, 0, False, HD, False, K._deck_size(st), A_NM_REVEAL,
+                                    A_NM_REDRAW, A_NM_DOOR)
     return -1
 
 
