@@ -40,7 +40,8 @@ used to be written out in each kernel and that do not depend on how a kernel mod
   per-colour tables (:func:`play_choice`, ``PLAY_BEST``/``LOWEST``), :func:`discard_rank_in`,
   the prophecy's discard and order (:func:`greedy_prophecy`, :func:`prophecy_order`), the
   Nightmare (:func:`nightmare_key`, :func:`nightmare_fallback`) and greedy-plus's play change
-  (:func:`plus_plays`), shared by the solo and two-player information-state greedies.
+  (:func:`plus_plays`), shared by the solo and two-player information-state greedies and the
+  deal-mode playouts' greedy.
 
 A rule change is made in ``engine/`` and in the one function here that takes that decision
 (docs/SOLVER.md, "Changing a rule"); the kernels keep only the plumbing of their deck model:
@@ -362,8 +363,8 @@ def prophecy_value(c, doors_col, key_held, in_series, cnt_col):
 # kernels (issue 26; was solver/greedy_steps.py).  The section above holds greedy's ranks
 # (``discard_rank``, ``play_rank``, ``prophecy_value``); this one holds the decisions built on
 # them that do not depend on how a kernel reads a hand, so that the solo greedy
-# (:mod:`solver.honest.greedy`) and the two-player greedy (:mod:`solver.duo.info_greedy`)
-# decide with the same code:
+# (:mod:`solver.honest.greedy`), the two-player greedy (:mod:`solver.duo.info_greedy`) and the
+# deal-mode playouts' greedy (:mod:`solver.clairvoyant.playouts`) decide with the same code:
 #
 # * the per-colour **play tables** (``PLAY_BEST``, ``LOWEST``) and the **play decision**
 #   (:func:`play_choice`, engine.policy's rules 1-4) from a colour's held cards (a 3-bit mask),
