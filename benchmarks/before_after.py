@@ -23,6 +23,9 @@ tree unpacked by ``git archive OLD | tar -x -C /tmp/before``::
 ``policies [N]`` the honest kernels through their policies (in-kernel rollout games, then
                 ``rollout`` and ``seq-rollout`` on deals 0..N-1, N = 3 by default): wins,
                 a digest of every game's actions and CPU seconds;
+``deal-playouts N R``  the deal-mode greedy playouts of seeds 0..N-1 and random ones of
+                0..R-1: wins, decisions and a sha256 of every game's actions and final phase
+                (before-after-dealgreedy-20261204.json used N = 100000, R = 10000);
 ``speed``       kernel greedy playouts/s (20,000 deals), clairvoyant nodes/s (deals
                 1000..1399, no certificate check), expectimax nodes/s (seed 56, 15 cards),
                 each after its compilation, per second of wall time and of CPU time.
@@ -196,6 +199,26 @@ def policies(deals):
     print(json.dumps(res))
 
 
+def deal_playouts(n, r):
+    """The deal-mode playouts (``solver.clairvoyant.playouts``) of seeds 0..n-1 with greedy and
+    0..r-1 with random: wins, decisions, a sha256 of one line per game (seed, final phase,
+    actions) and what ``run_batch`` counts of the same seeds."""
+    from solver.clairvoyant import playouts as P
+    P.compile_all()
+    out = {}
+    for pol, k in (("greedy", n), ("random", r)):
+        h = hashlib.sha256()
+        wins = dec = 0
+        for s in range(k):
+            acts, ph = P.playout(s, pol)
+            h.update(f"{s}:{ph}:{','.join(map(str, acts))}\n".encode())
+            wins += ph == "won"
+            dec += len(acts)
+        out[pol] = {"games": k, "wins": wins, "decisions": dec, "sha256": h.hexdigest(),
+                    "run_batch": P.run_batch(range(k), pol)}
+    print(json.dumps(out, default=int))
+
+
 def _lines(path):
     with open(path) as f:
         return [json.loads(x) for x in f if x.strip()]
@@ -263,6 +286,8 @@ if __name__ == "__main__":
         duo(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "honest":
         honest(int(sys.argv[2]))
+    elif sys.argv[1] == "deal-playouts":
+        deal_playouts(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "policies":
         policies(int(sys.argv[2]) if len(sys.argv) > 2 else 3)
     elif sys.argv[1] == "report":
