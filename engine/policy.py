@@ -50,8 +50,14 @@ import random
 
 from . import cards as C
 from . import game as G
-from .rules import COLOURS, DOORS_PER_COLOUR, PROPHECY_SIZE
+from .rules import COLOURS, DOORS_PER_COLOUR, PROPHECY_SIZE, SERIES_LENGTH
 
+# greedy's heuristics (not rule sizes; solver.steps' greedy imports them): at a Nightmare with
+# no Key to spend, reveal with at least REVEAL_MIN_DECK cards in the deck, give up a Door with at
+# least DOOR_MIN_DECK; rule 2 waits on a series one card short of complete (SERIES_LAST cards)
+REVEAL_MIN_DECK = 10
+DOOR_MIN_DECK = 6
+SERIES_LAST = SERIES_LENGTH - 1
 _SYMBOL_PREF = {C.MOON: 0, C.SUN: 1, C.KEY: 2}   # lower = preferred to play
 _DRAFT_PREF = {C.KEY: 0, C.SUN: 1, C.MOON: 2}    # lower = preferred to draft
 
@@ -117,7 +123,7 @@ def _greedy_play(state) -> int:
         cont = [c for c in playable if C.colour(c) == s_col]
         if cont:
             return _zone_action(state, G.PLAY, _play_choice(state, hand, cont))
-    if not (s_col is not None and s_len == 2 and _needed(state, s_col)):
+    if not (s_col is not None and s_len == SERIES_LAST and _needed(state, s_col)):
         counts = _colour_counts(hand)
         starts = [c for c in playable if _needed(state, C.colour(c)) and counts[C.colour(c)] >= 2]
         if starts:
@@ -181,12 +187,12 @@ def _greedy_nightmare(state) -> int:
             return (_discard_rank(state, hand, C.key_of(col)), zone)
         return min(keys, key=rank)
     size = state.deck_size()
-    if size >= 10:
+    if size >= REVEAL_MIN_DECK:
         return G.NM_REVEAL
     if not any(_needed(state, C.colour(c)) for c in hand):
         return G.NM_REDRAW
     doors = [a for a in legal if G.NM_DOOR <= a < G.NM_REVEAL]
-    if doors and size >= 6:
+    if doors and size >= DOOR_MIN_DECK:
         return doors[0]
     return G.NM_REVEAL
 

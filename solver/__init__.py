@@ -17,8 +17,9 @@ kernel leaves the clairvoyant search's cache valid.
 ``tests/project/test_numba_cache_stamp.py`` imports every module of the package, finds every
 cached dispatcher and checks that it is stamped, and checks that every module a cached function
 may call is in its file's digest.  The kernels also compile in the rules vocabulary of
-``engine/`` (``ENGINE_CORE``: card counts, rule sizes, phase numbers and action numbers, frozen
-as constants), so those files are part of every stamp too.
+``engine/`` (``ENGINE_CORE``: card counts, rule sizes, phase numbers and action numbers, and
+greedy's heuristic thresholds of ``engine/policy.py``, frozen as constants), so those files are
+part of every stamp too.
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ _ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 # depend on: plain-Python rule code compiled by njit(...) elsewhere, the constants of the
 # expectimax's settings and counters, and the expectimax kernel's re-export.
 SHARED = ("rules_core.py", "expectimax/control.py", "expectimax/kernel.py")
-ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py")
+ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py", "policy.py")
 
 # a numba jit decorator or call whose arguments include cache=True (a decorator, with or
 # without the module prefix, or njit applied to a function of another file)

@@ -61,6 +61,7 @@ from numba import njit
 
 from engine import actions as A
 from engine import game as G
+from engine.policy import DOOR_MIN_DECK, REVEAL_MIN_DECK, SERIES_LAST
 from engine.rules import (COLOURS, DOORS_PER_COLOUR, DOORS_TO_WIN, DUO_DRAFT_SIZE, DUO_OWN_SIZE,
                           DUO_SHARED_SIZE, FIRST_DOOR, HAND_SIZE, NIGHTMARE,
                           NUM_LOCATION_TYPES, PROPHECY_SIZE, SYMBOLS)
@@ -389,10 +390,8 @@ CARD_MASK = (1 << CARD_BITS) - 1        # a rank's last term: the card
 assert KEPT_MAX <= 4                    # kept_insert holds the kept cards in four names
 NCOL = 4                                # play_choice holds a colour's mask in four names
 assert COLOURS == NCOL
-# engine.policy._greedy_nightmare's deck-size thresholds (a heuristic, not a rule size)
-REVEAL_MIN_DECK = 10
-DOOR_MIN_DECK = 6
-SERIES_LAST = 2                         # engine.policy's rule 2: a series one card short
+# engine.policy's heuristics (imported above): the Nightmare's deck-size thresholds
+# REVEAL_MIN_DECK and DOOR_MIN_DECK, and rule 2's SERIES_LAST
 
 
 # ----------------------------------------------------------------------------- the play tables
