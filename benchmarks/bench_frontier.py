@@ -49,13 +49,17 @@ def load(names):
     return out
 
 
+def ms_per_decision(rows) -> float | None:
+    """CPU milliseconds per decision over ``rows`` (sum of CPU seconds / sum of decisions)."""
+    dec = sum(x["decisions"] for x in rows)
+    return 1000 * sum(x["cpu_s"] for x in rows) / dec if dec else None
+
+
 def table(data, min_deals):
     big = [n for n, r in data.items() if len(r) >= min_deals]
     common = set.intersection(*(set(data[n]) for n in big)) if big else set()
     rows = []
     for n, r in data.items():
-        dec = sum(x["decisions"] for x in r.values())
-        cpu = sum(x["cpu_s"] for x in r.values())
         w_all = sum(bool(x["won"]) for x in r.values())
         c = [r[s] for s in common if s in r] if n in big else []
         w_c = sum(bool(x["won"]) for x in c)
@@ -64,8 +68,8 @@ def table(data, min_deals):
             "ci95": list(wilson(w_all, len(r))),
             "common_deals": len(c), "common_win_rate": w_c / len(c) if c else None,
             "common_ci95": list(wilson(w_c, len(c))) if c else None,
-            "ms_per_decision": 1000 * cpu / dec if dec else None,
-            "cpu_s_per_deal": cpu / len(r),
+            "ms_per_decision": ms_per_decision(r.values()),
+            "cpu_s_per_deal": sum(x["cpu_s"] for x in r.values()) / len(r),
             "mean_load": sum(x.get("load", 0) for x in r.values()) / len(r),
             "commits": sorted({x["run"].get("commit", "?") for x in r.values()}),
         })
@@ -92,15 +96,11 @@ def pair(data, a, b) -> dict:
     k = min(only_a, only_b)      # exact two-sided binomial test at 1/2
     p = min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m) if m else 1.0
 
-    def cost(r):
-        dec = sum(r[s]["decisions"] for s in common)
-        return 1000 * sum(r[s]["cpu_s"] for s in common) / dec if dec else None
-
     def rate(r):
         w = sum(bool(r[s]["won"]) for s in common)
         return {"wins": w, "win_rate": w / len(common) if common else None,
                 "ci95": list(wilson(w, len(common))) if common else None,
-                "ms_per_decision": cost(r),
+                "ms_per_decision": ms_per_decision([r[s] for s in common]),
                 "mean_load": sum(r[s].get("load", 0) for s in common) / len(common)
                 if common else None}
 

@@ -188,15 +188,11 @@ def main(argv=None) -> int:
     p.add_argument("--no-policy", action="store_true", help="no --policy rows at all")
     a = p.parse_args(argv)
     prefixes = sorted(k for k in set(a.l2_prefix) if 0 < k < a.l2) if a.l2 else []
-    from solver.api import make_policy
+    from solver.api import make_default_policy, make_policy
     from solver.honest.play import decision_stream
-    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
-
-    def _make(name):            # "default": the default honest policy with its arguments
-        return (make_policy(DEFAULT_HONEST_POLICY, **DEFAULT_HONEST_ARGS) if name == "default"
-                else make_policy(name))
-    pols = ({} if a.no_policy
-            else {name: _make(name) for name in (a.policy or ["seq-rollout"])})
+    pols = ({} if a.no_policy      # "default": the default honest policy with its arguments
+            else {name: make_default_policy() if name == "default" else make_policy(name)
+                  for name in (a.policy or ["seq-rollout"])})
     bests = ([(f"best-{t:g}s", {"budget_s": t}, False) for t in a.best]
              + [(f"best-{n}n", {"budget_nodes": n}, False) for n in a.best_nodes])
     if a.best_level_1:

@@ -275,14 +275,14 @@ class Hinter:
 
     def policy(self):
         if self._policy is None:
-            from solver.api import make_policy, policy_entries
-            from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+            from solver.api import make_default_policy, make_policy, policy_entries
+            from solver.policies import DEFAULT_HONEST_POLICY
             strong = DEFAULT_HONEST_POLICY
             name = strong if strong in policy_entries() else "greedy"
             if name == strong:
                 self._notice("honest", f"the {strong} policy's playouts")
                 self._notice("expectimax", f"the {strong} policy's exact search")
-                self._policy = make_policy(name, **DEFAULT_HONEST_ARGS)
+                self._policy = make_default_policy()
                 self._policy.warm_up()    # compile or load now, before the hint is timed
             else:
                 self._policy = make_policy(name)

@@ -50,6 +50,16 @@ def _policy_names() -> str:
         return f"(the registry could not be read: {e})"
 
 
+def _default_policy_text() -> str:
+    """The solo default policy and its arguments, as the help names them."""
+    try:
+        from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+        return " ".join([DEFAULT_HONEST_POLICY]
+                        + [f"{k}={v}" for k, v in DEFAULT_HONEST_ARGS.items()])
+    except Exception as e:  # pragma: no cover - a broken policy module: say so in the help
+        return f"(the default could not be read: {e})"
+
+
 def add_arguments(p) -> None:
     from solver.clairvoyant import solve as solo
     from solver.duo import search as duo
@@ -59,9 +69,9 @@ def add_arguments(p) -> None:
                         "clairvoyant")
     p.add_argument("--policy", default=None, metavar="NAME",
                    help="honest mode: the registered policy to play, one of "
-                        f"{_policy_names()} (docs/POLICIES.md); default endgame with base=seq-rollout "
-                        "for solo deals, duo-krollout for two-player deals: the strongest "
-                        "measured at 10 ms of CPU per decision or less")
+                        f"{_policy_names()} (docs/POLICIES.md); default for solo deals "
+                        f"{_default_policy_text()}, for two-player deals duo-krollout: the "
+                        "strongest measured at 10 ms of CPU per decision or less")
     p.add_argument("--policy-seed", type=int, default=None, metavar="P",
                    help="honest mode: the seed of the policy's random numbers, independent of "
                         "the deal (default 1; recorded in the JSON, so games replay)")

@@ -66,10 +66,10 @@ from .results import (CRITERION_ESTIMATE, CRITERION_LO, EXACT_TOL, NO_LEADER,  #
                       name_estimates, sort_actions)
 
 __all__ = ["Policy", "PolicyBase", "Param", "PolicyEntry", "PolicyError", "register_policy",
-           "policy_entries", "parse_policy_args", "make_policy", "config_hash", "EXACT_TOL",
-           "Interval", "bounds", "ActionValue", "Ranking", "proven_best", "finish",
-           "sort_actions", "Solver", "SolverBase", "register_solver", "solver_entries",
-           "resolve_mode", "OptionError", "rank"]
+           "policy_entries", "parse_policy_args", "make_policy", "make_default_policy",
+           "config_hash", "EXACT_TOL", "Interval", "bounds", "ActionValue", "Ranking",
+           "proven_best", "finish", "sort_actions", "Solver", "SolverBase", "register_solver",
+           "solver_entries", "resolve_mode", "OptionError", "rank"]
 
 # ----------------------------------------------------------------------------- policies
 @runtime_checkable
@@ -126,6 +126,14 @@ def make_policy(name: str, **args):
     and the hooks of :class:`PolicyBase`."""
     _load_builtins()
     return build_policy(name, **args)
+
+
+def make_default_policy():
+    """The default honest policy with its arguments (``solver.policies.DEFAULT_HONEST_POLICY``
+    and ``DEFAULT_HONEST_ARGS``; ``winrate`` adds a user's pairs to them itself, so that its
+    stored command names them)."""
+    from .policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+    return make_policy(DEFAULT_HONEST_POLICY, **DEFAULT_HONEST_ARGS)
 
 
 def config_hash(policy) -> str:

@@ -137,11 +137,10 @@ class Ranking:
         return d
 
 
-CRITERION_ESTIMATE = ("highest estimate (greedy-keep-doors play after the action) among the "
-                      "actions not proven worse than another")
-# the same criterion with the policy the estimates really played (name_estimates)
+# the leader by estimates; name_estimates puts in the policy the estimates really played
 _CRITERION_ESTIMATE_OF = ("highest estimate ({} play after the action) among the actions not "
                           "proven worse than another")
+CRITERION_ESTIMATE = _CRITERION_ESTIMATE_OF.format("greedy-keep-doors")
 CRITERION_LO = "highest lo (the winning chance proven reachable) among the actions"
 NO_LEADER = ("no leader: every action's lo is 0 and there are no estimates, so nothing "
              "tells the actions apart yet")
