@@ -316,6 +316,10 @@ class _Tally:
         self.nodes = 0
         self.seconds = 0.0
         self.doors = self.decisions = 0
+        # honest games' CPU time, over the games that have it (a game stored before
+        # results files kept it has none): seconds, their decisions, and the games without
+        self.cpu_seconds = 0.0
+        self.cpu_decisions = self.cpu_missing = 0
         self.hist: dict = {}
         self.stored_budgets: dict = {}
 
@@ -342,6 +346,11 @@ class _Tally:
     def add_honest(self, r: dict, stored: bool = False) -> None:
         self._add(bool(r["won"]), not r["won"], r["seconds"], 0, r["doors"], r["decisions"])
         self.stored += stored
+        if r.get("cpu_seconds") is None:
+            self.cpu_missing += 1
+        else:
+            self.cpu_seconds += float(r["cpu_seconds"])
+            self.cpu_decisions += int(r["decisions"])
 
     def median_seconds(self) -> float:
         """The upper median of the solve times, to within ``MEDIAN_STEP``."""
@@ -658,6 +667,12 @@ def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> in
     out["policy_default"] = bool(getattr(args, "policy_default", False))
     out["decisions"] = decisions
     out["seconds_per_decision"] = secs / decisions if decisions else None
+    # CPU time of the process over each game (what the policies' costs are measured in);
+    # games stored before results files kept it are left out of these two and counted
+    out["cpu_seconds"] = round(t.cpu_seconds, 6)
+    out["cpu_seconds_per_decision"] = (t.cpu_seconds / t.cpu_decisions if t.cpu_decisions
+                                       else None)
+    out["deals_without_cpu"] = t.cpu_missing
     out["mean_doors"] = t.doors / t.n
     if args.json:
         print(json.dumps(out))
@@ -674,4 +689,10 @@ def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> in
     spd = out["seconds_per_decision"]
     print(f"  decisions {decisions}  policy seconds {secs:.2f} "
           f"({(spd or 0) * 1000:.3f} ms/decision)  wall {wall:.2f} s (warm-up {warm_s:.1f} s)")
+    cpd = out["cpu_seconds_per_decision"]
+    if cpd is not None:
+        without = (f", {t.cpu_missing} stored deal(s) without CPU time left out"
+                   if t.cpu_missing else "")
+        print(f"  policy CPU seconds {t.cpu_seconds:.2f} ({cpd * 1000:.3f} ms of CPU per "
+              f"decision{without})")
     return 0

@@ -1,6 +1,6 @@
 """SQLite store of ``onirim winrate`` results: one row per deal, committed as it finishes.
 
-Schema version 3 (``docs/WINRATE.md`` describes every column):
+Schema version 4 (``docs/WINRATE.md`` describes every column):
 
 * ``results``: clairvoyant solves.  The primary key is ``(mode, players, key, seed)``:
   ``players`` (1 solo, 2 two-player) keeps a solo row from ever being read as a two-player one
@@ -15,13 +15,14 @@ Schema version 3 (``docs/WINRATE.md`` describes every column):
   ``certificate`` is the winning line (JSON list of action strings) of a WIN, the re-solve
   recipe (JSON object) of a LOSS, and ``[]`` for UNKNOWN.
 * ``honest``: games played by a policy under honest information, primary key
-  ``(policy_hash, players, seed)``; ``policies`` maps each hash to the policy's name and
-  configuration.
+  ``(policy_hash, players, seed)``; ``cpu_seconds`` is the CPU time of the process over the
+  game (NULL for a game stored before version 4, which kept its wall time only);
+  ``policies`` maps each hash to the policy's name and configuration.
 * ``meta``: ``schema_version``.
 
 A version 1 file (``results`` keyed by ``(mode, settings, seed)`` with the table size inside
-``settings``) or a version 2 file (no ``players`` column: every row is solo) is migrated in
-place, in one transaction per step, the first time it is opened for writing; opened read-only
+``settings``), a version 2 file (no ``players`` column: every row is solo) or a version 3 file
+(no ``cpu_seconds`` column in ``honest``) is migrated in place, in one transaction per step, the first time it is opened for writing; opened read-only
 (``onirim verify``) it is read as it is, its rows as solo rows.  Seeds are stored as decimal
 text (SQLite integers stop at 2**63 - 1, seeds go to 2**64 - 1).
 """
@@ -36,7 +37,7 @@ import urllib.parse
 
 from engine.errors import OnirimError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DECIDED_KEY = ""
 
 COLUMNS_V1 = ["mode", "settings", "seed", "result", "nodes", "seconds", "certificate", "created"]
@@ -45,7 +46,8 @@ COLUMNS_V2 = ["mode", "key", "seed", "result", "nodes", "seconds", "certificate"
 COLUMNS = COLUMNS_V2 + ["players"]
 HONEST_COLUMNS_V2 = ["policy_hash", "seed", "won", "doors", "decisions", "seconds", "actions",
                      "created"]
-HONEST_COLUMNS = HONEST_COLUMNS_V2 + ["players"]
+HONEST_COLUMNS_V3 = HONEST_COLUMNS_V2 + ["players"]
+HONEST_COLUMNS = HONEST_COLUMNS_V3 + ["cpu_seconds"]
 POLICY_COLUMNS = ["hash", "name", "config", "created"]
 META_COLUMNS = ["name", "value"]
 TABLES = ("results", "honest", "policies", "meta")
@@ -80,6 +82,7 @@ CREATE TABLE IF NOT EXISTS honest (
     actions     TEXT NOT NULL,
     created     REAL NOT NULL,
     players     INTEGER NOT NULL DEFAULT 1 CHECK (players IN (1, 2)),
+    cpu_seconds REAL,
     PRIMARY KEY (policy_hash, players, seed)
 );
 CREATE TABLE IF NOT EXISTS meta (
@@ -215,7 +218,8 @@ class ResultsDB:
                            f"({', '.join(TABLES)})")
             elif readonly and require_results and not cols:
                 problem = "it has no table 'results'"
-            for table, want in (("honest", (HONEST_COLUMNS, HONEST_COLUMNS_V2)),
+            for table, want in (("honest", (HONEST_COLUMNS, HONEST_COLUMNS_V3,
+                                            HONEST_COLUMNS_V2)),
                                 ("policies", (POLICY_COLUMNS,)), ("meta", (META_COLUMNS,))):
                 have = _columns(self.con, table)
                 if have and have not in want and problem is None:
@@ -223,14 +227,15 @@ class ResultsDB:
             if problem is None and _columns(self.con, "meta"):
                 row = self.con.execute(
                     "SELECT value FROM meta WHERE name='schema_version'").fetchone()
-                if row is not None and str(row[0]) not in ("1", "2", str(SCHEMA_VERSION)):
+                if row is not None and str(row[0]) not in ("1", "2", "3", str(SCHEMA_VERSION)):
                     problem = (f"it has schema version {row[0]}, this onirim reads versions "
                                f"up to {SCHEMA_VERSION}")
             if problem is not None:
                 self.con.close()
                 raise DBError(f"database {path!r} is not an onirim results file: {problem}")
             hcols = _columns(self.con, "honest")
-            self.honest_players = hcols == HONEST_COLUMNS
+            self.honest_players = hcols in (HONEST_COLUMNS, HONEST_COLUMNS_V3)
+            self.honest_cpu = hcols == HONEST_COLUMNS
             if not readonly:
                 self.con.execute("PRAGMA journal_mode=WAL")
                 self.con.execute("PRAGMA synchronous=NORMAL")
@@ -239,12 +244,13 @@ class ResultsDB:
                     self.version = 2
                 if self.version == 2 or hcols == HONEST_COLUMNS_V2:
                     self._migrate_v2()
+                self._migrate_v3()
                 self.con.executescript(SCHEMA)
                 with self.con:
                     self.con.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                                      (str(SCHEMA_VERSION),))
                 self.version = SCHEMA_VERSION
-                self.honest_players = True
+                self.honest_players = self.honest_cpu = True
         except sqlite3.Error as e:
             raise DBError(f"cannot open database {path!r}: {e}") from None
 
@@ -303,6 +309,16 @@ class ResultsDB:
                     con.execute(f"INSERT INTO {table} ({names}, players) "
                                 f"SELECT {names}, 1 FROM {table}_v2")
                     con.execute(f"DROP TABLE {table}_v2")
+
+    def _migrate_v3(self) -> None:
+        """Version 3 -> 4 in one transaction: ``honest`` gets the column ``cpu_seconds``,
+        NULL for the games already stored (their CPU time was not kept)."""
+        con = self.con
+        if _columns(con, "honest") != HONEST_COLUMNS_V3:
+            return
+        with _one_transaction(con):
+            if _columns(con, "honest") == HONEST_COLUMNS_V3:    # else another process did
+                con.execute("ALTER TABLE honest ADD COLUMN cpu_seconds REAL")
 
     def close(self) -> None:
         self.con.close()
@@ -422,27 +438,29 @@ class ResultsDB:
         """Stored ``players``-player games of policy ``phash`` among ``seeds``: seed -> dict
         (``seeds`` as in :meth:`done`)."""
         out = {}
-        base = ("SELECT seed, won, doors, decisions, seconds FROM honest "
+        cpu = "cpu_seconds" if self.honest_cpu else "NULL"
+        base = (f"SELECT seed, won, doors, decisions, seconds, {cpu} FROM honest "
                 "WHERE policy_hash=? AND players=?")
-        for seed, won, doors, decisions, seconds in self._seed_rows(base, (phash, int(players)),
-                                                                     seeds):
+        for seed, won, doors, decisions, seconds, cpu_s in self._seed_rows(
+                base, (phash, int(players)), seeds):
             out[int(seed)] = {"won": bool(won), "doors": doors, "decisions": decisions,
-                              "seconds": seconds}
+                              "seconds": seconds, "cpu_seconds": cpu_s}
         return out
 
     def add_honest(self, phash: str, rows, players: int = 1) -> None:
         """Store ``players``-player games (dicts with seed, won, doors, decisions, seconds,
-        actions) in one transaction.  A game already stored is kept (the same policy hash,
+        actions, and cpu_seconds if known) in one transaction.  A game already stored is kept (the same policy hash,
         player count and seed give the same game)."""
         try:
             with self.con:
                 for r in rows:
                     self.con.execute(
                         f"INSERT OR IGNORE INTO honest ({_HCOLS}) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (phash, str(r["seed"]), int(bool(r["won"])), int(r["doors"]),
                          int(r["decisions"]), float(r["seconds"]), json.dumps(r["actions"]),
-                         time.time(), int(players)))
+                         time.time(), int(players),
+                         None if r.get("cpu_seconds") is None else float(r["cpu_seconds"])))
         except sqlite3.Error as e:
             raise DBError(f"cannot write database {self.path!r}: {e}") from None
 
@@ -457,10 +475,11 @@ class ResultsDB:
         if not _columns(self.con, "honest"):
             return
         pcol = "players" if self.honest_players else "1"
+        cpu = "cpu_seconds" if self.honest_cpu else "NULL"
         cur = self.con.execute("SELECT policy_hash, seed, won, doors, decisions, seconds, "
-                               f"actions, {pcol} FROM honest ORDER BY policy_hash, 8, "
+                               f"actions, {pcol}, {cpu} FROM honest ORDER BY policy_hash, 8, "
                                "CAST(seed AS INTEGER)")
-        for phash, seed, won, doors, decisions, seconds, actions, players in cur:
+        for phash, seed, won, doors, decisions, seconds, actions, players, cpu_s in cur:
             yield {"policy_hash": phash, "seed": int(seed), "won": bool(won), "doors": doors,
                    "decisions": decisions, "seconds": seconds, "actions": actions,
-                   "players": int(players)}
+                   "players": int(players), "cpu_seconds": cpu_s}

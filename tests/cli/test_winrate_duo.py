@@ -1,5 +1,6 @@
 """`onirim winrate --players 2`: the results database keeps solo and two-player rows apart
-(schema 3, a ``players`` column in the keys; version 2 files migrate), and the two-player
+(a ``players`` column in the keys since schema 3, version 2 files migrate; schema 4 adds
+the games' CPU time), and the two-player
 clairvoyant and honest modes resume after a kill and give the same rows for any --jobs."""
 import json
 import sqlite3
@@ -80,7 +81,7 @@ def test_a_version_2_file_is_read_as_solo_and_migrated_on_write(tmp_path):
     ro.close()
     assert cols(path, "results") == COLUMNS_V2              # reading changed nothing
     db = ResultsDB(path)
-    assert db.version == SCHEMA_VERSION == 3
+    assert db.version == SCHEMA_VERSION == 4
     assert cols(path, "results") == COLUMNS and cols(path, "honest") == HONEST_COLUMNS
     assert db.done("clairvoyant", unknown_key(S), [5]) == {5: ("WIN", 7, 0.01)}
     assert db.done("clairvoyant", unknown_key(SD), [5], players=2) == {}
@@ -88,6 +89,50 @@ def test_a_version_2_file_is_read_as_solo_and_migrated_on_write(tmp_path):
     db.close()
     ResultsDB(path).close()                                 # a second open: nothing to do
     assert cols(path, "results") == COLUMNS
+
+
+def test_a_version_3_file_gains_cpu_seconds_and_its_old_games_are_counted_apart(tmp_path):
+    """Version 3 -> 4: ``honest`` gets ``cpu_seconds`` (NULL for the games stored before); a
+    run over old and new games gives CPU per decision over the new ones and says how many
+    old ones it left out."""
+    path = str(tmp_path / "v3.sqlite")
+    r = onirim("winrate", "--mode", "honest", "--policy", "greedy", "--deals", "3", "--seed",
+               "0", "--db", path, "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    con = sqlite3.connect(path)     # make it the version 3 file an older onirim wrote
+    con.executescript("""
+        CREATE TABLE h3 AS SELECT policy_hash, seed, won, doors, decisions, seconds, actions,
+            created, players FROM honest;
+        DROP TABLE honest;
+        CREATE TABLE honest (policy_hash TEXT NOT NULL, seed TEXT NOT NULL,
+            won INTEGER NOT NULL CHECK (won IN (0, 1)), doors INTEGER NOT NULL,
+            decisions INTEGER NOT NULL, seconds REAL NOT NULL, actions TEXT NOT NULL,
+            created REAL NOT NULL, players INTEGER NOT NULL DEFAULT 1 CHECK (players IN (1, 2)),
+            PRIMARY KEY (policy_hash, players, seed));
+        INSERT INTO honest SELECT * FROM h3;
+        DROP TABLE h3;
+        UPDATE meta SET value='3' WHERE name='schema_version';
+    """)
+    con.commit()
+    con.close()
+    assert cols(path, "honest") == HONEST_COLUMNS[:-1]
+    ro = ResultsDB(path, readonly=True)             # read as it is
+    assert [r["cpu_seconds"] for r in ro.honest_rows()] == [None] * 3
+    ro.close()
+    assert cols(path, "honest") == HONEST_COLUMNS[:-1]
+    r = onirim("winrate", "--mode", "honest", "--policy", "greedy", "--deals", "5", "--seed",
+               "0", "--db", path, "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert cols(path, "honest") == HONEST_COLUMNS
+    assert j["deals"] == 5 and j["deals_without_cpu"] == 3
+    con = sqlite3.connect(path)
+    rows = dict(con.execute("SELECT CAST(seed AS INTEGER), cpu_seconds FROM honest"))
+    dec = dict(con.execute("SELECT CAST(seed AS INTEGER), decisions FROM honest"))
+    assert con.execute("SELECT value FROM meta WHERE name='schema_version'").fetchone()[0] == "4"
+    con.close()
+    assert [rows[s] is None for s in range(5)] == [True, True, True, False, False]
+    assert j["cpu_seconds_per_decision"] == pytest.approx((rows[3] + rows[4]) / (dec[3] + dec[4]))
 
 
 def _rows(db, table="results"):

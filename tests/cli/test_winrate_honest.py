@@ -17,7 +17,8 @@ from solver.api import make_policy
 
 SUMMARY = {"mode", "deals", "wins", "losses", "unknown", "win_rate", "ci95",
            "ci95_with_unknown", "seconds", "nodes", "policy", "policy_config", "policy_hash",
-           "decisions", "seconds_per_decision", "mean_doors", "policy_seed", "policy_default"}
+           "decisions", "seconds_per_decision", "mean_doors", "policy_seed", "policy_default",
+           "cpu_seconds", "cpu_seconds_per_decision", "deals_without_cpu"}
 
 
 def run_main(capsys, *args):
@@ -50,6 +51,14 @@ def test_json_jobs_and_the_same_deals(tmp_path, capsys):
     assert sorted(ga) == list(range(40, 70))
     assert out["decisions"] == sum(g[2] for g in ga.values())
     assert out["mean_doors"] == sum(g[1] for g in ga.values()) / 30
+    # CPU time is stored per game and summed over them (every game of this run has it)
+    con = sqlite3.connect(db_a)
+    cpu = [c for (c,) in con.execute("SELECT cpu_seconds FROM honest")]
+    con.close()
+    assert len(cpu) == 30 and all(c is not None and c >= 0 for c in cpu)
+    assert out["deals_without_cpu"] == 0
+    assert out["cpu_seconds"] == pytest.approx(sum(cpu), abs=1e-5)
+    assert out["cpu_seconds_per_decision"] == pytest.approx(sum(cpu) / out["decisions"])
     # the stored games are those play_honest plays (deal S is the clairvoyant deal S)
     pol = make_policy("greedy")
     for seed in (40, 55):

@@ -108,11 +108,13 @@ def test_honest_rows_and_policies(tmp_path):
     db.add_honest("abc", [row, dict(row, seed=10, won=False, doors=3)])
     db.add_honest("abc", [dict(row, doors=1)])            # a stored game is kept
     assert db.honest_done("abc", [9, 10, 11]) == {
-        9: {"won": True, "doors": 8, "decisions": 50, "seconds": 0.5},
-        10: {"won": False, "doors": 3, "decisions": 50, "seconds": 0.5}}
+        9: {"won": True, "doors": 8, "decisions": 50, "seconds": 0.5, "cpu_seconds": None},
+        10: {"won": False, "doors": 3, "decisions": 50, "seconds": 0.5, "cpu_seconds": None}}
+    db.add_honest("abc", [dict(row, seed=11, cpu_seconds=0.25)])
+    assert db.honest_done("abc", [11])[11]["cpu_seconds"] == 0.25
     assert db.honest_done("other", [9]) == {}
     assert db.policies() == {"abc": {"name": "greedy", "config": {}}}
-    assert [r["seed"] for r in db.honest_rows()] == [9, 10]
+    assert [r["seed"] for r in db.honest_rows()] == [9, 10, 11]
     db.close()
 
 
