@@ -116,6 +116,18 @@ EXPERIMENTS = {e.name: e for e in (
     # (solver/policies/late_l2.py)
     _honest("late-l2-seq-n4096", "late-l2", 2_000, {"base": "seq-rollout:n=4096"},
             cost="about 6 CPU-hours", cheap=False),
+    # the learned base (docs/POLICIES.md, "A learned base policy"): alone, then as the base
+    # of seq-rollout (paired with seq-n1024-stop) and of the end-game switch over it
+    _honest("learned-base", "learned-base", 10_000, cost="about 2 CPU-minutes"),
+    _honest("seq-n1024-stop-learned", "seq-rollout", 2_000,
+            {"n": 1024, "batch": 64, "stop": 0.01, "base": "learned-base"},
+            cost="about 10 CPU-minutes"),
+    _honest("seq-n512-stop-learned", "seq-rollout", 2_000,
+            {"n": 512, "batch": 64, "stop": 0.01, "base": "learned-base"},
+            cost="about 6 CPU-minutes"),
+    _honest("endgame8-seq-n1024-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=1024,batch=64,stop=0.01,base=learned-base", "unknown": 8},
+            cost="about 12 CPU-minutes", cheap=False),
     _honest("duo-greedy", "greedy", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-greedy-plus", "duo-greedy-plus", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-rollout", "duo-rollout", 2_000, players=2,

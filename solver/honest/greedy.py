@@ -1,5 +1,5 @@
-"""The base policies of the honest kernel: greedy, greedy-plus and greedy-keep-doors on the
-information state.
+"""The base policies of the honest kernel: greedy, greedy-plus, greedy-keep-doors and
+learned-base on the information state.
 
 ``greedy`` is :func:`engine.policy.greedy_action` (solo) and ``greedy-plus``
 :func:`solver.honest.rollout.greedy_plus_action`, both on the array of
@@ -13,7 +13,9 @@ off its array.  The greedy play decision reads per-colour tables (``solver.steps
 against it.
 ``greedy-keep-doors`` (:func:`keep_doors`) is :func:`engine.policy.keep_doors_action`,
 checked against it at every decision of real games (tests/solver/honest/test_strong.py).
-``base_action(S, base)`` plays any of the three by number (``BASES``): the playouts of
+``learned-base`` (:mod:`solver.honest.learned`) is greedy-keep-doors with its play-phase
+decision replaced by a learned linear scorer.
+``base_action(S, base)`` plays any of the four by number (``BASES``): the playouts of
 :mod:`solver.honest.playouts` take it as an argument.
 """
 from __future__ import annotations
@@ -26,6 +28,7 @@ from engine.rules import COLOURS, FIRST_DOOR, NO_CARD
 # absolute, not relative (see solver.honest.state)
 from solver import board as B
 from solver import steps as X
+from solver.honest.learned import learned_play
 from solver.honest.state import (A_DISCARD, A_DOOR_KEY, A_NM_DOOR, A_NM_KEY, A_NM_REDRAW,
                                  A_NM_REVEAL, A_PLAY, DR, DRAWN, H, L, LAST, NTOP,
                                  P_DOOR, P_NIGHTMARE, P_PLAY, P_PROPHECY, PH, SER, TOP, U,
@@ -258,21 +261,25 @@ def _keep_of(S, a):
 
 
 # The base policies of the playouts, by number (the kernels' ``base`` argument).
-GREEDY, GREEDY_PLUS, KEEP_DOORS = 0, 1, 2
-BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "greedy-keep-doors": KEEP_DOORS}
+GREEDY, GREEDY_PLUS, KEEP_DOORS, LEARNED = 0, 1, 2, 3
+BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "greedy-keep-doors": KEEP_DOORS,
+         "learned-base": LEARNED}
 
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
-    """The base policy ``base`` (GREEDY, GREEDY_PLUS or KEEP_DOORS) at ``S``: greedy's action,
-    then greedy-plus's changes, then keep-doors' change, so that greedy is inlined once here
-    (inlining greedy, greedy_plus and keep_doors each put three copies of greedy into every
-    kernel that inlines this)."""
+    """The base policy ``base`` (GREEDY, GREEDY_PLUS, KEEP_DOORS or LEARNED) at ``S``:
+    greedy's action, then greedy-plus's changes, then keep-doors' change, then (LEARNED) the
+    learned play-phase scorer given keep-doors' action (:mod:`solver.honest.learned`), so
+    that greedy is inlined once here (inlining greedy, greedy_plus and keep_doors each put
+    three copies of greedy into every kernel that inlines this)."""
     a = greedy(S)
-    if base == GREEDY_PLUS or base == KEEP_DOORS:
+    if base != GREEDY:
         a = _plus_of(S, a)
-        if base == KEEP_DOORS:
+        if base != GREEDY_PLUS:
             a = _keep_of(S, a)
+            if base == LEARNED and S[PH] == P_PLAY:
+                a = learned_play(S, a)
     return a
 
 

@@ -8,8 +8,8 @@ rule and no playout loop: every playout is :func:`solver.honest.playouts.playout
 policy as an argument, every action's playouts :func:`solver.honest.playouts._eval1` (issue
 26; ``playout_b``, ``estimate_all_base`` and ``base_of`` are kept as names for them).
 
-Base policies (``BASES``, :mod:`solver.honest.greedy`): ``greedy`` (0), ``greedy-plus`` (1)
-and ``greedy-keep-doors`` (2).
+Base policies (``BASES``, :mod:`solver.honest.greedy`): ``greedy`` (0), ``greedy-plus`` (1),
+``greedy-keep-doors`` (2) and ``learned-base`` (3, :mod:`solver.honest.learned`).
 
 ``greedy-keep-doors`` (:func:`solver.honest.greedy.keep_doors`) is greedy-plus with one change, chosen by
 measurement (docs/POLICIES.md, "Stronger honest play"): in the play phase, where greedy-plus

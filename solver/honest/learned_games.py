@@ -1,0 +1,54 @@
+"""Whole games of the learned scorer with weights given at run time: the training kernel of
+``benchmarks/learn_base.py`` (the stored weights are frozen into ``base_action``; a search of
+the weights needs them as an argument).
+
+:func:`weights_games` is :func:`solver.honest.strong.base_games` with the ``learned-base``
+policy's decisions taken from ``W`` instead of ``solver.honest.learned_weights``: with the
+stored weights both play the same games (tests/solver/honest/test_learned.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# absolute, not relative (see solver.honest.state)
+from solver.honest.greedy import keep_doors
+from solver.honest.learned import learned_play_w
+from solver.honest.playouts import MAX_DECISIONS
+from solver.honest.state import (NS, P_LOST, P_PLAY, P_SETUP, P_WON, PH, _drawn, advance,
+                                 apply_action, draw_unknown, new_game, word)
+
+
+@njit(cache=True)
+def weights_games(n, key0, W, out):
+    """``n`` whole games from the setup, game g with stream word(key0, g) (as
+    ``strong.base_games``), played by greedy-keep-doors with the play phase scored by ``W``;
+    out[g] = 1 if won.  Returns the wins."""
+    S = np.empty(NS, dtype=np.int64)
+    wins = 0
+    for g in range(n):
+        new_game(S)
+        key = word(key0, g)
+        ctr = 0
+        steps = 0
+        out[g] = 0
+        while steps <= MAX_DECISIONS:
+            advance(S)
+            ph = S[PH]
+            if ph == P_WON:
+                out[g] = 1
+                wins += 1
+                break
+            if ph == P_LOST:
+                break
+            if ph >= P_SETUP:
+                t = draw_unknown(S, key, ctr)
+                ctr += 1
+                _drawn(S, t)
+                continue
+            a = keep_doors(S)
+            if ph == P_PLAY:
+                a = learned_play_w(S, a, W)
+            apply_action(S, a)
+            steps += 1
+    return wins
