@@ -116,6 +116,14 @@ EXPERIMENTS = {e.name: e for e in (
     # (solver/policies/late_l2.py)
     _honest("late-l2-seq-n4096", "late-l2", 2_000, {"base": "seq-rollout:n=4096"},
             cost="about 6 CPU-hours", cheap=False),
+    # a looser indifference stop (docs/POLICIES.md, "A looser stop"): tuned in the kernel on
+    # streams apart from these deals, then the same default with stop=0.05
+    _honest("endgame8-seq-n1024-stop05", "endgame", 2_000,
+            {"base": "seq-rollout:n=1024,batch=64,stop=0.05", "unknown": 8},
+            cost="about 6 CPU-minutes", cheap=False),
+    _honest("endgame8-seq-n2048-stop05", "endgame", 2_000,
+            {"base": "seq-rollout:n=2048,batch=64,stop=0.05", "unknown": 8},
+            cost="about 10 CPU-minutes", cheap=False),
     # the learned base (docs/POLICIES.md, "A learned base policy"): alone, then as the base
     # of seq-rollout (paired with seq-n1024-stop) and of the end-game switch over it
     _honest("learned-base", "learned-base", 10_000, cost="about 2 CPU-minutes"),
