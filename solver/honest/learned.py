@@ -32,7 +32,6 @@ from numba import njit
 from engine.rules import FIRST_DOOR, NO_CARD, NUM_LOCATION_TYPES, SYMBOLS
 
 # absolute, not relative (see solver.honest.state)
-from solver import board as B
 from solver.honest.learned_weights import WEIGHTS
 from solver.honest.state import (A_DISCARD, A_PLAY, D, DR, H, LAST, NTOP, SER, TOP, U,
                                  UTOT)
@@ -68,53 +67,21 @@ SUN, MOON, KEY = 0, 1, SYMBOLS - 1
 @njit(cache=True, inline="always")
 def _colour_facts(S, col):
     """(need, useless, cnt) of colour ``col`` at ``S``."""
-    need = S[DR + col] < 2
-    obtainable = 2 - S[DR + col] - S[D + FIRST_DOOR + col]
-    useless = (not need) or obtainable <= 0
+    dr = S[DR + col]
+    need = dr < 2
+    useless = (not need) or 2 - dr - S[D + FIRST_DOOR + col] <= 0
     cnt = S[H + col * 3] + S[H + col * 3 + 1] + S[H + col * 3 + 2]
     return need, useless, cnt
 
 
 @njit(cache=True, inline="always")
-def _score(S, W, c, play, kd, late, s_col, s_len, s_need):
-    """The linear score of playing (``play``) or discarding Location ``c``."""
-    col = c // SYMBOLS
-    sym = c % SYMBOLS
-    need, useless, cnt = _colour_facts(S, col)
-    s = W[0] * kd
-    if play:
-        cont = s_len > 0 and col == s_col and need
-        s += W[1]
-        s += W[2] * cont
-        s += W[3] * (cont and s_len == 2)
-        s += W[4] * (s_need and col != s_col)
-        s += W[5] * need
-        s += W[6] * (cnt - 1) * need
-        s += W[7] * (sym == KEY)
-        s += W[8] * (sym == MOON)
-        s += W[9] * useless
-        s += W[10] * late
-    else:
-        remain = S[U + c]
-        for i in range(S[NTOP]):
-            if S[TOP + i] == c:
-                remain += 1
-        s += W[11] * (sym == KEY)
-        s += W[12] * (sym == KEY and useless)
-        s += W[13] * need
-        s += W[14] * (s_len > 0 and col == s_col and need)
-        s += W[15] * cnt
-        s += W[16] * (sym == SUN)
-        s += W[17] * useless
-        s += W[18] * (sym == KEY and late)
-        s += W[19] * remain
-    return s
-
-
-@njit(cache=True, inline="always")
 def learned_play_w(S, kd, W):
     """The play-phase action of the linear scorer with weights ``W`` at ``S``, given
-    greedy-keep-doors' action ``kd`` there."""
+    greedy-keep-doors' action ``kd`` there: the score of each action is sum(W[i] * f_i) over
+    ``FEATURES``; the terms shared by a colour's cards are summed once per colour (``pc``,
+    ``dc``), those of the card itself per card.  The best play and the best discard are kept
+    apart (the first of equal scores, by card), and a discard is chosen only if it scores more
+    than the best play: ties go to the legal order."""
     last = S[LAST]
     s_col = -1
     s_len = 0
@@ -123,19 +90,41 @@ def learned_play_w(S, kd, W):
         s_col = last // SYMBOLS
         s_len = S[SER]
         s_need = S[DR + s_col] < 2
+    lsym = last % SYMBOLS if last != NO_CARD else -1
     late = (S[NTOP] + S[UTOT]) < LATE_DECK
-    best = kd
-    best_s = np.int64(-(1 << 60))
-    for play in (True, False):
-        base = A_PLAY if play else A_DISCARD
-        for c in range(NUM_LOCATION_TYPES):
-            if S[H + c] > 0 and (not play or B.playable(last, c)):
-                a = base + c
-                sc = _score(S, W, c, play, a == kd, late, s_col, s_len, s_need)
-                if sc > best_s:
-                    best_s = sc
-                    best = a
-    return best
+    best_p = kd
+    best_ps = np.int64(-(1 << 60))
+    best_d = kd
+    best_ds = np.int64(-(1 << 60))
+    for col in range(NUM_LOCATION_TYPES // SYMBOLS):
+        need, useless, cnt = _colour_facts(S, col)
+        if cnt == 0:
+            continue
+        cont = s_len > 0 and col == s_col and need
+        pc = (W[1] + W[2] * cont + W[3] * (cont and s_len == 2)
+              + W[4] * (s_need and col != s_col) + W[5] * need + W[6] * (cnt - 1) * need
+              + W[9] * useless + W[10] * late)
+        dc = W[13] * need + W[14] * cont + W[15] * cnt + W[17] * useless
+        for sym in range(SYMBOLS):
+            c = col * SYMBOLS + sym
+            if S[H + c] == 0:
+                continue
+            if sym != lsym:                 # B.playable(last, c)
+                sc = pc + W[7] * (sym == KEY) + W[8] * (sym == MOON) + W[0] * (A_PLAY + c == kd)
+                if sc > best_ps:
+                    best_ps = sc
+                    best_p = A_PLAY + c
+            remain = S[U + c]
+            for i in range(S[NTOP]):
+                if S[TOP + i] == c:
+                    remain += 1
+            sd = (dc + W[11] * (sym == KEY) + W[12] * (sym == KEY and useless)
+                  + W[16] * (sym == SUN) + W[18] * (sym == KEY and late) + W[19] * remain
+                  + W[0] * (A_DISCARD + c == kd))
+            if sd > best_ds:
+                best_ds = sd
+                best_d = A_DISCARD + c
+    return best_d if best_ds > best_ps else best_p
 
 
 @njit(cache=True, inline="always")
