@@ -136,6 +136,13 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("endgame8-seq-n1024-stop-learned", "endgame", 2_000,
             {"base": "seq-rollout:n=1024,batch=64,stop=0.01,base=learned-base", "unknown": 8},
             cost="about 12 CPU-minutes", cheap=False),
+    # information-set MCTS with chance nodes (solver/policies/ismcts.py; docs/POLICIES.md,
+    # "Information-set search"): at about seq-n1024-stop's CPU per decision and at 4x that;
+    # c, prior and cp as tuned in-kernel on keys of their own (10,000,003)
+    _honest("ismcts-i2000", "ismcts", 2_000, {"iters": 2000, "c": 1.0, "prior": 0.95, "cp": 2.0},
+            cost="about 8 CPU-minutes"),
+    _honest("ismcts-i8000", "ismcts", 2_000, {"iters": 8000, "c": 1.0, "prior": 0.95, "cp": 2.0},
+            cost="about 35 CPU-minutes", cheap=False),
     _honest("duo-greedy", "greedy", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-greedy-plus", "duo-greedy-plus", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-rollout", "duo-rollout", 2_000, players=2,

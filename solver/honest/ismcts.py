@@ -296,8 +296,8 @@ def search(S0, iters, c, pw, z, prior, cp, key, base, nv, nw, nslot, hp, he, hv,
 
 
 @njit(cache=True)
-def ismcts_games(n_games, key0, iters, c, pw, z, prior, cp, base, out, nv, nw, nslot, hp, he, hv, path,
-                 res, stats):
+def ismcts_games(n_games, key0, iters, c, pw, z, prior, cp, base, out, nv, nw, nslot, hp, he,
+                 hv, path, res, stats):
     """Whole games from the setup played by :func:`search` inside the kernel (for tuning on
     keys of its own; the measured rows play through the engine): game g with stream
     word(key0, g), decision i with key word(mix64(key ^ SALT_DECISION), i).  out[g] = 1 if

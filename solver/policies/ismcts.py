@@ -36,12 +36,12 @@ def key_of_stream(stream: int) -> int:
     "ismcts",
     params=[
         Param("iters", int, DEFAULT_ITERS, "iterations (playouts) per decision"),
-        Param("c", float, 4.0, "UCB1 exploration constant (the root; below it with prior=0)"),
+        Param("c", float, 1.0, "UCB1 exploration constant (the root; below it with prior=0)"),
         Param("pw", float, 0.0, "progressive widening below the root with prior=0: "
                                 "1 + floor(pw * sqrt(visits)) candidates, the base's first"),
-        Param("prior", float, 0.0, "PUCT below the root: the base action's prior (0: UCB1 "
-                                   "with widening instead)"),
-        Param("cp", float, 1.0, "PUCT's exploration constant (with prior > 0)"),
+        Param("prior", float, 0.95, "PUCT below the root: the base action's prior (0: UCB1 "
+                                    "with widening instead)"),
+        Param("cp", float, 2.0, "PUCT's exploration constant (with prior > 0)"),
         Param("z", float, 1.0, "root choice: keep the base action unless a rival's paired "
                                "mean difference exceeds z standard errors (0: most visited)"),
         Param("base", str, DEFAULT_BASE, "base policy of the playouts: greedy, greedy-plus, "
@@ -52,7 +52,7 @@ def key_of_stream(stream: int) -> int:
 class ISMCTS(PolicyBase):
     players = (1,)
 
-    def __init__(self, iters=DEFAULT_ITERS, c=4.0, pw=0.0, prior=0.0, cp=1.0, z=1.0,
+    def __init__(self, iters=DEFAULT_ITERS, c=1.0, pw=0.0, prior=0.95, cp=2.0, z=1.0,
                  base=DEFAULT_BASE):
         from solver.honest.greedy import BASES
         if base not in BASES:
