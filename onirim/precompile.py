@@ -106,7 +106,8 @@ def _honest() -> None:
     make_policy("rollout", level=2, n=2, inner_n=2).act(view, 5)
     # each policy's own warm-up, as winrate and the play hint call it (rollout's compiles
     # the per-action estimates of act_among, which the end-game switch calls)
-    for name in ("rollout", "seq-rollout", "greedy-keep-doors"):
+    # (ismcts: solver.honest.ismcts.search, about 12 s of compile CPU on its own)
+    for name in ("rollout", "seq-rollout", "greedy-keep-doors", "ismcts"):
         make_policy(name).warm_up()
     # onirim play's hint: the default rollout policy on a seeded game's view, with a
     # decision stream of the play command (any 64-bit value)
@@ -147,7 +148,7 @@ FAMILIES = {
     "clairvoyant": (_clairvoyant, 32),
     "duo": (_duo, 32),
     "playouts": (_playouts, 27),
-    "honest": (_honest, 58),
+    "honest": (_honest, 70),          # 58 + ismcts' 12 (measured alone, 2026-12-04)
     "duo-honest": (_duo_honest, 49),
     "bound": (_bound, 16),
 }
