@@ -126,6 +126,11 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("endgame8-seq-n128-stop-learned", "endgame", 2_000,
             {"base": "seq-rollout:n=128,batch=64,stop=0.01,base=learned-base", "unknown": 8},
             cost="about 8 CPU-minutes", cheap=False),
+    # ... and over n=768 on the learned base: the candidate for the default at 10 ms or
+    # less (endgame8-seq-n1024-stop-learned costs about 12 ms)
+    _honest("endgame8-seq-n768-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=768,batch=64,stop=0.01,base=learned-base", "unknown": 8},
+            cost="about 15 CPU-minutes", cheap=False),
     # the learned base (docs/POLICIES.md, "A learned base policy"): alone, then as the base
     # of seq-rollout (paired with seq-n1024-stop) and of the end-game switch over it
     _honest("learned-base", "learned-base", 10_000, cost="about 2 CPU-minutes"),
