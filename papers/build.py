@@ -552,6 +552,27 @@ POLICY_WHAT = {
 }
 
 
+# a row whose policy plays the learned base somewhere (its own name, or inside ``base``)
+LEARNED_WHAT = {
+    "learned-base": "a rule-based policy whose play-phase weights were fitted by a "
+                    "cross-entropy search over its own win rate",
+    "seq-rollout": "one step of rollout policy improvement over a base policy with weights "
+                   "fitted by a cross-entropy search, with common random numbers across actions",
+    "endgame": "one step of rollout policy improvement over a base policy with weights fitted "
+               "by a cross-entropy search, with the exact search's proven best move once few "
+               "cards are unknown",
+}
+POLICY_WHAT["ismcts"] = ("information-set Monte Carlo tree search over the player's view, "
+                         "with playouts of a rule-based base policy at its leaves")
+
+
+def policy_what(row: dict) -> str:
+    """What the ladder row's policy is (POLICY_WHAT, LEARNED_WHAT for the learned base)."""
+    if row["name"] == "learned-base" or "learned-base" in json.dumps(row.get("config") or {}):
+        return LEARNED_WHAT[row["name"]]
+    return POLICY_WHAT[row["name"]]
+
+
 def ladder_best(recs, current_only: bool = False) -> dict | None:
     rows = [r for r in ladder_rows(recs) if not (current_only and r["pending"])]
     return max(rows, key=lambda x: x["rate"], default=None)
@@ -810,7 +831,7 @@ def numbers_spec() -> list[Num]:
                 + (" among the current rows ('not measured' if none)" if cur else ""),
                 lambda r, b=b, k=k: None if b(r) is None else _pend(b(r), b(r)[k]), _opt(fmt))
     der("ladder_best_what", hl, "what the row with the highest win rate is (POLICY_WHAT)",
-        lambda r: POLICY_WHAT[ladder_best(r)["name"]], fstr)
+        lambda r: policy_what(ladder_best(r)), fstr)
     der("ladder_seed_first", hl, "seed_first of every row (must agree)",
         lambda r: _one({x["seed_first"] for x in r[hl]["rows"]}), fint)
     der("ladder_rows", hl, "number of rows", lambda r: len(ladder_rows(r)), fint)

@@ -44,6 +44,19 @@ LADDER = (
     ("endgame at 8 over seq-rollout n=1024 stop=0.01", "endgame8-seq-n1024-stop", None, None),
     ("endgame over seq-rollout n=4096", "endgame-seq-n4096", None, None),
     ("late-l2 over seq-rollout n=4096", "late-l2-seq-n4096", None, None),
+    # issue 29, third stop: a looser stop, the learned base, information-set search
+    ("endgame at 8 over seq-rollout n=1024 stop=0.05", "endgame8-seq-n1024-stop05", None, None),
+    ("learned-base", "learned-base", None, None),
+    ("seq-rollout n=512 stop=0.01 over learned-base", "seq-n512-stop-learned", None, None),
+    ("seq-rollout n=1024 stop=0.01 over learned-base", "seq-n1024-stop-learned", None, None),
+    ("endgame at 8 over seq-rollout n=128 over learned-base", "endgame8-seq-n128-stop-learned",
+     None, None),
+    ("endgame at 8 over seq-rollout n=768 over learned-base", "endgame8-seq-n768-stop-learned",
+     None, None),
+    ("endgame at 8 over seq-rollout n=1024 over learned-base",
+     "endgame8-seq-n1024-stop-learned", None, None),
+    ("ismcts 2,000 iterations", "ismcts-i2000", None, None),
+    ("ismcts 8,000 iterations", "ismcts-i8000", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"
