@@ -159,12 +159,28 @@ def summary(rows, method, boot=2000, seed=0):
                                 float(np.mean([r[method][1] for r in rows]))]}
 
 
+def _make(name, make_default_policy, make_policy):
+    """``--policy``'s value: "default", ``experiment:NAME`` (the policy and arguments of that
+    solo honest experiment of benchmarks/experiments.py, e.g. a rollout over the learned base)
+    or a registered policy's name with its defaults."""
+    if name == "default":
+        return make_default_policy()
+    if name.startswith("experiment:"):
+        from benchmarks.experiments import EXPERIMENTS
+        e = EXPERIMENTS.get(name.split(":", 1)[1])
+        if e is None or e.kind != "honest" or e.params.get("players", 1) != 1:
+            raise SystemExit(f"bench_leader: --policy {name}: not a solo honest experiment")
+        return make_policy(e.params["policy"], **e.params["config"])
+    return make_policy(name)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--playouts", type=int, default=16384)
     p.add_argument("--policy", action="append", default=None,
                    help="a registered policy to score (repeatable); \"default\": the default "
-                        "honest policy with its arguments (solver.policies)")
+                        "honest policy with its arguments (solver.policies); "
+                        "experiment:NAME: the policy and arguments of that experiment")
     p.add_argument("--out", default=".bench-results")
     p.add_argument("--l2", type=int, default=0, metavar="P",
                    help="also the leader of P level-2 playouts per action (0: not)")
@@ -191,7 +207,7 @@ def main(argv=None) -> int:
     from solver.api import make_default_policy, make_policy
     from solver.honest.play import decision_stream
     pols = ({} if a.no_policy      # "default": the default honest policy with its arguments
-            else {name: make_default_policy() if name == "default" else make_policy(name)
+            else {name: _make(name, make_default_policy, make_policy)
                   for name in (a.policy or ["seq-rollout"])})
     bests = ([(f"best-{t:g}s", {"budget_s": t}, False) for t in a.best]
              + [(f"best-{n}n", {"budget_nodes": n}, False) for n in a.best_nodes])
