@@ -50,7 +50,7 @@ from numba import njit
 
 # absolute, not relative (see solver.honest.state)
 from solver.honest.greedy import BASES, _base_at
-from solver.honest.playouts import MAX_DECISIONS, playout
+from solver.honest.playouts import MAX_DECISIONS, playout, to_decision
 from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn,
                                  advance, apply_action, draw_unknown, legal, mix64, new_game,
                                  word)
@@ -311,18 +311,10 @@ def ismcts_games(n_games, key0, iters, c, pw, z, prior, cp, base, out, nv, nw, n
         steps = 0
         out[g] = 0
         while steps <= MAX_DECISIONS:
-            advance(S)
-            ph = S[PH]
-            if ph == P_WON:
-                out[g] = 1
+            r, ctr = to_decision(S, key, ctr)
+            if r >= 0:
+                out[g] = r
                 break
-            if ph == P_LOST:
-                break
-            if ph >= P_SETUP:
-                t = draw_unknown(S, key, ctr)
-                ctr += 1
-                _drawn(S, t)
-                continue
             a = search(S, iters, c, pw, z, prior, cp, word(dkey, steps), base, nv, nw, nslot,
                        hp, he, hv, path, res, stats)
             apply_action(S, a)

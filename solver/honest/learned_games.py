@@ -14,9 +14,8 @@ from numba import njit
 # absolute, not relative (see solver.honest.state)
 from solver.honest.greedy import keep_doors
 from solver.honest.learned import learned_play_w
-from solver.honest.playouts import MAX_DECISIONS
-from solver.honest.state import (NS, P_LOST, P_PLAY, P_SETUP, P_WON, PH, _drawn, advance,
-                                 apply_action, draw_unknown, new_game, word)
+from solver.honest.playouts import MAX_DECISIONS, to_decision
+from solver.honest.state import NS, P_PLAY, PH, apply_action, new_game, word
 
 
 @njit(cache=True)
@@ -33,21 +32,13 @@ def weights_games(n, key0, W, out):
         steps = 0
         out[g] = 0
         while steps <= MAX_DECISIONS:
-            advance(S)
-            ph = S[PH]
-            if ph == P_WON:
-                out[g] = 1
-                wins += 1
+            r, ctr = to_decision(S, key, ctr)
+            if r >= 0:
+                out[g] = r
+                wins += r
                 break
-            if ph == P_LOST:
-                break
-            if ph >= P_SETUP:
-                t = draw_unknown(S, key, ctr)
-                ctr += 1
-                _drawn(S, t)
-                continue
             a = keep_doors(S)
-            if ph == P_PLAY:
+            if S[PH] == P_PLAY:
                 a = learned_play_w(S, a, W)
             apply_action(S, a)
             steps += 1

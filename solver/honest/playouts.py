@@ -29,6 +29,27 @@ from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, 
 MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
 
 
+@njit(cache=True, inline="always")
+def to_decision(S, key, ctr):
+    """Advance ``S`` through the automatic steps and the unknown cards' draws (draw ``ctr``
+    on of stream ``key``) to the next decision or the end of the game.  Returns (1 won,
+    0 lost, -1 a decision waits; the next draw's counter).  The whole-game loops of the
+    kernel (``strong.seq_games``, ``ismcts.ismcts_games``, ``learned_games.weights_games``)
+    step through it; :func:`playout` keeps its own loop, which also traces the draws."""
+    while True:
+        advance(S)
+        ph = S[PH]
+        if ph == P_WON:
+            return 1, ctr
+        if ph == P_LOST:
+            return 0, ctr
+        if ph < P_SETUP:
+            return -1, ctr
+        t = draw_unknown(S, key, ctr)
+        ctr += 1
+        _drawn(S, t)
+
+
 @njit(cache=True, _nrt=False)
 def playout(S, key, trace, base):
     """Play ``S`` to the end with the base policy's decisions (``base``: a number of

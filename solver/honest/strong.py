@@ -54,10 +54,9 @@ from solver.honest.greedy import (BASES, GREEDY, GREEDY_PLUS, KEEP_DOORS,  # noq
                                   _base_at, base_action, dead_key, doors_left,
                                   keep_doors)
 from solver.honest.playouts import (MAX_DECISIONS, _eval1, _eval2,  # noqa: F401
-                                    estimate_all, playout)
+                                    estimate_all, playout, to_decision)
 from solver.honest.screening import indifferent, leader, paired, row_of, select
-from solver.honest.state import (MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn, advance,
-                                 apply_action, draw_unknown, legal, mix64, new_game, word)
+from solver.honest.state import (MAX_LEGAL, NS, apply_action, legal, mix64, new_game, word)
 
 SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
 
@@ -209,18 +208,10 @@ def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zsto
         out[g] = 0
         playouts[g] = 0
         while steps <= MAX_DECISIONS:
-            advance(S)
-            ph = S[PH]
-            if ph == P_WON:
-                out[g] = 1
+            r, ctr = to_decision(S, key, ctr)
+            if r >= 0:
+                out[g] = r
                 break
-            if ph == P_LOST:
-                break
-            if ph >= P_SETUP:
-                t = draw_unknown(S, key, ctr)
-                ctr += 1
-                _drawn(S, t)
-                continue
             nact = legal(S, acts)
             a = acts[0]
             if nact > 1:
