@@ -51,6 +51,8 @@ LADDER = (
     ("seq-rollout n=1024 stop=0.01 over learned-base", "seq-n1024-stop-learned", None, None),
     ("endgame at 8 over seq-rollout n=128 over learned-base", "endgame8-seq-n128-stop-learned",
      None, None),
+    ("endgame at 8 over seq-rollout n=512 over learned-base", "endgame8-seq-n512-stop-learned",
+     None, None),
     ("endgame at 8 over seq-rollout n=768 over learned-base", "endgame8-seq-n768-stop-learned",
      None, None),
     ("endgame at 8 over seq-rollout n=1024 over learned-base",
