@@ -24,11 +24,12 @@ from solver.errors import PolicyError
 from solver.registry import PolicyBase, register_policy
 
 
-@register_policy("greedy-keep-doors",
-                 doc="greedy-plus, but a Key that can open no more Door is discarded first "
-                     "(a free prophecy)")
-class GreedyKeepDoors(PolicyBase):
+class KernelBasePolicy(PolicyBase):
+    """A base policy of the honest kernel (``kernel_base``, a name of
+    ``solver.honest.greedy.BASES``) played at the player's view: the kernel's own decision on
+    the encoded view, the one its rollouts play in their playouts (solo)."""
     players = (1,)
+    kernel_base = ""
 
     def warm_up(self) -> None:
         from engine.game import Game
@@ -37,7 +38,14 @@ class GreedyKeepDoors(PolicyBase):
 
     def act(self, view, stream: int) -> int:
         if view.players != 1:
-            raise PolicyError("greedy-keep-doors plays solo games only")
+            raise PolicyError(f"{self.kernel_base} plays solo games only")
         from solver.honest import kernel as HK
         from solver.honest import strong
-        return strong.base_at(HK.encode(view), "greedy-keep-doors")
+        return strong.base_at(HK.encode(view), self.kernel_base)
+
+
+@register_policy("greedy-keep-doors",
+                 doc="greedy-plus, but a Key that can open no more Door is discarded first "
+                     "(a free prophecy)")
+class GreedyKeepDoors(KernelBasePolicy):
+    kernel_base = "greedy-keep-doors"

@@ -15,8 +15,8 @@ from engine import game as G
 from engine.policy import keep_doors_action
 from engine.rules import DOORS_PER_COLOUR, NUM_LOCATION_TYPES, SERIES_LENGTH
 
-from solver.errors import PolicyError
-from solver.registry import PolicyBase, register_policy
+from solver.policies.keep_doors import KernelBasePolicy
+from solver.registry import register_policy
 
 
 def _colour_facts(view, col):
@@ -88,17 +88,5 @@ def learned_base_action(view, weights=None) -> int:
 @register_policy("learned-base",
                  doc="greedy-keep-doors with a learned linear scorer of the play-phase "
                      "actions (benchmarks/learn_base.py)")
-class LearnedBase(PolicyBase):
-    players = (1,)
-
-    def warm_up(self) -> None:
-        from engine.game import Game
-        from engine.view import player_view
-        self.act(player_view(Game(1).new_initial_state(seed=0)), 0)
-
-    def act(self, view, stream: int) -> int:
-        if view.players != 1:
-            raise PolicyError("learned-base plays solo games only")
-        from solver.honest import kernel as HK
-        from solver.honest import strong
-        return strong.base_at(HK.encode(view), "learned-base")
+class LearnedBase(KernelBasePolicy):
+    kernel_base = "learned-base"
