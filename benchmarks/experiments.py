@@ -135,6 +135,10 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("endgame8-seq-n512-stop-learned", "endgame", 2_000,
             {"base": "seq-rollout:n=512,batch=64,stop=0.01,base=learned-base", "unknown": 8},
             cost="about 12 CPU-minutes", cheap=False),
+    # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
+    _honest("endgame8-seq-n4096-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 8},
+            cost="about 60 CPU-minutes", cheap=False),
     # the learned base (docs/POLICIES.md, "A learned base policy"): alone, then as the base
     # of seq-rollout (paired with seq-n1024-stop) and of the end-game switch over it
     _honest("learned-base", "learned-base", 10_000, cost="about 2 CPU-minutes"),
