@@ -151,6 +151,12 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("endgame8-seq-n1024-stop-learned", "endgame", 2_000,
             {"base": "seq-rollout:n=1024,batch=64,stop=0.01,base=learned-base", "unknown": 8},
             cost="about 12 CPU-minutes", cheap=False),
+    # the second learned base (docs/POLICIES.md, "A second learned base: the other phases"):
+    # alone, and as the base of the switch over seq-rollout n=768
+    _honest("learned-base-2", "learned-base-2", 10_000, cost="about 2 CPU-minutes"),
+    _honest("endgame8-seq-n768-stop-learned2", "endgame", 2_000,
+            {"base": "seq-rollout:n=768,batch=64,stop=0.01,base=learned-base-2", "unknown": 8},
+            cost="about 15 CPU-minutes", cheap=False),
     # information-set MCTS with chance nodes (solver/policies/ismcts.py; docs/POLICIES.md,
     # "Information-set search"): at about seq-n1024-stop's CPU per decision and at 4x that;
     # c, prior and cp as tuned in-kernel on keys of their own (10,000,003)

@@ -35,9 +35,10 @@ _ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 # Files (relative to this folder) without cached kernels of their own that cached kernels
 # depend on: plain-Python rule code compiled by njit(...) elsewhere, the constants of the
 # expectimax's settings and counters, the expectimax kernel's re-export, and the learned base
-# policy's weights (solver/honest/learned_weights.py, frozen into the honest playouts).
+# policies' weights (solver/honest/learned_weights.py, learned2_weights.py, frozen into the
+# honest playouts).
 SHARED = ("rules_core.py", "expectimax/control.py", "expectimax/kernel.py",
-          "honest/learned_weights.py")
+          "honest/learned_weights.py", "honest/learned2_weights.py")
 ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py", "policy.py")
 
 # a numba jit decorator or call whose arguments include cache=True (a decorator, with or

@@ -29,6 +29,7 @@ from engine.rules import COLOURS, FIRST_DOOR, NO_CARD
 from solver import board as B
 from solver import steps as X
 from solver.honest.learned import learned_play
+from solver.honest.learned2 import learned2
 from solver.honest.state import (A_DISCARD, A_DOOR_KEY, A_NM_DOOR, A_NM_KEY, A_NM_REDRAW,
                                  A_NM_REVEAL, A_PLAY, DR, DRAWN, H, L, LAST, NTOP,
                                  P_DOOR, P_NIGHTMARE, P_PLAY, P_PROPHECY, PH, SER, TOP, U,
@@ -261,9 +262,9 @@ def _keep_of(S, a):
 
 
 # The base policies of the playouts, by number (the kernels' ``base`` argument).
-GREEDY, GREEDY_PLUS, KEEP_DOORS, LEARNED = 0, 1, 2, 3
+GREEDY, GREEDY_PLUS, KEEP_DOORS, LEARNED, LEARNED2 = 0, 1, 2, 3, 4
 BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "greedy-keep-doors": KEEP_DOORS,
-         "learned-base": LEARNED}
+         "learned-base": LEARNED, "learned-base-2": LEARNED2}
 
 
 @njit(cache=True, inline="always")
@@ -280,6 +281,8 @@ def base_action(S, base):
             a = _keep_of(S, a)
             if base == LEARNED and S[PH] == P_PLAY:
                 a = learned_play(S, a)
+            elif base == LEARNED2:
+                a = learned2(S, a)
     return a
 
 

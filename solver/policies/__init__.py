@@ -44,4 +44,4 @@ class Random(PolicyBase):
 from solver.duo import honest as duo_honest  # noqa: E402, F401
 from solver.honest import rollout  # noqa: E402, F401
 from . import endgame  # noqa: E402, F401
-from . import ismcts, keep_doors, late_l2, learned, seq  # noqa: E402, F401
+from . import ismcts, keep_doors, late_l2, learned, learned2, seq  # noqa: E402, F401

@@ -37,7 +37,7 @@ KERNELS = (
     "solver/duo/kernel.py", "solver/duo/search.py",
     "solver/duo/info_state.py", "solver/duo/info_greedy.py", "solver/duo/info_playouts.py",
     "solver/honest/state.py", "solver/honest/greedy.py", "solver/honest/playouts.py",
-    "solver/honest/strong.py", "solver/honest/screening.py",
+    "solver/honest/strong.py", "solver/honest/screening.py", "solver/honest/learned2.py",
     "solver/expectimax/rules.py", "solver/expectimax/bound.py", "solver/expectimax/chance.py",
     "solver/expectimax/search.py", "solver/expectimax/fields.py",
 )
