@@ -3,6 +3,7 @@ on the same deals (issue 29, "A frontier, not a point").
 
     python -m benchmarks.bench_frontier [--names a,b,...] [--min-deals 100] [--plot FILE.png]
     python -m benchmarks.bench_frontier --pair A,B [--json]
+    python -m benchmarks.bench_frontier --cost latest     # ... with side-by-side costs
 
 Reads the per-deal rows of ``python -m benchmarks.experiments`` (``benchmarks/results/rows/``:
 deals from seed 0, policy seed 1, CPU time of the process over each deal, load average at its
@@ -19,6 +20,14 @@ only (the others say nothing about which is stronger), the sign test's z and its
 exact binomial p-value under "either is as likely to win such a deal", and each one's CPU
 milliseconds per decision on those deals.  This is how the default policy was chosen
 (docs/POLICIES.md, "The default policy").
+
+``--cost FILE`` (or ``latest``: the newest ``benchmarks/results/cost-*.json``) adds each
+policy's CPU per decision relative to the reference of a side-by-side run of
+``python -m benchmarks.bench_cost`` (every policy on the same deals in one process, order
+alternated): costs of rows stored on different days are not comparable (the host's speed
+moves by up to 1.5 times), those of one side-by-side run are.  The column ``x ref`` is that
+ratio, ``sbs`` marks the frontier by it (win rate on the common deals against the ratio, among
+the policies the cost run measured).
 """
 from __future__ import annotations
 
@@ -88,6 +97,40 @@ def table(data, min_deals):
     return rows, sorted(common)
 
 
+def load_cost(arg: str) -> dict:
+    """The document of a ``bench_cost`` run: ``arg`` a path or ``latest``."""
+    import glob
+    import os
+    if arg == "latest":
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+        files = sorted(glob.glob(os.path.join(here, "cost-*.json")))
+        if not files:
+            raise FileNotFoundError("no benchmarks/results/cost-*.json (python -m "
+                                    "benchmarks.bench_cost)")
+        arg = files[-1]
+    with open(arg) as f:
+        doc = json.load(f)
+    doc["path"] = arg
+    return doc
+
+
+def add_cost(rows, doc) -> None:
+    """Each row gains ``ratio_to_ref`` (None if the cost run did not measure it) and
+    ``sbs_frontier``: no other measured policy at least as strong on the common deals and
+    at most as costly by the ratio."""
+    pol = doc["policies"]
+    for r in rows:
+        p = pol.get(r["policy"])
+        r["ratio_to_ref"] = p["ratio_to_ref"] if p else None
+    m = [r for r in rows if r["ratio_to_ref"] is not None and r["common_win_rate"] is not None]
+    for a in rows:
+        a["sbs_frontier"] = a in m and not any(
+            b is not a and b["common_win_rate"] >= a["common_win_rate"]
+            and b["ratio_to_ref"] <= a["ratio_to_ref"]
+            and (b["common_win_rate"], -b["ratio_to_ref"])
+            != (a["common_win_rate"], -a["ratio_to_ref"]) for b in m)
+
+
 def pair(data, a, b) -> dict:
     """The paired comparison of rows ``a`` and ``b`` on their common deals."""
     ra, rb = data[a], data[b]
@@ -120,6 +163,8 @@ def main(argv=None) -> int:
     p.add_argument("--plot", default=None, metavar="FILE.png")
     p.add_argument("--pair", default=None, metavar="A,B",
                    help="compare two rows deal by deal instead (see the module's text)")
+    p.add_argument("--cost", default=None, metavar="FILE|latest",
+                   help="add the ratios of a side-by-side bench_cost run")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
     if a.pair is not None:
@@ -146,14 +191,28 @@ def main(argv=None) -> int:
         return 0
     data = load([n for n in a.names.split(",") if n])
     rows, common = table(data, a.min_deals)
+    cost = None
+    if a.cost is not None:
+        try:
+            cost = load_cost(a.cost)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"bench_frontier: error: --cost: {e}", file=sys.stderr)
+            return 2
+        add_cost(rows, cost)
     if a.json:
-        print(json.dumps({"common_deals": len(common), "rows": rows}))
+        print(json.dumps({"common_deals": len(common), "rows": rows,
+                          "cost": None if cost is None else {
+                              k: cost.get(k) for k in ("path", "command", "commit", "ref",
+                                                       "load_after_round")}}))
     else:
         lo, hi = (common[0], common[-1]) if common else (None, None)
         print(f"common deals: {len(common)} (seeds {lo}..{hi}), policy seed 1")
         w = max([20] + [len(r["policy"]) for r in rows])
+        if cost is not None:
+            print(f"side-by-side costs: {cost['path']} (reference {cost['ref']}, commit "
+                  f"{cost['commit']}, load {cost['load_after_round']})")
         print(f"{'policy':<{w}} {'ms/dec':>8} {'load':>5} {'common':>22} {'all deals':>28}  "
-              "frontier")
+              "frontier" + ("  x ref  sbs" if cost is not None else ""))
         for r in rows:
             com = ("-" if r["common_win_rate"] is None else
                    f"{100 * r['common_win_rate']:5.1f}% [{100 * r['common_ci95'][0]:4.1f}, "
@@ -161,7 +220,10 @@ def main(argv=None) -> int:
             print(f"{r['policy']:<{w}} {r['ms_per_decision']:8.3f} {r['mean_load']:5.1f} "
                   f"{com:>22} {100 * r['win_rate']:5.1f}% [{100 * r['ci95'][0]:4.1f}, "
                   f"{100 * r['ci95'][1]:4.1f}] of {r['deals']:>5}  "
-                  f"{'*' if r['frontier'] else ''}")
+                  f"{'*' if r['frontier'] else ' ':8}"
+                  + ("" if cost is None else
+                     f"  {'-' if r['ratio_to_ref'] is None else format(r['ratio_to_ref'], '.2f'):>5}"
+                     f"  {'*' if r['sbs_frontier'] else ''}"))
     if a.plot:
         import matplotlib
         matplotlib.use("Agg")

@@ -35,3 +35,20 @@ def test_the_frontier_drops_a_dearer_weaker_policy():
     front = {r["policy"]: r["frontier"] for r in rows}
     assert common == [0, 1, 2, 3]
     assert front == {"cheap": True, "dear_weak": False, "dear_strong": True}
+
+
+def test_side_by_side_costs_reorder_the_frontier(tmp_path, capsys):
+    # by the rows' own CPU "dear_strong" is 100 times dearer; a side-by-side run says it costs
+    # only 0.5 of "cheap": then "cheap" is off the side-by-side frontier
+    data = {"cheap": _rows([1, 0, 1, 0], cpu=0.001), "dear_strong": _rows([1, 1, 1, 1], cpu=0.1),
+            "unmeasured": _rows([0, 0, 0, 0])}
+    rows, _ = F.table(data, min_deals=1)
+    F.add_cost(rows, {"policies": {"cheap": {"ratio_to_ref": 1.0},
+                                   "dear_strong": {"ratio_to_ref": 0.5}}})
+    by = {r["policy"]: r for r in rows}
+    assert by["cheap"]["frontier"] and by["dear_strong"]["frontier"]
+    assert not by["cheap"]["sbs_frontier"] and by["dear_strong"]["sbs_frontier"]
+    assert by["unmeasured"]["ratio_to_ref"] is None and not by["unmeasured"]["sbs_frontier"]
+    rc = F.main(["--cost", str(tmp_path / "missing.json")])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "--cost" in err
