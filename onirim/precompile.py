@@ -53,6 +53,10 @@ def _clairvoyant() -> None:
     runner.warm_clairvoyant(ClairvoyantSolver(tt_mb=1))
     ClairvoyantSolver(tt_mb=1).solve_deal(1, budget_nodes=2000, budget_s=5.0)
     _conformance("kernel")
+    # the benchmark's table probe (onirim bench: benchmarks.bench_solver.bench_tt)
+    import numpy as np
+    from solver import tt
+    tt._bench_ops(tt.make_table(1), 10, np.int64(1))
 
 
 def _duo() -> None:
@@ -81,6 +85,16 @@ def _expectimax() -> None:
         ex.save_memo(path)
         E.Expectimax(12).load_memo(path)
     _conformance("expectimax")
+    from benchmarks.positions import open_at_root   # the bound at a root (benchmarks' sets)
+    open_at_root(state)
+    # the bound's rules on their own, as its tests call them (test_expectimax_speedups.py)
+    import numpy as np
+    from solver.expectimax import kernel as K
+    from solver.expectimax.encode import encode
+    lo, hi = K.sms_range(3, 2, 1)
+    K.min_junk(lo, hi, 3, 0)
+    status, *w = K.canonical(*[np.int64(x) for x in encode(state)])
+    K._can_still_win(*w, False)
 
 
 def player_view_of_deal(seed: int):
@@ -114,6 +128,36 @@ def _honest() -> None:
     from solver.honest.play import decision_stream
     make_policy("rollout").act(view, decision_stream(3, 0))
     _conformance("honest")
+    _honest_games()
+
+
+def _honest_games() -> None:
+    """The honest kernels that play whole games inside the kernel (the tuning loops and the
+    tests that compare them with the engine's policies) and the small entry points that
+    tests call on their own, with the argument types of their callers: before, each of these
+    compiled inside the test run (seen as new cache files written during ``make test`` in a
+    fresh clone; strong.seq_games' test took 63 s there, at load 5)."""
+    import numpy as np
+    from solver.honest import kernel as HK
+    from solver.honest import state as HS
+    from solver.honest import strong as ST
+    from solver.honest.learned_games import weights_games
+    from solver.honest.learned_weights import WEIGHTS
+    n = np.int64(2)
+    for dtype in (np.int8, np.int64):          # learn_base's rows, test_strong's rows
+        ST.base_games(n, np.uint64(1), np.int64(ST.KEEP_DOORS), np.zeros(2, dtype=dtype))
+    weights_games(n, np.uint64(1), np.array(WEIGHTS, dtype=np.int64), np.zeros(2, np.int8))
+    ST.seq_games(n, np.uint64(3), np.int64(16), np.int64(8), 1.0, 2.0,
+                 np.int64(ST.KEEP_DOORS), np.zeros(2, np.int64), np.zeros(2, np.int64),
+                 0.0, 2.0)
+    S = HK.encode(player_view_of_deal(0))
+    ST.dead_key(S, np.int64(0))
+    HS.word(np.uint64(1), np.int64(0))
+    # entry points that the tests call on their own (test_learned.py, test_ismcts.py)
+    from solver.honest import ismcts as IS
+    from solver.honest.learned import play_at
+    play_at(S, np.int64(0), np.array(WEIGHTS, dtype=np.int64))
+    IS._slot(np.full(8, -1, dtype=np.int64), np.zeros(8, dtype=np.int64), np.uint64(7), 0, 5)
 
 
 def _duo_honest() -> None:
@@ -148,7 +192,9 @@ FAMILIES = {
     "clairvoyant": (_clairvoyant, 32),
     "duo": (_duo, 32),
     "playouts": (_playouts, 27),
-    "honest": (_honest, 70),          # 58 + ismcts' 12 (measured alone, 2026-12-04)
+    "honest": (_honest, 90),          # 58 + ismcts' 12 (measured alone, 2026-12-04) + about
+                                      # 20 for _honest_games (16 s of CPU for part of it at
+                                      # load 5, 2026-12-04)
     "duo-honest": (_duo_honest, 49),
     "bound": (_bound, 16),
 }

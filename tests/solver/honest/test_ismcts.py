@@ -128,10 +128,13 @@ def _late_positions(limit, count):
 
 @pytest.mark.slow
 def test_finds_the_exact_best_more_often_than_chance():
-    """On late positions (at most 8 unknown cards) where the actions differ in exact value,
+    """On late positions (at most 7 unknown cards) where the actions differ in exact value,
     ismcts at 2,000 iterations plays an exactly best action more often than a uniformly
-    random legal action would, by a margin: a floor it can miss."""
-    pos = _late_positions(8, 40)
+    random legal action would, by a margin: a floor it can miss.  (At most 7, not 8: the
+    exact ranks of the 8-card positions were 23 of the test's 28 s of CPU; measured on
+    deals 100-141, ismcts hits 37 of 40 against a floor of 28.3, greedy-keep-doors 30, a
+    uniformly random choice 16.)"""
+    pos = _late_positions(7, 40)
     assert len(pos) >= 30
     p = make_policy("ismcts", iters=2000)
     hits = sum(p.act(v, decision_stream(seed, i)) in best for seed, i, v, best, _ in pos)
