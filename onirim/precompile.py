@@ -85,15 +85,18 @@ def _expectimax() -> None:
         ex.save_memo(path)
         E.Expectimax(12).load_memo(path)
     _conformance("expectimax")
-    from benchmarks.positions import open_at_root   # the bound at a root (benchmarks' sets)
-    open_at_root(state)
-    # the bound's rules on their own, as its tests call them (test_expectimax_speedups.py)
+    # the bound at a root as benchmarks.positions.open_at_root calls it (the package does
+    # not import the benchmarks), and the bound's rules on their own, as its tests call them
+    # (test_expectimax_speedups.py)
     import numpy as np
     from solver.expectimax import kernel as K
     from solver.expectimax.encode import encode
+    words = [np.int64(x) for x in encode(state)]
+    status, *w = K.advance_words(*words)
+    K.can_still_win(*w)
     lo, hi = K.sms_range(3, 2, 1)
     K.min_junk(lo, hi, 3, 0)
-    status, *w = K.canonical(*[np.int64(x) for x in encode(state)])
+    status, *w = K.canonical(*words)
     K._can_still_win(*w, False)
 
 
