@@ -62,16 +62,19 @@ NF = len(FEATURES)
 LATE_DECK = 20
 assert len(WEIGHTS) == NF, "solver/honest/learned_weights.py: one weight per feature"
 SUN, MOON, KEY = 0, 1, SYMBOLS - 1
+assert SYMBOLS == 3, "learned_play_w scores the three symbols of a colour one by one"
+
+
+NO_SCORE = -(1 << 60)      # below every score: the best play and discard start here
+NOT_HELD = -(1 << 62)      # the score of a card not in hand (or not playable): never the best
 
 
 @njit(cache=True, inline="always")
-def _colour_facts(S, col):
-    """(need, useless, cnt) of colour ``col`` at ``S``."""
-    dr = S[DR + col]
-    need = dr < 2
-    useless = (not need) or 2 - dr - S[D + FIRST_DOOR + col] <= 0
-    cnt = S[H + col * 3] + S[H + col * 3 + 1] + S[H + col * 3 + 2]
-    return need, useless, cnt
+def _better(sc, best_s, act, best_a):
+    """The running maximum (first of equal scores) after action ``act`` of score ``sc``, as
+    selects rather than a branch (the scores of a playout's decisions are not predictable)."""
+    b = sc > best_s
+    return (sc if b else best_s), (act if b else best_a)
 
 
 @njit(cache=True, inline="always")
@@ -81,49 +84,75 @@ def learned_play_w(S, kd, W):
     ``FEATURES``; the terms shared by a colour's cards are summed once per colour (``pc``,
     ``dc``), those of the card itself per card.  The best play and the best discard are kept
     apart (the first of equal scores, by card), and a discard is chosen only if it scores more
-    than the best play: ties go to the legal order."""
+    than the best play: ties go to the legal order.
+
+    Every card of every colour is scored, a card not in hand (or, for a play, not playable
+    after the row's last card) at ``NOT_HELD``, and the maxima are taken with selects: the same
+    action as skipping those cards (``NOT_HELD`` < ``NO_SCORE``: it never leads), without the
+    mispredicted branches of a card-by-card skip (about 7% of a learned-base playout's CPU;
+    benchmarks/bench_playouts.py)."""
     last = S[LAST]
     s_col = -1
     s_len = 0
     s_need = False
-    if last != NO_CARD and S[SER] != 0:
-        s_col = last // SYMBOLS
-        s_len = S[SER]
-        s_need = S[DR + s_col] < 2
-    lsym = last % SYMBOLS if last != NO_CARD else -1
-    late = (S[NTOP] + S[UTOT]) < LATE_DECK
+    lsym = -1
+    if last != NO_CARD:
+        lsym = last % SYMBOLS
+        if S[SER] != 0:
+            s_col = last // SYMBOLS
+            s_len = S[SER]
+            s_need = S[DR + s_col] < 2
+    ntop = S[NTOP]
+    late = (ntop + S[UTOT]) < LATE_DECK
     best_p = kd
-    best_ps = np.int64(-(1 << 60))
+    best_ps = np.int64(NO_SCORE)
     best_d = kd
-    best_ds = np.int64(-(1 << 60))
+    best_ds = np.int64(NO_SCORE)
     for col in range(NUM_LOCATION_TYPES // SYMBOLS):
-        need, useless, cnt = _colour_facts(S, col)
-        if cnt == 0:
-            continue
+        b = col * SYMBOLS
+        h_sun = S[H + b + SUN]
+        h_moon = S[H + b + MOON]
+        h_key = S[H + b + KEY]
+        cnt = h_sun + h_moon + h_key
+        dr = S[DR + col]
+        need = dr < 2
+        useless = (not need) or 2 - dr - S[D + FIRST_DOOR + col] <= 0
         cont = s_len > 0 and col == s_col and need
         pc = (W[1] + W[2] * cont + W[3] * (cont and s_len == 2)
               + W[4] * (s_need and col != s_col) + W[5] * need + W[6] * (cnt - 1) * need
               + W[9] * useless + W[10] * late)
         dc = W[13] * need + W[14] * cont + W[15] * cnt + W[17] * useless
-        for sym in range(SYMBOLS):
-            c = col * SYMBOLS + sym
-            if S[H + c] == 0:
-                continue
-            if sym != lsym:                 # B.playable(last, c)
-                sc = pc + W[7] * (sym == KEY) + W[8] * (sym == MOON) + W[0] * (A_PLAY + c == kd)
-                if sc > best_ps:
-                    best_ps = sc
-                    best_p = A_PLAY + c
-            remain = S[U + c]
-            for i in range(S[NTOP]):
-                if S[TOP + i] == c:
-                    remain += 1
-            sd = (dc + W[11] * (sym == KEY) + W[12] * (sym == KEY and useless)
-                  + W[16] * (sym == SUN) + W[18] * (sym == KEY and late) + W[19] * remain
-                  + W[0] * (A_DISCARD + c == kd))
-            if sd > best_ds:
-                best_ds = sd
-                best_d = A_DISCARD + c
+        # remain: copies of each card still in the deck (unknown, or known on top)
+        r_sun = S[U + b + SUN]
+        r_moon = S[U + b + MOON]
+        r_key = S[U + b + KEY]
+        for i in range(ntop):
+            t = S[TOP + i]
+            r_sun += t == b + SUN
+            r_moon += t == b + MOON
+            r_key += t == b + KEY
+        c = b + SUN
+        sc = pc + W[0] * (A_PLAY + c == kd)
+        best_ps, best_p = _better(sc if h_sun > 0 and lsym != SUN else NOT_HELD,
+                                  best_ps, A_PLAY + c, best_p)
+        sd = dc + W[16] + W[19] * r_sun + W[0] * (A_DISCARD + c == kd)
+        best_ds, best_d = _better(sd if h_sun > 0 else NOT_HELD, best_ds, A_DISCARD + c,
+                                  best_d)
+        c = b + MOON
+        sc = pc + W[8] + W[0] * (A_PLAY + c == kd)
+        best_ps, best_p = _better(sc if h_moon > 0 and lsym != MOON else NOT_HELD,
+                                  best_ps, A_PLAY + c, best_p)
+        sd = dc + W[19] * r_moon + W[0] * (A_DISCARD + c == kd)
+        best_ds, best_d = _better(sd if h_moon > 0 else NOT_HELD, best_ds, A_DISCARD + c,
+                                  best_d)
+        c = b + KEY
+        sc = pc + W[7] + W[0] * (A_PLAY + c == kd)
+        best_ps, best_p = _better(sc if h_key > 0 and lsym != KEY else NOT_HELD,
+                                  best_ps, A_PLAY + c, best_p)
+        sd = (dc + W[11] + W[12] * useless + W[18] * late + W[19] * r_key
+              + W[0] * (A_DISCARD + c == kd))
+        best_ds, best_d = _better(sd if h_key > 0 else NOT_HELD, best_ds, A_DISCARD + c,
+                                  best_d)
     return best_d if best_ds > best_ps else best_p
 
 
