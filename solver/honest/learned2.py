@@ -31,16 +31,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.rules import DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, NUM_LOCATION_TYPES, SYMBOLS
+from engine.rules import (DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, NUM_LOCATION_TYPES, NUM_TYPES,
+                          SYMBOLS)
 
 # absolute, not relative (see solver.honest.state)
 from solver import board as B
 from solver import steps as X
 from solver.honest.learned import LATE_DECK, NF as NF_PLAY, learned_play_w
 from solver.honest.learned2_weights import OTHER, PLAY
-from solver.honest.state import (A_NM_DOOR, A_NM_KEY, A_NM_REDRAW, A_NM_REVEAL, D, DR, H,
-                                 LAST, NIGHT, NTOP, P_NIGHTMARE, P_PLAY, P_PROPHECY, PH, SER,
-                                 TOP, UTOT)
+from solver.honest.state import (A_NM_DOOR, A_NM_KEY, A_NM_REDRAW, A_NM_REVEAL, A_PROPHECY,
+                                 D, DR, H, LAST, NIGHT, NTOP, P_NIGHTMARE, P_PLAY, P_PROPHECY,
+                                 PH, SER, TOP, UTOT)
 
 PROPHECY_FEATURES = (
     "kd",            # the action is greedy-keep-doors' action
@@ -145,12 +146,37 @@ def _victim_value(S, c, W, s_col):
             + W[15] * (col == s_col) + W[16] * (sym == SUN))
 
 
+# FACT[j] = j!: the order number of a permutation (its rank in the lexicographic order in
+# which solver.steps.PERMS lists them) from its Lehmer code
+FACT = np.array([1, 1, 2, 6, 24, 120], dtype=np.int64)
+assert FACT.shape[0] > X.KEPT_MAX and int(X.NPERM[X.KEPT_MAX]) == int(FACT[X.KEPT_MAX])
+
+
+@njit(cache=True, inline="always")
+def _order_score(vv, k, kd, i, p):
+    """The kept cards' part of the score of (discard i, order p): sum (KEPT_MAX - q) v."""
+    s = 0
+    for q in range(k - 1):
+        s += (X.KEPT_MAX - q) * vv[X.kept_index(k - 1, p, q, i)]
+    return s
+
+
 @njit(cache=True)
 def prophecy_w(S, kd, W):
     """The prophecy action of the scorer with weights ``W`` (``PROPHECY_FEATURES``) at ``S``,
-    given greedy-keep-doors' action ``kd``: every (discarded card, order) in ascending action
-    number, the first of the highest score (equal outcomes score alike: the first is the one
-    the legal list keeps)."""
+    given greedy-keep-doors' action ``kd``: of every (discarded card, order), the first in
+    ascending action number of the highest score (equal outcomes score alike: the first is
+    the one the legal list keeps).
+
+    Not by scoring all of them (up to 120): for a discarded card i, the depth weights
+    KEPT_MAX - q fall strictly, so the orders of the highest kept score are exactly those
+    that sort the kept cards by value, best first, and the first of them (the lowest order
+    number: ``PERMS`` lists orders lexicographically) keeps equal values in revealed order.
+    Of these k candidates the first of the highest score is A; ``kd`` alone has the bonus
+    W[0], so (W[0] >= 0) the answer is ``kd`` if its score is higher, the smaller of the two
+    if equal, else A.  With W[0] < 0 every action is scored (:func:`_prophecy_all`).
+    tests/solver/honest/test_learned2.py checks it against the reference, which scores every
+    legal action."""
     s_col, lsym = _open(S)
     k = X.prophecy_count(S[NTOP] + S[UTOT])
     m = k - 1
@@ -172,15 +198,68 @@ def prophecy_w(S, kd, W):
             v4, x4 = v, x
     vv = (v0, v1, v2, v3, v4)
     xx = (x0, x1, x2, x3, x4)
+    if W[0] < 0:
+        return _prophecy_all(S, vv, xx, k, kd, W[0])
+    best = -1
+    best_s = np.int64(-(1 << 60))
+    for i in range(k):
+        used = 0
+        p = 0
+        s = xx[i]
+        for q in range(m):
+            br = -1
+            bv = 0
+            for r in range(m):
+                if (used >> r) & 1:
+                    continue
+                v = vv[r if r < i else r + 1]
+                if br < 0 or v > bv:
+                    br = r
+                    bv = v
+            smaller = 0
+            for r in range(br):
+                if not (used >> r) & 1:
+                    smaller += 1
+            p += smaller * FACT[m - 1 - q]
+            used |= 1 << br
+            s += (X.KEPT_MAX - q) * bv
+        if s > best_s:
+            best_s = s
+            best = X.prophecy_action(i, p)
+    ikd, pkd = X.prophecy_split(kd - A_PROPHECY)
+    s_kd = xx[ikd] + _order_score(vv, k, kd, ikd, pkd) + W[0]
+    if s_kd > best_s or (s_kd == best_s and kd < best):
+        return kd
+    return best
+
+
+@njit(cache=True, inline="always")
+def _outcome(S, k, i, p):
+    """The outcome of (discard i, order p) as one number: the discarded card, then the kept
+    cards from the top."""
+    code = S[TOP + i]
+    for q in range(k - 1):
+        code = code * NUM_TYPES + S[TOP + X.kept_index(k - 1, p, q, i)]
+    return code
+
+
+@njit(cache=True)
+def _prophecy_all(S, vv, xx, k, kd, w0):
+    """:func:`prophecy_w` by scoring every (discarded card, order) in ascending action
+    number (any ``kd`` weight ``w0``); an action of ``kd``'s outcome other than ``kd`` is not
+    in the legal list (which keeps the first of equal outcomes), and is skipped: with
+    ``w0`` < 0 it would outscore ``kd``."""
+    m = k - 1
+    ikd, pkd = X.prophecy_split(kd - A_PROPHECY)
+    kd_code = _outcome(S, k, ikd, pkd)
     best = kd
     best_s = np.int64(-(1 << 60))
     for i in range(k):
         for p in range(X.NPERM[m]):
-            s = xx[i]
-            for q in range(m):
-                s += (X.KEPT_MAX - q) * vv[X.kept_index(m, p, q, i)]
             a = X.prophecy_action(i, p)
-            s += W[0] * (a == kd)
+            if a != kd and _outcome(S, k, i, p) == kd_code:
+                continue
+            s = xx[i] + _order_score(vv, k, kd, i, p) + w0 * (a == kd)
             if s > best_s:
                 best_s = s
                 best = a

@@ -91,3 +91,26 @@ def test_the_training_script_runs_on_a_tiny_budget(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "other iter   1" in text and "joint iter   0" in text
     assert "check on 500 fresh games" in text
+
+
+def test_the_prophecy_shortcut_equals_scoring_every_order():
+    """prophecy_w scores the sorted order of each discard only (and kd): the same action as
+    the reference, which scores every legal action, under random weights, a negative kd
+    weight (every order scored) included."""
+    rng = np.random.default_rng(11)
+    ws = [np.rint(rng.standard_normal(NF) * 30).astype(np.int64) for _ in range(6)]
+    for j, w in enumerate(ws):
+        w[0] = (-40, 0, 10, 60, 100, 200)[j]
+        w[NPF] = 100
+    n = 0
+    for _, _, s in positions(40, 1900, share=0.7, policy=learned2_action):
+        if s.phase != "prophecy":
+            continue
+        v = player_view(s)
+        S = HK.encode(v)
+        kd = keep_doors_action(v)
+        for w in ws:
+            r = learned2_action(v, PLAY, tuple(int(x) for x in w))
+            assert int(learned2_at(S, np.int64(kd), np.array(PLAY, dtype=np.int64), w)) == r
+        n += 1
+    assert n > 40, n
