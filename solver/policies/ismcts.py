@@ -45,7 +45,7 @@ def key_of_stream(stream: int) -> int:
         Param("z", float, 1.0, "root choice: keep the base action unless a rival's paired "
                                "mean difference exceeds z standard errors (0: most visited)"),
         Param("base", str, DEFAULT_BASE, "base policy of the playouts: greedy, greedy-plus, "
-                                         "greedy-keep-doors or learned-base"),
+                                         "greedy-keep-doors, learned-base or learned-base-2"),
     ],
     doc="information-set MCTS with chance nodes over the view, base playouts at the leaves "
         "(numba)")

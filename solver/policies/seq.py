@@ -58,7 +58,7 @@ def key_of_stream(stream: int) -> int:
         Param("zdrop", float, DEFAULT_ZDROP, "drop an action more than zdrop standard errors "
                                              "behind the leader (0: never)"),
         Param("base", str, DEFAULT_BASE, "base policy of the playouts: greedy, greedy-plus, "
-                                         "greedy-keep-doors or learned-base"),
+                                         "greedy-keep-doors, learned-base or learned-base-2"),
         Param("stop", float, 0.0, "indifference stop: end the playouts once no live rival can "
                                   "beat the reference by this much (0: never)"),
         Param("zstop", float, 2.0, "the indifference stop's margin, in standard errors"),
