@@ -161,6 +161,13 @@ def _honest_games() -> None:
     from solver.honest.learned import play_at
     play_at(S, np.int64(0), np.array(WEIGHTS, dtype=np.int64))
     IS._slot(np.full(8, -1, dtype=np.int64), np.zeros(8, dtype=np.int64), np.uint64(7), 0, 5)
+    # learned-base-2's training kernel and its scorer behind a call (test_learned2.py)
+    from solver.honest.learned2 import learned2_at
+    from solver.honest.learned2_weights import OTHER, PLAY
+    from solver.honest.learned_games import weights_games2
+    WP, WO = np.array(PLAY, dtype=np.int64), np.array(OTHER, dtype=np.int64)
+    weights_games2(n, np.uint64(1), WP, WO, np.zeros(2, np.int8))
+    learned2_at(S, np.int64(0), WP, WO)
 
 
 def _duo_honest() -> None:

@@ -96,7 +96,7 @@ def stored(name: str) -> list[dict] | None:
     key = (str(p), st.st_size, st.st_mtime_ns)
     if key not in _CACHE:
         rows = list(R.by_seed(R.read(p)).values())
-        _CACHE.clear() if len(_CACHE) > 32 else None
+        _CACHE.clear() if len(_CACHE) > 128 else None
         _CACHE[key] = sorted(rows, key=lambda r: r["seed"]) or None
     return _CACHE[key]
 
