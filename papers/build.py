@@ -556,6 +556,8 @@ POLICY_WHAT = {
 LEARNED_WHAT = {
     "learned-base": "a rule-based policy whose play-phase weights were fitted by a "
                     "cross-entropy search over its own win rate",
+    "learned-base-2": "a rule-based policy whose play, prophecy and Nightmare weights were "
+                      "fitted by a cross-entropy search over its own win rate",
     "seq-rollout": "one step of rollout policy improvement over a base policy with weights "
                    "fitted by a cross-entropy search, with common random numbers across actions",
     "endgame": "one step of rollout policy improvement over a base policy with weights fitted "
@@ -568,7 +570,8 @@ POLICY_WHAT["ismcts"] = ("information-set Monte Carlo tree search over the playe
 
 def policy_what(row: dict) -> str:
     """What the ladder row's policy is (POLICY_WHAT, LEARNED_WHAT for the learned base)."""
-    if row["name"] == "learned-base" or "learned-base" in json.dumps(row.get("config") or {}):
+    if row["name"].startswith("learned-base") or "learned-base" in json.dumps(
+            row.get("config") or {}):
         return LEARNED_WHAT[row["name"]]
     return POLICY_WHAT[row["name"]]
 

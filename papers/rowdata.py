@@ -59,6 +59,12 @@ LADDER = (
      "endgame8-seq-n1024-stop-learned", None, None),
     ("ismcts 2,000 iterations", "ismcts-i2000", None, None),
     ("ismcts 8,000 iterations", "ismcts-i8000", None, None),
+    # issue 29, fourth stop: a larger cap over the learned base; the second learned base
+    ("endgame at 8 over seq-rollout n=4096 over learned-base",
+     "endgame8-seq-n4096-stop-learned", None, None),
+    ("learned-base-2", "learned-base-2", None, None),
+    ("endgame at 8 over seq-rollout n=768 over learned-base-2",
+     "endgame8-seq-n768-stop-learned2", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"
