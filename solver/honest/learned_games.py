@@ -23,10 +23,12 @@ from solver.honest.state import NS, P_PLAY, PH, apply_action, new_game, word
 
 
 @njit(cache=True)
-def weights_games(n, key0, W, out):
-    """``n`` whole games from the setup, game g with stream word(key0, g) (as
-    ``strong.base_games``), played by greedy-keep-doors with the play phase scored by ``W``;
-    out[g] = 1 if won.  Returns the wins."""
+def _weights_games(n, key0, WP, WO, two, out):
+    """The game loop of both training kernels: ``n`` whole games from the setup, game g with
+    stream word(key0, g) (as ``strong.base_games``); each decision is greedy-keep-doors'
+    action, rescored by learned-base's play scorer with ``WP`` (``two`` False) or by
+    learned-base-2's scorers with ``WP`` and ``WO`` (``two`` True); out[g] = 1 if won.
+    Returns the wins."""
     S = np.empty(NS, dtype=np.int64)
     wins = 0
     for g in range(n):
@@ -42,32 +44,24 @@ def weights_games(n, key0, W, out):
                 wins += r
                 break
             a = keep_doors(S)
-            if S[PH] == P_PLAY:
-                a = learned_play_w(S, a, W)
+            if two:
+                a = learned2_w(S, a, WP, WO)
+            elif S[PH] == P_PLAY:
+                a = learned_play_w(S, a, WP)
             apply_action(S, a)
             steps += 1
     return wins
 
 
 @njit(cache=True)
+def weights_games(n, key0, W, out):
+    """``n`` whole games played by greedy-keep-doors with the play phase scored by ``W``
+    (:func:`_weights_games`); out[g] = 1 if won.  Returns the wins."""
+    return _weights_games(n, key0, W, W, False, out)
+
+
+@njit(cache=True)
 def weights_games2(n, key0, WP, WO, out):
     """:func:`weights_games` for ``learned-base-2``: play weights ``WP``, the prophecy's and
     the Nightmare's ``WO`` (``solver.honest.learned2.FEATURES``)."""
-    S = np.empty(NS, dtype=np.int64)
-    wins = 0
-    for g in range(n):
-        new_game(S)
-        key = word(key0, g)
-        ctr = 0
-        steps = 0
-        out[g] = 0
-        while steps <= MAX_DECISIONS:
-            r, ctr = to_decision(S, key, ctr)
-            if r >= 0:
-                out[g] = r
-                wins += r
-                break
-            a = learned2_w(S, keep_doors(S), WP, WO)
-            apply_action(S, a)
-            steps += 1
-    return wins
+    return _weights_games(n, key0, WP, WO, True, out)
