@@ -61,15 +61,27 @@ def _timed(fn):
     return r, time.process_time() - c0, time.perf_counter() - w0
 
 
-def breakdown(games: int = 20_000, HK=None) -> dict:
-    """Decisions and draws per game, and ns per draw, of the kernel's greedy playouts; ns per
-    new_game and per greedy decision, each measured alone (the decisions over the first 3,000
-    decision states of greedy games, repeated 300 times)."""
+def breakdown(games: int = 20_000, HK=None, base: int | None = None) -> dict:
+    """Decisions and draws per game, and ns per draw, of the kernel's playouts of greedy (or of
+    base policy number ``base`` of ``HK.base_action``, ``solver.honest.greedy.BASES``); ns per
+    new_game, per decision and per state copy, each measured alone (the decisions and the
+    copies over the first 3,000 decision states of the same games, repeated 300 times).
+    ``HK`` may be an older kernel (``load_kernel_at``), which may have no ``base_action``.
+    With ``base`` given, the ``greedy_*`` fields are that base's (their names kept for the
+    stored files)."""
     import numpy as np
     from numba import njit
 
     if HK is None:
         from solver.honest import kernel as HK
+    if base is None:
+        _act = HK.greedy
+    else:
+        _b = np.int64(base)
+
+        @njit(_nrt=False)
+        def _act(S):
+            return HK.base_action(S, _b)
 
     @njit(_nrt=False)      # as solver.honest.kernel.playout: no reference counting per step
     def _count(n, S):
@@ -90,7 +102,7 @@ def breakdown(games: int = 20_000, HK=None) -> dict:
                     HK._drawn(S, t)
                     dr += 1
                     continue
-                HK.apply_action(S, HK.greedy(S))
+                HK.apply_action(S, _act(S))
                 dec += 1
         return dec, dr
 
@@ -114,7 +126,7 @@ def breakdown(games: int = 20_000, HK=None) -> dict:
 
     @njit
     def _record(n, out):
-        """The first decision states of greedy games 0.. (stream 7) into out's rows."""
+        """The first decision states of the games 0.. (stream 7) into out's rows."""
         S = np.zeros(HK.NS, dtype=np.int64)
         k = 0
         for g in range(n):
@@ -133,7 +145,7 @@ def breakdown(games: int = 20_000, HK=None) -> dict:
                     continue
                 out[k, :] = S
                 k += 1
-                HK.apply_action(S, HK.greedy(S))
+                HK.apply_action(S, _act(S))
         return k
 
     @njit
@@ -141,7 +153,18 @@ def breakdown(games: int = 20_000, HK=None) -> dict:
         acc = 0
         for _ in range(reps):
             for i in range(k):
-                acc += HK.greedy(states[i])
+                acc += _act(states[i])
+        return acc
+
+    @njit(_nrt=False)
+    def _copies(states, k, reps, S):
+        acc = 0
+        for _ in range(reps):
+            for i in range(k):
+                src = states[i]
+                for j in range(HK.NS):
+                    S[j] = src[j]
+                acc += S[HK.PH]
         return acc
 
     S = np.zeros(HK.NS, dtype=np.int64)
@@ -151,17 +174,20 @@ def breakdown(games: int = 20_000, HK=None) -> dict:
     _new_games(2, S)
     k = _record(1000, states)
     _decide(states, 2, 1)
+    _copies(states, 2, 1, S)
     (dec, dr), cpu, _ = _timed(lambda: _count(games, S))
     _, cpu_d, _ = _timed(lambda: _draws(games, S))
     _, cpu_n, _ = _timed(lambda: _new_games(1_000_000, S))
     _, cpu_g, _ = _timed(lambda: _decide(states, k, 300))
+    _, cpu_c, _ = _timed(lambda: _copies(states, k, 300, S))
     return {"games": games, "decisions_per_game": dec / games, "draws_per_game": dr / games,
             "ns_per_game_cpu": cpu / games * 1e9,
             "ns_per_draw_cpu": cpu_d / (70 * games) * 1e9,
             "ns_per_step_cpu": cpu / (dec + dr) * 1e9,
             "ns_per_new_game_cpu": cpu_n / 1e6 * 1e9,
             "greedy_states": k,
-            "ns_per_greedy_decision_cpu": cpu_g / (300 * k) * 1e9}
+            "ns_per_greedy_decision_cpu": cpu_g / (300 * k) * 1e9,
+            "ns_per_state_copy_cpu": cpu_c / (300 * k) * 1e9, "base": base}
 
 
 BEFORE_REF = "000c4b9"    # main before the throughput work (issue 18, item 1)

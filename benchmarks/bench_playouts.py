@@ -117,107 +117,20 @@ def cmd_ab(args) -> int:
 
 
 def cmd_profile(args) -> dict:
-    import numpy as np
-    from numba import njit
-    from solver.honest import kernel as HK
+    """``benchmarks.bench_honest.breakdown`` over the base ``--base`` (its measurements, named
+    as this script reports them)."""
+    from benchmarks.bench_honest import breakdown
     from solver.honest import strong
-
-    base = np.int64(strong.BASES[args.base])
-
-    @njit(_nrt=False)
-    def _count(n, S, base):
-        dec = 0
-        dr = 0
-        for g in range(n):
-            HK.new_game(S)
-            key = HK.word(np.uint64(7), g)
-            ctr = 0
-            while True:
-                HK.advance(S)
-                p = S[HK.PH]
-                if p == HK.P_WON or p == HK.P_LOST:
-                    break
-                if p >= HK.P_SETUP:
-                    t = HK.draw_unknown(S, key, ctr)
-                    ctr += 1
-                    HK._drawn(S, t)
-                    dr += 1
-                    continue
-                HK.apply_action(S, HK.base_action(S, base))
-                dec += 1
-        return dec, dr
-
-    @njit
-    def _record(n, out, base):
-        S = np.zeros(HK.NS, dtype=np.int64)
-        k = 0
-        for g in range(n):
-            HK.new_game(S)
-            key = HK.word(np.uint64(7), g)
-            ctr = 0
-            while k < out.shape[0]:
-                HK.advance(S)
-                p = S[HK.PH]
-                if p == HK.P_WON or p == HK.P_LOST:
-                    break
-                if p >= HK.P_SETUP:
-                    t = HK.draw_unknown(S, key, ctr)
-                    ctr += 1
-                    HK._drawn(S, t)
-                    continue
-                out[k, :] = S
-                k += 1
-                HK.apply_action(S, HK.base_action(S, base))
-        return k
-
-    @njit(_nrt=False)
-    def _decide(states, k, reps, base):
-        acc = 0
-        for _ in range(reps):
-            for i in range(k):
-                acc += HK.base_action(states[i], base)
-        return acc
-
-    @njit(_nrt=False)
-    def _copies(states, k, reps, S):
-        acc = 0
-        for _ in range(reps):
-            for i in range(k):
-                src = states[i]
-                for j in range(HK.NS):
-                    S[j] = src[j]
-                acc += S[HK.PH]
-        return acc
-
-    @njit(_nrt=False)
-    def _draws(n, S):
-        acc = 0
-        for g in range(n):
-            HK.new_game(S)
-            key = HK.word(np.uint64(7), g)
-            for i in range(70):
-                acc += HK.draw_unknown(S, key, i)
-        return acc
-
-    S = np.zeros(HK.NS, dtype=np.int64)
-    states = np.zeros((3000, HK.NS), dtype=np.int64)
-    _count(2, S, base)
-    _draws(2, S)
-    k = _record(1000, states, base)
-    _decide(states, 2, 1, base)
-    _copies(states, 2, 1, S)
-    g = args.games
-    (dec, dr), cpu = _cpu(lambda: _count(g, S, base))
-    _, cpu_d = _cpu(lambda: _draws(g, S))
-    _, cpu_b = _cpu(lambda: _decide(states, k, 300, base))
-    _, cpu_c = _cpu(lambda: _copies(states, k, 300, S))
-    return {"base": args.base, "games": g, "decisions_per_game": dec / g,
-            "draws_per_game": dr / g, "ns_per_game": round(cpu / g * 1e9),
-            "ns_per_draw_alone": round(cpu_d / (70 * g) * 1e9, 1),
-            "ns_per_base_action_alone": round(cpu_b / (300 * k) * 1e9, 1),
-            "ns_per_state_copy": round(cpu_c / (300 * k) * 1e9, 1),
-            "share_draws": round(cpu_d / (70 * g) * dr / cpu, 3),
-            "share_base_action": round(cpu_b / (300 * k) * dec / cpu, 3)}
+    b = breakdown(args.games, base=strong.BASES[args.base])
+    dec, dr = b["decisions_per_game"], b["draws_per_game"]
+    return {"base": args.base, "games": args.games, "decisions_per_game": dec,
+            "draws_per_game": dr, "ns_per_game": round(b["ns_per_game_cpu"]),
+            "ns_per_draw_alone": round(b["ns_per_draw_cpu"], 1),
+            "ns_per_base_action_alone": round(b["ns_per_greedy_decision_cpu"], 1),
+            "ns_per_state_copy": round(b["ns_per_state_copy_cpu"], 1),
+            "share_draws": round(b["ns_per_draw_cpu"] * dr / b["ns_per_game_cpu"], 3),
+            "share_base_action": round(b["ns_per_greedy_decision_cpu"] * dec
+                                       / b["ns_per_game_cpu"], 3)}
 
 
 def main(argv=None) -> int:
