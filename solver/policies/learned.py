@@ -76,9 +76,15 @@ def learned_base_action(view, weights=None) -> int:
     acts = [G.PLAY + c for c in range(NUM_LOCATION_TYPES)
             if c in hand and (last is None or C.symbol(last) != C.symbol(c))]
     acts += [G.DISCARD + c for c in range(NUM_LOCATION_TYPES) if c in hand]
+    return best_scored(view, acts, w, features, kd)
+
+
+def best_scored(view, acts, w, feats, kd):
+    """The first of ``acts`` with the highest score sum(w_i f_i) over ``feats(view, a, kd)``
+    (the legal order breaks ties, as in the kernels); ``kd`` if ``acts`` is empty."""
     best, best_s = kd, None
     for a in acts:
-        s = sum(wi * fi for wi, fi in zip(w, features(view, a, kd)))
+        s = sum(wi * fi for wi, fi in zip(w, feats(view, a, kd)))
         if best_s is None or s > best_s:
             best, best_s = a, s
     return best

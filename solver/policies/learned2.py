@@ -17,7 +17,7 @@ from engine.policy import keep_doors_action
 from engine.rules import DOORS_PER_COLOUR, NUM_LOCATION_TYPES, SERIES_LENGTH
 
 from solver.policies.keep_doors import KernelBasePolicy
-from solver.policies.learned import _colour_facts, learned_base_action
+from solver.policies.learned import _colour_facts, best_scored, learned_base_action
 from solver.registry import register_policy
 
 KEPT_MAX = 4       # position weights: the kept card at depth q counts KEPT_MAX - q times
@@ -132,12 +132,7 @@ def learned2_action(view, play=None, other=None) -> int:
         feats, w = nightmare_features, wo[NPF:]
     else:
         return kd
-    best, best_s = kd, None
-    for a in view.legal_actions():
-        s = sum(wi * fi for wi, fi in zip(w, feats(view, a, kd)))
-        if best_s is None or s > best_s:
-            best, best_s = a, s
-    return best
+    return best_scored(view, view.legal_actions(), w, feats, kd)
 
 
 @register_policy("learned-base-2",
