@@ -1,7 +1,7 @@
 """The experiments behind every published win rate, as raw per-deal rows.
 
     python -m benchmarks.experiments list
-    python -m benchmarks.experiments run NAME [--deals N] [--limit-s T]
+    python -m benchmarks.experiments run NAME [--deals N] [--limit-s T] [--shard I/K]
     python -m benchmarks.experiments run-all [--cheap]
 
 Each experiment (``EXPERIMENTS``) plays its deals in this process, one core, and appends one
@@ -11,7 +11,10 @@ average.  The kernels are compiled (or loaded from numba's cache) before the fir
 timed.  A run resumes where an earlier one stopped: the deals already stored are skipped, so
 an interrupted run loses at most one deal.  ``--deals`` stops at fewer deals than the
 experiment's (the rows then back a smaller figure, and the paper's check says how many are
-stored); ``--limit-s`` stops after that much wall time.
+stored); ``--limit-s`` stops after that much wall time.  ``--shard I/K`` plays only the
+deals whose seed is I modulo K, so that K processes (each in its own clean tree, each writing
+its own rows file) share one experiment; ``python -m benchmarks.rows merge NAME FILE ...``
+then appends their runs to NAME's rows, each with its own header.
 
 Run them one at a time, under ``nice``; ``run-all --cheap`` runs every experiment costing
 less than a few CPU-minutes, and ``run-all`` every one (the rollout rows take hours).
@@ -139,6 +142,17 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("endgame8-seq-n4096-stop-learned", "endgame", 2_000,
             {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 8},
             cost="about 60 CPU-minutes", cheap=False),
+    # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end
+    # game"): the switch at 10 or 12 unknown cards, 400,000 nodes, the pruned fallback
+    # (docs/REGRET.md section 5: the lowest late-position regret per CPU second measured)
+    _honest("endgame10p-seq-n4096-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 10,
+             "budget_nodes": 400_000, "fallback": "pruned"},
+            cost="about 90 CPU-minutes", cheap=False),
+    _honest("endgame12p-seq-n4096-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 12,
+             "budget_nodes": 400_000, "fallback": "pruned"},
+            cost="about 2 CPU-hours", cheap=False),
     # the learned base (docs/POLICIES.md, "A learned base policy"): alone, then as the base
     # of seq-rollout (paired with seq-n1024-stop) and of the end-game switch over it
     _honest("learned-base", "learned-base", 10_000, cost="about 2 CPU-minutes"),
@@ -306,14 +320,30 @@ def _play(e: Experiment, w, seed: int) -> dict:
     return {"seed": seed, "steps": r["steps"], "games": r["games"], "agree": True}
 
 
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"I/K"`` -> (I, K) with 0 <= I < K; ValueError otherwise."""
+    try:
+        i, k = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise ValueError(f"--shard {text!r}: expected I/K, e.g. 0/2") from None
+    if not 0 <= i < k:
+        raise ValueError(f"--shard {text!r}: I must be at least 0 and less than K")
+    return i, k
+
+
 def run(name: str, deals: int | None = None, limit_s: float | None = None,
-        directory=None, quiet: bool = False) -> int:
-    """Play the experiment's missing deals (up to ``deals``); returns rows written."""
+        directory=None, quiet: bool = False, shard: tuple[int, int] | None = None) -> int:
+    """Play the experiment's missing deals (up to ``deals``; with ``shard`` (I, K) only the
+    seeds equal to I modulo K); returns rows written."""
     e = EXPERIMENTS[name]
     n = e.deals if deals is None else min(deals, e.deals)
     commit, clean = git_state()
     argv = ["python", "-m", "benchmarks.experiments", "run", name]
-    header = {"command": shlex.join(argv + (["--deals", str(deals)] if deals else [])),
+    if deals:
+        argv += ["--deals", str(deals)]
+    if shard:
+        argv += ["--shard", f"{shard[0]}/{shard[1]}"]
+    header = {"command": shlex.join(argv),
               "equivalent": e.command, "commit": commit, "clean_tree": clean,
               "machine": machine(),
               "started": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
@@ -323,7 +353,8 @@ def run(name: str, deals: int | None = None, limit_s: float | None = None,
                         "at its end; one process, one core; compile time excluded"}
     written = 0
     with RowWriter(name, header, directory) as out:
-        todo = [s for s in range(n) if s not in out.done]
+        todo = [s for s in range(n) if s not in out.done
+                and (shard is None or s % shard[1] == shard[0])]
         if not todo:
             return 0
         w = None if e.kind in ("diff-kernel", "rule-verification") else _worker(e)
@@ -370,6 +401,8 @@ def main(argv=None) -> int:
     r.add_argument("name", choices=sorted(EXPERIMENTS))
     r.add_argument("--deals", type=int, default=None, help="stop at this many deals")
     r.add_argument("--limit-s", type=float, default=None, help="stop after this wall time")
+    r.add_argument("--shard", default=None, metavar="I/K",
+                   help="only the seeds equal to I modulo K (merge with benchmarks.rows merge)")
     a_ = sub.add_parser("run-all", help="every experiment in turn (resumes)")
     a_.add_argument("--cheap", action="store_true", help="only the cheap ones")
     a = ap.parse_args(argv)
@@ -378,11 +411,18 @@ def main(argv=None) -> int:
             e = EXPERIMENTS[name]
             print(f"{name:<16} {have:>7}/{want:<7} {e.cost:<36} {e.command}")
         return 0
+    shard = None
+    if getattr(a, "shard", None):
+        try:
+            shard = parse_shard(a.shard)
+        except ValueError as err:
+            print(f"experiments: error: {err}", file=sys.stderr)
+            return 2
     names = [a.name] if a.cmd == "run" else [n for n, e in EXPERIMENTS.items()
                                              if e.cheap or not a.cheap]
     for name in names:
         t0 = time.perf_counter()
-        n = run(name, getattr(a, "deals", None), getattr(a, "limit_s", None))
+        n = run(name, getattr(a, "deals", None), getattr(a, "limit_s", None), shard=shard)
         print(f"{name}: {n} rows written in {time.perf_counter() - t0:.0f} s "
               f"({path_of(name)})", flush=True)
     return 0

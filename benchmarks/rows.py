@@ -182,13 +182,62 @@ class RowWriter:
         self.close()
 
 
+def merge(dest: Path | str, *sources: Path | str) -> int:
+    """Append the runs and rows of ``sources`` (files of the same experiment played elsewhere,
+    say the shards of ``experiments run --shard``) to ``dest``; returns the rows added.
+
+    Each source run keeps its header (command, commit, machine) under a new run number after
+    ``dest``'s last; a seed already stored in ``dest`` (or in an earlier source) must not come
+    again: the merge refuses the whole set and leaves ``dest`` as it was."""
+    dest = Path(dest)
+    runs, rows = read_lines(dest)
+    name = next(iter(runs.values()))["experiment"] if runs else None
+    seen = {r["seed"] for r in rows}
+    added = 0
+    for src in sources:
+        s_runs, s_rows = read_lines(Path(src))
+        if not s_runs:
+            raise ValueError(f"{src}: no runs stored")
+        for k in sorted(s_runs):
+            exp = s_runs[k]["experiment"]
+            if name is not None and exp != name:
+                raise ValueError(f"{src}: rows of {exp}, not of {name}")
+            name = exp
+            new_k = max(runs, default=0) + 1
+            runs[new_k] = {**s_runs[k], "run": new_k}
+            for r in s_rows:
+                if r["r"] != k:
+                    continue
+                if r["seed"] in seen:
+                    raise ValueError(f"{src}: seed {r['seed']} is stored already")
+                seen.add(r["seed"])
+                rows.append({**r, "r": new_k})
+                added += 1
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    _rewrite(dest, runs, rows)
+    return added
+
+
 def main(argv=None) -> int:
     """``python -m benchmarks.rows repair [NAME ...]``: rewrite the row files cut mid-write
-    (all of ``benchmarks/results/rows/`` by default) as complete gzip streams."""
+    (all of ``benchmarks/results/rows/`` by default) as complete gzip streams.
+    ``python -m benchmarks.rows merge NAME FILE ...``: append the runs and rows of FILEs (the
+    same experiment's rows played in other trees, e.g. shards) to NAME's rows (NAME may be a
+    rows file's path)."""
     import sys
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["merge"] and len(args) >= 3:
+        dest = Path(args[1]) if args[1].endswith(SUFFIX) else path_of(args[1])
+        try:
+            n = merge(dest, *args[2:])
+        except (ValueError, FileNotFoundError, KeyError) as e:
+            print(f"rows: error: {e}", file=sys.stderr)
+            return 2
+        print(f"merged {n} rows into {dest}")
+        return 0
     if not args or args[0] != "repair":
-        print("usage: python -m benchmarks.rows repair [NAME ...]", file=sys.stderr)
+        print("usage: python -m benchmarks.rows repair [NAME ...] | merge NAME FILE ...",
+              file=sys.stderr)
         return 2
     paths = ([path_of(n) for n in args[1:]] if args[1:]
              else sorted(ROWS_DIR.glob("*" + SUFFIX)))

@@ -112,3 +112,41 @@ def test_every_ladder_row_of_the_paper_has_an_experiment():
     from papers import rowdata
     names = {e for _, e, *_ in rowdata.LADDER} | {e for _, e, _ in rowdata.DUO_LADDER}
     assert names | {"clairvoyant", "diff-kernel"} <= set(X.EXPERIMENTS)
+
+
+def test_shards_played_apart_merge_into_the_rows_of_one_run(tmp_path):
+    """Two shards (seeds 0 and 1 modulo 2) in two directories, merged: the same seeds and
+    results as one unsharded run, each shard's header kept; a seed merged twice is refused
+    and leaves the file as it was."""
+    a, b, one = tmp_path / "a", tmp_path / "b", tmp_path / "one"
+    assert X.run("greedy", deals=5, directory=a, quiet=True, shard=(0, 2)) == 3
+    assert X.run("greedy", deals=5, directory=b, quiet=True, shard=(1, 2)) == 2
+    assert X.run("greedy", deals=5, directory=one, quiet=True) == 5
+    ra = R.read(R.path_of("greedy", a))
+    assert [r["seed"] for r in ra] == [0, 2, 4]
+    assert ra[0]["run"]["command"].endswith("--deals 5 --shard 0/2")
+    dest = R.path_of("greedy", tmp_path / "m")
+    assert R.merge(dest, R.path_of("greedy", a), R.path_of("greedy", b)) == 5
+    merged = R.by_seed(R.read(dest))
+    ref = R.by_seed(R.read(R.path_of("greedy", one)))
+    assert sorted(merged) == [0, 1, 2, 3, 4]
+    for s in ref:
+        assert (merged[s]["won"], merged[s]["doors"], merged[s]["decisions"]) == \
+            (ref[s]["won"], ref[s]["doors"], ref[s]["decisions"])
+    assert {merged[s]["run"]["run"] for s in merged} == {1, 2}
+    assert merged[1]["run"]["command"].endswith("--shard 1/2")
+    before = dest.read_bytes()
+    with pytest.raises(ValueError, match="stored already"):
+        R.merge(dest, R.path_of("greedy", b))
+    assert dest.read_bytes() == before
+    assert R.main(["merge", str(dest), str(R.path_of("greedy", b))]) == 2
+
+
+@pytest.mark.parametrize("bad", ["2/2", "x", "1/0", "1", "=-1/2"])
+def test_a_bad_shard_is_one_line_and_status_2(bad, capsys):
+    argv = ["run", "greedy", "--shard" + bad] if bad.startswith("=") else \
+        ["run", "greedy", "--shard", bad]
+    assert X.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--shard" in err[0]
+    assert X.parse_shard("1/3") == (1, 3)
