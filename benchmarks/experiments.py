@@ -139,6 +139,9 @@ EXPERIMENTS = {e.name: e for e in (
             {"base": "seq-rollout:n=512,batch=64,stop=0.01,base=learned-base", "unknown": 8},
             cost="about 12 CPU-minutes", cheap=False),
     # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
+    _honest("endgame8-seq-n256-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=256,batch=64,stop=0.01,base=learned-base", "unknown": 8},
+            cost="about 10 CPU-minutes", cheap=False),
     _honest("endgame8-seq-n4096-stop-learned", "endgame", 2_000,
             {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 8},
             cost="about 60 CPU-minutes", cheap=False),
@@ -152,6 +155,14 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("endgame12p-seq-n4096-stop-learned", "endgame", 2_000,
             {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 12,
              "budget_nodes": 400_000, "fallback": "pruned"},
+            cost="about 2 CPU-hours", cheap=False),
+    _honest("endgame14p-seq-n4096-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 14,
+             "budget_nodes": 400_000, "fallback": "pruned"},
+            cost="about 90 CPU-minutes", cheap=False),
+    _honest("endgame14p2m-seq-n4096-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 14,
+             "budget_nodes": 2_000_000, "fallback": "pruned"},
             cost="about 2 CPU-hours", cheap=False),
     # the learned base (docs/POLICIES.md, "A learned base policy"): alone, then as the base
     # of seq-rollout (paired with seq-n1024-stop) and of the end-game switch over it

@@ -65,6 +65,9 @@ LADDER = (
     ("learned-base-2", "learned-base-2", None, None),
     ("endgame at 8 over seq-rollout n=768 over learned-base-2",
      "endgame8-seq-n768-stop-learned2", None, None),
+    # issue 29, fifth stop: a wider exact end game over the strongest rollout
+    ("endgame at 12 (400,000 nodes, pruned) over seq-rollout n=4096 over learned-base",
+     "endgame12p-seq-n4096-stop-learned", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"
