@@ -266,8 +266,9 @@ def test_help_lists_every_choice_and_default(capsys):
     assert rc == 0
     text = " ".join(out.split())
     assert "--mode {clairvoyant,honest}" in text and "default clairvoyant" in text
+    bare = "".join(out.split())     # argparse may wrap a name at one of its hyphens
     for name in policy_entries():
-        assert name in text, name
+        assert name in bare, name
     assert "--players {1,2}" in text and "default 1" in text
     assert "first seed S" in text and "default 0" in text
     assert "default ./onirim-results.sqlite, created if missing" in text

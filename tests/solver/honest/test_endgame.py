@@ -257,3 +257,27 @@ def test_pruned_switch_is_honest_and_deterministic():
             s.apply_action(g.act(v, decision_stream(seed, i)))
             i += 1
     assert n >= 10 and "pruned" in kinds, (n, kinds)
+
+
+def test_strongest_is_the_endgame_of_its_arguments():
+    """``strongest`` is ``endgame`` with STRONGEST_ARGS as defaults (the policy of the
+    experiment endgame12p-seq-n4096-stop-learned): the same config, and the same action at
+    every decision of a real game; a user's argument replaces one of them."""
+    from benchmarks.experiments import EXPERIMENTS
+    from solver.policies.endgame import STRONGEST_ARGS
+    s_pol = make_policy("strongest")
+    e_pol = make_policy("endgame", **STRONGEST_ARGS)
+    assert s_pol.config == e_pol.config
+    assert EXPERIMENTS["endgame12p-seq-n4096-stop-learned"].params["config"] == STRONGEST_ARGS
+    assert make_policy("strongest", unknown="8").config["unknown"] == 8
+    with pytest.raises(PolicyError):
+        make_policy("strongest", base="endgame")
+    s = Game(1).new_initial_state(seed=3)
+    i = 0
+    while not s.is_terminal() and i < 60:
+        v, st = player_view(s), decision_stream(3, i)
+        a = s_pol.act(v, st)
+        assert a == e_pol.act(v, st)
+        s.apply_action(a)
+        i += 1
+    assert i >= 30
