@@ -164,6 +164,10 @@ EXPERIMENTS = {e.name: e for e in (
             {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 14,
              "budget_nodes": 2_000_000, "fallback": "pruned"},
             cost="about 2 CPU-hours", cheap=False),
+    _honest("endgame12p-seq-n16384-stop-learned", "endgame", 2_000,
+            {"base": "seq-rollout:n=16384,batch=64,stop=0.01,base=learned-base", "unknown": 12,
+             "budget_nodes": 400_000, "fallback": "pruned"},
+            cost="about 2 CPU-hours", cheap=False),
     # the learned base (docs/POLICIES.md, "A learned base policy"): alone, then as the base
     # of seq-rollout (paired with seq-n1024-stop) and of the end-game switch over it
     _honest("learned-base", "learned-base", 10_000, cost="about 2 CPU-minutes"),

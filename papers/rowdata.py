@@ -72,6 +72,8 @@ LADDER = (
      "endgame14p-seq-n4096-stop-learned", None, None),
     ("endgame at 8 over seq-rollout n=256 over learned-base", "endgame8-seq-n256-stop-learned",
      None, None),
+    ("endgame at 12 (400,000 nodes, pruned) over seq-rollout n=16384 over learned-base",
+     "endgame12p-seq-n16384-stop-learned", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"
