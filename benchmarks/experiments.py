@@ -63,6 +63,16 @@ def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True):
                       cost, cheap, shlex.join(cmd))
 
 
+def _switch(name, n, unknown, cost, nodes=None, base="learned-base"):
+    """The end-game switch at ``unknown`` cards over ``seq-rollout`` (``n`` playouts, rounds
+    of 64, the indifference stop at 0.01) on ``base``; with ``nodes``, that node budget and the
+    pruned fallback.  2,000 deals, not in ``run-all --cheap``."""
+    config = {"base": f"seq-rollout:n={n},batch=64,stop=0.01,base={base}", "unknown": unknown}
+    if nodes is not None:
+        config.update(budget_nodes=nodes, fallback="pruned")
+    return _honest(name, "endgame", 2_000, config, cost=cost, cheap=False)
+
+
 def _bound(name, stop, deals=500, cost="", cheap=True):
     """An information-relaxation bound (onirim bound, docs/BOUND.md) on the deals where
     rollout n=256 plays until its view has at most 12 unknown cards; W = 0, with or without
@@ -126,48 +136,30 @@ EXPERIMENTS = {e.name: e for e in (
             cost="about 6 CPU-minutes", cheap=False),
     # the default's switch over seq-rollout n=128 on the learned base: the 5 ms candidate
     # (about 0.7 of the default's CPU per decision, side by side on deals from 10,000,000)
-    _honest("endgame8-seq-n128-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=128,batch=64,stop=0.01,base=learned-base", "unknown": 8},
-            cost="about 8 CPU-minutes", cheap=False),
+    _switch("endgame8-seq-n128-stop-learned", 128, 8, "about 8 CPU-minutes"),
     # ... and over n=768 on the learned base: the candidate for the default at 10 ms or
     # less (endgame8-seq-n1024-stop-learned costs about 12 ms)
-    _honest("endgame8-seq-n768-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=768,batch=64,stop=0.01,base=learned-base", "unknown": 8},
-            cost="about 15 CPU-minutes", cheap=False),
+    _switch("endgame8-seq-n768-stop-learned", 768, 8, "about 15 CPU-minutes"),
     # ... and over n=512: endgame8-seq-n768-stop-learned costs about 11 ms
-    _honest("endgame8-seq-n512-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=512,batch=64,stop=0.01,base=learned-base", "unknown": 8},
-            cost="about 12 CPU-minutes", cheap=False),
+    _switch("endgame8-seq-n512-stop-learned", 512, 8, "about 12 CPU-minutes"),
     # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
-    _honest("endgame8-seq-n256-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=256,batch=64,stop=0.01,base=learned-base", "unknown": 8},
-            cost="about 10 CPU-minutes", cheap=False),
-    _honest("endgame8-seq-n4096-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 8},
-            cost="about 60 CPU-minutes", cheap=False),
+    _switch("endgame8-seq-n256-stop-learned", 256, 8, "about 8 CPU-minutes"),
+    _switch("endgame8-seq-n4096-stop-learned", 4096, 8, "about 60 CPU-minutes"),
     # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end
     # game"): the switch at 10 or 12 unknown cards, 400,000 nodes, the pruned fallback
     # (docs/REGRET.md section 5: the lowest late-position regret per CPU second measured)
-    _honest("endgame10p-seq-n4096-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 10,
-             "budget_nodes": 400_000, "fallback": "pruned"},
-            cost="about 90 CPU-minutes", cheap=False),
-    _honest("endgame12p-seq-n4096-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 12,
-             "budget_nodes": 400_000, "fallback": "pruned"},
-            cost="about 2 CPU-hours", cheap=False),
-    _honest("endgame14p-seq-n4096-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 14,
-             "budget_nodes": 400_000, "fallback": "pruned"},
-            cost="about 90 CPU-minutes", cheap=False),
-    _honest("endgame14p2m-seq-n4096-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-base", "unknown": 14,
-             "budget_nodes": 2_000_000, "fallback": "pruned"},
-            cost="about 2 CPU-hours", cheap=False),
-    _honest("endgame12p-seq-n16384-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=16384,batch=64,stop=0.01,base=learned-base", "unknown": 12,
-             "budget_nodes": 400_000, "fallback": "pruned"},
-            cost="about 2 CPU-hours", cheap=False),
+    # (costs: 12p and 14p from their rows, 1.36 and 1.73 s of CPU per deal; 10p and 14p2m
+    # estimated from bench_cost's ratios to 12p, 0.75 and 3.5)
+    _switch("endgame10p-seq-n4096-stop-learned", 4096, 10, "about 35 CPU-minutes",
+            nodes=400_000),
+    _switch("endgame12p-seq-n4096-stop-learned", 4096, 12, "about 45 CPU-minutes",
+            nodes=400_000),
+    _switch("endgame14p-seq-n4096-stop-learned", 4096, 14, "about 60 CPU-minutes",
+            nodes=400_000),
+    _switch("endgame14p2m-seq-n4096-stop-learned", 4096, 14, "about 3 CPU-hours",
+            nodes=2_000_000),
+    _switch("endgame12p-seq-n16384-stop-learned", 16384, 12, "about 60 CPU-minutes",
+            nodes=400_000),
     # the learned base (docs/POLICIES.md, "A learned base policy"): alone, then as the base
     # of seq-rollout (paired with seq-n1024-stop) and of the end-game switch over it
     _honest("learned-base", "learned-base", 10_000, cost="about 2 CPU-minutes"),
@@ -177,15 +169,12 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("seq-n512-stop-learned", "seq-rollout", 2_000,
             {"n": 512, "batch": 64, "stop": 0.01, "base": "learned-base"},
             cost="about 6 CPU-minutes"),
-    _honest("endgame8-seq-n1024-stop-learned", "endgame", 2_000,
-            {"base": "seq-rollout:n=1024,batch=64,stop=0.01,base=learned-base", "unknown": 8},
-            cost="about 12 CPU-minutes", cheap=False),
+    _switch("endgame8-seq-n1024-stop-learned", 1024, 8, "about 12 CPU-minutes"),
     # the second learned base (docs/POLICIES.md, "A second learned base: the other phases"):
     # alone, and as the base of the switch over seq-rollout n=768
     _honest("learned-base-2", "learned-base-2", 10_000, cost="about 2 CPU-minutes"),
-    _honest("endgame8-seq-n768-stop-learned2", "endgame", 2_000,
-            {"base": "seq-rollout:n=768,batch=64,stop=0.01,base=learned-base-2", "unknown": 8},
-            cost="about 15 CPU-minutes", cheap=False),
+    _switch("endgame8-seq-n768-stop-learned2", 768, 8, "about 15 CPU-minutes",
+            base="learned-base-2"),
     # information-set MCTS with chance nodes (solver/policies/ismcts.py; docs/POLICIES.md,
     # "Information-set search"): at about seq-n1024-stop's CPU per decision and at 4x that;
     # c, prior and cp as tuned in-kernel on keys of their own (10,000,003)
