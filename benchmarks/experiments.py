@@ -142,12 +142,14 @@ EXPERIMENTS = {e.name: e for e in (
     _switch("endgame8-seq-n768-stop-learned", 768, 8, "about 15 CPU-minutes"),
     # ... and over n=512: endgame8-seq-n768-stop-learned costs about 11 ms
     _switch("endgame8-seq-n512-stop-learned", 512, 8, "about 12 CPU-minutes"),
-    # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
+    # ... and over n=256: the next 5 ms candidate (0.81 of the default side by side)
     _switch("endgame8-seq-n256-stop-learned", 256, 8, "about 8 CPU-minutes"),
+    # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
     _switch("endgame8-seq-n4096-stop-learned", 4096, 8, "about 60 CPU-minutes"),
     # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end
-    # game"): the switch at 10 or 12 unknown cards, 400,000 nodes, the pruned fallback
-    # (docs/REGRET.md section 5: the lowest late-position regret per CPU second measured)
+    # game"): the switch at 10, 12 or 14 unknown cards, 400,000 nodes (14p2m: 2,000,000), the
+    # pruned fallback (docs/REGRET.md section 5: the lowest late-position regret per CPU second
+    # measured); 12p is the policy `strongest`; 12p over n=16384 for fourfold playouts
     # (costs: 12p and 14p from their rows, 1.36 and 1.73 s of CPU per deal; 10p and 14p2m
     # estimated from bench_cost's ratios to 12p, 0.75 and 3.5)
     _switch("endgame10p-seq-n4096-stop-learned", 4096, 10, "about 35 CPU-minutes",

@@ -235,13 +235,11 @@ STRONGEST_ARGS = {"base": "seq-rollout:n=4096,batch=64,stop=0.01,base=learned-ba
                   "unknown": 12, "budget_nodes": 400_000, "fallback": "pruned"}
 
 
-@register_policy("strongest",
-                 params=[Param(p.name, p.type, STRONGEST_ARGS.get(p.name, p.default), p.help)
-                         for p in ENDGAME_PARAMS],
-                 doc="the strongest measured player: endgame at 12 unknown cards (400,000 "
-                     "nodes, pruned fallback) over seq-rollout n=4096 on learned-base")
-def _strongest(**args):
-    return _endgame(**args)
+register_policy("strongest",
+                params=[Param(p.name, p.type, STRONGEST_ARGS.get(p.name, p.default), p.help)
+                        for p in ENDGAME_PARAMS],
+                doc="the strongest measured player: endgame at 12 unknown cards (400,000 "
+                    "nodes, pruned fallback) over seq-rollout n=4096 on learned-base")(_endgame)
 
 
 def parse_base(spec: str) -> tuple[str, dict]:
