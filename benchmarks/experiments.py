@@ -63,11 +63,15 @@ def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True):
                       cost, cheap, shlex.join(cmd))
 
 
-def _switch(name, n, unknown, cost, nodes=None, base="learned-base"):
+def _switch(name, n, unknown, cost, nodes=None, base="learned-base", screen=None):
     """The end-game switch at ``unknown`` cards over ``seq-rollout`` (``n`` playouts, rounds
     of 64, the indifference stop at 0.01) on ``base``; with ``nodes``, that node budget and the
-    pruned fallback.  2,000 deals, not in ``run-all --cheap``."""
-    config = {"base": f"seq-rollout:n={n},batch=64,stop=0.01,base={base}", "unknown": unknown}
+    pruned fallback; with ``screen`` (S, K), the rollout's screen of S playouts keeping K.
+    2,000 deals, not in ``run-all --cheap``."""
+    rollout = f"seq-rollout:n={n},batch=64,stop=0.01,base={base}"
+    if screen is not None:
+        rollout += f",screen={screen[0]},keep={screen[1]}"
+    config = {"base": rollout, "unknown": unknown}
     if nodes is not None:
         config.update(budget_nodes=nodes, fallback="pruned")
     return _honest(name, "endgame", 2_000, config, cost=cost, cheap=False)
@@ -144,6 +148,16 @@ EXPERIMENTS = {e.name: e for e in (
     _switch("endgame8-seq-n512-stop-learned", 512, 8, "about 12 CPU-minutes"),
     # ... and over n=256: the next 5 ms candidate (0.81 of the default side by side)
     _switch("endgame8-seq-n256-stop-learned", 256, 8, "about 8 CPU-minutes"),
+    # the screen (docs/POLICIES.md, "A screen for wide decisions"): 16 playouts per action
+    # first, then only the 4 best and the base action go on; at n=512 it cost the same as
+    # n=256 without it in the kernel (1,000 games on keys of their own): the 5 ms candidates,
+    # and n=768 for the default at 10 ms
+    _switch("endgame8-seq-n384-stop-learned-screen16", 384, 8, "about 7 CPU-minutes",
+            screen=(16, 4)),
+    _switch("endgame8-seq-n512-stop-learned-screen16", 512, 8, "about 8 CPU-minutes",
+            screen=(16, 4)),
+    _switch("endgame8-seq-n768-stop-learned-screen16", 768, 8, "about 11 CPU-minutes",
+            screen=(16, 4)),
     # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
     _switch("endgame8-seq-n4096-stop-learned", 4096, 8, "about 60 CPU-minutes"),
     # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end

@@ -122,8 +122,8 @@ def parse_policy_args(pairs) -> dict[str, str]:
 def make_policy(name: str, **args):
     """The policy ``name`` with ``args`` (strings are parsed by the parameter's type).
 
-    The returned object has ``name`` and ``config`` (every parameter, defaults filled in)
-    and the hooks of :class:`PolicyBase`."""
+    The returned object has ``name`` and ``config`` (every parameter, defaults filled in,
+    but a ``Param(late=True)`` at its default) and the hooks of :class:`PolicyBase`."""
     _load_builtins()
     return build_policy(name, **args)
 

@@ -45,12 +45,17 @@ def with_hooks(policy):
 
 @dataclass(frozen=True)
 class Param:
-    """One policy parameter: its name, type (int, float, str or bool), default and help."""
+    """One policy parameter: its name, type (int, float, str or bool), default and help.
+
+    ``late``: a parameter added after rows of the policy were stored.  While it is at its
+    default it is left out of ``policy.config``, so the config (and its hash, which names a
+    run's results and lets it resume) of every earlier setting stays what it was."""
 
     name: str
     type: type
     default: Any
     help: str = ""
+    late: bool = False
 
     def parse(self, value):
         """``value`` (a string from the command line, or a Python value) as ``self.type``."""
@@ -107,7 +112,8 @@ def register_policy(name: str, params=(), doc: str = ""):
 
 def build_policy(name: str, **args):
     """The registered policy ``name`` with ``args`` (strings are parsed by the parameter's
-    type), its hooks filled in (``with_hooks``), ``name`` and ``config`` set.  Only the
+    type), its hooks filled in (``with_hooks``), ``name`` and ``config`` set (every
+    parameter, defaults filled in, but a ``late`` one at its default).  Only the
     policies registered so far: ``solver.api.make_policy`` loads the built-in ones first."""
     if name not in _REGISTRY:
         raise PolicyError(f"policy {name!r} is unknown (known: {', '.join(sorted(_REGISTRY))})")
@@ -121,7 +127,8 @@ def build_policy(name: str, **args):
               for p in entry.params}
     policy = with_hooks(entry.factory(**config))
     policy.name = name
-    policy.config = dict(config)
+    policy.config = {k: v for k, v in config.items()
+                     if not (known[k].late and v == known[k].default)}
     return policy
 
 

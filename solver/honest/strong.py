@@ -40,6 +40,14 @@ A rival within ``stop`` of the reference is worth little even when it is better,
 playouts that would tell are the most expensive ones (two near-equal actions run to the cap).
 Chosen by measurement (docs/POLICIES.md, "Cheaper playouts"); a heuristic, like the drop.
 
+Screen (``screen`` > 0; 0, the default, is off): when a decision has more than ``keep`` + 1
+actions, the first round gives each ``screen`` playouts (instead of ``batch``), and only the
+``keep`` actions with the most wins and the reference (the base action, or in
+:func:`decide_seq_among` without it the leader) go on to the sequential rounds.  The first round
+over every action is most of a wide decision's playouts (a prophecy has about 80 distinct
+outcomes); the screen is the rollout policy's (:func:`solver.honest.screening.screen_top`).
+A heuristic too: an action unlucky in its first ``screen`` playouts is gone.
+
 The drop is a heuristic, not a proof: an
 action ``zdrop`` standard errors behind may still be the best; the test compares the screened
 choice with the full one (``tests/solver/honest/test_strong.py``).
@@ -55,7 +63,8 @@ from solver.honest.greedy import (BASES, GREEDY, GREEDY_PLUS, KEEP_DOORS,  # noq
                                   keep_doors)
 from solver.honest.playouts import (MAX_DECISIONS, _eval1, _eval2,  # noqa: F401
                                     estimate_all, playout, to_decision)
-from solver.honest.screening import indifferent, leader, paired, row_of, select
+from solver.honest.screening import (indifferent, leader, paired, row_of, screen_top, screens,
+                                     select)
 from solver.honest.state import (MAX_LEGAL, NS, apply_action, legal, mix64, new_game, word)
 
 SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
@@ -105,23 +114,38 @@ def estimate_all_l2(S0, n, key, acts, res, n1, z1, screen1, keep1, base):
 
 # ----------------------------------------------------------------------------- sequential
 @njit(cache=True)
-def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop, zstop):
+def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop, zstop,
+             screen, keep):
     """The sequential rollout over the ``nact`` actions ``acts`` with base row ``bi`` (-1: no
     base row, the leader is the reference) (module docstring).  ``res`` (nact x n, int8)
     receives the playouts; used[0] = the playouts made in all.  ``stop`` > 0: the
-    indifference stop with margin ``zstop``.  Returns the chosen row."""
+    indifference stop with margin ``zstop``.  ``screen`` > 0 (and more than ``keep`` + 1
+    actions): the first round has ``screen`` playouts per action, after which only the
+    ``keep`` rows with the most wins and the reference live on (the screen).  Returns the
+    chosen row."""
     S = np.empty(NS, dtype=np.int64)
     alive = np.ones(nact, dtype=np.bool_)
     nalive = nact
     done = 0
     total = 0
+    scr = screens(n, screen, keep, nact)
     while done < n and nalive > 1:
         j1 = min(n, done + max(batch, done // 4))
+        if scr and done == 0:
+            j1 = screen
         for i in range(nact):
             if alive[i]:
                 _eval1(S0, acts[i], done, j1, key, S, res[i], base)
                 total += j1 - done
         done = j1
+        if scr and done == screen:
+            cand = np.empty(nact + 1, dtype=np.int64)
+            ref = bi if bi >= 0 else leader(res, alive, nact, done)
+            m = screen_top(res, nact, ref, done, keep, cand)
+            alive[:] = False
+            for q in range(m):
+                alive[cand[q]] = True
+            nalive = m
         if done >= n:
             continue
         if zdrop > 0.0:
@@ -152,7 +176,7 @@ def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop,
 
 
 @njit(cache=True)
-def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop):
+def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop, screen, keep):
     """The sequential rollout action at decision state ``S0`` (module docstring)."""
     acts = np.empty(MAX_LEGAL, dtype=np.int64)
     nact = legal(S0, acts)
@@ -162,11 +186,12 @@ def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop):
     res = np.zeros((nact, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
     return acts[seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop,
-                         zstop)]
+                         zstop, screen, keep)]
 
 
 @njit(cache=True)
-def decide_seq_among(S0, allowed, nallowed, n, batch, z, zdrop, key, base, stop, zstop):
+def decide_seq_among(S0, allowed, nallowed, n, batch, z, zdrop, key, base, stop, zstop,
+                     screen, keep):
     """The sequential rollout restricted to the legal actions ``allowed[:nallowed]`` (the
     end-game switch's pruned fallback): the same rounds, drops and choice over those actions
     only; the reference is the base action if allowed, else the leader."""
@@ -186,11 +211,12 @@ def decide_seq_among(S0, allowed, nallowed, n, batch, z, zdrop, key, base, stop,
     res = np.zeros((m, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
     return sub[seq_core(S0, sub, m, bi, n, batch, z, zdrop, key, base, res, used, stop,
-                        zstop)]
+                        zstop, screen, keep)]
 
 
 @njit(cache=True)
-def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zstop):
+def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zstop, screen,
+              keep):
     """Whole games from the setup played by the sequential rollout inside the kernel (for
     tuning; the measured runs play through the engine with ``onirim winrate``): game g with
     stream word(key0, g), decision i of it with stream word(mix64(key ^ SALT), i).
@@ -217,7 +243,7 @@ def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zsto
             if nact > 1:
                 bi = row_of(acts, nact, _base_at(S, base), 0)
                 r = seq_core(S, acts, nact, bi, n, batch, z, zdrop, word(dkey, steps), base,
-                             res, used, stop, zstop)
+                             res, used, stop, zstop, screen, keep)
                 a = acts[r]
                 playouts[g] += used[0]
             apply_action(S, a)

@@ -10,6 +10,10 @@ rollout's z-margin choice among the live ones: the base action unless a rival be
 than ``z`` standard errors of the paired difference.  The kernel is
 :func:`solver.honest.strong.decide_seq` (its docstring has the details).
 
+``screen`` > 0 adds a screen: a decision with more than ``keep`` + 1 actions first gives every
+action ``screen`` playouts, and only the ``keep`` actions with the most wins and the base action
+go on (docs/POLICIES.md, "A screen for wide decisions").
+
 ``stop`` > 0 adds the indifference stop: after a round, if no live rival could beat the
 reference by ``stop`` (its paired mean difference plus ``zstop`` standard errors is below
 ``stop``), the playouts end there (off by default; docs/POLICIES.md, "Cheaper playouts").
@@ -41,6 +45,7 @@ DEFAULT_N = 1024
 DEFAULT_BATCH = 32
 DEFAULT_ZDROP = 2.0
 DEFAULT_BASE = "greedy-keep-doors"
+MAX_KEEP = 256         # more than any decision's legal actions
 
 
 def key_of_stream(stream: int) -> int:
@@ -62,6 +67,10 @@ def key_of_stream(stream: int) -> int:
         Param("stop", float, 0.0, "indifference stop: end the playouts once no live rival can "
                                   "beat the reference by this much (0: never)"),
         Param("zstop", float, 2.0, "the indifference stop's margin, in standard errors"),
+        Param("screen", int, 0, "first-round playouts per action of a screen: only the keep "
+                                "best and the base action go on (0: no screen)", late=True),
+        Param("keep", int, 4, "actions kept by the screen (besides the base action)",
+              late=True),
     ],
     doc="one-step rollout over greedy-keep-doors with sequential dropping of clearly worse "
         "actions (numba)")
@@ -69,7 +78,7 @@ class SeqRollout(PolicyBase):
     players = (1,)
 
     def __init__(self, n=DEFAULT_N, batch=DEFAULT_BATCH, z=1.0, zdrop=DEFAULT_ZDROP,
-                 base=DEFAULT_BASE, stop=0.0, zstop=2.0):
+                 base=DEFAULT_BASE, stop=0.0, zstop=2.0, screen=0, keep=4):
         from solver.honest import strong
         if base not in strong.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
@@ -82,8 +91,11 @@ class SeqRollout(PolicyBase):
         check_range("zdrop", zdrop, 0.0)
         check_range("stop", stop, 0.0, 1.0)
         check_range("zstop", zstop, 0.0)
+        check_range("screen", screen, 0, 1 << 20)
+        check_range("keep", keep, 1, MAX_KEEP)
         self.n, self.batch, self.z, self.zdrop, self.base = n, batch, float(z), float(zdrop), base
         self.stop, self.zstop = float(stop), float(zstop)
+        self.screen, self.keep = int(screen), int(keep)
 
     def warm_up(self) -> None:
         """Compile (or load) the kernel on a throwaway opening view, tiny playout counts."""
@@ -91,7 +103,8 @@ class SeqRollout(PolicyBase):
         from engine.view import player_view
         view = player_view(Game(1).new_initial_state(seed=0))
         small = SeqRollout(n=4, batch=2, z=self.z, zdrop=self.zdrop, base=self.base,
-                           stop=self.stop, zstop=self.zstop)
+                           stop=self.stop, zstop=self.zstop, screen=min(self.screen, 2),
+                           keep=self.keep)
         small.act(view, 0)
         small.act_among(view, 0, view.legal_actions()[:2])
 
@@ -108,7 +121,8 @@ class SeqRollout(PolicyBase):
                                      np.float64(self.z), np.float64(self.zdrop),
                                      np.uint64(key_of_stream(stream)),
                                      np.int64(strong.BASES[self.base]),
-                                     np.float64(self.stop), np.float64(self.zstop)))
+                                     np.float64(self.stop), np.float64(self.zstop),
+                                     np.int64(self.screen), np.int64(self.keep)))
 
     def act_among(self, view, stream: int, allowed) -> int:
         """The sequential choice restricted to the actions ``allowed`` (a non-empty subset of
@@ -132,4 +146,5 @@ class SeqRollout(PolicyBase):
                                            np.float64(self.zdrop),
                                            np.uint64(key_of_stream(stream)),
                                            np.int64(strong.BASES[self.base]),
-                                           np.float64(self.stop), np.float64(self.zstop)))
+                                           np.float64(self.stop), np.float64(self.zstop),
+                                           np.int64(self.screen), np.int64(self.keep)))

@@ -74,7 +74,7 @@ def test_without_drops_seq_is_the_unscreened_rollout():
             continue
         S = HK.encode(player_view(s))
         key = np.uint64(key_of_stream(decision_stream(seed, i)))
-        a = ST.decide_seq(S, 48, 16, 1.0, 0.0, key, ST.GREEDY_PLUS, 0.0, 2.0)
+        a = ST.decide_seq(S, 48, 16, 1.0, 0.0, key, ST.GREEDY_PLUS, 0.0, 2.0, 0, 0)
         b = HK.decide1(S, 48, 1.0, key, 0, 6, HK.BASES["greedy-plus"])
         assert a == b
         k += 1
@@ -97,11 +97,11 @@ def test_drops_mostly_keep_the_full_choice_and_save_playouts():
         res = np.zeros((nact, 256), dtype=np.int8)
         used = np.zeros(1, dtype=np.int64)
         full = ST.seq_core(S, acts, nact, bi, 256, 32, 1.0, 0.0, key, ST.KEEP_DOORS, res, used,
-                           0.0, 2.0)
+                           0.0, 2.0, 0, 0)
         assert used[0] == 256 * nact
         res2 = np.zeros((nact, 256), dtype=np.int8)
         drop = ST.seq_core(S, acts, nact, bi, 256, 32, 1.0, 2.0, key, ST.KEEP_DOORS, res2,
-                           used, 0.0, 2.0)
+                           used, 0.0, 2.0, 0, 0)
         saved.append(used[0] / (256 * nact))
         same += full == drop
         total += 1
@@ -139,20 +139,21 @@ def test_a_huge_margin_keeps_the_base_action():
 def test_seq_games_run_in_the_kernel():
     out = np.zeros(4, dtype=np.int64)
     pl = np.zeros(4, dtype=np.int64)
-    ST.seq_games(4, np.uint64(3), 16, 8, 1.0, 2.0, ST.KEEP_DOORS, out, pl, 0.0, 2.0)
+    ST.seq_games(4, np.uint64(3), 16, 8, 1.0, 2.0, ST.KEEP_DOORS, out, pl, 0.0, 2.0, 0, 0)
     assert set(out) <= {0, 1} and (pl > 0).all()
 
 
 @pytest.mark.parametrize("args,field", [({"base": "nope"}, "base"), ({"n": 0}, "n"),
                                         ({"zdrop": -1.0}, "zdrop"), ({"batch": 0}, "batch"),
                                         ({"stop": -0.1}, "stop"), ({"stop": 2.0}, "stop"),
-                                        ({"zstop": -1.0}, "zstop")])
+                                        ({"zstop": -1.0}, "zstop"), ({"screen": -1}, "screen"),
+                                        ({"keep": 0}, "keep")])
 def test_bad_arguments_are_one_line(args, field):
     with pytest.raises(PolicyError, match=field):
         make_policy("seq-rollout", **args)
 
 
-def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None):
+def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None, screen=0, keep=0):
     if acts is None:
         acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
         nact = HK.legal(S, acts)
@@ -163,7 +164,7 @@ def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None):
     res = np.zeros((nact, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
     r = ST.seq_core(S, acts, nact, bi, n, batch, 1.0, zdrop, key, ST.KEEP_DOORS, res, used,
-                    stop, zstop)
+                    stop, zstop, screen, keep)
     return int(acts[r]), int(used[0])
 
 
@@ -209,6 +210,87 @@ def test_the_indifference_stop_ends_at_the_first_round_between_equal_actions():
     other = [int(a) for a in acts[:nact] if a != g][0]
     two = np.array([g, other], dtype=np.int64)
     assert _core(S, 256, 32, 0.0, key, 0.01, zstop=1e9, bi=0, acts=two)[1] == 2 * 256
+
+
+def _screened(S, key, n, screen, keep, z=1.0, zdrop=0.0, stop=0.0):
+    acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
+    nact = HK.legal(S, acts)
+    bi = [int(x) for x in acts[:nact]].index(ST.base_at(S, "greedy-keep-doors"))
+    res = np.zeros((nact, n), dtype=np.int8)
+    used = np.zeros(1, dtype=np.int64)
+    r = ST.seq_core(S, acts, nact, bi, n, 32, z, zdrop, key, ST.KEEP_DOORS, res, used, stop,
+                    2.0, screen, keep)
+    return nact, int(acts[r]), int(used[0]), int(acts[bi])
+
+
+def test_the_screen_keeps_the_best_k_and_the_base_action_and_nothing_else():
+    """Without the drop and the stop the playouts are counted exactly: every action gets the
+    ``screen`` playouts, then ``keep`` of them (``keep`` + 1 if the base action was not among
+    the best) the rest; the base action is never screened out (with an infinite margin it is
+    played); a decision with ``keep`` + 1 actions or fewer is the search without a screen."""
+    wide = narrow = 0
+    for seed, i, s in positions(40, 2600, share=0.5, policy=keep_doors_action):
+        S = HK.encode(player_view(s))
+        key = np.uint64(key_of_stream(decision_stream(seed, i)))
+        nact, a, used, base = _screened(S, key, 64, 8, 3, z=1e9)
+        if nact <= 1:
+            continue
+        if nact > 4:
+            wide += 1
+            assert used in (nact * 8 + 3 * 56, nact * 8 + 4 * 56), (nact, used)
+            assert a == base
+        else:
+            narrow += 1
+            assert _screened(S, key, 64, 8, 3) == _screened(S, key, 64, 0, 3)
+        if wide >= 25 and narrow >= 10:
+            break
+    assert wide >= 25 and narrow >= 10, (wide, narrow)
+
+
+def test_the_screen_saves_playouts_and_mostly_keeps_the_choice():
+    """screen=16, keep=4 against the same search without it (n=256, the drop on): fewer
+    playouts on wide decisions, and the same choice at most of them."""
+    same = total = 0
+    saved = []
+    for seed, i, s in positions(60, 2700, share=0.5, policy=keep_doors_action):
+        if len(s.legal_actions()) < 6 or i % 2:
+            continue
+        S = HK.encode(player_view(s))
+        key = np.uint64(key_of_stream(decision_stream(seed, i)))
+        _, a0, u0, _ = _screened(S, key, 256, 0, 4, zdrop=2.0)
+        _, a1, u1, _ = _screened(S, key, 256, 16, 4, zdrop=2.0)
+        saved.append(1 - u1 / u0)
+        same += a0 == a1
+        total += 1
+        if total >= 50:
+            break
+    assert total >= 40
+    assert same >= 0.75 * total, (same, total)
+    assert np.mean(saved) > 0.1, np.mean(saved)
+
+
+def test_the_screen_leaves_earlier_configs_and_their_hashes_as_they_were():
+    """screen and keep came after rows of seq-rollout were stored: at their defaults they are
+    not in the config, so its hash (which names a winrate run's results) is the old one."""
+    from solver.api import config_hash
+    old = {"n": 1024, "batch": 32, "z": 1.0, "zdrop": 2.0, "base": "greedy-keep-doors",
+           "stop": 0.0, "zstop": 2.0}
+    p = make_policy("seq-rollout")
+    assert p.config == old and (p.screen, p.keep) == (0, 4)
+    q = make_policy("seq-rollout", screen=16, keep=4)
+    assert q.config == {**old, "screen": 16} and config_hash(q) != config_hash(p)
+
+
+def test_a_screened_seq_rollout_is_honest():
+    p = make_policy("seq-rollout", n=64, screen=8, keep=2)
+    rnd = random.Random(6)
+    n = 0
+    for seed, i, s in positions(2, 310):
+        st = decision_stream(seed, i)
+        a = p.act(player_view(s), st)
+        assert p.act(player_view(permute_unseen(s, rnd)), st) == a
+        n += 1
+    assert n > 30
 
 
 def test_seq_act_among_all_actions_is_act_and_a_subset_is_respected():
