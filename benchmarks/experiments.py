@@ -158,6 +158,8 @@ EXPERIMENTS = {e.name: e for e in (
             screen=(16, 4)),
     _switch("endgame8-seq-n768-stop-learned-screen16", 768, 8, "about 11 CPU-minutes",
             screen=(16, 4)),
+    # ... and over n=384 without a screen: between n=256 (84.25%) and n=768 (88.05%)
+    _switch("endgame8-seq-n384-stop-learned", 384, 8, "about 10 CPU-minutes"),
     # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
     _switch("endgame8-seq-n4096-stop-learned", 4096, 8, "about 60 CPU-minutes"),
     # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end
