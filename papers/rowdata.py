@@ -79,6 +79,8 @@ LADDER = (
      "endgame8-seq-n512-stop-learned-screen16", None, None),
     ("endgame at 8 over seq-rollout n=384 over learned-base", "endgame8-seq-n384-stop-learned",
      None, None),
+    ("endgame at 8 over seq-rollout n=768 screen=16 keep=4 over learned-base",
+     "endgame8-seq-n768-stop-learned-screen16", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"

@@ -1,0 +1,144 @@
+"""Where an honest policy's CPU goes: per decision phase, on deals away from the evaluation
+deals (issue 29: which decisions a cheaper policy must make cheaper).
+
+    python -m benchmarks.bench_phases --name endgame8-seq-n256-stop-learned [--deals 30]
+        [--first 10000000] [--json] [--no-save]
+
+The solo honest experiment ``--name`` (its policy and arguments, benchmarks/experiments.py)
+plays ``--deals`` whole deals from seed ``--first`` through the engine, policy seed 1, as
+``onirim winrate`` does.  Every decision is timed alone (CPU time of this process around
+``act``; the policy is made and warmed up first, so no compile is counted) and filed under its
+phase (``play``, ``prophecy``, ``nightmare``, ``door``; a decision with one legal action under
+``forced``).  Per phase: decisions, mean legal actions, CPU seconds, share of the CPU, ms per
+decision.  At a play-phase decision with more than one action it also records the rank of the
+chosen action among the legal ones by the ``learned-base`` scorer
+(:func:`solver.policies.learned.learned_base_action`'s scores; 0 = the scorer's own choice,
+ties in legal order): how often the search departs from the base, and how far.
+
+Saved as ``benchmarks/results/phases-DATE.json`` unless ``--no-save`` (with the machine, the
+versions, the commit and the load); ``--json`` prints the document.  A bad name exits 2 with
+one line.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def measure(name: str, deals: int = 30, first: int = 10_000_000, log=None) -> dict:
+    """Play the deals and return the document (module docstring)."""
+    from benchmarks import experiments as X
+    from engine.game import Game
+    from engine.policy import keep_doors_action
+    from engine.view import player_view
+    from solver.api import make_policy
+    from solver.honest import DEFAULT_POLICY_SEED, decision_stream
+    from solver.honest.learned_weights import WEIGHTS
+    from solver.policies.learned import features
+
+    e = X.EXPERIMENTS[name]
+    pol = make_policy(e.params["policy"], **e.params["config"])
+    pol.warm_up()
+    phases: dict[str, dict] = {}
+    ranks: dict[int, int] = {}
+    won = 0
+    for seed in range(first, first + deals):
+        state = Game(1).new_initial_state(seed=seed)
+        i = 0
+        while not state.is_terminal():
+            v = player_view(state)
+            acts = v.legal_actions()
+            c0 = time.process_time()
+            a = pol.act(v, decision_stream(DEFAULT_POLICY_SEED, i))
+            dt = time.process_time() - c0
+            key = v.phase if len(acts) > 1 else "forced"
+            p = phases.setdefault(key, {"decisions": 0, "legal": 0, "cpu_s": 0.0})
+            p["decisions"] += 1
+            p["legal"] += len(acts)
+            p["cpu_s"] += dt
+            if v.phase == "play" and len(acts) > 1:
+                kd = keep_doors_action(v)
+                score = {x: sum(w * f for w, f in zip(WEIGHTS, features(v, x, kd)))
+                         for x in acts}
+                order = sorted(acts, key=lambda x: (-score[x], acts.index(x)))
+                r = order.index(a)
+                ranks[r] = ranks.get(r, 0) + 1
+            state.apply_action(a)
+            i += 1
+        won += state.returns()[0] > 0
+        if log:
+            log(f"deal {seed}: {i} decisions")
+    total = sum(p["cpu_s"] for p in phases.values())
+    ndec = sum(p["decisions"] for p in phases.values())
+    out = {k: {"decisions": p["decisions"],
+               "legal_per_decision": round(p["legal"] / p["decisions"], 3),
+               "cpu_s": round(p["cpu_s"], 4),
+               "share": round(p["cpu_s"] / total, 4) if total else None,
+               "ms_per_decision": round(1000 * p["cpu_s"] / p["decisions"], 4)}
+           for k, p in sorted(phases.items(), key=lambda kv: -kv[1]["cpu_s"])}
+    commit, clean = X.git_state()
+    return {"command": f"python -m benchmarks.bench_phases --name {name} --deals {deals} "
+                       f"--first {first}",
+            "commit": commit, "clean_tree": clean, "machine": X.machine(),
+            "experiment": name, "config": e.params, "deals": deals, "first_seed": first,
+            "won": won, "decisions": ndec,
+            "cpu_ms_per_decision": round(1000 * total / max(ndec, 1), 4),
+            "phases": out,
+            "play_rank_of_choice": {str(k): ranks[k] for k in sorted(ranks)},
+            "timing": "CPU time of this process (time.process_time) around each act; "
+                      "compile excluded (warmed up first); one core"}
+
+
+def table(doc) -> str:
+    lines = [f"{doc['experiment']}: {doc['deals']} deals from seed {doc['first_seed']}, "
+             f"{doc['decisions']} decisions, {doc['cpu_ms_per_decision']:.3f} ms CPU each, "
+             f"{doc['won']} won; load {doc['machine']['loadavg']}; commit {doc['commit']}",
+             f"{'phase':10s} {'decisions':>9s} {'legal':>7s} {'CPU s':>8s} {'share':>6s} "
+             f"{'ms/dec':>8s}"]
+    for k, p in doc["phases"].items():
+        lines.append(f"{k:10s} {p['decisions']:9d} {p['legal_per_decision']:7.2f} "
+                     f"{p['cpu_s']:8.2f} {p['share']:6.3f} {p['ms_per_decision']:8.2f}")
+    lines.append("play: rank of the chosen action by the learned-base scorer: "
+                 + ", ".join(f"{k}: {v}" for k, v in doc["play_rank_of_choice"].items()))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_phases",
+                                 description="CPU per decision phase of a solo honest "
+                                             "experiment's policy (module docstring).")
+    ap.add_argument("--name", required=True, help="a solo honest experiment")
+    ap.add_argument("--deals", type=int, default=30, help="deals; default 30")
+    ap.add_argument("--first", type=int, default=10_000_000,
+                    help="first seed; default 10,000,000 (away from the evaluation deals)")
+    ap.add_argument("--json", action="store_true", help="print the document as JSON")
+    ap.add_argument("--no-save", action="store_true", help="do not write benchmarks/results/")
+    a = ap.parse_args(argv)
+    from benchmarks.experiments import EXPERIMENTS
+    e = EXPERIMENTS.get(a.name)
+    if e is None or e.kind != "honest" or e.params.get("players", 1) != 1:
+        print(f"bench_phases: {a.name!r} is not a solo honest experiment "
+              f"(python -m benchmarks.experiments list)", file=sys.stderr)
+        return 2
+    if not 1 <= a.deals <= 100_000 or a.first < 0:
+        print("bench_phases: --deals must be from 1 to 100000 and --first >= 0",
+              file=sys.stderr)
+        return 2
+    doc = measure(a.name, a.deals, a.first,
+                  log=None if a.json else (lambda m: print(m, file=sys.stderr)))
+    if not a.no_save:
+        d = os.path.join(os.path.dirname(__file__), "results")
+        path = os.path.join(d, time.strftime("phases-%Y%m%d-%H%M%S.json", time.gmtime()))
+        with open(path, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        doc["file"] = os.path.relpath(path)
+    print(json.dumps(doc, indent=1) if a.json else table(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
