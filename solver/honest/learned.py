@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.cards import COUNTS
 from engine.rules import FIRST_DOOR, NO_CARD, NUM_LOCATION_TYPES, SYMBOLS
 
 # absolute, not relative (see solver.honest.state)
@@ -68,6 +69,34 @@ assert SYMBOLS == 3, "learned_play_w scores the three symbols of a colour one by
 NO_SCORE = -(1 << 60)      # below every score: the best play and discard start here
 NOT_HELD = -(1 << 62)      # the score of a card not in hand (or not playable): never the best
 
+# The kernel compares packed keys: key(a) = (score(a) << KEY_BITS) + KEY_LOW - a for action a
+# (0 <= a <= A_DISCARD + 11 < 2 ** KEY_BITS).  Keys order the actions by score, then by legal
+# order (plays 0..11 before discards 24..35, each by card), so the largest key is the first of
+# the highest scores in legal order, and a discard is the largest only if it scores strictly
+# more than every play: one maximum over all the actions decides as the two running maxima of
+# the readable order (:func:`_play_by_selects`).  Scores stay far below 2 ** 50 in magnitude
+# (small integer weights times features of a few units), so keys do not overflow.
+KEY_BITS = 6
+KEY_LOW = (1 << KEY_BITS) - 1
+assert A_DISCARD + NUM_LOCATION_TYPES - 1 <= KEY_LOW and A_PLAY == 0
+MASKED = -(1 << 62)        # the key of a card not in hand: below every key
+NOT_PLAYABLE = -(1 << 58)  # a play's symbol offset when it may not follow the last card
+# The known top cards, packed: TOP_BITS bits per Location type c at bit TOP_BITS * c hold its
+# copies among the top cards (at most 9 < 2 ** TOP_BITS).
+TOP_BITS = 5
+assert max(COUNTS[:NUM_LOCATION_TYPES]) < (1 << TOP_BITS)
+assert TOP_BITS * NUM_LOCATION_TYPES <= 63
+_LAST_SYM = np.array([c % SYMBOLS for c in range(NUM_LOCATION_TYPES)]
+                     + [-1] * (NO_CARD + 1 - NUM_LOCATION_TYPES), dtype=np.int64)
+_LAST_COL = np.array([c // SYMBOLS for c in range(NUM_LOCATION_TYPES)]
+                     + [0] * (NO_CARD + 1 - NUM_LOCATION_TYPES), dtype=np.int64)
+# the card of a play or discard action (0 for the other numbers below A_DISCARD + 12)
+_ACT_CARD = np.array([a - A_DISCARD if a >= A_DISCARD else (a if a < NUM_LOCATION_TYPES else 0)
+                      for a in range(A_DISCARD + NUM_LOCATION_TYPES)], dtype=np.int64)
+_ACT_COL = _ACT_CARD // SYMBOLS
+_ACT_SYM = _ACT_CARD % SYMBOLS
+assert NUM_LOCATION_TYPES // SYMBOLS == 4, "learned_play_w scores the four colours one by one"
+
 
 @njit(cache=True, inline="always")
 def _better(sc, best_s, act, best_a):
@@ -78,19 +107,124 @@ def _better(sc, best_s, act, best_a):
 
 
 @njit(cache=True, inline="always")
+def _pick(c, a, b):
+    """``a if c else b`` as arithmetic: a select that LLVM does not turn into a switch (a chain
+    of ``if``/``else`` on one symbol became jumps, mispredicted at every decision)."""
+    return b ^ ((a ^ b) & -np.int64(c))
+
+
+@njit(cache=True, inline="always")
+def _colour_keys(S, col, e_in, e_out, d_in, s_col, W):
+    """The key parts of colour ``col``: (pk, dk, kx) -- the play key of its card of symbol
+    ``s`` is ``pk + ps[s]``, its discard key ``dk + ds[s] + W[19] * remain`` (the Key's
+    ``+ kx``, its weight as a useless colour's Key) in key units (:func:`learned_play_w`)."""
+    b = col * SYMBOLS
+    cnt = (S[np.uint64(H + b + SUN)] + S[np.uint64(H + b + MOON)]
+           + S[np.uint64(H + b + KEY)])
+    dr = S[np.uint64(DR + col)]
+    need = dr < 2
+    # useless: needs no Door (dr >= 2) or none obtainable (dr + discarded >= 2); the first
+    # implies the second
+    useless = dr + S[np.uint64(D + FIRST_DOOR + col)] >= 2
+    is_s = col == s_col
+    pc = ((e_in if is_s else e_out) + ((W[5] - W[6] + W[6] * cnt) if need else 0)
+          + (W[9] if useless else 0))
+    dc = ((W[13] if need else 0) + (d_in if is_s else 0) + W[15] * cnt
+          + (W[17] if useless else 0))
+    return (pc << KEY_BITS) - b, (dc << KEY_BITS) - b, ((W[12] << KEY_BITS) if useless else 0)
+
+
+@njit(cache=True, inline="always")
+def _remain(S, c, T):
+    """Copies of Location ``c`` still in the deck: unknown, or known on top (packed in T)."""
+    return S[np.uint64(U + c)] + ((T >> (TOP_BITS * c)) & ((1 << TOP_BITS) - 1))
+
+
+@njit(cache=True, inline="always")
+def _colour_best(S, col, T, e_in, e_out, d_in, s_col, ps0, ps1, ps2, ds0, ds1, ds2, w19, W):
+    """The largest key among the six actions on colour ``col``'s cards (MASKED if none held)."""
+    b = col * SYMBOLS
+    pk, dk, kx = _colour_keys(S, col, e_in, e_out, d_in, s_col, W)
+    k0 = max(pk + ps0, dk + ds0 + w19 * _remain(S, b + SUN, T))
+    k1 = max(pk + ps1, dk + ds1 + w19 * _remain(S, b + MOON, T))
+    k2 = max(pk + ps2, dk + ds2 + kx + w19 * _remain(S, b + KEY, T))
+    k0 = k0 if S[H + b + SUN] > 0 else MASKED
+    k1 = k1 if S[H + b + MOON] > 0 else MASKED
+    k2 = k2 if S[H + b + KEY] > 0 else MASKED
+    return max(max(k0, k1), k2)
+
+
+@njit(cache=True, inline="always")
 def learned_play_w(S, kd, W):
     """The play-phase action of the linear scorer with weights ``W`` at ``S``, given
-    greedy-keep-doors' action ``kd`` there: the score of each action is sum(W[i] * f_i) over
-    ``FEATURES``; the terms shared by a colour's cards are summed once per colour (``pc``,
-    ``dc``), those of the card itself per card.  The best play and the best discard are kept
-    apart (the first of equal scores, by card), and a discard is chosen only if it scores more
-    than the best play: ties go to the legal order.
+    greedy-keep-doors' action ``kd`` there (a legal action): the score of each action is
+    sum(W[i] * f_i) over ``FEATURES``; the highest score is played, the first of equal scores
+    in the legal order (plays by card, then discards by card: a discard only if it scores
+    more than the best play).
 
-    Every card of every colour is scored, a card not in hand (or, for a play, not playable
-    after the row's last card) at ``NOT_HELD``, and the maxima are taken with selects: the same
-    action as skipping those cards (``NOT_HELD`` < ``NO_SCORE``: it never leads), without the
-    mispredicted branches of a card-by-card skip (about 7% of a learned-base playout's CPU;
-    benchmarks/bench_playouts.py)."""
+    How (docs/HONEST.md, "Throughput"): every action's score is packed with its number into
+    one key (``KEY_BITS``), so one maximum decides.  The terms shared by a colour's cards are
+    summed once per colour (:func:`_colour_keys`), those shared by all colours once per call,
+    and those of a symbol (its weight, a play's symbol after the last card) once per call as
+    the key offsets ``ps``/``ds``.  Every card of every colour is scored, a card not in hand
+    keyed ``MASKED``, without branches (the colours are unrolled; the hand is not predictable
+    from one playout decision to the next).  ``kd``'s bonus W[0] is added to its key alone,
+    computed apart from the others: with W[0] >= 0 the maximum over the others and kd's boosted
+    key is the maximum of all (W[0] < 0, never in the stored or trained weights, takes
+    :func:`_play_by_selects`).  The known top cards, usually none, count in ``remain`` through
+    one packed word ``T`` (``TOP_BITS``).  The same action as :func:`_play_by_selects` at every
+    state (tests/solver/honest/test_learned.py)."""
+    if W[0] < 0:
+        return _play_by_selects(S, kd, W)
+    ntop = S[NTOP]
+    T = np.int64(0)
+    for i in range(ntop):
+        t = S[TOP + i]
+        T += np.int64(t < NUM_LOCATION_TYPES) << (TOP_BITS * min(t, NUM_LOCATION_TYPES - 1))
+    last = S[LAST]
+    ser = S[SER]
+    lsym = _LAST_SYM[last]       # -1 for an empty row
+    lcol = _LAST_COL[last]
+    s_open = (ser != 0) & (lsym >= 0)     # an open series (never in an empty row)
+    s_col = lcol if s_open else -1
+    s_need = s_open & (S[np.uint64(DR + lcol)] < 2)
+    late = ntop + S[UTOT] < LATE_DECK
+    # the play terms shared by all colours, and by the series' colour (e_in) or the others
+    base_p = W[1] + W[10] * late
+    e_in = base_p + s_need * (W[2] + W[3] * (ser == 2))
+    e_out = base_p + W[4] * s_need
+    d_in = W[14] * s_need
+    # per symbol: its weights as key offsets, with the action's low bits (KEY_LOW - a)
+    # (a symbol that may not follow the last card: NOT_PLAYABLE, below every legal key)
+    ps0 = (KEY_LOW - A_PLAY - SUN) if lsym != SUN else NOT_PLAYABLE
+    ps1 = ((W[8] << KEY_BITS) + KEY_LOW - A_PLAY - MOON) if lsym != MOON else NOT_PLAYABLE
+    ps2 = ((W[7] << KEY_BITS) + KEY_LOW - A_PLAY - KEY) if lsym != KEY else NOT_PLAYABLE
+    ds0 = (W[16] << KEY_BITS) + (KEY_LOW - A_DISCARD - SUN)
+    ds1 = KEY_LOW - A_DISCARD - MOON
+    ds2 = ((W[11] + W[18] * late) << KEY_BITS) + (KEY_LOW - A_DISCARD - KEY)
+    w19 = W[19] << KEY_BITS
+    b0 = _colour_best(S, 0, T, e_in, e_out, d_in, s_col, ps0, ps1, ps2, ds0, ds1, ds2, w19, W)
+    b1 = _colour_best(S, 1, T, e_in, e_out, d_in, s_col, ps0, ps1, ps2, ds0, ds1, ds2, w19, W)
+    b2 = _colour_best(S, 2, T, e_in, e_out, d_in, s_col, ps0, ps1, ps2, ds0, ds1, ds2, w19, W)
+    b3 = _colour_best(S, 3, T, e_in, e_out, d_in, s_col, ps0, ps1, ps2, ds0, ds1, ds2, w19, W)
+    # kd's key, from the same terms, plus its bonus
+    ka = np.uint64(kd)
+    c = _ACT_CARD[ka]
+    s = _ACT_SYM[ka]
+    pk, dk, kx = _colour_keys(S, _ACT_COL[ka], e_in, e_out, d_in, s_col, W)
+    kp = pk + _pick(s == KEY, ps2, _pick(s == MOON, ps1, ps0))
+    kq = dk + _pick(s == KEY, ds2 + kx, _pick(s == MOON, ds1, ds0)) + w19 * _remain(S, c, T)
+    kk = _pick(kd >= A_DISCARD, kq, kp) + (W[0] << KEY_BITS)
+    best = max(max(max(b0, b1), max(b2, b3)), kk)
+    return KEY_LOW - (best & KEY_LOW)
+
+
+@njit(cache=True)
+def _play_by_selects(S, kd, W):
+    """:func:`learned_play_w` as it was written first (and still the reference of the test):
+    each action's score in turn, kd's bonus in every score, the best play and the best discard
+    as two running maxima by selects, the top cards counted per colour.  Any weights (also
+    W[0] < 0)."""
     last = S[LAST]
     s_col = -1
     s_len = 0
@@ -166,3 +300,9 @@ def learned_play(S, kd):
 def play_at(S, kd, W):
     """:func:`learned_play_w` behind a call (tests, the training script)."""
     return learned_play_w(S, kd, W)
+
+
+@njit(cache=True)
+def play_by_selects_at(S, kd, W):
+    """:func:`_play_by_selects` behind a call (tests)."""
+    return _play_by_selects(S, kd, W)

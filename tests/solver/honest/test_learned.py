@@ -11,7 +11,7 @@ from engine.view import player_view
 from solver.api import make_policy
 from solver.honest import kernel as HK
 from solver.honest import strong as ST
-from solver.honest.learned import NF, play_at
+from solver.honest.learned import NF, play_at, play_by_selects_at
 from solver.honest.learned_games import weights_games
 from solver.honest.learned_weights import WEIGHTS
 from solver.policies.learned import features, learned_base_action
@@ -39,6 +39,30 @@ def test_learned_kernel_equals_its_engine_reference_at_every_decision():
         n += 1
     assert n > 2000 and rough_changed > 300, (n, rough_changed)
     assert make_policy("learned-base").act(v, 0) == learned_base_action(v)
+
+
+def test_packed_keys_decide_as_the_scores_one_by_one():
+    """learned_play_w (one maximum of packed keys, kd's bonus apart) against the scores one by
+    one (_play_by_selects) at every play decision of real games, for every legal kd, with the
+    stored weights, ROUGH, random weights (a negative kd weight among them) and small weights
+    (many ties)."""
+    rng = np.random.default_rng(5)
+    weights = [np.array(WEIGHTS, dtype=np.int64), ROUGH]
+    weights += [rng.integers(-150, 151, NF).astype(np.int64) for _ in range(6)]
+    weights += [rng.integers(-2, 3, NF).astype(np.int64) for _ in range(6)]
+    weights[2][0] = -40
+    n = 0
+    for _, _, s in positions(40, 900, share=0.7, policy=learned_base_action):
+        v = player_view(s)
+        if v.phase != "play":
+            continue
+        S = HK.encode(v)
+        for kd in s.legal_actions():
+            for W in weights:
+                assert int(play_at(S, np.int64(kd), W)) == int(play_by_selects_at(
+                    S, np.int64(kd), W)), (kd, W)
+                n += 1
+    assert n > 20000, n
 
 
 def test_training_kernel_plays_the_playouts_base_games():
