@@ -153,7 +153,8 @@ def test_bad_arguments_are_one_line(args, field):
         make_policy("seq-rollout", **args)
 
 
-def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None, screen=0, keep=0):
+def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None, screen=0, keep=0,
+          z=1.0):
     if acts is None:
         acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
         nact = HK.legal(S, acts)
@@ -163,33 +164,43 @@ def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None, screen=0
         bi = [int(x) for x in acts[:nact]].index(ST.base_at(S, "greedy-keep-doors"))
     res = np.zeros((nact, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
-    r = ST.seq_core(S, acts, nact, bi, n, batch, 1.0, zdrop, key, ST.KEEP_DOORS, res, used,
+    r = ST.seq_core(S, acts, nact, bi, n, batch, z, zdrop, key, ST.KEEP_DOORS, res, used,
                     stop, zstop, screen, keep)
     return int(acts[r]), int(used[0])
+
+
+def _against_full(full, cheap, min_legal, every, limit):
+    """(same choice, decisions, mean share of playouts saved, decisions where ``cheap`` made
+    more playouts) of the search ``cheap(S, key)`` against ``full(S, key)`` (each returns
+    (action, playouts)) at every ``every``-th decision with ``min_legal`` actions or more of
+    real games, up to ``limit`` decisions."""
+    same = total = more = 0
+    saved = []
+    for seed, i, s in positions(60, 2500, share=0.5, policy=keep_doors_action):
+        if len(s.legal_actions()) < min_legal or i % every:
+            continue
+        S = HK.encode(player_view(s))
+        key = np.uint64(key_of_stream(decision_stream(seed, i)))
+        (a0, u0), (a1, u1) = full(S, key), cheap(S, key)
+        more += u1 > u0
+        saved.append(1 - u1 / u0)
+        same += a0 == a1
+        total += 1
+        if total >= limit:
+            break
+    return same, total, float(np.mean(saved)), more
 
 
 def test_the_indifference_stop_keeps_the_choice_mostly_and_never_costs_more():
     """The stop ends the playouts early; against the same search without it (same key, so
     the same playouts up to the stop): never more playouts, the same choice at most decisions,
     and some playouts saved."""
-    same = total = 0
-    saved = []
-    for seed, i, s in positions(60, 2500, share=0.5, policy=keep_doors_action):
-        if len(s.legal_actions()) < 3 or i % 3:
-            continue
-        S = HK.encode(player_view(s))
-        key = np.uint64(key_of_stream(decision_stream(seed, i)))
-        a0, u0 = _core(S, 512, 64, 2.0, key, 0.0)
-        a1, u1 = _core(S, 512, 64, 2.0, key, 0.01)
-        assert u1 <= u0
-        saved.append(1 - u1 / u0)
-        same += a0 == a1
-        total += 1
-        if total >= 60:
-            break
-    assert total >= 40
+    same, total, saved, more = _against_full(lambda S, key: _core(S, 512, 64, 2.0, key, 0.0),
+                                             lambda S, key: _core(S, 512, 64, 2.0, key, 0.01),
+                                             3, 3, 60)
+    assert total >= 40 and more == 0
     assert same >= 0.8 * total, (same, total)
-    assert np.mean(saved) > 0.02, np.mean(saved)
+    assert saved > 0.02, saved
 
 
 def test_the_indifference_stop_ends_at_the_first_round_between_equal_actions():
@@ -212,17 +223,6 @@ def test_the_indifference_stop_ends_at_the_first_round_between_equal_actions():
     assert _core(S, 256, 32, 0.0, key, 0.01, zstop=1e9, bi=0, acts=two)[1] == 2 * 256
 
 
-def _screened(S, key, n, screen, keep, z=1.0, zdrop=0.0, stop=0.0):
-    acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
-    nact = HK.legal(S, acts)
-    bi = [int(x) for x in acts[:nact]].index(ST.base_at(S, "greedy-keep-doors"))
-    res = np.zeros((nact, n), dtype=np.int8)
-    used = np.zeros(1, dtype=np.int64)
-    r = ST.seq_core(S, acts, nact, bi, n, 32, z, zdrop, key, ST.KEEP_DOORS, res, used, stop,
-                    2.0, screen, keep)
-    return nact, int(acts[r]), int(used[0]), int(acts[bi])
-
-
 def test_the_screen_keeps_the_best_k_and_the_base_action_and_nothing_else():
     """Without the drop and the stop the playouts are counted exactly: every action gets the
     ``screen`` playouts, then ``keep`` of them (``keep`` + 1 if the base action was not among
@@ -230,18 +230,20 @@ def test_the_screen_keeps_the_best_k_and_the_base_action_and_nothing_else():
     played); a decision with ``keep`` + 1 actions or fewer is the search without a screen."""
     wide = narrow = 0
     for seed, i, s in positions(40, 2600, share=0.5, policy=keep_doors_action):
-        S = HK.encode(player_view(s))
-        key = np.uint64(key_of_stream(decision_stream(seed, i)))
-        nact, a, used, base = _screened(S, key, 64, 8, 3, z=1e9)
+        nact = len(s.legal_actions())
         if nact <= 1:
             continue
+        S = HK.encode(player_view(s))
+        key = np.uint64(key_of_stream(decision_stream(seed, i)))
+        a, used = _core(S, 64, 32, 0.0, key, 0.0, screen=8, keep=3, z=1e9)
         if nact > 4:
             wide += 1
             assert used in (nact * 8 + 3 * 56, nact * 8 + 4 * 56), (nact, used)
-            assert a == base
+            assert a == ST.base_at(S, "greedy-keep-doors")
         else:
             narrow += 1
-            assert _screened(S, key, 64, 8, 3) == _screened(S, key, 64, 0, 3)
+            assert (_core(S, 64, 32, 0.0, key, 0.0, screen=8, keep=3)
+                    == _core(S, 64, 32, 0.0, key, 0.0))
         if wide >= 25 and narrow >= 10:
             break
     assert wide >= 25 and narrow >= 10, (wide, narrow)
@@ -250,23 +252,12 @@ def test_the_screen_keeps_the_best_k_and_the_base_action_and_nothing_else():
 def test_the_screen_saves_playouts_and_mostly_keeps_the_choice():
     """screen=16, keep=4 against the same search without it (n=256, the drop on): fewer
     playouts on wide decisions, and the same choice at most of them."""
-    same = total = 0
-    saved = []
-    for seed, i, s in positions(60, 2700, share=0.5, policy=keep_doors_action):
-        if len(s.legal_actions()) < 6 or i % 2:
-            continue
-        S = HK.encode(player_view(s))
-        key = np.uint64(key_of_stream(decision_stream(seed, i)))
-        _, a0, u0, _ = _screened(S, key, 256, 0, 4, zdrop=2.0)
-        _, a1, u1, _ = _screened(S, key, 256, 16, 4, zdrop=2.0)
-        saved.append(1 - u1 / u0)
-        same += a0 == a1
-        total += 1
-        if total >= 50:
-            break
+    same, total, saved, _ = _against_full(
+        lambda S, key: _core(S, 256, 32, 2.0, key, 0.0),
+        lambda S, key: _core(S, 256, 32, 2.0, key, 0.0, screen=16, keep=4), 6, 2, 50)
     assert total >= 40
     assert same >= 0.75 * total, (same, total)
-    assert np.mean(saved) > 0.1, np.mean(saved)
+    assert saved > 0.1, saved
 
 
 def test_the_screen_leaves_earlier_configs_and_their_hashes_as_they_were():
