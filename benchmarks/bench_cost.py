@@ -17,7 +17,8 @@ policy alike.  Every policy is made and warmed up (compiled) before the first ti
 compile time is never counted.
 
 Output, per policy: CPU milliseconds per decision over all its rounds, its ratio to ``--ref``
-(the default policy's experiment unless told), and the ratio round by round (the pairs: the
+(``endgame8-seq-n1024-stop``, the default policy until 2026-12-04, unless told: the
+stored ratios are to it), and the ratio round by round (the pairs: the
 spread of these says how far to trust the ratio), with the machine, the versions, the commit
 and the load average at each round's end.  Saved as ``benchmarks/results/cost-DATE.json``
 unless ``--no-save``; ``--json`` prints the same document.  Bad names exit 2 with one line.

@@ -13,11 +13,14 @@ from engine.policy import greedy_action
 from solver.registry import PolicyBase, register_policy
 
 # The default policy of ``onirim winrate --mode honest`` (solo) and of the hint of ``onirim
-# play``: the strongest measured at 10 ms of CPU per decision or less (docs/POLICIES.md,
-# "The default policy"), as a registered name and its arguments (``--policy-arg`` pairs
-# given with no ``--policy`` are added to these, and replace one of the same key).
+# play``: the strongest measured at 10 ms of CPU per decision or less, side by side
+# (docs/POLICIES.md, "The default policy"; the experiment endgame8-seq-n768-stop-learned;
+# until 2026-12-04 it was endgame8-seq-n1024-stop, the same switch over n=1024 on
+# greedy-keep-doors), as a registered name and its arguments (``--policy-arg`` pairs given
+# with no ``--policy`` are added to these, and replace one of the same key).
 DEFAULT_HONEST_POLICY = "endgame"
-DEFAULT_HONEST_ARGS = {"base": "seq-rollout:n=1024,batch=64,stop=0.01", "unknown": 8}
+DEFAULT_HONEST_ARGS = {"base": "seq-rollout:n=768,batch=64,stop=0.01,base=learned-base",
+                       "unknown": 8}
 
 
 def policy_label(policy) -> str:

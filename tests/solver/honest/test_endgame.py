@@ -259,6 +259,17 @@ def test_pruned_switch_is_honest_and_deterministic():
     assert n >= 10 and "pruned" in kinds, (n, kinds)
 
 
+def test_the_default_is_the_policy_of_its_experiment():
+    """The default honest policy (solver.policies.DEFAULT_HONEST_*) is the policy whose rows
+    docs/POLICIES.md gives for it: endgame8-seq-n768-stop-learned's."""
+    from benchmarks.experiments import EXPERIMENTS
+    from solver.api import make_default_policy
+    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+    e = EXPERIMENTS["endgame8-seq-n768-stop-learned"].params
+    assert (DEFAULT_HONEST_POLICY, DEFAULT_HONEST_ARGS) == (e["policy"], e["config"])
+    assert make_default_policy().config == make_policy(e["policy"], **e["config"]).config
+
+
 def test_strongest_is_the_endgame_of_its_arguments():
     """``strongest`` is ``endgame`` with STRONGEST_ARGS as defaults (the policy of the
     experiment endgame12p-seq-n4096-stop-learned): the same config, and the same action at
