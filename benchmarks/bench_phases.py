@@ -28,49 +28,53 @@ import sys
 import time
 
 
+class _Timed:
+    """``policy`` with every ``act`` timed alone and filed under its phase (module docstring);
+    played by :func:`solver.honest.play.play_honest`, the project's honest game loop."""
+
+    def __init__(self, policy):
+        self.policy, self.name = policy, policy.name
+        self.phases: dict[str, dict] = {}
+        self.ranks: dict[int, int] = {}
+
+    def act(self, v, stream: int) -> int:
+        from engine.policy import keep_doors_action
+        from solver.honest.learned_weights import WEIGHTS
+        from solver.policies.learned import score
+        acts = v.legal_actions()
+        c0 = time.process_time()
+        a = self.policy.act(v, stream)
+        dt = time.process_time() - c0
+        p = self.phases.setdefault(v.phase if len(acts) > 1 else "forced",
+                                   {"decisions": 0, "legal": 0, "cpu_s": 0.0})
+        p["decisions"] += 1
+        p["legal"] += len(acts)
+        p["cpu_s"] += dt
+        if v.phase == "play" and len(acts) > 1:
+            kd = keep_doors_action(v)
+            sc = {x: score(v, x, kd, WEIGHTS) for x in acts}
+            r = sorted(acts, key=lambda x: (-sc[x], acts.index(x))).index(a)
+            self.ranks[r] = self.ranks.get(r, 0) + 1
+        return a
+
+
 def measure(name: str, deals: int = 30, first: int = 10_000_000, log=None) -> dict:
     """Play the deals and return the document (module docstring)."""
     from benchmarks import experiments as X
-    from engine.game import Game
-    from engine.policy import keep_doors_action
-    from engine.view import player_view
     from solver.api import make_policy
-    from solver.honest import DEFAULT_POLICY_SEED, decision_stream
-    from solver.honest.learned_weights import WEIGHTS
-    from solver.policies.learned import features
+    from solver.honest.play import play_honest
 
     e = X.EXPERIMENTS[name]
     pol = make_policy(e.params["policy"], **e.params["config"])
     pol.warm_up()
-    phases: dict[str, dict] = {}
-    ranks: dict[int, int] = {}
+    timed = _Timed(pol)
     won = 0
     for seed in range(first, first + deals):
-        state = Game(1).new_initial_state(seed=seed)
-        i = 0
-        while not state.is_terminal():
-            v = player_view(state)
-            acts = v.legal_actions()
-            c0 = time.process_time()
-            a = pol.act(v, decision_stream(DEFAULT_POLICY_SEED, i))
-            dt = time.process_time() - c0
-            key = v.phase if len(acts) > 1 else "forced"
-            p = phases.setdefault(key, {"decisions": 0, "legal": 0, "cpu_s": 0.0})
-            p["decisions"] += 1
-            p["legal"] += len(acts)
-            p["cpu_s"] += dt
-            if v.phase == "play" and len(acts) > 1:
-                kd = keep_doors_action(v)
-                score = {x: sum(w * f for w, f in zip(WEIGHTS, features(v, x, kd)))
-                         for x in acts}
-                order = sorted(acts, key=lambda x: (-score[x], acts.index(x)))
-                r = order.index(a)
-                ranks[r] = ranks.get(r, 0) + 1
-            state.apply_action(a)
-            i += 1
-        won += state.returns()[0] > 0
+        g = play_honest(timed, seed)
+        won += g.won
         if log:
-            log(f"deal {seed}: {i} decisions")
+            log(f"deal {seed}: {g.decisions} decisions")
+    phases, ranks = timed.phases, timed.ranks
     total = sum(p["cpu_s"] for p in phases.values())
     ndec = sum(p["decisions"] for p in phases.values())
     out = {k: {"decisions": p["decisions"],

@@ -79,12 +79,17 @@ def learned_base_action(view, weights=None) -> int:
     return best_scored(view, acts, w, features, kd)
 
 
+def score(view, action: int, kd: int, w, feats=features) -> int:
+    """The linear score sum(w_i f_i) of ``action`` over ``feats(view, action, kd)``."""
+    return sum(wi * fi for wi, fi in zip(w, feats(view, action, kd)))
+
+
 def best_scored(view, acts, w, feats, kd):
     """The first of ``acts`` with the highest score sum(w_i f_i) over ``feats(view, a, kd)``
     (the legal order breaks ties, as in the kernels); ``kd`` if ``acts`` is empty."""
     best, best_s = kd, None
     for a in acts:
-        s = sum(wi * fi for wi, fi in zip(w, feats(view, a, kd)))
+        s = score(view, a, kd, w, feats)
         if best_s is None or s > best_s:
             best, best_s = a, s
     return best
