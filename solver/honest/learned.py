@@ -154,7 +154,7 @@ def _colour_best(S, col, T, e_in, e_out, d_in, s_col, ps0, ps1, ps2, ds0, ds1, d
     return max(max(k0, k1), k2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def learned_play_w(S, kd, W):
     """The play-phase action of the linear scorer with weights ``W`` at ``S``, given
     greedy-keep-doors' action ``kd`` there (a legal action): the score of each action is
@@ -173,7 +173,13 @@ def learned_play_w(S, kd, W):
     key is the maximum of all (W[0] < 0, never in the stored or trained weights, takes
     :func:`_play_by_selects`).  The known top cards, usually none, count in ``remain`` through
     one packed word ``T`` (``TOP_BITS``).  The same action as :func:`_play_by_selects` at every
-    state (tests/solver/honest/test_learned.py)."""
+    state (tests/solver/honest/test_learned.py).
+
+    Called, not inlined by numba: inlined, numba typed this unrolled body again at each of its
+    call sites (the playout loop, the training kernel, ``greedy._base_at``), which doubled the
+    honest family's cold compile (314 s of CPU against 154 s called, ``python -m
+    benchmarks.bench_compile honest``); the call costs learned-base playouts about 2.4%
+    (docs/HONEST.md, "Throughput")."""
     if W[0] < 0:
         return _play_by_selects(S, kd, W)
     ntop = S[NTOP]
