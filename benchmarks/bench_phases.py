@@ -13,7 +13,11 @@ phase (``play``, ``prophecy``, ``nightmare``, ``door``; a decision with one lega
 decision.  At a play-phase decision with more than one action it also records the rank of the
 chosen action among the legal ones by the ``learned-base`` scorer
 (:func:`solver.policies.learned.learned_base_action`'s scores; 0 = the scorer's own choice,
-ties in legal order): how often the search departs from the base, and how far.
+ties in legal order): how often the search departs from the base, and how far; and, by the
+scorer's margin there (its best score less its second best, in weight units), how many of those
+decisions and how much of the CPU lie at that margin or more, and how often the search departs
+from the scorer there (``by_margin``): whether a large margin could let a policy skip the
+search.
 
 Saved as ``benchmarks/results/phases-DATE.json`` unless ``--no-save`` (with the machine, the
 versions, the commit and the load); ``--json`` prints the document.  A bad name exits 2 with
@@ -28,6 +32,9 @@ import sys
 import time
 
 
+MARGINS = (0, 25, 50, 100, 150, 200, 300)
+
+
 class _Timed:
     """``policy`` with every ``act`` timed alone and filed under its phase (module docstring);
     played by :func:`solver.honest.play.play_honest`, the project's honest game loop."""
@@ -36,6 +43,7 @@ class _Timed:
         self.policy, self.name = policy, policy.name
         self.phases: dict[str, dict] = {}
         self.ranks: dict[int, int] = {}
+        self.margins: list[tuple[int, bool, float]] = []   # (margin, departs, CPU s)
 
     def act(self, v, stream: int) -> int:
         from engine.policy import keep_doors_action
@@ -55,6 +63,8 @@ class _Timed:
             sc = {x: score(v, x, kd, WEIGHTS) for x in acts}
             r = sorted(acts, key=lambda x: (-sc[x], acts.index(x))).index(a)
             self.ranks[r] = self.ranks.get(r, 0) + 1
+            top = sorted(sc.values(), reverse=True)
+            self.margins.append((top[0] - top[1], r != 0, dt))
         return a
 
 
@@ -83,6 +93,12 @@ def measure(name: str, deals: int = 30, first: int = 10_000_000, log=None) -> di
                "share": round(p["cpu_s"] / total, 4) if total else None,
                "ms_per_decision": round(1000 * p["cpu_s"] / p["decisions"], 4)}
            for k, p in sorted(phases.items(), key=lambda kv: -kv[1]["cpu_s"])}
+    by_margin = []
+    for m in MARGINS:
+        at = [x for x in timed.margins if x[0] >= m]
+        by_margin.append({"margin_at_least": m, "decisions": len(at),
+                          "departs": sum(x[1] for x in at),
+                          "cpu_share": round(sum(x[2] for x in at) / total, 4) if total else None})
     commit, clean = X.git_state()
     return {"command": f"python -m benchmarks.bench_phases --name {name} --deals {deals} "
                        f"--first {first}",
@@ -92,6 +108,7 @@ def measure(name: str, deals: int = 30, first: int = 10_000_000, log=None) -> di
             "cpu_ms_per_decision": round(1000 * total / max(ndec, 1), 4),
             "phases": out,
             "play_rank_of_choice": {str(k): ranks[k] for k in sorted(ranks)},
+            "by_margin": by_margin,
             "timing": "CPU time of this process (time.process_time) around each act; "
                       "compile excluded (warmed up first); one core"}
 
@@ -107,6 +124,11 @@ def table(doc) -> str:
                      f"{p['cpu_s']:8.2f} {p['share']:6.3f} {p['ms_per_decision']:8.2f}")
     lines.append("play: rank of the chosen action by the learned-base scorer: "
                  + ", ".join(f"{k}: {v}" for k, v in doc["play_rank_of_choice"].items()))
+    lines.append("play, by the scorer's margin (best - second score): margin >= m: decisions, "
+                 "search departs from the scorer, share of all CPU")
+    for b in doc["by_margin"]:
+        lines.append(f"  >= {b['margin_at_least']:4d}: {b['decisions']:6d} "
+                     f"{b['departs']:6d} {b['cpu_share']:7.3f}")
     return "\n".join(lines)
 
 

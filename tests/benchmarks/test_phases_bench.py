@@ -29,6 +29,11 @@ def test_the_phases_add_up_to_the_games(capsys):
     assert abs(sum(p["share"] for p in ph.values()) - 1) < 1e-3
     # the base policy is the scorer's argmax only for learned-base; keep-doors may differ
     assert sum(doc["play_rank_of_choice"].values()) == play
+    bm = doc["by_margin"]
+    assert bm[0]["margin_at_least"] == 0 and bm[0]["decisions"] == play
+    assert bm[0]["departs"] == play - doc["play_rank_of_choice"].get("0", 0)
+    assert all(x["decisions"] >= y["decisions"] and x["departs"] >= y["departs"]
+               for x, y in zip(bm, bm[1:]))
 
 
 def test_a_bad_name_is_one_line_and_status_2(capsys):
