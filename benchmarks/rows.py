@@ -182,18 +182,37 @@ class RowWriter:
         self.close()
 
 
+def _header(run: dict) -> str:
+    """A run's header without its number (the number differs between copies of a file)."""
+    return json.dumps({k: v for k, v in run.items() if k != "run"}, sort_keys=True)
+
+
+def _body(row: dict) -> str:
+    """A row without its run number."""
+    return json.dumps({k: v for k, v in row.items() if k != "r"}, sort_keys=True)
+
+
 def merge(dest: Path | str, *sources: Path | str) -> int:
     """Append the runs and rows of ``sources`` (files of the same experiment played elsewhere,
     say the shards of ``experiments run --shard``) to ``dest``; returns the rows added.
 
     Each source run keeps its header (command, commit, machine) under a new run number after
     ``dest``'s last; a seed already stored in ``dest`` (or in an earlier source) must not come
-    again: the merge refuses the whole set and leaves ``dest`` as it was."""
+    again: the merge refuses the whole set and leaves ``dest`` as it was.  One exception: a
+    source that resumed from a copy of ``dest`` (a shard played in a worktree of a commit that
+    held part of the rows) carries ``dest``'s runs; a source run whose header equals one of
+    ``dest``'s and whose every row is stored in ``dest`` as it is there (the same run) is
+    skipped, not refused (so merging the same shard twice adds nothing, and leaves ``dest`` as
+    it was).  A run that shares a header but differs in any row is refused."""
     dest = Path(dest)
     runs, rows = read_lines(dest)
     name = next(iter(runs.values()))["experiment"] if runs else None
     seen = {r["seed"] for r in rows}
+    # dest's own runs: header (without its number) -> its rows by seed (without the number)
+    own = {_header(h): {r["seed"]: _body(r) for r in rows if r["r"] == k}
+           for k, h in runs.items()}
     added = 0
+    n_runs = len(runs)
     for src in sources:
         s_runs, s_rows = read_lines(Path(src))
         if not s_runs:
@@ -203,6 +222,10 @@ def merge(dest: Path | str, *sources: Path | str) -> int:
             if name is not None and exp != name:
                 raise ValueError(f"{src}: rows of {exp}, not of {name}")
             name = exp
+            same = own.get(_header(s_runs[k]))
+            if same is not None and all(same.get(r["seed"]) == _body(r)
+                                        for r in s_rows if r["r"] == k):
+                continue            # dest's own run, carried by a resumed source
             new_k = max(runs, default=0) + 1
             runs[new_k] = {**s_runs[k], "run": new_k}
             for r in s_rows:
@@ -213,8 +236,9 @@ def merge(dest: Path | str, *sources: Path | str) -> int:
                 seen.add(r["seed"])
                 rows.append({**r, "r": new_k})
                 added += 1
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    _rewrite(dest, runs, rows)
+    if added or len(runs) > n_runs:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        _rewrite(dest, runs, rows)
     return added
 
 

@@ -116,8 +116,8 @@ def test_every_ladder_row_of_the_paper_has_an_experiment():
 
 def test_shards_played_apart_merge_into_the_rows_of_one_run(tmp_path):
     """Two shards (seeds 0 and 1 modulo 2) in two directories, merged: the same seeds and
-    results as one unsharded run, each shard's header kept; a seed merged twice is refused
-    and leaves the file as it was."""
+    results as one unsharded run, each shard's header kept; the same shard merged again adds
+    nothing, and a seed of another run stored already is refused, the file as it was."""
     a, b, one = tmp_path / "a", tmp_path / "b", tmp_path / "one"
     assert X.run("greedy", deals=5, directory=a, quiet=True, shard=(0, 2)) == 3
     assert X.run("greedy", deals=5, directory=b, quiet=True, shard=(1, 2)) == 2
@@ -136,10 +136,39 @@ def test_shards_played_apart_merge_into_the_rows_of_one_run(tmp_path):
     assert {merged[s]["run"]["run"] for s in merged} == {1, 2}
     assert merged[1]["run"]["command"].endswith("--shard 1/2")
     before = dest.read_bytes()
-    with pytest.raises(ValueError, match="stored already"):
-        R.merge(dest, R.path_of("greedy", b))
+    assert R.merge(dest, R.path_of("greedy", b)) == 0       # the same run again: nothing
     assert dest.read_bytes() == before
-    assert R.main(["merge", str(dest), str(R.path_of("greedy", b))]) == 2
+    with pytest.raises(ValueError, match="stored already"):  # the same seeds, another run
+        R.merge(dest, R.path_of("greedy", one))
+    assert dest.read_bytes() == before
+    assert R.main(["merge", str(dest), str(R.path_of("greedy", one))]) == 2
+
+
+def test_shards_resumed_from_stored_rows_merge_only_their_new_rows(tmp_path):
+    """Shards played in copies of a tree that already held some rows carry those rows' run:
+    the merge skips it (the same header and rows as the destination's) and adds only the
+    shards' new rows; a carried run whose rows differ is refused, the file unchanged."""
+    import shutil
+    m, a, b = tmp_path / "m", tmp_path / "a", tmp_path / "b"
+    assert X.run("greedy", deals=3, directory=m, quiet=True) == 3
+    dest = R.path_of("greedy", m)
+    for d in (a, b):
+        d.mkdir()
+        shutil.copy(dest, R.path_of("greedy", d))
+    assert X.run("greedy", deals=7, directory=a, quiet=True, shard=(0, 2)) == 2   # 4, 6
+    assert X.run("greedy", deals=7, directory=b, quiet=True, shard=(1, 2)) == 2   # 3, 5
+    assert R.merge(dest, R.path_of("greedy", a), R.path_of("greedy", b)) == 4
+    merged = R.by_seed(R.read(dest))
+    assert sorted(merged) == list(range(7))
+    assert {merged[s]["run"]["run"] for s in merged} == {1, 2, 3}
+    # a copy whose carried run was altered is not the destination's run: refused
+    runs, rows = R.read_lines(R.path_of("greedy", a))
+    rows[0] = {**rows[0], "won": not rows[0]["won"]}
+    R._rewrite(R.path_of("greedy", a), runs, rows)
+    before = dest.read_bytes()
+    with pytest.raises(ValueError, match="stored already"):
+        R.merge(dest, R.path_of("greedy", a))
+    assert dest.read_bytes() == before
 
 
 @pytest.mark.parametrize("bad", ["2/2", "x", "1/0", "1", "=-1/2"])
