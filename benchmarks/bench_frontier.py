@@ -156,6 +156,54 @@ def pair(data, a, b) -> dict:
             "rows": {a: rate(ra), b: rate(rb)}}
 
 
+def _labels() -> dict[str, str]:
+    """The experiments that are the default, the old default (bench_cost's reference) and
+    ``strongest``: the same policy and arguments (tests/solver/honest/test_endgame.py)."""
+    from benchmarks.bench_cost import DEFAULT_REF
+    from benchmarks.experiments import EXPERIMENTS
+    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+    from solver.policies.endgame import STRONGEST_ARGS
+    out = {DEFAULT_REF: "the old default"}
+    for name, e in EXPERIMENTS.items():
+        if e.kind != "honest" or e.params.get("players", 1) != 1:
+            continue
+        if (e.params["policy"], e.params["config"]) == (DEFAULT_HONEST_POLICY,
+                                                        dict(DEFAULT_HONEST_ARGS)):
+            out[name] = "the default"
+        elif e.params["policy"] == "endgame" and e.params["config"] == dict(STRONGEST_ARGS):
+            out[name] = "`strongest`"
+    return out
+
+
+def markdown(rows) -> str:
+    """The frontier table of docs/POLICIES.md: per policy its CPU ms per decision over its
+    rows, the mean load, the win rate on the common deals and on all its deals, whether it is
+    on the frontier, its side-by-side ratio to the old default and the frontier by that."""
+    labels = _labels()
+
+    def ms(x):
+        return f"{x:.3f}" if x < 100 else f"{x:.1f}"
+
+    def rate(x, ci):
+        return f"{100 * x:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+    n_common = max([r["common_deals"] or 0 for r in rows] + [0])
+    out = [f"| policy | CPU ms / decision (its rows) | mean load | common deals ({n_common:,}): "
+           "win rate [Wilson 95%] | all its deals | frontier | side by side, x old default "
+           "| frontier by it |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        name = f"`{r['policy']}`" + (f" ({labels[r['policy']]})" if r["policy"] in labels
+                                     else "")
+        com = (rate(r["common_win_rate"], r["common_ci95"]) if r["common_deals"] else "-")
+        alld = (f"the same {r['deals']:,}" if r["deals"] == r["common_deals"] else
+                f"{rate(r['win_rate'], r['ci95'])} of {r['deals']:,}")
+        ratio = "" if r.get("ratio_to_ref") is None else f"{r['ratio_to_ref']:.2f}"
+        out.append(f"| {name} | {ms(r['ms_per_decision'])} | {r['mean_load']:.1f} | {com} | "
+                   f"{alld} | {'yes' if r['frontier'] else ''} | {ratio} | "
+                   f"{'yes' if r.get('sbs_frontier') else ''} |")
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--names", default=",".join(DEFAULT))
@@ -166,6 +214,8 @@ def main(argv=None) -> int:
     p.add_argument("--cost", default=None, metavar="FILE|latest",
                    help="add the ratios of a side-by-side bench_cost run")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--markdown", action="store_true",
+                   help="the table as docs/POLICIES.md prints it (markdown)")
     a = p.parse_args(argv)
     if a.pair is not None:
         names = [n for n in a.pair.split(",") if n]
@@ -199,7 +249,9 @@ def main(argv=None) -> int:
             print(f"bench_frontier: error: --cost: {e}", file=sys.stderr)
             return 2
         add_cost(rows, cost)
-    if a.json:
+    if a.markdown:
+        print(markdown(rows))
+    elif a.json:
         print(json.dumps({"common_deals": len(common), "rows": rows,
                           "cost": None if cost is None else {
                               k: cost.get(k) for k in ("path", "command", "commit", "ref",
