@@ -441,20 +441,11 @@ def discard_rank_in(c, col, needed, s_col, s_len, cnt_col):
 # Nightmare's functions are called, not inlined into every kernel that inlines greedy: inlined,
 # they cost about 20 s more compile per family (python -m onirim.precompile --only honest: 87 s
 # of CPU against 57 s called); called, the solo greedy playouts run within 2.5% of the code
-# they replace and the two-player ones about 5-9% slower (issue 26 report).
+# they replace and the two-player ones about 5-9% slower (issue 26 report).  play_choice
+# itself now reads every colour (below: its keys need no branch on the hand).
 @njit(cache=True, inline="always")
 def _held(S, own, sh, two_zones, x):
     return S[own + x] + S[sh + x] if two_zones else S[own + x]
-
-
-@njit(cache=True, inline="always")
-def hand_mask(S, own, sh, two_zones, col):
-    """Which of colour ``col``'s cards the hand holds: bit 0 Sun, 1 Moon, 2 Key (the index of
-    ``PLAY_BEST`` and ``LOWEST``)."""
-    b = col * SYMBOLS
-    return ((1 if _held(S, own, sh, two_zones, b) > 0 else 0)
-            | (2 if _held(S, own, sh, two_zones, b + 1) > 0 else 0)
-            | (4 if _held(S, own, sh, two_zones, b + 2) > 0 else 0))
 
 
 @njit(cache=True, inline="always")
@@ -471,51 +462,126 @@ def colour_needed(S, dr, d5, col):
     return S[dr + col] == 0 if d5 else door_needed(S[dr + col])
 
 
+# play_choice decides by one maximum over packed keys, without a branch on the hand (its counts
+# are not predictable from one playout decision to the next: the rule-by-rule loops that read
+# the hand lazily mispredicted several times per call).  Each action on a colour's cards gets a
+# key, and the largest key of all is greedy's action:
+#   rule 1 (continue the open series):  KEY_RULE1 + (KEY_SPAN - 1 - r),         r: play rank;
+#   rule 3 (start a series):            KEY_RULE3 + n * KEY_SPAN + (KEY_SPAN - 1 - r),
+#                                       n: the colour's count;
+#   rules 2 and 4 (discard):            -(discard rank)   (<= 0 < KEY_RULE3);
+#   no such action:                     NO_KEY.
+# A play rank here is PLAY_BEST's (class * 16 + offset) plus colour * 3 (the card in the low
+# bits, CARD_MASK), and a discard rank is discard_rank's, of the colour's lowest held card; both
+# keys of colour col are those of colour 0 minus col * SYMBOLS (discard_rank is linear in the
+# card and its terms: checked below).  A colour's largest key then depends on a few small
+# numbers only, and COLOUR_KEY holds it for colour 0 at
+#   index = mask << 8 | n << 5 | ls1 << 3 | need << 2 | rs << 1 | r3
+# (mask: PLAY_BEST's; n: the colour's cards in hand; ls1: the last card's symbol + 1; need: the
+# colour needs a Door; rs: it is the open series' colour and rule 1 applies; r3: rule 3 may
+# apply, rule 2 does not hold).  Entries of no hand (n below the mask's cards) are NO_KEY.
+KEY_SPAN = 1 << 8                       # above every play rank (class * 16 + card)
+KEY_RULE3 = KEY_SPAN * _CNT_SPAN        # above every discard key, below every rule-3 key
+KEY_RULE1 = 2 * KEY_RULE3               # above every rule-3 key
+NO_KEY = -(1 << 15)                     # below every key (also a colour not held: an empty
+                                        # hand decides (False, 0), as the rules' loops did)
+assert _CNT_SPAN == 1 << 3 and SYMBOLS + 1 == 1 << 2    # n: 3 bits, ls1: 2 bits of the index
+assert HAND_SIZE < _CNT_SPAN and DUO_OWN_SIZE + DUO_SHARED_SIZE < _CNT_SPAN
+
+
+def _colour_key_table():
+    t = np.full(1 << (SYMBOLS + 8), NO_KEY, dtype=np.int16)
+    for _c in range(NUM_LOCATION_TYPES):          # discard_rank: linear in the card and terms
+        for _nd in (0, 1):
+            for _ins in (0, 1):
+                for _n in range(_CNT_SPAN):
+                    r = int(discard_rank.py_func(_c, _nd, _ins, _n))
+                    r0 = int(discard_rank.py_func(_c % SYMBOLS, _nd, _ins, _n))
+                    assert r == r0 + _c - _c % SYMBOLS and r & CARD_MASK == _c
+                    assert 0 <= r < KEY_RULE3
+    assert int(PLAY_BEST[PLAY_BEST < NO_PLAY].max()) + NUM_LOCATION_TYPES < KEY_SPAN
+    for m in range(1, 1 << SYMBOLS):
+        for n in range(bin(m).count("1"), _CNT_SPAN):
+            for ls1 in range(SYMBOLS + 1):
+                pb = int(PLAY_BEST[m, ls1])
+                for need in (0, 1):
+                    for rs in (0, 1):
+                        for r3 in (0, 1):
+                            k = -int(discard_rank.py_func(int(LOWEST[m]), need, rs, n))
+                            if pb < NO_PLAY and rs:
+                                k = max(k, KEY_RULE1 + KEY_SPAN - 1 - pb)
+                            elif pb < NO_PLAY and r3 and need and n >= 2:
+                                k = max(k, KEY_RULE3 + n * KEY_SPAN + KEY_SPAN - 1 - pb)
+                            t[m << 8 | n << 5 | ls1 << 3 | need << 2 | rs << 1 | r3] = k
+    assert KEY_RULE1 + KEY_SPAN < 1 << 15
+    return t
+
+
+COLOUR_KEY = _colour_key_table()
+
+
+@njit(cache=True, inline="always")
+def colour_key(h0, h1, h2, need, col, rs, g):
+    """The largest key (above) among the actions on colour ``col``'s cards: ``h0``..``h2`` its
+    Sun, Moon, Key in hand, ``need`` it needs a Door, ``rs`` it is the open series' colour and
+    rule 1 applies; ``g`` = ls1 << 3 | r3 (the same for every colour)."""
+    i = ((np.int64(h0 > 0) << 8) | (np.int64(h1 > 0) << 9) | (np.int64(h2 > 0) << 10)
+         | ((h0 + h1 + h2) << 5) | (np.int64(need) << 2) | (np.int64(rs) << 1) | g)
+    return np.int64(COLOUR_KEY[np.uint64(i)]) - col * SYMBOLS
+
+
+@njit(cache=True, inline="always")
+def key_choice(best):
+    """(play, c) of the largest key ``best``: play = True to play Location c, False to
+    discard it."""
+    play = best >= KEY_RULE3
+    c = ((KEY_SPAN - 1 - (best & (KEY_SPAN - 1))) if play else -best) & CARD_MASK
+    return play, c
+
+
+@njit(cache=True, inline="always")
+def _at(S, i):
+    """S[i] for an index i >= 0 (unsigned: no negative-index wrap-around code)."""
+    return S[np.uint64(i)]
+
+
+@njit(cache=True, inline="always")
+def play_choice_in(S, own, sh, two_zones, dr, d5, s_col, s_len, ls1):
+    """:func:`play_choice`'s body, inlined there twice, ``two_zones`` a constant in each (the
+    reads of the shared cards go away for one zone)."""
+    s_on = s_col >= 0
+    ds = _at(S, dr + max(s_col, 0))
+    need_s = (ds == 0) if d5 else door_needed(ds)
+    r1 = s_on & need_s & (s_len != 0)                 # rule 1 applies (to colour s_col)
+    r3 = not (s_on & need_s & (s_len == SERIES_LAST))  # rule 2 does not hold
+    g = (ls1 << 3) | np.int64(r3)
+    best = np.int64(NO_KEY)
+    for col in range(NCOL):                          # unrolled by LLVM: no branch on the hand
+        b = col * SYMBOLS
+        dc = _at(S, dr + col)
+        if two_zones:
+            h0 = _at(S, own + b) + _at(S, sh + b)
+            h1 = _at(S, own + b + 1) + _at(S, sh + b + 1)
+            h2 = _at(S, own + b + 2) + _at(S, sh + b + 2)
+        else:
+            h0 = _at(S, own + b)
+            h1 = _at(S, own + b + 1)
+            h2 = _at(S, own + b + 2)
+        best = max(best, colour_key(h0, h1, h2, (dc == 0) if d5 else door_needed(dc), col,
+                                    r1 & (col == s_col), g))
+    return key_choice(best)
+
+
 @njit(cache=True)
 def play_choice(S, own, sh, two_zones, dr, d5, s_col, s_len, ls1):
     """engine.policy's play decision (rules 1-4) from the tables: (play, c), play = True to play
     Location c, False to discard it.  The hand and the Doors are read as the arguments say
-    (above); ``s_col``, ``s_len``: the open series' colour (-1: an empty row) and length;
-    ``ls1``: the last card's symbol + 1 (0: an empty row)."""
-    m0 = hand_mask(S, own, sh, two_zones, 0)
-    m1 = hand_mask(S, own, sh, two_zones, 1)
-    m2 = hand_mask(S, own, sh, two_zones, 2)
-    m3 = hand_mask(S, own, sh, two_zones, 3)
-    active_needed = s_col >= 0 and colour_needed(S, dr, d5, s_col)
-    # rule 1: continue the open series of a needed colour
-    if active_needed and s_len != 0:
-        m = m0 if s_col == 0 else (m1 if s_col == 1 else (m2 if s_col == 2 else m3))
-        pb = PLAY_BEST[m, ls1]
-        if pb < NO_PLAY:
-            return True, s_col * SYMBOLS + (pb & CARD_MASK)
-    # rule 3: start a series in the best-held needed colour (unless rule 2 holds)
-    if not (active_needed and s_len == SERIES_LAST):
-        top = 0
-        best_r = NO_PLAY
-        for col in range(NCOL):
-            if colour_needed(S, dr, d5, col):
-                n = hand_count(S, own, sh, two_zones, col)
-                if n >= 2 and n >= top:
-                    m = m0 if col == 0 else (m1 if col == 1 else (m2 if col == 2 else m3))
-                    pb = PLAY_BEST[m, ls1]
-                    if pb < NO_PLAY:
-                        r = pb + col * SYMBOLS
-                        if n > top or r < best_r:
-                            top = n
-                            best_r = r
-        if top > 0:
-            return True, best_r & CARD_MASK
-    # rules 2 and 4: discard the least useful card (engine.policy._discard_rank)
-    best_r = NO_PLAY
-    for col in range(NCOL):
-        m = m0 if col == 0 else (m1 if col == 1 else (m2 if col == 2 else m3))
-        if m != 0:
-            r = discard_rank_in(col * SYMBOLS + LOWEST[m], col,
-                                1 if colour_needed(S, dr, d5, col) else 0, s_col, s_len,
-                                hand_count(S, own, sh, two_zones, col))
-            if r < best_r:
-                best_r = r
-    return False, best_r & CARD_MASK
+    (above); ``s_col``, ``s_len``: the open series' colour (-1: an empty row, then ``s_len``
+    0) and length; ``ls1``: the last card's symbol + 1 (0: an empty row).  Every colour is
+    read and keyed (above); the largest key decides."""
+    if two_zones:
+        return play_choice_in(S, own, sh, True, dr, d5, s_col, s_len, ls1)
+    return play_choice_in(S, own, sh, False, dr, d5, s_col, s_len, ls1)
 
 
 # ----------------------------------------------------------------------------- the prophecy
