@@ -147,9 +147,8 @@ def main(argv=None) -> int:
     doc = measure(names, a.deals, a.rounds, a.first, a.ref,
                   log=None if a.json else (lambda m: print(m, file=sys.stderr, flush=True)))
     if not a.no_save:
-        from benchmarks.harness import write_json
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        doc["saved"] = write_json(f"cost-{stamp}.json", doc)
+        from benchmarks.harness import write_stamped
+        doc["saved"] = write_stamped("cost", doc)
     print(json.dumps(doc, indent=1) if a.json else table(doc))
     return 0
 

@@ -156,12 +156,8 @@ def main(argv=None) -> int:
     doc = measure(a.name, a.deals, a.first,
                   log=None if a.json else (lambda m: print(m, file=sys.stderr)))
     if not a.no_save:
-        d = os.path.join(os.path.dirname(__file__), "results")
-        path = os.path.join(d, time.strftime("phases-%Y%m%d-%H%M%S.json", time.gmtime()))
-        with open(path, "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
-        doc["file"] = os.path.relpath(path)
+        from benchmarks.harness import write_stamped
+        doc["file"] = os.path.relpath(write_stamped("phases", doc))
     print(json.dumps(doc, indent=1) if a.json else table(doc))
     return 0
 
