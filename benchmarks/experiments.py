@@ -63,14 +63,16 @@ def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True):
                       cost, cheap, shlex.join(cmd))
 
 
-def _switch(name, n, unknown, cost, nodes=None, base="learned-base", screen=None):
+def _switch(name, n, unknown, cost, nodes=None, base="learned-base", screen=None, extra=""):
     """The end-game switch at ``unknown`` cards over ``seq-rollout`` (``n`` playouts, rounds
     of 64, the indifference stop at 0.01) on ``base``; with ``nodes``, that node budget and the
-    pruned fallback; with ``screen`` (S, K), the rollout's screen of S playouts keeping K.
-    2,000 deals, not in ``run-all --cheap``."""
+    pruned fallback; with ``screen`` (S, K), the rollout's screen of S playouts keeping K;
+    ``extra``: more rollout arguments (",early_n=256").  2,000 deals, not in ``run-all
+    --cheap``."""
     rollout = f"seq-rollout:n={n},batch=64,stop=0.01,base={base}"
     if screen is not None:
         rollout += f",screen={screen[0]},keep={screen[1]}"
+    rollout += extra
     config = {"base": rollout, "unknown": unknown}
     if nodes is not None:
         config.update(budget_nodes=nodes, fallback="pruned")
@@ -160,6 +162,10 @@ EXPERIMENTS = {e.name: e for e in (
             screen=(16, 4)),
     # ... and over n=384 without a screen: between n=256 (84.25%) and n=768 (88.05%)
     _switch("endgame8-seq-n384-stop-learned", 384, 8, "about 10 CPU-minutes"),
+    # a budget by deck size (docs/POLICIES.md, "A budget by deck size"): n=512, but 256
+    # playouts per action while the deck holds 50 cards or more (early playouts are longest)
+    _switch("endgame8-seq-n512-early256-stop-learned", 512, 8, "about 10 CPU-minutes",
+            extra=",early_n=256,early_deck=50"),
     # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
     _switch("endgame8-seq-n4096-stop-learned", 4096, 8, "about 60 CPU-minutes"),
     # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end

@@ -18,6 +18,10 @@ go on (docs/POLICIES.md, "A screen for wide decisions").
 reference by ``stop`` (its paired mean difference plus ``zstop`` standard errors is below
 ``stop``), the playouts end there (off by default; docs/POLICIES.md, "Cheaper playouts").
 
+``early_n`` > 0 caps the playouts per action at ``early_n`` instead of ``n`` while the deck (its
+public size) holds at least ``early_deck`` cards: early playouts are the longest, so a budget
+that grows as the deck shrinks (docs/POLICIES.md, "A budget by deck size").
+
 ``act_among(view, stream, allowed)``: the same sequential choice over the allowed actions only
 (the end-game switch's ``fallback=pruned``).
 
@@ -71,6 +75,9 @@ def key_of_stream(stream: int) -> int:
                                 "best and the base action go on (0: no screen)", late=True),
         Param("keep", int, 4, "actions kept by the screen (besides the base action)",
               late=True),
+        Param("early_n", int, 0, "most playouts per action while the deck holds at least "
+                                 "early_deck cards (0: n throughout)", late=True),
+        Param("early_deck", int, 50, "deck size from which early_n applies", late=True),
     ],
     doc="one-step rollout over greedy-keep-doors with sequential dropping of clearly worse "
         "actions (numba)")
@@ -78,7 +85,8 @@ class SeqRollout(PolicyBase):
     players = (1,)
 
     def __init__(self, n=DEFAULT_N, batch=DEFAULT_BATCH, z=1.0, zdrop=DEFAULT_ZDROP,
-                 base=DEFAULT_BASE, stop=0.0, zstop=2.0, screen=0, keep=4):
+                 base=DEFAULT_BASE, stop=0.0, zstop=2.0, screen=0, keep=4, early_n=0,
+                 early_deck=50):
         from solver.honest import strong
         if base not in strong.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
@@ -93,9 +101,19 @@ class SeqRollout(PolicyBase):
         check_range("zstop", zstop, 0.0)
         check_range("screen", screen, 0, 1 << 20)
         check_range("keep", keep, 1, MAX_KEEP)
+        check_range("early_n", early_n, 0, 1 << 20)
+        check_range("early_deck", early_deck, 0, 1 << 20)
         self.n, self.batch, self.z, self.zdrop, self.base = n, batch, float(z), float(zdrop), base
         self.stop, self.zstop = float(stop), float(zstop)
         self.screen, self.keep = int(screen), int(keep)
+        self.early_n, self.early_deck = int(early_n), int(early_deck)
+
+    def n_at(self, view) -> int:
+        """The playout cap at ``view``: ``early_n`` while the deck (its public size) holds at
+        least ``early_deck`` cards, if ``early_n`` is set; else ``n``."""
+        if self.early_n and view.deck_size() >= self.early_deck:
+            return self.early_n
+        return self.n
 
     def warm_up(self) -> None:
         """Compile (or load) the kernel on a throwaway opening view, tiny playout counts."""
@@ -117,7 +135,7 @@ class SeqRollout(PolicyBase):
         from solver.honest import kernel as HK
         from solver.honest import strong
         S = HK.encode(view)
-        return int(strong.decide_seq(S, np.int64(self.n), np.int64(self.batch),
+        return int(strong.decide_seq(S, np.int64(self.n_at(view)), np.int64(self.batch),
                                      np.float64(self.z), np.float64(self.zdrop),
                                      np.uint64(key_of_stream(stream)),
                                      np.int64(strong.BASES[self.base]),
@@ -141,7 +159,7 @@ class SeqRollout(PolicyBase):
         from solver.honest import strong
         S = HK.encode(view)
         al = np.array(allowed, dtype=np.int64)
-        return int(strong.decide_seq_among(S, al, np.int64(len(al)), np.int64(self.n),
+        return int(strong.decide_seq_among(S, al, np.int64(len(al)), np.int64(self.n_at(view)),
                                            np.int64(self.batch), np.float64(self.z),
                                            np.float64(self.zdrop),
                                            np.uint64(key_of_stream(stream)),

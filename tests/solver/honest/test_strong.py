@@ -368,3 +368,32 @@ def test_late_l2_plays_the_base_early_and_the_level2_leader_late():
     assert late >= 5 and early >= 20, (late, early)
     with pytest.raises(PolicyError):
         make_policy("late-l2", base="late-l2")
+
+
+def test_early_n_caps_the_playouts_by_the_public_deck_size_and_stays_honest():
+    """early_n: the policy with n=64, early_n=16 plays as n=16 while the deck holds at least
+    early_deck cards and as n=64 below; the config of a policy without it is unchanged; and
+    the schedule reads only public information (the unseen cards permuted, the same action)."""
+    from solver.api import config_hash
+    p = make_policy("seq-rollout", n=64, early_n=16, early_deck=40, stop=0.01)
+    small = make_policy("seq-rollout", n=16, stop=0.01)
+    large = make_policy("seq-rollout", n=64, stop=0.01)
+    assert "early_n" in p.config and "early_n" not in large.config
+    assert config_hash(p) != config_hash(large)
+    rnd = random.Random(9)
+    seen = {True: 0, False: 0}
+    differ = 0
+    for seed, i, s in positions(3, 320, share=0.7, policy=keep_doors_action):
+        v = player_view(s)
+        if len(v.legal_actions()) < 2:
+            continue
+        st = decision_stream(seed, i)
+        early = v.deck_size() >= 40
+        a = p.act(v, st)
+        ref = (small if early else large).act(v, st)
+        assert a == ref
+        differ += small.act(v, st) != large.act(v, st)
+        assert p.act(player_view(permute_unseen(s, rnd)), st) == a
+        seen[early] += 1
+    assert seen[True] > 5 and seen[False] > 5, seen
+    assert differ > 0       # the two caps do differ somewhere: the check can fail
