@@ -21,7 +21,7 @@ import sys
 import time
 
 DEFAULTS = {"n": 256, "batch": 64, "zdrop": 2.0, "stop": 0.01, "zstop": 2.0, "screen": 0,
-            "keep": 4}
+            "keep": 4, "horizon": 0}
 
 
 def play(setting: dict, games: int, key: int, base: str) -> dict:
@@ -36,7 +36,7 @@ def play(setting: dict, games: int, key: int, base: str) -> dict:
     def run(n_games, n, batch, screen, o, p):
         ST.seq_games(np.int64(n_games), np.uint64(key), np.int64(n), np.int64(batch), 1.0,
                      float(c["zdrop"]), b, o, p, float(c["stop"]), float(c["zstop"]),
-                     np.int64(screen), np.int64(c["keep"]))
+                     np.int64(screen), np.int64(c["keep"]), np.int64(c["horizon"]))
 
     run(2, 8, 4, min(c["screen"], 2), np.zeros(2, np.int64), np.zeros(2, np.int64))
     t0 = time.process_time()

@@ -152,7 +152,7 @@ def _honest_games() -> None:
     weights_games(n, np.uint64(1), np.array(WEIGHTS, dtype=np.int64), np.zeros(2, np.int8))
     ST.seq_games(n, np.uint64(3), np.int64(16), np.int64(8), 1.0, 2.0,
                  np.int64(ST.KEEP_DOORS), np.zeros(2, np.int64), np.zeros(2, np.int64),
-                 0.0, 2.0, np.int64(0), np.int64(0))
+                 0.0, 2.0, np.int64(0), np.int64(0), np.int64(0))
     S = HK.encode(player_view_of_deal(0))
     ST.dead_key(S, np.int64(0))
     HS.word(np.uint64(1), np.int64(0))

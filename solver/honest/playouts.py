@@ -23,10 +23,12 @@ from solver.honest.screening import row_of, screen_top, screens, select
 from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn,
                                  advance, apply_action, apply_chance, draw_unknown, is_chance,
                                  legal, legal_list, mix64, new_game, word)
+from solver.honest.value import VSCALE, value_at
 
 
 # ----------------------------------------------------------------------------- playouts
 MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
+CUT = -2               # playout_h: stopped at its horizon
 
 
 @njit(cache=True, inline="always")
@@ -50,16 +52,9 @@ def to_decision(S, key, ctr):
         _drawn(S, t)
 
 
-@njit(cache=True, _nrt=False)
-def playout(S, key, trace, base):
-    """Play ``S`` to the end with the base policy's decisions (``base``: a number of
-    ``solver.honest.greedy.BASES``) and draws from stream ``key``.  The one playout loop of
-    the kernel: the rollouts here and the sequential rollout of :mod:`solver.honest.strong`
-    all play through it.
-
-    Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game).  If ``trace`` is
-    not empty, trace[0] = how many steps follow in trace[1:]: decisions as engine action
-    integers, draws as DRAW + type (as far as the trace reaches)."""
+@njit(cache=True, inline="always")
+def _play(S, key, trace, base, horizon):
+    """The playout loop of :func:`playout` and :func:`playout_h` (``horizon`` 0: to the end)."""
     ctr = 0
     steps = 0
     nt = trace.shape[0]
@@ -78,6 +73,8 @@ def playout(S, key, trace, base):
                 trace[0] += 1
                 trace[trace[0]] = A_DRAW + t
             continue
+        if horizon > 0 and ctr >= horizon:
+            return CUT
         a = base_action(S, base)
         if nt > 0 and trace[0] + 1 < nt:
             trace[0] += 1
@@ -86,6 +83,27 @@ def playout(S, key, trace, base):
         steps += 1
         if steps > MAX_DECISIONS:
             return -1
+
+
+@njit(cache=True, _nrt=False)
+def playout(S, key, trace, base):
+    """Play ``S`` to the end with the base policy's decisions (``base``: a number of
+    ``solver.honest.greedy.BASES``) and draws from stream ``key``.  The one playout loop of
+    the kernel: the rollouts here and the sequential rollout of :mod:`solver.honest.strong`
+    all play through it.
+
+    Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game).  If ``trace`` is
+    not empty, trace[0] = how many steps follow in trace[1:]: decisions as engine action
+    integers, draws as DRAW + type (as far as the trace reaches)."""
+    return _play(S, key, trace, base, 0)
+
+
+@njit(cache=True, _nrt=False)
+def playout_h(S, key, trace, base, horizon):
+    """:func:`playout` with a horizon: at the first decision after ``horizon`` draws (0:
+    never) it stops and returns ``CUT``, ``S`` left at that decision, for the value function
+    (:func:`solver.honest.value.value_at`) to estimate the rest."""
+    return _play(S, key, trace, base, horizon)
 
 
 @njit(cache=True)
@@ -139,6 +157,19 @@ def _eval1(S0, a, j0, j1, key, S, row, base):
         _copy(S, S0)
         apply_action(S, a)
         row[j] = 1 if playout(S, word(key, j), notrace, base) > 0 else 0
+
+
+@njit(cache=True)
+def _eval1h(S0, a, j0, j1, key, S, row, base, horizon):
+    """:func:`_eval1` with playouts cut at ``horizon`` draws (:func:`playout_h`; 0: never):
+    row[j] = VSCALE if won, 0 if lost, the value function's estimate (0 .. VSCALE) if cut.
+    With ``horizon`` 0 the rows are :func:`_eval1`'s times VSCALE."""
+    notrace = np.empty(0, dtype=np.int64)
+    for j in range(j0, j1):
+        _copy(S, S0)
+        apply_action(S, a)
+        r = playout_h(S, word(key, j), notrace, base, horizon)
+        row[j] = VSCALE if r > 0 else (value_at(S) if r == CUT else 0)
 
 
 @njit(cache=True)

@@ -61,11 +61,12 @@ from numba import njit
 from solver.honest.greedy import (BASES, GREEDY, GREEDY_PLUS, KEEP_DOORS,  # noqa: F401
                                   _base_at, base_action, dead_key, doors_left,
                                   keep_doors)
-from solver.honest.playouts import (MAX_DECISIONS, _eval1, _eval2,  # noqa: F401
+from solver.honest.playouts import (MAX_DECISIONS, _eval1, _eval1h, _eval2,  # noqa: F401
                                     estimate_all, playout, to_decision)
 from solver.honest.screening import (indifferent, leader, paired, row_of, screen_top, screens,
                                      select)
 from solver.honest.state import (MAX_LEGAL, NS, apply_action, legal, mix64, new_game, word)
+from solver.honest.value import VSCALE
 
 SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
 
@@ -115,15 +116,19 @@ def estimate_all_l2(S0, n, key, acts, res, n1, z1, screen1, keep1, base):
 # ----------------------------------------------------------------------------- sequential
 @njit(cache=True)
 def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop, zstop,
-             screen, keep):
+             screen, keep, horizon):
     """The sequential rollout over the ``nact`` actions ``acts`` with base row ``bi`` (-1: no
     base row, the leader is the reference) (module docstring).  ``res`` (nact x n, int8)
     receives the playouts; used[0] = the playouts made in all.  ``stop`` > 0: the
     indifference stop with margin ``zstop``.  ``screen`` > 0 (and more than ``keep`` + 1
     actions): the first round has ``screen`` playouts per action, after which only the
-    ``keep`` rows with the most wins and the reference live on (the screen).  Returns the
-    chosen row."""
+    ``keep`` rows with the most wins and the reference live on (the screen).  ``horizon`` >
+    0: playouts cut at that many draws, the rest estimated by the value function
+    (:func:`solver.honest.playouts._eval1h`; rows 0 .. VSCALE, the stop's margin scaled to
+    match).  Returns the chosen row."""
     S = np.empty(NS, dtype=np.int64)
+    if horizon > 0:
+        stop = stop * VSCALE
     alive = np.ones(nact, dtype=np.bool_)
     nalive = nact
     done = 0
@@ -135,7 +140,10 @@ def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop,
             j1 = screen
         for i in range(nact):
             if alive[i]:
-                _eval1(S0, acts[i], done, j1, key, S, res[i], base)
+                if horizon > 0:
+                    _eval1h(S0, acts[i], done, j1, key, S, res[i], base, horizon)
+                else:
+                    _eval1(S0, acts[i], done, j1, key, S, res[i], base)
                 total += j1 - done
         done = j1
         if scr and done == screen:
@@ -176,7 +184,7 @@ def seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop,
 
 
 @njit(cache=True)
-def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop, screen, keep):
+def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop, screen, keep, horizon):
     """The sequential rollout action at decision state ``S0`` (module docstring)."""
     acts = np.empty(MAX_LEGAL, dtype=np.int64)
     nact = legal(S0, acts)
@@ -186,12 +194,12 @@ def decide_seq(S0, n, batch, z, zdrop, key, base, stop, zstop, screen, keep):
     res = np.zeros((nact, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
     return acts[seq_core(S0, acts, nact, bi, n, batch, z, zdrop, key, base, res, used, stop,
-                         zstop, screen, keep)]
+                         zstop, screen, keep, horizon)]
 
 
 @njit(cache=True)
 def decide_seq_among(S0, allowed, nallowed, n, batch, z, zdrop, key, base, stop, zstop,
-                     screen, keep):
+                     screen, keep, horizon):
     """The sequential rollout restricted to the legal actions ``allowed[:nallowed]`` (the
     end-game switch's pruned fallback): the same rounds, drops and choice over those actions
     only; the reference is the base action if allowed, else the leader."""
@@ -211,12 +219,12 @@ def decide_seq_among(S0, allowed, nallowed, n, batch, z, zdrop, key, base, stop,
     res = np.zeros((m, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
     return sub[seq_core(S0, sub, m, bi, n, batch, z, zdrop, key, base, res, used, stop,
-                        zstop, screen, keep)]
+                        zstop, screen, keep, horizon)]
 
 
 @njit(cache=True)
 def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zstop, screen,
-              keep):
+              keep, horizon):
     """Whole games from the setup played by the sequential rollout inside the kernel (for
     tuning; the measured runs play through the engine with ``onirim winrate``): game g with
     stream word(key0, g), decision i of it with stream word(mix64(key ^ SALT), i).
@@ -243,7 +251,7 @@ def seq_games(n_games, key0, n, batch, z, zdrop, base, out, playouts, stop, zsto
             if nact > 1:
                 bi = row_of(acts, nact, _base_at(S, base), 0)
                 r = seq_core(S, acts, nact, bi, n, batch, z, zdrop, word(dkey, steps), base,
-                             res, used, stop, zstop, screen, keep)
+                             res, used, stop, zstop, screen, keep, horizon)
                 a = acts[r]
                 playouts[g] += used[0]
             apply_action(S, a)

@@ -78,6 +78,9 @@ def key_of_stream(stream: int) -> int:
         Param("early_n", int, 0, "most playouts per action while the deck holds at least "
                                  "early_deck cards (0: n throughout)", late=True),
         Param("early_deck", int, 50, "deck size from which early_n applies", late=True),
+        Param("horizon", int, 0, "cut each playout at its first decision after this many "
+                                 "draws and estimate the rest with the value function "
+                                 "(0: play to the end)", late=True),
     ],
     doc="one-step rollout over greedy-keep-doors with sequential dropping of clearly worse "
         "actions (numba)")
@@ -86,7 +89,7 @@ class SeqRollout(PolicyBase):
 
     def __init__(self, n=DEFAULT_N, batch=DEFAULT_BATCH, z=1.0, zdrop=DEFAULT_ZDROP,
                  base=DEFAULT_BASE, stop=0.0, zstop=2.0, screen=0, keep=4, early_n=0,
-                 early_deck=50):
+                 early_deck=50, horizon=0):
         from solver.honest import strong
         if base not in strong.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
@@ -103,10 +106,12 @@ class SeqRollout(PolicyBase):
         check_range("keep", keep, 1, MAX_KEEP)
         check_range("early_n", early_n, 0, 1 << 20)
         check_range("early_deck", early_deck, 0, 1 << 20)
+        check_range("horizon", horizon, 0, 1 << 20)
         self.n, self.batch, self.z, self.zdrop, self.base = n, batch, float(z), float(zdrop), base
         self.stop, self.zstop = float(stop), float(zstop)
         self.screen, self.keep = int(screen), int(keep)
         self.early_n, self.early_deck = int(early_n), int(early_deck)
+        self.horizon = int(horizon)
 
     def n_at(self, view) -> int:
         """The playout cap at ``view``: ``early_n`` while the deck (its public size) holds at
@@ -122,7 +127,7 @@ class SeqRollout(PolicyBase):
         view = player_view(Game(1).new_initial_state(seed=0))
         small = SeqRollout(n=4, batch=2, z=self.z, zdrop=self.zdrop, base=self.base,
                            stop=self.stop, zstop=self.zstop, screen=min(self.screen, 2),
-                           keep=self.keep)
+                           keep=self.keep, horizon=self.horizon)
         small.act(view, 0)
         small.act_among(view, 0, view.legal_actions()[:2])
 
@@ -140,7 +145,8 @@ class SeqRollout(PolicyBase):
                                      np.uint64(key_of_stream(stream)),
                                      np.int64(strong.BASES[self.base]),
                                      np.float64(self.stop), np.float64(self.zstop),
-                                     np.int64(self.screen), np.int64(self.keep)))
+                                     np.int64(self.screen), np.int64(self.keep),
+                                     np.int64(self.horizon)))
 
     def act_among(self, view, stream: int, allowed) -> int:
         """The sequential choice restricted to the actions ``allowed`` (a non-empty subset of
@@ -165,4 +171,5 @@ class SeqRollout(PolicyBase):
                                            np.uint64(key_of_stream(stream)),
                                            np.int64(strong.BASES[self.base]),
                                            np.float64(self.stop), np.float64(self.zstop),
-                                           np.int64(self.screen), np.int64(self.keep)))
+                                           np.int64(self.screen), np.int64(self.keep),
+                                           np.int64(self.horizon)))

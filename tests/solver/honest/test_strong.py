@@ -74,7 +74,7 @@ def test_without_drops_seq_is_the_unscreened_rollout():
             continue
         S = HK.encode(player_view(s))
         key = np.uint64(key_of_stream(decision_stream(seed, i)))
-        a = ST.decide_seq(S, 48, 16, 1.0, 0.0, key, ST.GREEDY_PLUS, 0.0, 2.0, 0, 0)
+        a = ST.decide_seq(S, 48, 16, 1.0, 0.0, key, ST.GREEDY_PLUS, 0.0, 2.0, 0, 0, 0)
         b = HK.decide1(S, 48, 1.0, key, 0, 6, HK.BASES["greedy-plus"])
         assert a == b
         k += 1
@@ -97,11 +97,11 @@ def test_drops_mostly_keep_the_full_choice_and_save_playouts():
         res = np.zeros((nact, 256), dtype=np.int8)
         used = np.zeros(1, dtype=np.int64)
         full = ST.seq_core(S, acts, nact, bi, 256, 32, 1.0, 0.0, key, ST.KEEP_DOORS, res, used,
-                           0.0, 2.0, 0, 0)
+                           0.0, 2.0, 0, 0, 0)
         assert used[0] == 256 * nact
         res2 = np.zeros((nact, 256), dtype=np.int8)
         drop = ST.seq_core(S, acts, nact, bi, 256, 32, 1.0, 2.0, key, ST.KEEP_DOORS, res2,
-                           used, 0.0, 2.0, 0, 0)
+                           used, 0.0, 2.0, 0, 0, 0)
         saved.append(used[0] / (256 * nact))
         same += full == drop
         total += 1
@@ -139,7 +139,7 @@ def test_a_huge_margin_keeps_the_base_action():
 def test_seq_games_run_in_the_kernel():
     out = np.zeros(4, dtype=np.int64)
     pl = np.zeros(4, dtype=np.int64)
-    ST.seq_games(4, np.uint64(3), 16, 8, 1.0, 2.0, ST.KEEP_DOORS, out, pl, 0.0, 2.0, 0, 0)
+    ST.seq_games(4, np.uint64(3), 16, 8, 1.0, 2.0, ST.KEEP_DOORS, out, pl, 0.0, 2.0, 0, 0, 0)
     assert set(out) <= {0, 1} and (pl > 0).all()
 
 
@@ -154,7 +154,7 @@ def test_bad_arguments_are_one_line(args, field):
 
 
 def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None, screen=0, keep=0,
-          z=1.0):
+          z=1.0, horizon=0):
     if acts is None:
         acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
         nact = HK.legal(S, acts)
@@ -165,7 +165,7 @@ def _core(S, n, batch, zdrop, key, stop, zstop=2.0, bi=None, acts=None, screen=0
     res = np.zeros((nact, n), dtype=np.int8)
     used = np.zeros(1, dtype=np.int64)
     r = ST.seq_core(S, acts, nact, bi, n, batch, z, zdrop, key, ST.KEEP_DOORS, res, used,
-                    stop, zstop, screen, keep)
+                    stop, zstop, screen, keep, horizon)
     return int(acts[r]), int(used[0])
 
 

@@ -1,0 +1,135 @@
+"""A value function of the honest kernel's information state: the learned base policy's chance
+of winning from a decision, estimated by a logistic function of a few counts of the state
+(docs/POLICIES.md, "A value function for the playouts' tails").
+
+A playout with a horizon (``solver.honest.playouts.playout_h``) stops at its first decision
+after ``horizon`` draws and returns :func:`value_at` of the state there instead of playing on:
+the tail of a long playout, replaced by an estimate.  The estimate is
+
+    p = 1 / (1 + exp(-sum_i w_i * f_i)),     value = round(VSCALE * p)
+
+over the features ``FEATURES`` (:func:`features`), with the weights of
+:mod:`solver.honest.value_weights` (written by ``python -m benchmarks.learn_value``).  One
+fact is exact: a colour whose missing Doors are not all still to come (in the deck, on top,
+or in limbo) can never be completed, and the value is then 0.
+
+Values are whole numbers 0 .. ``VSCALE`` (a won playout is ``VSCALE``, a lost one 0), so a
+rollout's rows stay small integers: the paired tests of :mod:`solver.honest.screening` are
+unchanged by the scale, and only the indifference stop's margin, an absolute difference,
+is multiplied by it.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from engine.rules import FIRST_DOOR, NUM_LOCATION_TYPES, SYMBOLS
+
+# absolute, not relative (see solver.honest.state)
+from solver.honest.state import DR, H, HSIZE, L, LAST, LTOT, NDOORS, NTOP, SER, TOP, U, UTOT
+from solver.honest.value_weights import VWEIGHTS
+
+VSCALE = 100
+COLOURS4 = NUM_LOCATION_TYPES // SYMBOLS
+NIGHT = 16
+FEATURES = (
+    "one",           # 1
+    "need",          # Doors still to gain (8 - Doors in play)
+    "deck",          # cards in the deck (unknown and known top), / 10
+    "nightmares",    # Nightmares in the deck
+    "need2",         # need * need / 8
+    "need_deck",     # need * deck / 10
+    "deck2",         # deck * deck / 100
+    "nm_need",       # nightmares * need / 8
+    "keys_hand",     # Keys in hand
+    "keys_deck",     # Keys in the deck
+    "limbo",         # cards in limbo
+    "series",        # the open series' length if its colour needs a Door, else 0
+    "hand_need",     # cards in hand of colours that need a Door
+    "keys_need",     # Keys in hand of colours that need a Door
+    "hand",          # cards in hand
+)
+NFV = len(FEATURES)
+assert len(VWEIGHTS) == NFV, "solver/honest/value_weights.py: one weight per feature"
+
+
+@njit(cache=True)
+def features(S, f):
+    """Write the features of decision state ``S`` into ``f`` (``FEATURES``, floats); returns
+    False if some colour can no longer gain its Doors (the value is then exactly 0)."""
+    ntop = S[NTOP]
+    deck = ntop + S[UTOT]
+    nm = S[U + NIGHT]
+    keys_deck = 0
+    for c in range(COLOURS4):
+        keys_deck += S[U + c * SYMBOLS + SYMBOLS - 1]
+    door_top = np.zeros(COLOURS4, dtype=np.int64)
+    for i in range(ntop):
+        t = S[TOP + i]
+        nm += t == NIGHT
+        if t < NUM_LOCATION_TYPES:
+            keys_deck += t % SYMBOLS == SYMBOLS - 1
+        elif t < NIGHT:
+            door_top[t - FIRST_DOOR] += 1
+    need = 8 - S[NDOORS]
+    keys_hand = 0
+    keys_need = 0
+    hand_need = 0
+    alive = True
+    for c in range(COLOURS4):
+        b = c * SYMBOLS
+        keys_hand += S[H + b + SYMBOLS - 1]
+        missing = 2 - S[DR + c]
+        to_come = S[U + FIRST_DOOR + c] + S[L + FIRST_DOOR + c] + door_top[c]
+        if to_come < missing:
+            alive = False
+        if missing > 0:
+            hand_need += S[H + b] + S[H + b + 1] + S[H + b + 2]
+            keys_need += S[H + b + SYMBOLS - 1]
+    series = 0
+    last = S[LAST]
+    if S[SER] != 0 and last < NUM_LOCATION_TYPES and S[DR + last // SYMBOLS] < 2:
+        series = S[SER]
+    d10 = deck / 10.0
+    f[0] = 1.0
+    f[1] = need
+    f[2] = d10
+    f[3] = nm
+    f[4] = need * need / 8.0
+    f[5] = need * d10
+    f[6] = d10 * d10
+    f[7] = nm * need / 8.0
+    f[8] = keys_hand
+    f[9] = keys_deck
+    f[10] = S[LTOT]
+    f[11] = series
+    f[12] = hand_need
+    f[13] = keys_need
+    f[14] = S[HSIZE]
+    return alive
+
+
+@njit(cache=True)
+def value_w(S, W):
+    """The value of decision state ``S`` under weights ``W``: 0 .. VSCALE (module docstring)."""
+    f = np.empty(NFV, dtype=np.float64)
+    if not features(S, f):
+        return 0
+    x = 0.0
+    for i in range(NFV):
+        x += W[i] * f[i]
+    if x < -30.0:
+        return 0
+    p = 1.0 / (1.0 + math.exp(-x))
+    return np.int64(p * VSCALE + 0.5)
+
+
+_W = np.array(VWEIGHTS, dtype=np.float64)
+
+
+@njit(cache=True)
+def value_at(S):
+    """:func:`value_w` with the stored weights (``value_weights.VWEIGHTS``)."""
+    return value_w(S, _W)
