@@ -166,6 +166,16 @@ EXPERIMENTS = {e.name: e for e in (
     # playouts per action while the deck holds 50 cards or more (early playouts are longest)
     _switch("endgame8-seq-n512-early256-stop-learned", 512, 8, "about 10 CPU-minutes",
             extra=",early_n=256,early_deck=50"),
+    # the value function for the playouts' tails (docs/POLICIES.md, "A value function for the
+    # playouts' tails"): every playout cut at 16 draws, the rest estimated; tuned in the kernel
+    # on keys of their own (0xC0FFEE1234, 0xBEEF01): the 5 ms candidate (n=256), the 10 ms
+    # default candidate (n=1024), and the strongest switch over it (n=4096, 12 unknown cards)
+    _switch("endgame8-seq-n256-h16-stop-learned", 256, 8, "about 4 CPU-minutes",
+            extra=",horizon=16"),
+    _switch("endgame8-seq-n1024-h16-stop-learned", 1024, 8, "about 8 CPU-minutes",
+            extra=",horizon=16"),
+    _switch("endgame12p-seq-n4096-h16-stop-learned", 4096, 12, "about 40 CPU-minutes",
+            nodes=400_000, extra=",horizon=16"),
     # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
     _switch("endgame8-seq-n4096-stop-learned", 4096, 8, "about 60 CPU-minutes"),
     # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end
