@@ -83,6 +83,8 @@ LADDER = (
     # issue 29, eighth stop: a budget by deck size; the value function for the playouts' tails
     ("endgame at 8 over seq-rollout n=512 (256 while the deck holds 50 or more) over "
      "learned-base", "endgame8-seq-n512-early256-stop-learned", None, None),
+    ("endgame at 8 over seq-rollout n=256 horizon=16 over learned-base",
+     "endgame8-seq-n256-h16-stop-learned", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"
