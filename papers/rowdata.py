@@ -85,6 +85,8 @@ LADDER = (
      "learned-base", "endgame8-seq-n512-early256-stop-learned", None, None),
     ("endgame at 8 over seq-rollout n=256 horizon=16 over learned-base",
      "endgame8-seq-n256-h16-stop-learned", None, None),
+    ("endgame at 8 over seq-rollout n=1024 horizon=16 over learned-base",
+     "endgame8-seq-n1024-h16-stop-learned", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"
