@@ -168,14 +168,14 @@ EXPERIMENTS = {e.name: e for e in (
             extra=",early_n=256,early_deck=50"),
     # the value function for the playouts' tails (docs/POLICIES.md, "A value function for the
     # playouts' tails"): every playout cut at 16 draws, the rest estimated; tuned in the kernel
-    # on keys of their own (0xC0FFEE1234, 0xBEEF01): the 5 ms candidate (n=256), the 10 ms
-    # default candidate (n=1024), and the strongest switch over it (n=4096, 12 unknown cards)
+    # on keys of their own (0xC0FFEE1234, 0xBEEF01): the 5 ms candidate (n=256), and n=1024;
+    # then, as the kernel found longer horizons stronger at n=1024, a horizon of 32 draws
     _switch("endgame8-seq-n256-h16-stop-learned", 256, 8, "about 4 CPU-minutes",
             extra=",horizon=16"),
     _switch("endgame8-seq-n1024-h16-stop-learned", 1024, 8, "about 8 CPU-minutes",
             extra=",horizon=16"),
-    _switch("endgame12p-seq-n4096-h16-stop-learned", 4096, 12, "about 40 CPU-minutes",
-            nodes=400_000, extra=",horizon=16"),
+    _switch("endgame8-seq-n1024-h32-stop-learned", 1024, 8, "about 15 CPU-minutes",
+            extra=",horizon=32"),
     # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
     _switch("endgame8-seq-n4096-stop-learned", 4096, 8, "about 60 CPU-minutes"),
     # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end
