@@ -176,6 +176,10 @@ EXPERIMENTS = {e.name: e for e in (
             extra=",horizon=16"),
     _switch("endgame8-seq-n1024-h32-stop-learned", 1024, 8, "about 15 CPU-minutes",
             extra=",horizon=32"),
+    # ... and `strongest`'s switch (12 unknown cards, 400,000 nodes, pruned) over n=4096
+    # with the horizon at 32 draws: toward the 90% target
+    _switch("endgame12p-seq-n4096-h32-stop-learned", 4096, 12, "about 45 CPU-minutes",
+            nodes=400_000, extra=",horizon=32"),
     # ... and over n=4096: the frontier above 10 ms, toward the 90% target (issue 29)
     _switch("endgame8-seq-n4096-stop-learned", 4096, 8, "about 60 CPU-minutes"),
     # a wider exact end game over the strongest rollout (docs/POLICIES.md, "A wider exact end
