@@ -87,6 +87,8 @@ LADDER = (
      "endgame8-seq-n256-h16-stop-learned", None, None),
     ("endgame at 8 over seq-rollout n=1024 horizon=16 over learned-base",
      "endgame8-seq-n1024-h16-stop-learned", None, None),
+    ("endgame at 8 over seq-rollout n=1024 horizon=32 over learned-base",
+     "endgame8-seq-n1024-h32-stop-learned", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"
