@@ -14,12 +14,15 @@ from solver.registry import PolicyBase, register_policy
 
 # The default policy of ``onirim winrate --mode honest`` (solo) and of the hint of ``onirim
 # play``: the strongest measured at 10 ms of CPU per decision or less, side by side
-# (docs/POLICIES.md, "The default policy"; the experiment endgame8-seq-n768-stop-learned;
-# until 2026-12-04 it was endgame8-seq-n1024-stop, the same switch over n=1024 on
+# (docs/POLICIES.md, "The default policy"; the experiment endgame8-seq-n1024-h32-stop-learned,
+# the switch over seq-rollout n=1024 on the learned base with the value function's horizon at
+# 32 draws; until 2026-12-05 it was endgame8-seq-n768-stop-learned, the same switch over n=768
+# without a horizon, and until 2026-12-04 endgame8-seq-n1024-stop, over n=1024 on
 # greedy-keep-doors), as a registered name and its arguments (``--policy-arg`` pairs given
 # with no ``--policy`` are added to these, and replace one of the same key).
 DEFAULT_HONEST_POLICY = "endgame"
-DEFAULT_HONEST_ARGS = {"base": "seq-rollout:n=768,batch=64,stop=0.01,base=learned-base",
+DEFAULT_HONEST_ARGS = {"base": "seq-rollout:n=1024,batch=64,stop=0.01,base=learned-base,"
+                               "horizon=32",
                        "unknown": 8}
 
 

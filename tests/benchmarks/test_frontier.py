@@ -57,14 +57,14 @@ def test_side_by_side_costs_reorder_the_frontier(tmp_path, capsys):
 def test_the_frontier_table_of_the_docs_is_the_commands_output(capsys):
     """docs/POLICIES.md's frontier table is what its command prints from the stored rows
     (nothing typed by hand): rerun `python -m benchmarks.bench_frontier --min-deals 2000
-    --cost benchmarks/results/cost-20261204-195511.json --markdown` and paste it after new
+    --cost benchmarks/results/cost-20261205-060222.json --markdown` and paste it after new
     rows."""
     from pathlib import Path
 
     from benchmarks import bench_frontier
     root = Path(__file__).resolve().parents[2]
     assert bench_frontier.main(["--min-deals", "2000", "--cost", str(
-        root / "benchmarks/results/cost-20261204-195511.json"), "--markdown"]) == 0
+        root / "benchmarks/results/cost-20261205-060222.json"), "--markdown"]) == 0
     table = capsys.readouterr().out.strip()
     doc = (root / "docs/POLICIES.md").read_text()
     start = doc.index(table.splitlines()[0])

@@ -261,11 +261,11 @@ def test_pruned_switch_is_honest_and_deterministic():
 
 def test_the_default_is_the_policy_of_its_experiment():
     """The default honest policy (solver.policies.DEFAULT_HONEST_*) is the policy whose rows
-    docs/POLICIES.md gives for it: endgame8-seq-n768-stop-learned's."""
+    docs/POLICIES.md gives for it: endgame8-seq-n1024-h32-stop-learned's."""
     from benchmarks.experiments import EXPERIMENTS
     from solver.api import make_default_policy
     from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
-    e = EXPERIMENTS["endgame8-seq-n768-stop-learned"].params
+    e = EXPERIMENTS["endgame8-seq-n1024-h32-stop-learned"].params
     assert (DEFAULT_HONEST_POLICY, DEFAULT_HONEST_ARGS) == (e["policy"], e["config"])
     assert make_default_policy().config == make_policy(e["policy"], **e["config"]).config
 
