@@ -89,6 +89,8 @@ LADDER = (
      "endgame8-seq-n1024-h16-stop-learned", None, None),
     ("endgame at 8 over seq-rollout n=1024 horizon=32 over learned-base",
      "endgame8-seq-n1024-h32-stop-learned", None, None),
+    ("endgame at 12 (400,000 nodes, pruned) over seq-rollout n=4096 horizon=32 over "
+     "learned-base", "endgame12p-seq-n4096-h32-stop-learned", None, None),
 )
 LEGACY_LADDER = "honest-ladder.json"
 LEGACY_LADDER_COMMIT = "56437ff"

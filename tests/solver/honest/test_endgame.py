@@ -272,14 +272,14 @@ def test_the_default_is_the_policy_of_its_experiment():
 
 def test_strongest_is_the_endgame_of_its_arguments():
     """``strongest`` is ``endgame`` with STRONGEST_ARGS as defaults (the policy of the
-    experiment endgame12p-seq-n4096-stop-learned): the same config, and the same action at
+    experiment endgame12p-seq-n4096-h32-stop-learned): the same config, and the same action at
     every decision of a real game; a user's argument replaces one of them."""
     from benchmarks.experiments import EXPERIMENTS
     from solver.policies.endgame import STRONGEST_ARGS
     s_pol = make_policy("strongest")
     e_pol = make_policy("endgame", **STRONGEST_ARGS)
     assert s_pol.config == e_pol.config
-    assert EXPERIMENTS["endgame12p-seq-n4096-stop-learned"].params["config"] == STRONGEST_ARGS
+    assert EXPERIMENTS["endgame12p-seq-n4096-h32-stop-learned"].params["config"] == STRONGEST_ARGS
     assert make_policy("strongest", unknown="8").config["unknown"] == 8
     with pytest.raises(PolicyError):
         make_policy("strongest", base="endgame")
