@@ -33,6 +33,19 @@ def positions(n_games, seed0=0, share=0.8, policy=greedy_action):
             i += 1
 
 
+def decisions(n_games, seed0, share=0.7, policy=None):
+    """(state, view, decision stream) at every decision with two or more legal actions of
+    :func:`positions`' games (``policy`` default greedy-keep-doors): the loop of the hidden-order
+    tests of a policy's arguments."""
+    from engine.policy import keep_doors_action
+    from engine.view import player_view
+    from solver.honest.play import decision_stream
+    for seed, i, s in positions(n_games, seed0, share, policy or keep_doors_action):
+        v = player_view(s)
+        if len(v.legal_actions()) >= 2:
+            yield s, v, decision_stream(seed, i)
+
+
 def traced_playout(S, key: int, max_steps: int = 4096, base: str = "greedy"):
     """Play a copy of ``S`` to the end (greedy, stream ``key``): (result, steps) where the
     steps are engine action integers (draws as DRAW + type)."""

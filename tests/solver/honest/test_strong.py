@@ -16,7 +16,7 @@ from solver.honest import strong as ST
 from solver.honest.play import decision_stream
 from solver.policies.keep_doors import dead_key, keep_doors_action
 from solver.policies.seq import key_of_stream
-from honest_kit import permute_unseen, positions
+from honest_kit import decisions, permute_unseen, positions
 
 
 def test_keep_doors_kernel_equals_its_engine_reference_at_every_decision():
@@ -383,11 +383,7 @@ def test_early_n_caps_the_playouts_by_the_public_deck_size_and_stays_honest():
     rnd = random.Random(9)
     seen = {True: 0, False: 0}
     differ = 0
-    for seed, i, s in positions(3, 320, share=0.7, policy=keep_doors_action):
-        v = player_view(s)
-        if len(v.legal_actions()) < 2:
-            continue
-        st = decision_stream(seed, i)
+    for s, v, st in decisions(3, 320):
         early = v.deck_size() >= 40
         a = p.act(v, st)
         ref = (small if early else large).act(v, st)

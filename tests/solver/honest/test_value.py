@@ -12,13 +12,12 @@ import pytest
 from engine.policy import keep_doors_action
 from engine.rules import FIRST_DOOR, NUM_LOCATION_TYPES, SYMBOLS
 from engine.view import player_view
-from honest_kit import permute_unseen, positions
+from honest_kit import decisions, permute_unseen, positions
 from solver.api import make_policy
 from solver.honest import kernel as HK
 from solver.honest import playouts as PO
 from solver.honest import strong as ST
 from solver.honest import value as V
-from solver.honest.play import decision_stream
 
 NIGHT = 16
 
@@ -146,14 +145,10 @@ def test_seq_rollout_with_a_horizon_is_deterministic_honest_and_leaves_old_confi
     rnd = random.Random(4)
     k = 0
     differ = 0
-    for seed, i, s in positions(2, 550, share=0.7, policy=keep_doors_action):
-        v = player_view(s)
-        if len(v.legal_actions()) < 2:
-            continue
-        st = decision_stream(seed, i)
+    for s, v, st in decisions(2, 550):
         a = p.act(v, st)
         assert a in v.legal_actions() and p.act(player_view(s), st) == a
         assert p.act(player_view(permute_unseen(s, rnd)), st) == a
         differ += a != q.act(v, st)
         k += 1
-    assert k > 30
+    assert k > 30 and differ > 0      # the horizon changes some action: the check can fail
