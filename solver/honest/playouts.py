@@ -23,7 +23,7 @@ from solver.honest.screening import row_of, screen_top, screens, select
 from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn,
                                  advance, apply_action, apply_chance, draw_unknown, is_chance,
                                  legal, legal_list, mix64, new_game, word)
-from solver.honest.value import VSCALE, value_at
+from solver.honest.value import NFV, VSCALE, value_at
 
 
 # ----------------------------------------------------------------------------- playouts
@@ -165,11 +165,12 @@ def _eval1h(S0, a, j0, j1, key, S, row, base, horizon):
     row[j] = VSCALE if won, 0 if lost, the value function's estimate (0 .. VSCALE) if cut.
     With ``horizon`` 0 the rows are :func:`_eval1`'s times VSCALE."""
     notrace = np.empty(0, dtype=np.int64)
+    f = np.empty(NFV, dtype=np.float64)        # the value function's scratch space
     for j in range(j0, j1):
         _copy(S, S0)
         apply_action(S, a)
         r = playout_h(S, word(key, j), notrace, base, horizon)
-        row[j] = VSCALE if r > 0 else (value_at(S) if r == CUT else 0)
+        row[j] = VSCALE if r > 0 else (value_at(S, f) if r == CUT else 0)
 
 
 @njit(cache=True)

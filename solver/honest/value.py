@@ -58,21 +58,19 @@ assert len(VWEIGHTS) == NFV, "solver/honest/value_weights.py: one weight per fea
 @njit(cache=True)
 def features(S, f):
     """Write the features of decision state ``S`` into ``f`` (``FEATURES``, floats); returns
-    False if some colour can no longer gain its Doors (the value is then exactly 0)."""
+    False if some colour can no longer gain its Doors (the value is then exactly 0).
+    Allocates nothing: it runs once per cut playout."""
     ntop = S[NTOP]
     deck = ntop + S[UTOT]
     nm = S[U + NIGHT]
     keys_deck = 0
     for c in range(COLOURS4):
         keys_deck += S[U + c * SYMBOLS + SYMBOLS - 1]
-    door_top = np.zeros(COLOURS4, dtype=np.int64)
     for i in range(ntop):
         t = S[TOP + i]
         nm += t == NIGHT
         if t < NUM_LOCATION_TYPES:
             keys_deck += t % SYMBOLS == SYMBOLS - 1
-        elif t < NIGHT:
-            door_top[t - FIRST_DOOR] += 1
     need = 8 - S[NDOORS]
     keys_hand = 0
     keys_need = 0
@@ -82,7 +80,9 @@ def features(S, f):
         b = c * SYMBOLS
         keys_hand += S[H + b + SYMBOLS - 1]
         missing = 2 - S[DR + c]
-        to_come = S[U + FIRST_DOOR + c] + S[L + FIRST_DOOR + c] + door_top[c]
+        to_come = S[U + FIRST_DOOR + c] + S[L + FIRST_DOOR + c]
+        for i in range(ntop):          # its Doors among the known top cards (rarely any)
+            to_come += S[TOP + i] == FIRST_DOOR + c
         if to_come < missing:
             alive = False
         if missing > 0:
@@ -112,9 +112,10 @@ def features(S, f):
 
 
 @njit(cache=True)
-def value_w(S, W):
-    """The value of decision state ``S`` under weights ``W``: 0 .. VSCALE (module docstring)."""
-    f = np.empty(NFV, dtype=np.float64)
+def value_w(S, W, f):
+    """The value of decision state ``S`` under weights ``W``: 0 .. VSCALE (module docstring).
+    ``f`` (NFV floats) is scratch space for the features, allocated once by the caller: the
+    value is taken once per cut playout, in the rollouts' inner loop."""
     if not features(S, f):
         return 0
     x = 0.0
@@ -130,6 +131,7 @@ _W = np.array(VWEIGHTS, dtype=np.float64)
 
 
 @njit(cache=True)
-def value_at(S):
-    """:func:`value_w` with the stored weights (``value_weights.VWEIGHTS``)."""
-    return value_w(S, _W)
+def value_at(S, f):
+    """:func:`value_w` with the stored weights (``value_weights.VWEIGHTS``), ``f`` its
+    scratch space."""
+    return value_w(S, _W, f)

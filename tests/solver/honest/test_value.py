@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from engine import game as G
 from engine.policy import keep_doors_action
 from engine.rules import FIRST_DOOR, NUM_LOCATION_TYPES, SYMBOLS
 from engine.view import player_view
@@ -44,7 +45,6 @@ def readable_features(v):
     row = v.rows[0]
     series = 0
     if row:
-        from engine import game as G
         length = G.series_length(row)
         if length < 3 and needs[row[-1] // SYMBOLS]:
             series = length
@@ -70,7 +70,7 @@ def test_features_equal_the_readable_reading_of_the_view_at_every_decision():
         assert list(f) == pytest.approx(ref), (seed, i, list(f), ref)
         x = sum(w * r for w, r in zip(W, ref))
         want = int(1.0 / (1.0 + math.exp(-x)) * V.VSCALE + 0.5) if ref_alive and x >= -30 else 0
-        assert V.value_w(S, W) == want
+        assert V.value_w(S, W, f) == want
         n += 1
         dead += not alive
     assert n > 300 and dead > 0, (n, dead)
@@ -78,18 +78,18 @@ def test_features_equal_the_readable_reading_of_the_view_at_every_decision():
 
 def test_the_stored_weights_give_values_in_range_that_fall_as_doors_are_missing():
     for seed, i, s in positions(3, 510, share=0.9, policy=keep_doors_action):
-        val = V.value_at(HK.encode(player_view(s)))
+        val = V.value_at(HK.encode(player_view(s)), np.zeros(V.NFV))
         assert 0 <= val <= V.VSCALE
     # more Doors in play, the rest equal: a higher value (the fit is monotone in need here)
     s = next(st for _, _, st in positions(1, 520, policy=keep_doors_action)
              if st.phase == "play")
     S = HK.encode(player_view(s))
-    lo = V.value_at(S)
+    lo = V.value_at(S, np.zeros(V.NFV))
     S2 = S.copy()
     S2[HK.DR] += 1
     S2[HK.NDOORS] += 1
     S2[HK.U + FIRST_DOOR] -= 1
-    assert V.value_at(S2) > lo
+    assert V.value_at(S2, np.zeros(V.NFV)) > lo
 
 
 def test_a_playout_cut_at_its_horizon_is_the_whole_playout_up_to_there():
