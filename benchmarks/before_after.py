@@ -203,19 +203,19 @@ def deal_playouts(n, r):
     """The deal-mode playouts (``solver.clairvoyant.playouts``) of seeds 0..n-1 with greedy and
     0..r-1 with random: wins, decisions, a sha256 of one line per game (seed, final phase,
     actions) and what ``run_batch`` counts of the same seeds."""
-    from solver.clairvoyant import playouts as P
-    P.compile_all()
+    from solver.clairvoyant import playouts
+    playouts.compile_all()
     out = {}
     for pol, k in (("greedy", n), ("random", r)):
         h = hashlib.sha256()
         wins = dec = 0
         for s in range(k):
-            acts, ph = P.playout(s, pol)
+            acts, ph = playouts.playout(s, pol)
             h.update(f"{s}:{ph}:{','.join(map(str, acts))}\n".encode())
             wins += ph == "won"
             dec += len(acts)
         out[pol] = {"games": k, "wins": wins, "decisions": dec, "sha256": h.hexdigest(),
-                    "run_batch": P.run_batch(range(k), pol)}
+                    "run_batch": playouts.run_batch(range(k), pol)}
     print(json.dumps(out, default=int))
 
 

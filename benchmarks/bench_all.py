@@ -837,8 +837,8 @@ def finish(result: dict, out_dir, as_json: bool, plots: bool = True) -> int:
     out_dir = out_dir or DEFAULT_OUT
     if plots:
         try:
-            from benchmarks import plots as P
-            result["plots"] = P.plot_all(result, out_dir)
+            from benchmarks import plots as plots_mod
+            result["plots"] = plots_mod.plot_all(result, out_dir)
         except Exception as e:  # noqa: BLE001 - figures are an optional extra
             result["plots"] = {"files": [], "note": f"plots failed: {type(e).__name__}: {e}"}
     path = harness.write_json(result_name(bool(result.get("quick"))), result, out_dir)

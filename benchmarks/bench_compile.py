@@ -42,10 +42,10 @@ def main(argv=None) -> int:
 
     from numba.core import event
 
-    from onirim import precompile as P
-    if a.family not in P.FAMILIES:
+    from onirim import precompile
+    if a.family not in precompile.FAMILIES:
         print(f"bench_compile: unknown family {a.family!r} "
-              f"(one of: {', '.join(P.FAMILIES)})", file=sys.stderr)
+              f"(one of: {', '.join(precompile.FAMILIES)})", file=sys.stderr)
         return 2
 
     stack: list[list] = []
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     event.register("numba:compile", Recorder())
     load0 = os.getloadavg()[0]
     c0, t0 = time.process_time(), time.perf_counter()
-    P.FAMILIES[a.family][0]()
+    precompile.FAMILIES[a.family][0]()
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     top = sorted(rows.values(), key=lambda r: -r["self_s"])
     from benchmarks.harness import machine_info

@@ -42,14 +42,14 @@ def _geomean(xs):
 
 def measure(names, deals=10, rounds=4, first=7000, ref=DEFAULT_REF, log=None):
     """The side-by-side run; returns the result document (see the module docstring)."""
-    from benchmarks import experiments as X
+    from benchmarks import experiments
     if ref not in names:
         names = [ref] + list(names)
     workers = {}
     for n in names:
         if log:
             log(f"making and warming up {n}")
-        workers[n] = X._worker(X.EXPERIMENTS[n])
+        workers[n] = experiments._worker(experiments.EXPERIMENTS[n])
     per = {n: {"cpu_s": 0.0, "wall_s": 0.0, "decisions": 0, "won": 0, "deals": 0,
                "rounds": []} for n in names}
     loads = []
@@ -57,11 +57,11 @@ def measure(names, deals=10, rounds=4, first=7000, ref=DEFAULT_REF, log=None):
         seeds = range(first + r * deals, first + (r + 1) * deals)
         order = names if r % 2 == 0 else list(reversed(names))
         for n in order:
-            e, w = X.EXPERIMENTS[n], workers[n]
+            e, w = experiments.EXPERIMENTS[n], workers[n]
             c0, t0 = time.process_time(), time.perf_counter()
             dec = won = 0
             for s in seeds:
-                row = X._play(e, w, s)
+                row = experiments._play(e, w, s)
                 dec += row["decisions"]
                 won += bool(row["won"])
             cpu, wall = time.process_time() - c0, time.perf_counter() - t0
@@ -76,7 +76,7 @@ def measure(names, deals=10, rounds=4, first=7000, ref=DEFAULT_REF, log=None):
             if log:
                 log(f"round {r + 1}/{rounds} {n}: {1000 * cpu / max(dec, 1):.3f} ms/decision "
                     f"({dec} decisions, {won}/{len(seeds)} won)")
-        loads.append(X._load())
+        loads.append(experiments._load())
     ref_rounds = [x["cpu_ms_per_decision"] for x in per[ref]["rounds"]]
     out = {}
     for n in names:
@@ -91,14 +91,14 @@ def measure(names, deals=10, rounds=4, first=7000, ref=DEFAULT_REF, log=None):
     ref_ms = out[ref]["cpu_ms_per_decision"]
     for n in names:
         out[n]["ratio_to_ref"] = round(out[n]["cpu_ms_per_decision"] / ref_ms, 4) if ref_ms else None
-    commit, clean = X.git_state()
+    commit, clean = experiments.git_state()
     argv = ["python", "-m", "benchmarks.bench_cost", "--names", ",".join(names),
             "--deals", str(deals), "--rounds", str(rounds), "--first", str(first),
             "--ref", ref]
     return {"command": " ".join(argv), "commit": commit, "clean_tree": clean,
-            "machine": X.machine(), "ref": ref, "deals_per_round": deals, "rounds": rounds,
+            "machine": experiments.machine(), "ref": ref, "deals_per_round": deals, "rounds": rounds,
             "first_seed": first, "load_after_round": loads,
-            "configs": {n: X.EXPERIMENTS[n].params for n in names},
+            "configs": {n: experiments.EXPERIMENTS[n].params for n in names},
             "timing": "CPU time of this process (time.process_time) over each policy's deals "
                       "of a round; compile excluded (every policy warmed up first); one core",
             "policies": out}

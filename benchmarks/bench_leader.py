@@ -109,16 +109,16 @@ def best_answer(view, budget_s=None, level1=False, budget_nodes=None):
     else the leader; ``how`` is "exact" or the estimator.  ``level1``: level-1 estimates only
     (the rule's thresholds set out of reach)."""
     from solver import api
-    from solver.honest import estimate as E
-    old = E.L2_MIN_S, E.L2_PLAYOUT_UNKNOWN
+    from solver.honest import estimate
+    old = estimate.L2_MIN_S, estimate.L2_PLAYOUT_UNKNOWN
     if level1:
-        E.L2_MIN_S, E.L2_PLAYOUT_UNKNOWN = float("inf"), -1
+        estimate.L2_MIN_S, estimate.L2_PLAYOUT_UNKNOWN = float("inf"), -1
     try:
         c0 = time.process_time()
         r = api.rank(view, "expectimax", budget_s=budget_s, budget_nodes=budget_nodes)
         cpu = time.process_time() - c0
     finally:
-        E.L2_MIN_S, E.L2_PLAYOUT_UNKNOWN = old
+        estimate.L2_MIN_S, estimate.L2_PLAYOUT_UNKNOWN = old
     name = r.best if r.best is not None else r.leader
     act = next(a.action_id for a in r.actions if a.action == name)
     est = r.extra.get("estimates")

@@ -70,11 +70,11 @@ class _Timed:
 
 def measure(name: str, deals: int = 30, first: int = 10_000_000, log=None) -> dict:
     """Play the deals and return the document (module docstring)."""
-    from benchmarks import experiments as X
+    from benchmarks import experiments
     from solver.api import make_policy
     from solver.honest.play import play_honest
 
-    e = X.EXPERIMENTS[name]
+    e = experiments.EXPERIMENTS[name]
     pol = make_policy(e.params["policy"], **e.params["config"])
     pol.warm_up()
     timed = _Timed(pol)
@@ -99,10 +99,10 @@ def measure(name: str, deals: int = 30, first: int = 10_000_000, log=None) -> di
         by_margin.append({"margin_at_least": m, "decisions": len(at),
                           "departs": sum(x[1] for x in at),
                           "cpu_share": round(sum(x[2] for x in at) / total, 4) if total else None})
-    commit, clean = X.git_state()
+    commit, clean = experiments.git_state()
     return {"command": f"python -m benchmarks.bench_phases --name {name} --deals {deals} "
                        f"--first {first}",
-            "commit": commit, "clean_tree": clean, "machine": X.machine(),
+            "commit": commit, "clean_tree": clean, "machine": experiments.machine(),
             "experiment": name, "config": e.params, "deals": deals, "first_seed": first,
             "won": won, "decisions": ndec,
             "cpu_ms_per_decision": round(1000 * total / max(ndec, 1), 4),

@@ -27,8 +27,8 @@ import numpy as np
 from benchmarks.harness import ROOT
 from engine import Game
 from solver.clairvoyant import pysearch as PS
-from solver import rules_core as R
-from solver import tt as T
+from solver import rules_core as core
+from solver import tt
 from solver.clairvoyant.solve import ClairvoyantSolver
 
 RESULTS = os.path.join(ROOT, "benchmarks", "results")
@@ -93,10 +93,10 @@ def bench_dfs(seeds, budget) -> dict:
 
 def bench_beam(seeds, widths=(16, 64)) -> dict:
     """Beams alone (fixed widths, to the end of the deal): raw beam speed."""
-    from solver.clairvoyant import deal_kernel as K
+    from solver.clairvoyant import deal_kernel as deal
     from solver.clairvoyant.beam import Beam
     bm = Beam(max(widths))
-    encs = [K.encode(Game(1).new_initial_state(s)) for s in seeds]
+    encs = [deal.encode(Game(1).new_initial_state(s)) for s in seeds]
     st, perms, sr, sd = encs[0]
     bm.run(st, perms, sr, sd, 4, 1000)
     nodes = 0
@@ -127,10 +127,10 @@ def late_positions(n, back=16):
 
 def _kernel_dfs(s, budget, flags):
     """The kernel DFS alone (no beams, no line formatting): (result, nodes)."""
-    from solver.clairvoyant import deal_kernel as K
+    from solver.clairvoyant import deal_kernel as deal
     from solver.clairvoyant import search as SR
-    st, perms, s_root, seed = K.encode(s)
-    table = T.make_table(1)
+    st, perms, s_root, seed = deal.encode(s)
+    table = tt.make_table(1)
     srch = SR.Search(table)
     srch.reset(st, perms, s_root, seed, 1, flags)
     srch.run(budget)
@@ -149,14 +149,14 @@ def bench_ratio(n_pos, py_budget) -> dict:
         t0 = time.process_time()
         res, _, nodes, _ = PS.dfs(s, budget_nodes=py_budget, use_tt=False)
         dt = time.process_time() - t0
-        kres, knodes, srch = _kernel_dfs(s, py_budget, R.ALL_BOUNDS)
+        kres, knodes, srch = _kernel_dfs(s, py_budget, core.ALL_BOUNDS)
         assert (kres, knodes) == (res, nodes), "kernel and Python searches disagree"
         reps = 0
         kdt = 0.0
         while kdt < 0.2:
             from solver.clairvoyant import search as SR
             srch.reset(srch.S[0].copy(), srch.perms, int(srch.info[SR.I_SROOT]), srch.seed, 1,
-                       R.ALL_BOUNDS)
+                       core.ALL_BOUNDS)
             t1 = time.process_time()
             srch.run(py_budget)
             kdt += time.process_time() - t1
@@ -174,10 +174,10 @@ def bench_ratio(n_pos, py_budget) -> dict:
 
 
 def bench_tt(n=2_000_000) -> float:
-    table = T.make_table(64)
-    T._bench_ops(table, 1000, np.int64(1))
+    table = tt.make_table(64)
+    tt._bench_ops(table, 1000, np.int64(1))
     t0 = time.process_time()
-    T._bench_ops(table, n, np.int64(2))
+    tt._bench_ops(table, n, np.int64(2))
     return 2 * n / (time.process_time() - t0)
 
 

@@ -20,8 +20,8 @@ def disagreement(s, ks) -> dict | None:
     hand, row, series, Doors, limbo, the whole deck in order, phase, drawn card, shuffle count;
     the legal action sets; the terminal status), else what differs.  The one comparison of
     this run and of tests/solver/clairvoyant/test_kernel_diff.py."""
-    from solver.clairvoyant import deal_kernel as K
-    ev, kv = K.engine_view(s), ks.decode()
+    from solver.clairvoyant import deal_kernel as deal
+    ev, kv = deal.engine_view(s), ks.decode()
     if s.phase == "won":   # the engine removed the last Door from the deck without shuffling
         ev["deck"] = kv["deck"] = None
     if ev != kv:
@@ -37,7 +37,7 @@ def disagreement(s, ks) -> dict | None:
 def check_steps(args):
     steps, seed0 = args
     from engine import Game, format_position
-    from solver.clairvoyant import deal_kernel as K
+    from solver.clairvoyant import deal_kernel as deal
     rnd = random.Random(seed0)
     done = games = 0
     seed = seed0
@@ -45,7 +45,7 @@ def check_steps(args):
     last = t0
     while done < steps:
         s = Game(1).new_initial_state(seed)
-        ks = K.kernel_state(s)
+        ks = deal.kernel_state(s)
         hist = []
         bias = rnd.random() < 0.5
         while True:

@@ -300,12 +300,12 @@ class _BoundWorker:
     before the first deal."""
 
     def __init__(self, params):
-        from solver.bound import run as R
-        self.R = R
-        self.config = R.make_config(params["w"], params["stop"], params["budget_nodes"],
+        from solver.bound import run as bound_run
+        self.R = bound_run
+        self.config = bound_run.make_config(params["w"], params["stop"], params["budget_nodes"],
                                     params["ex_budget"], params["policy"], params["config"],
                                     params["policy_seed"], params["switch"])
-        R.warm_up(self.config)
+        bound_run.warm_up(self.config)
 
     def play(self, seed: int) -> dict:
         return self.R.bound_deal(self.config, seed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from engine import Game
-from engine import cards as C
+from engine import cards
 
 
 def _policy(state, rng):
@@ -35,11 +35,11 @@ def _policy(state, rng):
     last = row[-1] if row else None
     plays = [a for a in acts if names[a].startswith("play")]
     if last is not None:
-        same = [a for a in plays if C.colour(C.INDEX[names[a].split()[1]]) == C.colour(last)]
+        same = [a for a in plays if cards.colour(cards.INDEX[names[a].split()[1]]) == cards.colour(last)]
         if same:
             return rng.choice(same)
     nonkey = [a for a in acts if names[a].startswith("discard")
-              and not C.is_key(C.INDEX[names[a].split()[1]])]
+              and not cards.is_key(cards.INDEX[names[a].split()[1]])]
     if plays and rng.random() < 0.6:
         return rng.choice(plays)
     return rng.choice(nonkey or acts)
@@ -74,11 +74,11 @@ def open_at_root(state) -> bool:
     """False if the kernel's sound bound already shows the position lost (no search)."""
     import numpy as np
 
-    from solver.expectimax import kernel as K
+    from solver.expectimax import kernel
     from solver.expectimax.encode import encode
     w = [np.int64(x) for x in encode(state)]
-    status, *w = K.advance_words(*w)
-    return bool(K.can_still_win(*w))
+    status, *w = kernel.advance_words(*w)
+    return bool(kernel.can_still_win(*w))
 
 
 def positions(deck_cards: int, count: int, seed0: int = 0):

@@ -2,7 +2,7 @@
 games (the numba kernels import these numbers too; action strings: ``docs/NOTATION.md``)."""
 from __future__ import annotations
 
-from . import cards as C
+from . import cards
 
 # ---------------------------------------------------------------------------------------------
 # Action space.  One fixed integer layout for solo and two-player games.
@@ -29,4 +29,4 @@ NM_REVEAL = NM_DOOR + 4             # 3639
 NM_REDRAW = NM_REVEAL + 1           # 3640
 DRAFT = NM_REDRAW + 1               # 3641 .. 3652
 DRAW = DRAFT + 12                   # 3653 .. 3669
-NUM_ACTIONS = DRAW + C.NUM_TYPES
+NUM_ACTIONS = DRAW + cards.NUM_TYPES

@@ -5,12 +5,12 @@ player's view) and ``engine.notation`` can all use it without importing one anot
 circle."""
 from __future__ import annotations
 
-from . import cards as C
+from . import cards as card_codes
 
 
 def codes(cards) -> str:
     """Card types as comma-separated codes, ``-`` for none."""
-    return ",".join(C.CODES[c] for c in cards) or "-"
+    return ",".join(card_codes.CODES[c] for c in cards) or "-"
 
 
 def state_fields(state) -> dict:
@@ -20,10 +20,10 @@ def state_fields(state) -> dict:
     if duo:
         f["turn"] = state.turn
     if state.phase in ("door", "nightmare"):
-        f["drawn"] = C.CODES[state.drawn]
+        f["drawn"] = card_codes.CODES[state.drawn]
     if state.phase == "reveal":
         f["left"] = state.left
-    names = lambda cs: [C.CODES[c] for c in cs]  # noqa: E731
+    names = lambda cs: [card_codes.CODES[c] for c in cs]  # noqa: E731
     if duo:
         f["hand0"], f["hand1"] = names(state.hands[0]), names(state.hands[1])
         f["shared"] = names(state.shared)

@@ -24,7 +24,7 @@ import itertools
 import numbers
 from fractions import Fraction
 
-from . import cards as C
+from . import cards
 # The action layout lives in engine.actions; it is re-exported here, where callers look.
 from .actions import (DISCARD, DOOR_KEY, DOOR_LIMBO, DRAFT, DRAW, NM_DOOR,  # noqa: F401
                       NM_KEY, NM_REDRAW, NM_REVEAL, NUM_ACTIONS, PLAY, PROPHECY, SWAP)
@@ -90,7 +90,7 @@ class Game:
                 raise SeedError(f"seed must be an integer from 0 to 2**64-1, not {seed!r}")
         s = State(self)
         s.seed = seed
-        s.unknown = C.full_counts()
+        s.unknown = cards.full_counts()
         s.phase = "setup"
         if seed is not None:
             s._shuffle_deck()
@@ -109,7 +109,7 @@ class State:
         self.rows = [[] for _ in range(n)]
         self.doors = [[] for _ in range(n)]
         self.deck: list[int] = []             # known cards, top first
-        self.unknown = [0] * C.NUM_TYPES      # cards below them, in unknown order
+        self.unknown = [0] * cards.NUM_TYPES      # cards below them, in unknown order
         self.discard: list[int] = []
         self.limbo: list[int] = []
         self.phase = "setup"
@@ -245,14 +245,14 @@ class State:
         self.known_top = 0
         if self.seed is not None:
             self.deck = shuffle_counts(counts, self.seed, self.shuffles)
-            self.unknown = [0] * C.NUM_TYPES
+            self.unknown = [0] * cards.NUM_TYPES
             self.shuffles += 1
         else:  # chance mode: the new order is unknown; shuffles are counted only with a seed
             self.deck = []
             self.unknown = counts
 
     def _take_door_from_deck(self, col: int) -> bool:
-        d = C.door_of(col)
+        d = cards.door_of(col)
         if d in self.deck:
             if self.deck.index(d) < self.known_top:
                 self.known_top -= 1
@@ -266,7 +266,7 @@ class State:
     def _player_may_gain(self, col: int) -> bool:
         if self.players == 1:
             return True
-        return C.door_of(col) not in self.doors[self.turn]
+        return cards.door_of(col) not in self.doors[self.turn]
 
     def _gain_door(self, door: int) -> bool:
         """Put a Door in play for the active player; True if that wins the game."""
@@ -337,7 +337,7 @@ class State:
 
     def _place_redrawn(self, c: int) -> None:
         """Setup and nightmare redraw: keep Locations, set Doors and Nightmares aside."""
-        if C.is_location(c):
+        if cards.is_location(c):
             if self.phase == "setup":
                 zone = self._setup_zone()
                 target = self.hands[0] if zone == 0 else self.shared
@@ -348,11 +348,11 @@ class State:
             self._insert(self.limbo, c)
 
     def _refill_with(self, c: int) -> None:
-        if C.is_location(c):
+        if cards.is_location(c):
             self._insert(self._zone(self._missing_zone()), c)
-        elif C.is_door(c):
-            col = C.colour(c)
-            if self._player_may_gain(col) and C.key_of(col) in self.active_hand():
+        elif cards.is_door(c):
+            col = cards.colour(c)
+            if self._player_may_gain(col) and cards.key_of(col) in self.active_hand():
                 self.phase = "door"
                 self.drawn = c
             else:
@@ -363,7 +363,7 @@ class State:
 
     def _revealed(self, c: int) -> None:
         self.left -= 1
-        if C.is_location(c):
+        if cards.is_location(c):
             self._insert(self.discard, c)
         else:
             self._insert(self.limbo, c)
@@ -390,7 +390,7 @@ class State:
             zones = (0,) if self.players == 1 else (0, 1)
             for zone in zones:
                 for c in sorted(set(self._zone(zone))):
-                    if last is None or C.symbol(c) != C.symbol(last):
+                    if last is None or cards.symbol(c) != cards.symbol(last):
                         acts.append(PLAY + zone * 12 + c)
                     acts.append(DISCARD + zone * 12 + c)
                     if self.players == 2:
@@ -398,19 +398,19 @@ class State:
         elif ph == "prophecy":
             acts = sorted(self._prophecy_actions().values())
         elif ph == "door":
-            col = C.colour(self.drawn)
+            col = cards.colour(self.drawn)
             zones = (0,) if self.players == 1 else (0, 1)
             for zone in zones:
-                if C.key_of(col) in self._zone(zone):
+                if cards.key_of(col) in self._zone(zone):
                     acts.append(DOOR_KEY + zone)
             acts.append(DOOR_LIMBO)
         elif ph == "nightmare":
             zones = (0,) if self.players == 1 else (0, 1)
             for zone in zones:
                 for col in range(4):
-                    if C.key_of(col) in self._zone(zone):
+                    if cards.key_of(col) in self._zone(zone):
                         acts.append(NM_KEY + zone * 4 + col)
-            for col in sorted({C.colour(d) for d in self.doors[self.turn]}):
+            for col in sorted({cards.colour(d) for d in self.doors[self.turn]}):
                 acts.append(NM_DOOR + col)
             acts += [NM_REVEAL, NM_REDRAW]
         elif ph == "draft":
@@ -456,16 +456,16 @@ class State:
             raise IllegalActionError(f"no action number {action!r}")
         if a < DISCARD:
             zone, c = divmod(a - PLAY, 12)
-            return f"play shared {C.CODES[c]}" if zone else f"play {C.CODES[c]}"
+            return f"play shared {cards.CODES[c]}" if zone else f"play {cards.CODES[c]}"
         if a < SWAP:
             zone, c = divmod(a - DISCARD, 12)
-            return f"discard shared {C.CODES[c]}" if zone else f"discard {C.CODES[c]}"
+            return f"discard shared {cards.CODES[c]}" if zone else f"discard {cards.CODES[c]}"
         if a < PROPHECY:
             zc, ab = divmod(a - SWAP, 144)
             zone, c = divmod(zc, 12)
             x, y = divmod(ab, 12)
-            base = f"discard shared {C.CODES[c]}" if zone else f"discard {C.CODES[c]}"
-            return f"{base} swap {C.CODES[x]}/{C.CODES[y]}"
+            base = f"discard shared {cards.CODES[c]}" if zone else f"discard {cards.CODES[c]}"
+            return f"{base} swap {cards.CODES[x]}/{cards.CODES[y]}"
         if a < DOOR_KEY:
             i, p = divmod(a - PROPHECY, 24)
             k = min(PROPHECY_SIZE, self.deck_size()) if self.phase == "prophecy" else PROPHECY_SIZE
@@ -474,25 +474,25 @@ class State:
                 return f"prophecy #{i}/{p}"
             rest = [j for j in range(k) if j != i]
             keep = [revealed[rest[q]] for q in _PERMS[k - 1][p]]
-            return (f"prophecy discard={C.CODES[revealed[i]]} keep="
-                    + (",".join(C.CODES[c] for c in keep) or "-"))
+            return (f"prophecy discard={cards.CODES[revealed[i]]} keep="
+                    + (",".join(cards.CODES[c] for c in keep) or "-"))
         if a < DOOR_LIMBO:
             return "door key shared" if a - DOOR_KEY else "door key"
         if a == DOOR_LIMBO:
             return "door limbo"
         if a < NM_DOOR:
             zone, col = divmod(a - NM_KEY, 4)
-            k = C.CODES[C.key_of(col)]
+            k = cards.CODES[cards.key_of(col)]
             return f"nightmare key shared {k}" if zone else f"nightmare key {k}"
         if a < NM_REVEAL:
-            return f"nightmare door {C.CODES[C.door_of(a - NM_DOOR)]}"
+            return f"nightmare door {cards.CODES[cards.door_of(a - NM_DOOR)]}"
         if a == NM_REVEAL:
             return "nightmare reveal"
         if a == NM_REDRAW:
             return "nightmare redraw"
         if a < DRAW:
-            return f"draft {C.CODES[a - DRAFT]}"
-        return f"draw {C.CODES[a - DRAW]}"
+            return f"draft {cards.CODES[a - DRAFT]}"
+        return f"draw {cards.CODES[a - DRAW]}"
 
     def string_to_action(self, text: str, player: int | None = None) -> int:
         """The legal action whose string is ``text`` (white space is folded)."""
@@ -562,7 +562,7 @@ class State:
                     self.shared.remove(y)
                     self._insert(self.hands[self.turn], y)
                     self._insert(self.shared, x)
-                self.phase = "foresee" if C.is_key(c) else "refill"
+                self.phase = "foresee" if cards.is_key(c) else "refill"
         elif ph == "prophecy":
             i, p = divmod(a - PROPHECY, 24)
             k = min(PROPHECY_SIZE, self.deck_size())
@@ -579,8 +579,8 @@ class State:
                 self._insert(self.limbo, door)
                 self.phase = "refill"
             else:
-                self._zone(a - DOOR_KEY).remove(C.key_of(C.colour(door)))
-                self._insert(self.discard, C.key_of(C.colour(door)))
+                self._zone(a - DOOR_KEY).remove(cards.key_of(cards.colour(door)))
+                self._insert(self.discard, cards.key_of(cards.colour(door)))
                 self.phase = "refill"
                 self._gain_door(door)
         elif ph == "nightmare":
@@ -589,10 +589,10 @@ class State:
             self.phase = "refill"
             if a < NM_DOOR:
                 zone, col = divmod(a - NM_KEY, 4)
-                self._zone(zone).remove(C.key_of(col))
-                self._insert(self.discard, C.key_of(col))
+                self._zone(zone).remove(cards.key_of(col))
+                self._insert(self.discard, cards.key_of(col))
             elif a < NM_REVEAL:
-                d = C.door_of(a - NM_DOOR)
+                d = cards.door_of(a - NM_DOOR)
                 self.doors[self.turn].remove(d)
                 self._insert(self.limbo, d)
             elif a == NM_REVEAL:
@@ -620,9 +620,9 @@ class State:
         row.append(c)
         self.phase = "refill"
         if series_length(row) == 3:
-            col = C.colour(c)
+            col = cards.colour(c)
             if self._player_may_gain(col) and self._take_door_from_deck(col):
-                if self._gain_door(C.door_of(col)):
+                if self._gain_door(cards.door_of(col)):
                     return
                 self._shuffle_deck()
 
@@ -681,13 +681,13 @@ class _LoggedState(State):
 
     def _place_redrawn(self, c: int) -> None:
         super()._place_redrawn(c)
-        self._log.append(("draw" if C.is_location(c) else "limbo", c))
+        self._log.append(("draw" if cards.is_location(c) else "limbo", c))
 
     def _refill_with(self, c: int) -> None:
         super()._refill_with(c)
-        if C.is_location(c):
+        if cards.is_location(c):
             ev = "draw"
-        elif C.is_door(c):
+        elif cards.is_door(c):
             ev = "door" if self.phase == "door" else "limbo"
         else:
             ev = "nightmare"
@@ -695,12 +695,12 @@ class _LoggedState(State):
 
     def _revealed(self, c: int) -> None:
         super()._revealed(c)
-        self._log.append(("reveal-discard" if C.is_location(c) else "reveal-limbo", c))
+        self._log.append(("reveal-discard" if cards.is_location(c) else "reveal-limbo", c))
 
     def _take_door_from_deck(self, col: int) -> bool:
         took = super()._take_door_from_deck(col)
         if took:
-            self._log.append(("series-door", C.door_of(col)))
+            self._log.append(("series-door", cards.door_of(col)))
         return took
 
     def _shuffle_deck(self, with_limbo: bool = False) -> None:
@@ -717,7 +717,7 @@ def series_length(row: list[int]) -> int:
     n = 0
     prev = None
     for c in row:
-        col = C.colour(c)
+        col = cards.colour(c)
         n = n + 1 if (col == prev and n < 3) else 1
         prev = col
     return n

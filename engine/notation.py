@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 
-from . import cards as C
+from . import cards as card_codes
 from .errors import PlayerViewError, PositionError
 from .fields import join_fields, state_fields as _fields
 from .game import CHANCE_PHASES, Game, State
@@ -156,7 +156,7 @@ def from_json(obj, views: bool = False) -> State:
 
 
 def _card(field: str, code: str) -> int:
-    if code not in C.INDEX:
+    if code not in card_codes.INDEX:
         if code == "*":
             raise PositionError(field, "* stands for the deck's cards of unknown order: it "
                                        "may only be the last item of deck"
@@ -165,7 +165,7 @@ def _card(field: str, code: str) -> int:
             raise PositionError(field, "? (a card the viewer cannot see) is written only for "
                                        "the partner's hand of a two-player view")
         raise PositionError(field, f"unknown card code {clip(code)!r}")
-    return C.INDEX[code]
+    return card_codes.INDEX[code]
 
 
 def _int(raw: dict, field: str, lo: int, hi: int):
@@ -265,7 +265,7 @@ def from_fields(raw: dict, views: bool = False) -> State:
         raise PositionError("shuffles", "given without seed")
 
     # ---- card conservation
-    counts = [0] * C.NUM_TYPES
+    counts = [0] * card_codes.NUM_TYPES
     zones = [("deck", s.deck), ("discard", s.discard), ("limbo", s.limbo)]
     if duo:
         zones += [("hand0", s.hands[0]), ("hand1", s.hands[1]), ("shared", s.shared),
@@ -278,13 +278,13 @@ def from_fields(raw: dict, views: bool = False) -> State:
     for field, zone in zones:
         for c in zone:
             counts[c] += 1
-            if counts[c] > C.COUNTS[c]:
-                raise PositionError(field, f"too many {C.CODES[c]}: the game has "
-                                           f"{C.COUNTS[c]}")
-    missing = [C.COUNTS[t] - counts[t] for t in range(C.NUM_TYPES)]
+            if counts[c] > card_codes.COUNTS[c]:
+                raise PositionError(field, f"too many {card_codes.CODES[c]}: the game has "
+                                           f"{card_codes.COUNTS[c]}")
+    missing = [card_codes.COUNTS[t] - counts[t] for t in range(card_codes.NUM_TYPES)]
     if hidden_seat is not None:
         field = f"hand{hidden_seat}"
-        free = sum(n for t, n in enumerate(missing) if C.is_location(t))
+        free = sum(n for t, n in enumerate(missing) if card_codes.is_location(t))
         if free < hidden:
             raise PositionError(field, f"{hidden} hidden cards (?), but only {free} "
                                        "Locations are unaccounted for")
@@ -299,7 +299,7 @@ def from_fields(raw: dict, views: bool = False) -> State:
     elif star:
         s.unknown = missing
     elif any(missing):
-        miss = ",".join(f"{n}x{C.CODES[t]}" for t, n in enumerate(missing) if n)
+        miss = ",".join(f"{n}x{card_codes.CODES[t]}" for t, n in enumerate(missing) if n)
         raise PositionError("deck", f"cards unaccounted for ({miss}); list them or end the "
                                     "deck with *")
     _validate(s, duo)
@@ -315,33 +315,33 @@ def _validate(s: State, duo: bool) -> None:
     hand_fields = ("hand0", "hand1") if duo else ("hand",)
     for p, field in enumerate(hand_fields):
         for c in s.hands[p]:
-            if not C.is_location(c):
-                raise PositionError(field, f"{C.CODES[c]} is not a Location; only Locations "
+            if not card_codes.is_location(c):
+                raise PositionError(field, f"{card_codes.CODES[c]} is not a Location; only Locations "
                                            "are held")
     if duo:
         for c in s.shared:
-            if not C.is_location(c):
-                raise PositionError("shared", f"{C.CODES[c]} is not a Location")
+            if not card_codes.is_location(c):
+                raise PositionError("shared", f"{card_codes.CODES[c]} is not a Location")
     row_fields = ("row0", "row1") if duo else ("row",)
     for p, field in enumerate(row_fields):
         row = s.rows[p]
         for i, c in enumerate(row):
-            if not C.is_location(c):
-                raise PositionError(field, f"{C.CODES[c]} is not a Location")
-            if i and C.symbol(c) == C.symbol(row[i - 1]):
-                raise PositionError(field, f"{C.CODES[row[i - 1]]} then {C.CODES[c]}: two "
+            if not card_codes.is_location(c):
+                raise PositionError(field, f"{card_codes.CODES[c]} is not a Location")
+            if i and card_codes.symbol(c) == card_codes.symbol(row[i - 1]):
+                raise PositionError(field, f"{card_codes.CODES[row[i - 1]]} then {card_codes.CODES[c]}: two "
                                            "cards in a row share a symbol")
     door_fields = ("doors0", "doors1") if duo else ("doors",)
     for p, field in enumerate(door_fields):
         ds = s.doors[p]
         for c in ds:
-            if not C.is_door(c):
-                raise PositionError(field, f"{C.CODES[c]} is not a Door")
+            if not card_codes.is_door(c):
+                raise PositionError(field, f"{card_codes.CODES[c]} is not a Door")
         if duo and len(set(ds)) != len(ds):
             raise PositionError(field, "a player holds at most one Door of each colour")
     for c in s.limbo:
-        if C.is_location(c):
-            raise PositionError("limbo", f"{C.CODES[c]}: only Doors and Nightmares go to limbo")
+        if card_codes.is_location(c):
+            raise PositionError("limbo", f"{card_codes.CODES[c]}: only Doors and Nightmares go to limbo")
     ndoors = sum(len(d) for d in s.doors)
     ph = s.phase
     if ph == "won":
@@ -415,17 +415,17 @@ def _validate(s: State, duo: bool) -> None:
             raise PositionError("phase", "foresee: every card to reveal is known; use "
                                          "phase prophecy")
     if ph == "door":
-        if not C.is_door(s.drawn):
-            raise PositionError("drawn", f"phase door needs a Door, not {C.CODES[s.drawn]}")
-        col = C.colour(s.drawn)
-        if C.key_of(col) not in s.active_hand() and s.turn != hidden_seat:
-            raise PositionError(hand_field, f"phase door needs a {C.CODES[C.key_of(col)]} "
+        if not card_codes.is_door(s.drawn):
+            raise PositionError("drawn", f"phase door needs a Door, not {card_codes.CODES[s.drawn]}")
+        col = card_codes.colour(s.drawn)
+        if card_codes.key_of(col) not in s.active_hand() and s.turn != hidden_seat:
+            raise PositionError(hand_field, f"phase door needs a {card_codes.CODES[card_codes.key_of(col)]} "
                                             "in hand")
         if duo and s.drawn in s.doors[s.turn]:
             raise PositionError("drawn", "the active player already has a Door of that "
                                          "colour")
-    if ph == "nightmare" and s.drawn != C.NIGHTMARE:
-        raise PositionError("drawn", f"phase nightmare needs N, not {C.CODES[s.drawn]}")
+    if ph == "nightmare" and s.drawn != card_codes.NIGHTMARE:
+        raise PositionError("drawn", f"phase nightmare needs N, not {card_codes.CODES[s.drawn]}")
     if ph in CHANCE_PHASES and ph != "foresee":
         if ph == "reveal":
             if s.left > s.deck_size():

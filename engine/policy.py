@@ -48,8 +48,8 @@ from __future__ import annotations
 
 import random
 
-from . import cards as C
-from . import game as G
+from . import cards
+from . import game as game_rules
 from .rules import COLOURS, DOORS_PER_COLOUR, PROPHECY_SIZE, SERIES_LENGTH
 
 # greedy's heuristics (not rule sizes; solver.steps' greedy imports them): at a Nightmare with
@@ -58,13 +58,13 @@ from .rules import COLOURS, DOORS_PER_COLOUR, PROPHECY_SIZE, SERIES_LENGTH
 REVEAL_MIN_DECK = 10
 DOOR_MIN_DECK = 6
 SERIES_LAST = SERIES_LENGTH - 1
-_SYMBOL_PREF = {C.MOON: 0, C.SUN: 1, C.KEY: 2}   # lower = preferred to play
-_DRAFT_PREF = {C.KEY: 0, C.SUN: 1, C.MOON: 2}    # lower = preferred to draft
+_SYMBOL_PREF = {cards.MOON: 0, cards.SUN: 1, cards.KEY: 2}   # lower = preferred to play
+_DRAFT_PREF = {cards.KEY: 0, cards.SUN: 1, cards.MOON: 2}    # lower = preferred to draft
 
 
 # ------------------------------------------------------------------------------ knowledge
 def _needed(state, col: int) -> bool:
-    door = C.door_of(col)
+    door = cards.door_of(col)
     if state.players == 1:
         return state.doors[0].count(door) < 2
     return door not in state.doors[state.turn]
@@ -75,25 +75,25 @@ def _series(state):
     row = state.rows[state.turn]
     if not row:
         return None, 0
-    return C.colour(row[-1]), G.series_length(row)
+    return cards.colour(row[-1]), game_rules.series_length(row)
 
 
 def _colour_counts(hand) -> list[int]:
     counts = [0] * 4
     for c in hand:
-        counts[C.colour(c)] += 1
+        counts[cards.colour(c)] += 1
     return counts
 
 
 def _discard_rank(state, hand, c):
     """Sort key: lower = more willing to discard card ``c`` from ``hand``."""
-    col = C.colour(c)
+    col = cards.colour(c)
     counts = _colour_counts(hand)
     s_col, s_len = _series(state)
     needed = _needed(state, col)
-    key = C.is_key(c)
+    key = cards.is_key(c)
     in_series = col == s_col and 0 < s_len < 3 and needed
-    return (key, needed, in_series, counts[col], 0 if C.symbol(c) == C.SUN else 1, c)
+    return (key, needed, in_series, counts[col], 0 if cards.symbol(c) == cards.SUN else 1, c)
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -108,8 +108,8 @@ def _play_choice(state, hand, candidates):
     def rank(c):
         rest = list(hand)
         rest.remove(c)
-        follow = any(C.colour(x) == C.colour(c) and C.symbol(x) != C.symbol(c) for x in rest)
-        return (not follow, C.is_key(c), _SYMBOL_PREF[C.symbol(c)], c)
+        follow = any(cards.colour(x) == cards.colour(c) and cards.symbol(x) != cards.symbol(c) for x in rest)
+        return (not follow, cards.is_key(c), _SYMBOL_PREF[cards.symbol(c)], c)
     return min(candidates, key=rank)
 
 
@@ -117,33 +117,33 @@ def _greedy_play(state) -> int:
     hand = state.active_hand()
     row = state.rows[state.turn]
     last = row[-1] if row else None
-    playable = [c for c in sorted(set(hand)) if last is None or C.symbol(c) != C.symbol(last)]
+    playable = [c for c in sorted(set(hand)) if last is None or cards.symbol(c) != cards.symbol(last)]
     s_col, s_len = _series(state)
     if s_col is not None and s_len in (1, 2) and _needed(state, s_col):
-        cont = [c for c in playable if C.colour(c) == s_col]
+        cont = [c for c in playable if cards.colour(c) == s_col]
         if cont:
-            return _zone_action(state, G.PLAY, _play_choice(state, hand, cont))
+            return _zone_action(state, game_rules.PLAY, _play_choice(state, hand, cont))
     if not (s_col is not None and s_len == SERIES_LAST and _needed(state, s_col)):
         counts = _colour_counts(hand)
-        starts = [c for c in playable if _needed(state, C.colour(c)) and counts[C.colour(c)] >= 2]
+        starts = [c for c in playable if _needed(state, cards.colour(c)) and counts[cards.colour(c)] >= 2]
         if starts:
-            best = max(counts[C.colour(c)] for c in starts)
-            starts = [c for c in starts if counts[C.colour(c)] == best]
-            return _zone_action(state, G.PLAY, _play_choice(state, hand, starts))
+            best = max(counts[cards.colour(c)] for c in starts)
+            starts = [c for c in starts if counts[cards.colour(c)] == best]
+            return _zone_action(state, game_rules.PLAY, _play_choice(state, hand, starts))
     victim = min(sorted(set(hand)), key=lambda c: _discard_rank(state, hand, c))
-    return _zone_action(state, G.DISCARD, victim)
+    return _zone_action(state, game_rules.DISCARD, victim)
 
 
 def _prophecy_value(state, hand, c):
     """Higher = wanted nearer the top of the deck."""
-    if C.is_nightmare(c):
+    if cards.is_nightmare(c):
         return (-10, 0)
-    if C.is_door(c):
-        col = C.colour(c)
-        if _needed(state, col) and C.key_of(col) in hand:
+    if cards.is_door(c):
+        col = cards.colour(c)
+        if _needed(state, col) and cards.key_of(col) in hand:
             return (10, 0)
         return (-5, 0)
-    col = C.colour(c)
+    col = cards.colour(c)
     s_col, s_len = _series(state)
     if not _needed(state, col):
         return (-1, -c)
@@ -156,10 +156,10 @@ def _greedy_prophecy(state) -> int:
     k = min(PROPHECY_SIZE, state.deck_size())
     revealed = list(state.deck[:k])
     hand = state.active_hand()
-    if C.NIGHTMARE in revealed:
-        victim = C.NIGHTMARE
+    if cards.NIGHTMARE in revealed:
+        victim = cards.NIGHTMARE
     else:
-        locs = [c for c in revealed if C.is_location(c)]
+        locs = [c for c in revealed if cards.is_location(c)]
         if locs:
             victim = min(locs, key=lambda c: _discard_rank(state, hand + [c], c))
         else:  # only Doors: one must go; prefer one of a colour not needed, or without a Key
@@ -169,9 +169,9 @@ def _greedy_prophecy(state) -> int:
     rest.sort(key=lambda c: _prophecy_value(state, hand, c), reverse=True)
     want = (victim, tuple(rest))
     for a in state.legal_actions():
-        i, p = divmod(a - G.PROPHECY, 24)
+        i, p = divmod(a - game_rules.PROPHECY, 24)
         others = [j for j in range(k) if j != i]
-        keep = tuple(revealed[others[q]] for q in G._PERMS[k - 1][p])
+        keep = tuple(revealed[others[q]] for q in game_rules._PERMS[k - 1][p])
         if (revealed[i], keep) == want:
             return a
     raise AssertionError("prophecy outcome not found")  # pragma: no cover
@@ -180,30 +180,30 @@ def _greedy_prophecy(state) -> int:
 def _greedy_nightmare(state) -> int:
     legal = state.legal_actions()
     hand = state.active_hand()
-    keys = [a for a in legal if G.NM_KEY <= a < G.NM_DOOR]
+    keys = [a for a in legal if game_rules.NM_KEY <= a < game_rules.NM_DOOR]
     if keys:
         def rank(a):
-            zone, col = divmod(a - G.NM_KEY, 4)
-            return (_discard_rank(state, hand, C.key_of(col)), zone)
+            zone, col = divmod(a - game_rules.NM_KEY, 4)
+            return (_discard_rank(state, hand, cards.key_of(col)), zone)
         return min(keys, key=rank)
     size = state.deck_size()
     if size >= REVEAL_MIN_DECK:
-        return G.NM_REVEAL
-    if not any(_needed(state, C.colour(c)) for c in hand):
-        return G.NM_REDRAW
-    doors = [a for a in legal if G.NM_DOOR <= a < G.NM_REVEAL]
+        return game_rules.NM_REVEAL
+    if not any(_needed(state, cards.colour(c)) for c in hand):
+        return game_rules.NM_REDRAW
+    doors = [a for a in legal if game_rules.NM_DOOR <= a < game_rules.NM_REVEAL]
     if doors and size >= DOOR_MIN_DECK:
         return doors[0]
-    return G.NM_REVEAL
+    return game_rules.NM_REVEAL
 
 
 def _greedy_draft(state) -> int:
     counts = _colour_counts(state.hands[state.turn])
 
     def rank(c):
-        col = C.colour(c)
-        return (not _needed(state, col), -counts[col], _DRAFT_PREF[C.symbol(c)], c)
-    return G.DRAFT + min(sorted(set(state.shared)), key=rank)
+        col = cards.colour(c)
+        return (not _needed(state, col), -counts[col], _DRAFT_PREF[cards.symbol(c)], c)
+    return game_rules.DRAFT + min(sorted(set(state.shared)), key=rank)
 
 
 def greedy_action(state) -> int:
@@ -216,7 +216,7 @@ def greedy_action(state) -> int:
     if ph == "prophecy":
         return _greedy_prophecy(state)
     if ph == "door":
-        return min(a for a in state.legal_actions() if a != G.DOOR_LIMBO)
+        return min(a for a in state.legal_actions() if a != game_rules.DOOR_LIMBO)
     if ph == "nightmare":
         return _greedy_nightmare(state)
     if ph == "draft":
@@ -237,27 +237,27 @@ def greedy_plus_action(state) -> int:
     """
     a = greedy_action(state)
     if state.phase == "nightmare":
-        return G.NM_REDRAW if a == G.NM_REVEAL else a
-    if state.phase == "play" and G.DISCARD <= a < G.SWAP:
-        c = a - G.DISCARD
+        return game_rules.NM_REDRAW if a == game_rules.NM_REVEAL else a
+    if state.phase == "play" and game_rules.DISCARD <= a < game_rules.SWAP:
+        c = a - game_rules.DISCARD
         row = state.rows[0]
         last = row[-1] if row else None
-        if not C.is_key(c) and (last is None or C.symbol(last) != C.symbol(c)):
-            open_needed = (last is not None and G.series_length(row) < 3
-                           and state.doors[0].count(C.door_of(C.colour(last))) < 2)
+        if not cards.is_key(c) and (last is None or cards.symbol(last) != cards.symbol(c)):
+            open_needed = (last is not None and game_rules.series_length(row) < 3
+                           and state.doors[0].count(cards.door_of(cards.colour(last))) < 2)
             if not open_needed:
-                return G.PLAY + c
+                return game_rules.PLAY + c
     return a
 
 
 def dead_key(view, col: int) -> bool:
     """True if the Key of colour ``col`` can open no more Door in this solo game: the colour
     has all its Doors in play, or every one of its Doors not in play is in the discard pile."""
-    door = C.door_of(col)
+    door = cards.door_of(col)
     in_play = view.doors[0].count(door)
     if in_play >= DOORS_PER_COLOUR:
         return True
-    return in_play + view.discard.count(door) >= C.COUNTS[door]
+    return in_play + view.discard.count(door) >= cards.COUNTS[door]
 
 
 def keep_doors_action(view) -> int:
@@ -265,12 +265,12 @@ def keep_doors_action(view) -> int:
     in the play phase, a Key that can open no more Door is discarded first, if held
     (``solver/policies/keep_doors.py`` says why and what was measured)."""
     a = greedy_plus_action(view)
-    if view.phase == "play" and G.DISCARD <= a < G.SWAP:
+    if view.phase == "play" and game_rules.DISCARD <= a < game_rules.SWAP:
         hand = view.hands[0]
         for col in range(COLOURS):
-            k = C.key_of(col)
+            k = cards.key_of(col)
             if k in hand and dead_key(view, col):
-                return G.DISCARD + k
+                return game_rules.DISCARD + k
     return a
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import cards as C
+from . import cards
 
 
 @dataclass(frozen=True)
@@ -33,11 +33,11 @@ class Rules:
     doors_to_win: int = 8              # all Doors in play
     series_length: int = 3             # same-colour cards in a row that earn a Door
     prophecy_size: int = 5             # cards a prophecy (or a Nightmare's reveal) shows
-    counts: tuple[int, ...] = C.COUNTS     # cards of each type, in type order
-    num_types: int = C.NUM_TYPES           # 17
-    num_location_types: int = C.NUM_LOCATION_TYPES   # 12 (colours * symbols)
+    counts: tuple[int, ...] = cards.COUNTS     # cards of each type, in type order
+    num_types: int = cards.NUM_TYPES           # 17
+    num_location_types: int = cards.NUM_LOCATION_TYPES   # 12 (colours * symbols)
     first_door: int = 12                   # type of the first Door (DO)
-    nightmare: int = C.NIGHTMARE           # 16
+    nightmare: int = cards.NIGHTMARE           # 16
 
     @property
     def total_cards(self) -> int:
@@ -115,4 +115,4 @@ assert DEAL_DUO_PHASE_NAMES.index("draft") == DEAL_DRAFT
 assert INFO_PHASE_NAMES[:4] == DEAL_PHASE_NAMES[:4]
 assert all(PHASE_NUMBER[n] == i for i, n in enumerate(DEAL_PHASE_NAMES[:4]))
 assert NO_CARD < NIGHTMARE and NO_CARD >= NUM_LOCATION_TYPES
-assert TOTAL_CARDS == C.TOTAL_CARDS
+assert TOTAL_CARDS == cards.TOTAL_CARDS

@@ -30,7 +30,7 @@ as ``?`` (see ``docs/NOTATION.md``, "The player's view"), and ``State.observatio
 """
 from __future__ import annotations
 
-from . import cards as C
+from . import cards
 from .actions import DOOR_KEY, DRAW, PROPHECY
 from .errors import GameConfigError
 from .fields import join_fields, state_fields
@@ -80,7 +80,7 @@ def _hide_deck(state):
     if state.seed is None:
         return v
     k = known_top(state)
-    hidden = [0] * C.NUM_TYPES
+    hidden = [0] * cards.NUM_TYPES
     for c in state.deck[k:]:
         hidden[c] += 1
     v.deck = list(state.deck[:k])
@@ -254,7 +254,7 @@ def sample_position(view, rnd):
         raise GameConfigError("sample_position takes a two-player view (player_view)")
     pool = []
     for t, n in enumerate(view.unknown):
-        if C.is_location(t):
+        if cards.is_location(t):
             pool.extend([t] * n)
     partner = rnd.sample(pool, view.hidden)
     s = view.clone()

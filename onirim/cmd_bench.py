@@ -81,7 +81,7 @@ def run(args) -> int:
             raise UsageError(f"--out: cannot create {args.out!r} ({e.strerror})") from None
     else:
         out = None
-    B = _bench_all()
+    bench_all = _bench_all()
     _compile_notices(sections)
-    result = B.run(quick=args.quick, sections=sections)
-    return B.finish(result, out, args.json, plots=not args.no_plots)
+    result = bench_all.run(quick=args.quick, sections=sections)
+    return bench_all.finish(result, out, args.json, plots=not args.no_plots)

@@ -139,33 +139,33 @@ class Store:
 
 
 def _run_local(config, seeds, jobs, on_row):
-    from solver.bound import run as R
+    from solver.bound import run as bound_run
     if jobs == 1:
-        R.warm_up(config)
+        bound_run.warm_up(config)
         for s in seeds:
-            on_row(R.bound_deal(config, s))
+            on_row(bound_run.bound_deal(config, s))
         return
     import multiprocessing as mp
-    R.warm_up(config, build=False)          # compile once; forked workers inherit the code
+    bound_run.warm_up(config, build=False)          # compile once; forked workers inherit the code
     ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    with ctx.Pool(jobs, initializer=R.warm_up, initargs=(config,)) as pool:
+    with ctx.Pool(jobs, initializer=bound_run.warm_up, initargs=(config,)) as pool:
         for row in pool.imap_unordered(_one, [(config, s) for s in seeds]):
             on_row(row)
 
 
 def _one(args):
-    from solver.bound import run as R
-    return R.bound_deal(*args)
+    from solver.bound import run as bound_run
+    return bound_run.bound_deal(*args)
 
 
 def _run_cluster(spec, config, seeds, on_row):
     from solver.runs.cluster import ClusterRun
-    from solver.bound import run as R
+    from solver.bound import run as bound_run
     from distributed import as_completed
     with ClusterRun(spec) as cl:
         size = max(1, min(20, len(seeds) // max(1, 2 * cl.workers())))
         chunks = [seeds[i:i + size] for i in range(0, len(seeds), size)]
-        futs = cl.client.map(R.bound_chunk, [config] * len(chunks), chunks, pure=False,
+        futs = cl.client.map(bound_run.bound_chunk, [config] * len(chunks), chunks, pure=False,
                              retries=3)
         for fut in as_completed(futs):
             for row in fut.result():
@@ -212,11 +212,11 @@ def _w_name(config) -> str:
 
 def run(args) -> int:
     _check(args)
-    from solver.bound import run as R
+    from solver.bound import run as bound_run
     pconf = _policy_config(args)
-    config = R.make_config(args.w, args.stop, args.budget_nodes, args.ex_budget, args.policy,
+    config = bound_run.make_config(args.w, args.stop, args.budget_nodes, args.ex_budget, args.policy,
                            pconf, args.policy_seed, args.switch)
-    key = R.config_key(config)
+    key = bound_run.config_key(config)
     seeds = range(args.seed, args.seed + args.deals)
     store = Store(args.db, key)
     if store.new:

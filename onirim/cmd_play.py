@@ -32,7 +32,7 @@ import sys
 import time
 from collections import Counter
 
-from engine import cards as C
+from engine import cards as card_codes
 from engine.errors import IllegalActionError, OnirimError
 from engine.game import Game
 from engine.rng import MAX_SEED
@@ -145,7 +145,7 @@ def moves_table(labels: list[str], width: int = DEFAULT_WIDTH) -> list[str]:
                    width)
         for disc, keeps in groups.items():
             lost = ("  (a discarded Door never comes back: the game can no longer be won)"
-                    if C.is_door(C.INDEX[disc]) else "")
+                    if card_codes.is_door(card_codes.INDEX[disc]) else "")
             out.extend(wrap(f"discard {disc}, keep (top first):{lost}", width, "  "))
             out.extend(columns(keeps, width, indent=2))
         return out
@@ -166,7 +166,7 @@ def describe(before, after, log, action_name: str) -> list[str]:
     series = [c for ev, c in log if ev == "series-door"]
     for d in sorted(gained.elements()):
         how = "the series found it in the deck" if d in series else "with its Key"
-        out.append(f"Door gained: {C.CODES[d]} ({how})")
+        out.append(f"Door gained: {card_codes.CODES[d]} ({how})")
     if lost:
         out.append("Door sent to limbo: " + codes(sorted(lost.elements())))
     # the draws, in order; a run of one kind of event goes on one line

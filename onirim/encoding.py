@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game
 from engine.view import known_top
 
 
@@ -69,7 +69,7 @@ class _Writer:
             self.add(prefix + "row", c)
         if row:
             self.add(prefix + "row_last", row[-1])
-            self.add(prefix + "series", 0, G.series_length(row))
+            self.add(prefix + "series", 0, game.series_length(row))
 
 
 def solo_vector(view, dtype=np.int16) -> np.ndarray:
@@ -88,7 +88,7 @@ def solo_vector(view, dtype=np.int16) -> np.ndarray:
         w.add("hand", c)
     w.row("", view.rows[0])
     for d in view.doors[0]:
-        w.add("doors", C.colour(d))
+        w.add("doors", cards.colour(d))
     for c in view.discard:
         w.add("discard", c)
     for c in view.limbo:
@@ -120,9 +120,9 @@ def duo_vector(state, player: int, seer: int, dtype=np.float32) -> np.ndarray:
     w.row("", state.rows[player])
     w.row("partner_", state.rows[partner])
     for d in state.doors[player]:
-        w.add("doors", C.colour(d))
+        w.add("doors", cards.colour(d))
     for d in state.doors[partner]:
-        w.add("partner_doors", C.colour(d))
+        w.add("partner_doors", cards.colour(d))
     for c in state.discard:
         w.add("discard", c)
     for c in state.limbo:

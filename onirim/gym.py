@@ -51,8 +51,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game
 from engine.errors import GameConfigError, IllegalActionError
 from engine.notation import format_position
 from engine.rng import MAX_SEED
@@ -64,13 +64,13 @@ ENV_ID = "OnirimSolo-v0"
 
 # ------------------------------------------------------------------------- action layout
 ENGINE_ACTION: tuple[int, ...] = tuple(
-    [G.PLAY + c for c in range(12)]
-    + [G.DISCARD + c for c in range(12)]
-    + [G.PROPHECY + j for j in range(120)]
-    + [G.DOOR_KEY, G.DOOR_LIMBO]
-    + [G.NM_KEY + col for col in range(4)]
-    + [G.NM_DOOR + col for col in range(4)]
-    + [G.NM_REVEAL, G.NM_REDRAW])
+    [game.PLAY + c for c in range(12)]
+    + [game.DISCARD + c for c in range(12)]
+    + [game.PROPHECY + j for j in range(120)]
+    + [game.DOOR_KEY, game.DOOR_LIMBO]
+    + [game.NM_KEY + col for col in range(4)]
+    + [game.NM_DOOR + col for col in range(4)]
+    + [game.NM_REVEAL, game.NM_REDRAW])
 NUM_ACTIONS = len(ENGINE_ACTION)          # 156
 _COMPACT = {a: i for i, a in enumerate(ENGINE_ACTION)}
 
@@ -119,7 +119,7 @@ class OnirimSoloEnv(gymnasium.Env):
         self.illegal = illegal
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0, C.TOTAL_CARDS, shape=(OBS_SIZE,), dtype=np.int16),
+            "observation": spaces.Box(0, cards.TOTAL_CARDS, shape=(OBS_SIZE,), dtype=np.int16),
             "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
         })
         self.state = None
@@ -143,7 +143,7 @@ class OnirimSoloEnv(gymnasium.Env):
                 or not 0 <= int(deal) <= MAX_SEED:
             raise GameConfigError(f"deal: must be an integer from 0 to 2**64-1, not {deal!r}")
         self.deal = int(deal)
-        self.state = G.Game(1).new_initial_state(seed=self.deal)
+        self.state = game.Game(1).new_initial_state(seed=self.deal)
         return self._obs_info()
 
     def step(self, action):

@@ -57,8 +57,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game as game_rules
 from engine.errors import GameConfigError
 from engine.notation import format_position
 from engine.view import known_top, player_view
@@ -89,8 +89,8 @@ _GAME_TYPE = pyspiel.GameType(
 
 def _game_info(players: int) -> pyspiel.GameInfo:
     return pyspiel.GameInfo(
-        num_distinct_actions=G.NUM_ACTIONS,
-        max_chance_outcomes=G.NUM_ACTIONS,
+        num_distinct_actions=game_rules.NUM_ACTIONS,
+        max_chance_outcomes=game_rules.NUM_ACTIONS,
         num_players=players,
         min_utility=0.0,
         max_utility=1.0,
@@ -111,7 +111,7 @@ class OnirimGame(pyspiel.Game):
             raise GameConfigError(f"seed: must be -1 (chance mode) or a deal 0..2**31-1, "
                                   f"not {seed!r}")
         super().__init__(_GAME_TYPE, _game_info(players), params)
-        self.engine_game = G.Game(players)
+        self.engine_game = game_rules.Game(players)
         self.seed = None if seed == -1 else seed
 
     def new_initial_state(self):
@@ -138,9 +138,9 @@ class OnirimState(pyspiel.State):
     # ---------------------------------------------------------------- OpenSpiel API
     def current_player(self):
         p = self.engine.current_player()
-        if p == G.TERMINAL:
+        if p == game_rules.TERMINAL:
             return pyspiel.PlayerId.TERMINAL
-        if p == G.CHANCE:
+        if p == game_rules.CHANCE:
             return pyspiel.PlayerId.CHANCE
         return p
 
@@ -152,7 +152,7 @@ class OnirimState(pyspiel.State):
 
     def _apply_action(self, action):
         action = int(action)
-        if G.PROPHECY <= action < G.DOOR_KEY and not self.engine.is_chance_node():
+        if game_rules.PROPHECY <= action < game_rules.DOOR_KEY and not self.engine.is_chance_node():
             self.seer = self.engine.turn
         self.engine.apply_action(action)
 
@@ -195,7 +195,7 @@ class OnirimObserver:
         obs = observation_string(state.engine, player, _seer(state))
         if not self.perfect_recall:
             return obs
-        decisions = [a for a in state.engine.history() if a < G.DRAW]
+        decisions = [a for a in state.engine.history() if a < game_rules.DRAW]
         return obs + " decisions=" + (",".join(map(str, decisions)) or "-")
 
 
@@ -217,10 +217,10 @@ def observation_string(engine_state, player: int, seer: int | None = None) -> st
 
 def _duo_observation(s, player: int, seer: int) -> str:
     k = known_top(s) if player == seer else 0
-    names = lambda cs: ",".join(C.CODES[c] for c in cs) or "-"  # noqa: E731
+    names = lambda cs: ",".join(cards.CODES[c] for c in cs) or "-"  # noqa: E731
     parts = [f"mode=duo player={player}", f"phase={s.phase}", f"turn={s.turn}"]
     if s.phase in ("door", "nightmare"):
-        parts.append(f"drawn={C.CODES[s.drawn]}")
+        parts.append(f"drawn={cards.CODES[s.drawn]}")
     if s.phase == "reveal":
         parts.append(f"left={s.left}")
     for q in (0, 1):
@@ -229,7 +229,7 @@ def _duo_observation(s, player: int, seer: int) -> str:
     parts.append(f"shared={names(s.shared)}")
     parts += [f"row{q}={names(s.rows[q])}" for q in (0, 1)]
     parts += [f"doors{q}={names(s.doors[q])}" for q in (0, 1)]
-    deck = [C.CODES[c] for c in s.deck[:k]]
+    deck = [cards.CODES[c] for c in s.deck[:k]]
     if s.deck_size() > k:
         deck.append("*")
     parts.append(f"deck={','.join(deck) or '-'}")

@@ -70,34 +70,34 @@ def _duo() -> None:
 
 def _expectimax() -> None:
     from engine.notation import parse_position
-    from solver.expectimax import solver as E
+    from solver.expectimax import solver as emx_solver
     # best's own warm-up, but its estimates' playouts are the honest family's
     # (player_view_of_deal(0) there, the same kernels and types): compiled there, so that
     # the two families need not wait for each other nor compile them twice at once
-    E.prepare_kernels(estimates=False)
-    state = parse_position(E._WARM_POSITION)
-    ex = E.Expectimax(12)
+    emx_solver.prepare_kernels(estimates=False)
+    state = parse_position(emx_solver._WARM_POSITION)
+    ex = emx_solver.Expectimax(12)
     ex.strategy_graph(state, bits=8)
     ex.certify(state)
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "warm.memo")
         ex.save_memo(path)
-        E.Expectimax(12).load_memo(path)
+        emx_solver.Expectimax(12).load_memo(path)
     _conformance("expectimax")
     # the bound at a root as benchmarks.positions.open_at_root calls it (the package does
     # not import the benchmarks), and the bound's rules on their own, as its tests call them
     # (test_expectimax_speedups.py)
     import numpy as np
-    from solver.expectimax import kernel as K
+    from solver.expectimax import kernel as kernel_mod
     from solver.expectimax.encode import encode
     words = [np.int64(x) for x in encode(state)]
-    status, *w = K.advance_words(*words)
-    K.can_still_win(*w)
-    lo, hi = K.sms_range(3, 2, 1)
-    K.min_junk(lo, hi, 3, 0)
-    status, *w = K.canonical(*words)
-    K._can_still_win(*w, False)
+    status, *w = kernel_mod.advance_words(*words)
+    kernel_mod.can_still_win(*w)
+    lo, hi = kernel_mod.sms_range(3, 2, 1)
+    kernel_mod.min_junk(lo, hi, 3, 0)
+    status, *w = kernel_mod.canonical(*words)
+    kernel_mod._can_still_win(*w, False)
 
 
 def player_view_of_deal(seed: int):
@@ -188,8 +188,8 @@ def _playouts() -> None:
 
 
 def _bound() -> None:
-    from solver.bound import run as R
-    R.warm_up(R.make_config("zero", None, 1000))      # onirim bound's own warm-up
+    from solver.bound import run as bound_run
+    bound_run.warm_up(bound_run.make_config("zero", None, 1000))      # onirim bound's own warm-up
 
 
 # name -> (work, compile seconds of CPU measured on the development machine, two families at

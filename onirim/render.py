@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import textwrap
 
-from engine import cards as C
+from engine import cards as card_codes
 from engine.game import series_length
 from engine.rules import PROPHECY_SIZE
 
@@ -20,7 +20,7 @@ LABEL = 10             # width of the "Phase:    " labels
 
 
 def codes(cards) -> str:
-    return " ".join(C.CODES[c] for c in cards) or "-"
+    return " ".join(card_codes.CODES[c] for c in cards) or "-"
 
 
 def _series_groups(row):
@@ -59,15 +59,15 @@ def row_line(row, room: int = 2 * ROW_TAIL * 3) -> str:
         count += len(g)
         used += cost
     shown.reverse()
-    text = " | ".join(" ".join(C.CODES[c] for c in g) for g in shown)
+    text = " | ".join(" ".join(card_codes.CODES[c] for c in g) for g in shown)
     hidden = len(row) - count
     if hidden:
         text = f"({hidden} earlier) ... " + text
     last = row[-1]
     n = series_length(row)
-    name = C.COLOUR_NAMES[C.colour(last)].split()[0]
+    name = card_codes.COLOUR_NAMES[card_codes.colour(last)].split()[0]
     status = "complete" if n == 3 else f"{n}/3"
-    tail = f"{name} series {status}; next: no {C.SYMBOL_NAMES[C.symbol(last)]}"
+    tail = f"{name} series {status}; next: no {card_codes.SYMBOL_NAMES[card_codes.symbol(last)]}"
     return f"{text}   [{tail}]"
 
 
@@ -77,17 +77,17 @@ def discard_line(pile) -> str:
     n_sym = [0, 0, 0]
     doors = nightmares = 0
     for c in pile:
-        if C.is_location(c):
-            n_sym[C.symbol(c)] += 1
-        elif C.is_door(c):
+        if card_codes.is_location(c):
+            n_sym[card_codes.symbol(c)] += 1
+        elif card_codes.is_door(c):
             doors += 1
         else:
             nightmares += 1
-    parts = [f"{n_sym[C.SUN]} Sun", f"{n_sym[C.MOON]} Moon", f"{n_sym[C.KEY]} Key",
+    parts = [f"{n_sym[card_codes.SUN]} Sun", f"{n_sym[card_codes.MOON]} Moon", f"{n_sym[card_codes.KEY]} Key",
              f"{nightmares} Nightmare"]
     if doors:
-        parts.append(f"{doors} Door ({codes(c for c in pile if C.is_door(c))}: lost!)")
-    keys = [c for c in pile if C.is_key(c)]
+        parts.append(f"{doors} Door ({codes(c for c in pile if card_codes.is_door(c))}: lost!)")
+    keys = [c for c in pile if card_codes.is_key(c)]
     text = f"{len(pile)} card{'s' if len(pile) != 1 else ''}: " + ", ".join(parts)
     if keys:
         text += f"  (Keys gone: {codes(keys)})"
@@ -121,7 +121,7 @@ def phase_line(state) -> str:
         return (f"{who}prophecy: the top {k} cards are revealed; discard one, put the others "
                 "back in any order")
     if ph == "door":
-        return (f"{who}a Door {C.CODES[state.drawn]} was drawn: use its Key to take it, or "
+        return (f"{who}a Door {card_codes.CODES[state.drawn]} was drawn: use its Key to take it, or "
                 "send it to limbo")
     if ph == "nightmare":
         return f"{who}a Nightmare was drawn: choose its penalty"
@@ -160,7 +160,7 @@ def render(state, deck_shown=None, width: int = WIDTH, show_seed: bool = True) -
         lines.extend(_row_lines("Row:      ", state.rows[0], width))
         lines.append(f"Hand:     {codes(state.hands[0])}")
     if state.drawn is not None:
-        lines.append(f"Drawn:    {C.CODES[state.drawn]}")
+        lines.append(f"Drawn:    {card_codes.CODES[state.drawn]}")
     lines.extend(wrap(deck_line(state, deck_shown), width, "Deck:     "))
     lines.append(f"Limbo:    {codes(state.limbo)}")
     lines.extend(wrap(discard_line(state.discard), width, "Discard:  "))

@@ -373,8 +373,8 @@ EXTRACTED: dict[str, Callable[[], dict]] = {
 
 def rules_record() -> dict:
     """Game constants, read from engine.cards (the engine is the reference)."""
-    from engine import cards as C
-    counts = dict(zip(C.CODES, C.COUNTS))
+    from engine import cards as card_codes
+    counts = dict(zip(card_codes.CODES, card_codes.COUNTS))
     return {
         "name": "game-constants",
         "title": "Card counts of the base game, read from engine/cards.py",
@@ -383,7 +383,7 @@ def rules_record() -> dict:
         "command": "python -m papers.build",
         "commit": None, "clean_tree": None, "machine": None, "date": None,
         "status": "final",
-        "numbers": {"counts": counts, "total": C.TOTAL_CARDS},
+        "numbers": {"counts": counts, "total": card_codes.TOTAL_CARDS},
     }
 
 
@@ -1217,9 +1217,9 @@ def table_ladder(recs) -> str:
 
 def table_reproduce(recs) -> str:
     """Each experiment of benchmarks/experiments.py: command, rows stored, time taken."""
-    from benchmarks import experiments as X
+    from benchmarks import experiments
     out = []
-    for name, e in X.EXPERIMENTS.items():
+    for name, e in experiments.EXPERIMENTS.items():
         rows = rowdata.stored(name)
         if rows:
             cpu = sum(r["cpu_s"] for r in rows)

@@ -14,7 +14,7 @@ import json
 import statistics
 from pathlib import Path
 
-from benchmarks import rows as R
+from benchmarks import rows as rows_mod
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -121,13 +121,13 @@ _CACHE: dict = {}
 def stored(name: str) -> list[dict] | None:
     """The rows of experiment ``name``, one per seed, or None if none are stored.  Read once
     per file version (path, size, modification time): the check reads them several times."""
-    p = R.path_of(name)
+    p = rows_mod.path_of(name)
     if not p.exists():
         return None
     st = p.stat()
     key = (str(p), st.st_size, st.st_mtime_ns)
     if key not in _CACHE:
-        rows = list(R.by_seed(R.read(p)).values())
+        rows = list(rows_mod.by_seed(rows_mod.read(p)).values())
         _CACHE.clear() if len(_CACHE) > 128 else None
         _CACHE[key] = sorted(rows, key=lambda r: r["seed"]) or None
     return _CACHE[key]
@@ -153,7 +153,7 @@ def _timing(rows: list[dict]) -> dict:
 def provenance(rows: list[dict], name: str) -> dict:
     runs = _runs(rows)
     commits = sorted({r["commit"] for r in runs})
-    return {"source": f"benchmarks/results/rows/{name}{R.SUFFIX}",
+    return {"source": f"benchmarks/results/rows/{name}{rows_mod.SUFFIX}",
             "command": "; ".join(sorted({r["command"] for r in runs})),
             "equivalent": runs[0].get("equivalent"),
             "commit": ", ".join(commits),
@@ -419,7 +419,7 @@ def bound_record() -> dict:
     for name, key in BOUND:
         rows = stored(name)
         if not rows:
-            raise FileNotFoundError(f"benchmarks/results/rows/{name}{R.SUFFIX}: no rows stored "
+            raise FileNotFoundError(f"benchmarks/results/rows/{name}{rows_mod.SUFFIX}: no rows stored "
                                     f"(python -m benchmarks.experiments run {name})")
         out[key] = bound_row(name, rows)
     first = out[BOUND[0][1]]
@@ -449,7 +449,7 @@ def rule_verification_record() -> dict:
     from benchmarks.rule_verification import CHECKS, LONG_DIFF_PARTS, LONG_DIFF_STEPS
     rows = stored(RULE_VERIFICATION)
     if not rows:
-        raise FileNotFoundError(f"benchmarks/results/rows/{RULE_VERIFICATION}{R.SUFFIX}: no "
+        raise FileNotFoundError(f"benchmarks/results/rows/{RULE_VERIFICATION}{rows_mod.SUFFIX}: no "
                                 f"rows stored (python -m benchmarks.experiments run "
                                 f"{RULE_VERIFICATION})")
     by = {r["check"]: r for r in rows}

@@ -61,8 +61,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game as game_rules
 from engine.notation import format_position
 from engine.policy import greedy_action
 from engine.rules import PROPHECY_SIZE
@@ -155,7 +155,7 @@ class Adapter:
     checks: Counter      # an adapter may count its own checks here (``Result.checks``)
 
     def start(self, seed: int):
-        return G.Game(self.players).new_initial_state(seed if self.deal_mode else None)
+        return game_rules.Game(self.players).new_initial_state(seed if self.deal_mode else None)
 
     def encode(self, state):
         raise NotImplementedError
@@ -258,7 +258,7 @@ class HonestAdapter(Adapter):
         return ks
 
     def chance(self, ks, a):
-        self.K.apply_chance(ks, np.int64(a - G.DRAW))
+        self.K.apply_chance(ks, np.int64(a - game_rules.DRAW))
         self.K.advance(ks)
         return ks
 
@@ -281,7 +281,7 @@ class DuoHonestAdapter(HonestAdapter):
         return ks
 
     def chance(self, ks, a):
-        self.K.chance_step(ks, np.int64(a - G.DRAW))
+        self.K.chance_step(ks, np.int64(a - game_rules.DRAW))
         return ks
 
 
@@ -293,19 +293,19 @@ class ExpectimaxAdapter(Adapter):
     reencodes = True         # run() encodes the engine's state anew after every step
 
     def __init__(self):
-        from solver.expectimax import kernel as K
+        from solver.expectimax import kernel as kernel_mod
         from solver.board import unpack_board
         from solver.expectimax.encode import encode
-        self.K = K
+        self.K = kernel_mod
         self.unpack_board = unpack_board
         self.raw_encode = encode
         self.ch = np.zeros((24, 4), dtype=np.int64)
         self.checks = Counter()
         self.rnd = random.Random(0)      # run() reseeds it: the multi-card draws it samples
-        self.status_names = {K.PLAY: "play", K.PROPHECY: "prophecy", K.DOOR: "door",
-                             K.NIGHTMARE: "nightmare", K.REFILL: "refill",
-                             K.REDRAW: "redraw", K.REVEAL: "reveal", K.FORESEE: "foresee",
-                             K.WON: "won", K.LOST: "lost", K.PICK: "pick"}
+        self.status_names = {kernel_mod.PLAY: "play", kernel_mod.PROPHECY: "prophecy", kernel_mod.DOOR: "door",
+                             kernel_mod.NIGHTMARE: "nightmare", kernel_mod.REFILL: "refill",
+                             kernel_mod.REDRAW: "redraw", kernel_mod.REVEAL: "reveal", kernel_mod.FORESEE: "foresee",
+                             kernel_mod.WON: "won", kernel_mod.LOST: "lost", kernel_mod.PICK: "pick"}
         self.status_codes = {v: k for k, v in self.status_names.items()}
 
     # -- the canonical key of a position, from the kernel's words or from an engine state
@@ -336,20 +336,20 @@ class ExpectimaxAdapter(Adapter):
     def fields(self, ks) -> dict:
         if isinstance(ks[0], str):
             return {"status": ks[0]}
-        K = self.K
+        kernel_mod = self.K
         st, w0, w1, w2, w3 = ks
-        board = self.unpack_board(w1, K.HAND_AT)
-        n = int(K.plen(w2))
+        board = self.unpack_board(w1, kernel_mod.HAND_AT)
+        n = int(kernel_mod.plen(w2))
         return {"status": self.status_names[st],
                 "hand": board["hand"], "last": board["last"], "series": board["series"],
                 "doors": board["doors"], "phase": board["phase"],
                 "drawn_colour": board["drawn_colour"],
-                "unknown": [int(K.unk_get(w0, w1, t)) for t in range(C.NUM_TYPES)],
-                "limbo_doors": [int(K.limbo_door_get(w2, k)) for k in range(4)],
-                "limbo_nightmares": int(K.limbo_n_get(w2)),
-                "left": int(K.left_get(w2)),
-                "prefix": [int(K.slot_get(w2, w3, j)) for j in range(n - 1, -1, -1)],
-                "free": int(K.free_get(w3))}
+                "unknown": [int(kernel_mod.unk_get(w0, w1, t)) for t in range(cards.NUM_TYPES)],
+                "limbo_doors": [int(kernel_mod.limbo_door_get(w2, k)) for k in range(4)],
+                "limbo_nightmares": int(kernel_mod.limbo_n_get(w2)),
+                "left": int(kernel_mod.left_get(w2)),
+                "prefix": [int(kernel_mod.slot_get(w2, w3, j)) for j in range(n - 1, -1, -1)],
+                "free": int(kernel_mod.free_get(w3))}
 
     def engine_fields(self, state) -> dict:
         from engine.game import series_length
@@ -368,10 +368,10 @@ class ExpectimaxAdapter(Adapter):
                 "hand": sorted(state.hands[0]), "last": row[-1] if row else None,
                 "series": series_length(row), "doors": sorted(state.doors[0]),
                 "phase": PH_REDRAW if state.phase == "setup" else PHASE_NUMBER[state.phase],
-                "drawn_colour": C.colour(state.drawn) if state.phase == "door" else 0,
+                "drawn_colour": cards.colour(state.drawn) if state.phase == "door" else 0,
                 "unknown": list(state.unknown),
-                "limbo_doors": [state.limbo.count(C.door_of(k)) for k in range(4)],
-                "limbo_nightmares": state.limbo.count(C.NIGHTMARE),
+                "limbo_doors": [state.limbo.count(cards.door_of(k)) for k in range(4)],
+                "limbo_nightmares": state.limbo.count(cards.NIGHTMARE),
                 "left": state.left if state.phase == "reveal" else 0,
                 "prefix": deck, "free": 0}
 
@@ -476,7 +476,7 @@ class ExpectimaxAdapter(Adapter):
             acts, probs = zip(*s.chance_outcomes())
             a = self.rnd.choices(acts, weights=probs)[0]
             p *= probs[acts.index(a)]
-            drawn.append(a - G.DRAW)
+            drawn.append(a - game_rules.DRAW)
             s.apply_action(a)
         orders = math.factorial(r)
         for n in Counter(drawn).values():

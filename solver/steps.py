@@ -59,13 +59,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine import actions as A
-from engine import game as G
+from engine import actions
+from engine import game
 from engine.policy import DOOR_MIN_DECK, REVEAL_MIN_DECK, SERIES_LAST
 from engine.rules import (COLOURS, DOORS_PER_COLOUR, DOORS_TO_WIN, DUO_DRAFT_SIZE, DUO_OWN_SIZE,
                           DUO_SHARED_SIZE, FIRST_DOOR, HAND_SIZE, NIGHTMARE,
                           NUM_LOCATION_TYPES, PROPHECY_SIZE, SYMBOLS)
-from solver import board as B
+from solver import board
 
 # ----------------------------------------------------------------------------- the mixer
 GAMMA = np.uint64(0x9E3779B97F4A7C15)     # SplitMix64's increment (engine.rng)
@@ -94,14 +94,14 @@ def word(key, i):
 # a smaller prophecy uses part of the same room.
 PERM_STRIDE = 24
 LAYOUT_REVEAL_MAX = 5
-assert A.DOOR_KEY - A.PROPHECY == LAYOUT_REVEAL_MAX * PERM_STRIDE
+assert actions.DOOR_KEY - actions.PROPHECY == LAYOUT_REVEAL_MAX * PERM_STRIDE
 KEPT_MAX = PROPHECY_SIZE - 1               # cards a prophecy puts back, at most
-assert PROPHECY_SIZE <= LAYOUT_REVEAL_MAX and len(G._PERMS[KEPT_MAX]) <= PERM_STRIDE
+assert PROPHECY_SIZE <= LAYOUT_REVEAL_MAX and len(game._PERMS[KEPT_MAX]) <= PERM_STRIDE
 # PERMS[m, p, q]: the q-th entry of the p-th permutation (the engine's order) of range(m)
-NPERM = np.array([len(G._PERMS[m]) for m in range(KEPT_MAX + 1)], dtype=np.int64)
+NPERM = np.array([len(game._PERMS[m]) for m in range(KEPT_MAX + 1)], dtype=np.int64)
 PERMS = np.zeros((KEPT_MAX + 1, PERM_STRIDE, max(KEPT_MAX, 1)), dtype=np.int64)
 for _m in range(KEPT_MAX + 1):
-    for _p, _perm in enumerate(G._PERMS[_m]):
+    for _p, _perm in enumerate(game._PERMS[_m]):
         for _q, _x in enumerate(_perm):
             PERMS[_m, _p, _q] = _x
 
@@ -121,7 +121,7 @@ def prophecy_split(x):
 @njit(cache=True, inline="always")
 def prophecy_action(i, p):
     """The engine's action: discard revealed card i, keep the rest in order p."""
-    return G.PROPHECY + i * PERM_STRIDE + p
+    return game.PROPHECY + i * PERM_STRIDE + p
 
 
 @njit(cache=True, inline="always")
@@ -698,7 +698,7 @@ def nightmare_key(S, own, sh, two_zones, dr, d5, s_col, s_len):
     best = -1
     best_r = NO_RANK
     for col in range(NCOL):
-        k = B.key_of(col)
+        k = board.key_of(col)
         if _held(S, own, sh, two_zones, k) > 0:
             r = discard_rank_in(k, col, 1 if colour_needed(S, dr, d5, col) else 0, s_col, s_len,
                                 hand_count(S, own, sh, two_zones, col))
@@ -736,4 +736,4 @@ def plus_plays(last, c, open_needed):
     """greedy-plus's play-phase change: Location c, which greedy discards, is played instead
     if it is not a Key, may follow ``last`` and the row has no open series of a needed colour
     (``open_needed``)."""
-    return not B.is_key(c) and B.playable(last, c) and not open_needed
+    return not board.is_key(c) and board.playable(last, c) and not open_needed

@@ -13,14 +13,14 @@ def redeal_unseen(state, rnd):
     own prophecy showed it) pooled; the partner gets Locations of the pool back (a partner
     holds only Locations), the deck the rest in a new order.  The same multiset, the same
     public cards."""
-    from engine import cards as C
+    from engine import cards
     from engine.view import known_top, prophecy_seer
     s = state.clone()
     partner = 1 - s.turn
     k = known_top(s) if prophecy_seer(s) == s.turn else 0
     pool = list(s.hands[partner]) + s.deck[k:]
     h = len(s.hands[partner])
-    locs = [j for j, c in enumerate(pool) if C.is_location(c)]
+    locs = [j for j, c in enumerate(pool) if cards.is_location(c)]
     pick = set(rnd.sample(locs, h))
     rest = [c for j, c in enumerate(pool) if j not in pick]
     rnd.shuffle(rest)

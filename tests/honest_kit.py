@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 
-from engine import game as G
+from engine import game as game_rules
 from engine.policy import greedy_action
 from rulekit import permute_unseen  # noqa: F401  (the honest tests import it from here)
 from solver.honest.greedy import BASES, base_at, greedy
@@ -24,7 +24,7 @@ def positions(n_games, seed0=0, share=0.8, policy=greedy_action):
     legal move (``random.Random(seed0)``).  The state is the live game: copy it to keep it."""
     rnd = random.Random(seed0)
     for seed in range(seed0, seed0 + n_games):
-        s = G.Game(1).new_initial_state(seed=seed)
+        s = game_rules.Game(1).new_initial_state(seed=seed)
         i = 0
         while not s.is_terminal():
             yield seed, i, s
@@ -71,7 +71,7 @@ def differential_run(steps: int, seed: int = 0, greedy_share: float = 0.5) -> di
     rnd = random.Random(seed)
     S = np.zeros(NS, dtype=np.int64)
     out = np.zeros(MAX_LEGAL, dtype=np.int64)
-    game = G.Game(1)
+    game = game_rules.Game(1)
     n = {"steps": 0, "decisions": 0, "chance": 0, "games": 0, "wins": 0}
     phases: dict = {}
     while n["steps"] < steps:
@@ -90,7 +90,7 @@ def differential_run(steps: int, seed: int = 0, greedy_share: float = 0.5) -> di
                 acts, probs = zip(*st.chance_outcomes())
                 a = rnd.choices(acts, weights=probs)[0]
                 st.apply_action(a)
-                apply_chance(S, a - G.DRAW)
+                apply_chance(S, a - game_rules.DRAW)
                 advance(S)
                 n["chance"] += 1
             else:

@@ -67,7 +67,7 @@ def action_values(state: State, cap: int = 200_000) -> dict[str, Fraction]:
 # ------------------------------------------------------------------ random small positions
 import random as _random  # noqa: E402
 
-from engine import cards as C  # noqa: E402
+from engine import cards   # noqa: E402
 from engine.errors import PositionError  # noqa: E402
 from engine.notation import parse_position  # noqa: E402
 
@@ -86,7 +86,7 @@ def random_position(rng: _random.Random, max_deck: int = 5) -> str | None:
     """A random solo position with a tiny deck: most cards in the discard pile, one to three
     Doors missing.  Returns the notation, or None when the draw broke a rule (the caller
     retries); every returned string parses with ``engine.parse_position``."""
-    pool = list(C.COUNTS)
+    pool = list(cards.COUNTS)
     phase = rng.choice(_PHASES)
     missing = []
     near = rng.random() < 0.5     # near a win: one Door missing, in the deck
@@ -111,8 +111,8 @@ def random_position(rng: _random.Random, max_deck: int = 5) -> str | None:
             limbo.append(d)
         else:
             discard.append(d)
-    if limbo_ok and rng.random() < 0.3 and _take(pool, C.NIGHTMARE):
-        limbo.append(C.NIGHTMARE)
+    if limbo_ok and rng.random() < 0.3 and _take(pool, cards.NIGHTMARE):
+        limbo.append(cards.NIGHTMARE)
     keys_wanted = [3 * (d - 12) + 2 for d in missing]
     hand_n = {"play": 5, "prophecy": 4, "foresee": 4}.get(phase, rng.randrange(0, 5))
     hand = []
@@ -130,9 +130,9 @@ def random_position(rng: _random.Random, max_deck: int = 5) -> str | None:
             return None
         hand.append(3 * (drawn - 12) + 2)
     if phase == "nightmare":
-        if not _take(pool, C.NIGHTMARE):
+        if not _take(pool, cards.NIGHTMARE):
             return None
-        drawn = C.NIGHTMARE
+        drawn = cards.NIGHTMARE
     while len(hand) < hand_n:
         t = rng.choice(keys_wanted) if rng.random() < 0.4 else rng.randrange(12)
         if _take(pool, t):
@@ -150,7 +150,7 @@ def random_position(rng: _random.Random, max_deck: int = 5) -> str | None:
             row.append(t)
     extra = rng.randrange(0, max_deck + 1 - min(len(deck), max_deck))
     for _ in range(extra):
-        t = rng.choice((C.NIGHTMARE,) + tuple(keys_wanted) + tuple(range(12)))
+        t = rng.choice((cards.NIGHTMARE,) + tuple(keys_wanted) + tuple(range(12)))
         if _take(pool, t):
             deck.append(t)
     rng.shuffle(deck)
@@ -171,13 +171,13 @@ def random_position(rng: _random.Random, max_deck: int = 5) -> str | None:
     unknown = deck[known:]
     # every card not placed anywhere goes to the discard pile; the unknown cards are the
     # ones the '*' stands for, so they must not be listed anywhere
-    for t in range(C.NUM_TYPES):
+    for t in range(cards.NUM_TYPES):
         discard += [t] * pool[t]
     def codes(cs):
-        return ",".join(C.CODES[c] for c in cs) or "-"
+        return ",".join(cards.CODES[c] for c in cs) or "-"
     fields = [f"mode=solo phase={phase}"]
     if drawn is not None:
-        fields.append(f"drawn={C.CODES[drawn]}")
+        fields.append(f"drawn={cards.CODES[drawn]}")
     if phase == "reveal":
         fields.append(f"left={rng.randint(1, min(5, size))}")
     fields += [f"hand={codes(hand)}", f"row={codes(row)}", f"doors={codes(sorted(doors))}"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine import cards as C
+from engine import cards as card_codes
 from engine import format_position, parse_position
 
 # SPEC section 1, written out again here (not imported) so that a wrong table in the engine
@@ -93,7 +93,7 @@ def after(state, *actions: str):
 
 
 def codes(cards) -> list[str]:
-    return [C.CODES[c] for c in cards]
+    return [card_codes.CODES[c] for c in cards]
 
 
 def field(state, name: str) -> str:
@@ -117,11 +117,11 @@ def card_counter(state) -> Counter:
         cnt.update(codes(d))
     cnt.update(codes(state.deck))
     for t, n in enumerate(state.unknown):
-        cnt[C.CODES[t]] += n
+        cnt[card_codes.CODES[t]] += n
     cnt.update(codes(state.discard))
     cnt.update(codes(state.limbo))
     if state.drawn is not None:
-        cnt[C.CODES[state.drawn]] += 1
+        cnt[card_codes.CODES[state.drawn]] += 1
     return cnt
 
 
@@ -134,9 +134,9 @@ def deck_counts(state) -> list[int]:
 
 
 def counts_of(codes_list) -> list[int]:
-    counts = [0] * C.NUM_TYPES
+    counts = [0] * card_codes.NUM_TYPES
     for x in _as_list(codes_list):
-        counts[C.INDEX[x]] += 1
+        counts[card_codes.INDEX[x]] += 1
     return counts
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
 
-from engine import cards as C
+from engine import cards as card_codes
 from engine import rng
 from engine.game import State
 from engine.view import known_top, player_view
@@ -88,7 +88,7 @@ class Deal:
 
 
 def _counts_of(cards) -> list[int]:
-    counts = [0] * C.NUM_TYPES
+    counts = [0] * card_codes.NUM_TYPES
     for c in cards:
         counts[c] += 1
     return counts
@@ -135,7 +135,7 @@ def deal_state(view: State, deal: Deal) -> State:
     check_deal(view, deal)
     s = view.clone()
     s.deck = list(view.deck) + list(deal.order)
-    s.unknown = [0] * C.NUM_TYPES
+    s.unknown = [0] * card_codes.NUM_TYPES
     s.seed = deal.shuffles.seed
     s.shuffles = deal.shuffles.first
     s.known_top = len(view.deck)

@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver import board as B
-from . import deal_kernel as K
-from solver import rules_core as R
+from solver import board
+from . import deal_kernel as deal
+from solver import rules_core as core
 from .search import _features, _is_dead
 
-_eval_nb = njit(cache=True, inline="always")(R.eval_state)
+_eval_nb = njit(cache=True, inline="always")(core.eval_state)
 
 TA = 24            # max decisions in one turn (a longer turn is dropped: truncation)
 TD = 40            # within-turn stack depth
@@ -83,41 +83,41 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
     # it is read); counts: the kernel scratch ``wk``, its permutation cache emptied here
     # unless res[6] == 1 (the previous run used the same seed, so its cached shuffles hold)
     if res[6] == 0:
-        counts[K.WK_PC:] = -1
-    hand = np.zeros(K.NLOC, dtype=np.int64)
-    deckc = np.zeros(K.NT, dtype=np.int64)
+        counts[deal.WK_PC:] = -1
+    hand = np.zeros(deal.NLOC, dtype=np.int64)
+    deckc = np.zeros(deal.NT, dtype=np.int64)
     doors = np.zeros(4, dtype=np.int64)
     ldoors = np.zeros(4, dtype=np.int64)
-    ts = np.zeros((TD + 1, K.NW), dtype=np.int64)
-    tm = np.zeros((TD, K.MOVES_BUF), dtype=np.int64)
+    ts = np.zeros((TD + 1, deal.NW), dtype=np.int64)
+    tm = np.zeros((TD, deal.MOVES_BUF), dtype=np.int64)
     tn = np.zeros(TD, dtype=np.int64)
     ti = np.zeros(TD, dtype=np.int64)
     heap = np.zeros(W, dtype=np.int64)
-    c = np.zeros(K.NW, dtype=np.int64)           # the child being made (no array views)
-    mv = np.zeros(K.MOVES_BUF, dtype=np.int64)
+    c = np.zeros(deal.NW, dtype=np.int64)           # the child being made (no array views)
+    mv = np.zeros(deal.MOVES_BUF, dtype=np.int64)
     # which permutation each slot of ``perms`` holds: (M word, shuffle count); the root's
     # slot 0 is never rewritten.  A beam entry whose (M, s) matches skips the copy.
-    slot_m = np.full(K.MAX_SLOTS, -1, dtype=np.int64)
+    slot_m = np.full(deal.MAX_SLOTS, -1, dtype=np.int64)
     slot_m[0] = -2
-    perms[0, :K.PERM_W] = root_perm[:K.PERM_W]
-    K._fill_sfx(perms, 0, (root[1] >> K.N_SHIFT) & 127)
+    perms[0, :deal.PERM_W] = root_perm[:deal.PERM_W]
+    deal._fill_sfx(perms, 0, (root[1] >> deal.N_SHIFT) & 127)
     hsize = dkeys.shape[0]
     hmask = hsize - 1
     nodes = 0
     cur_st[0, :] = root
-    cur_perm[0, :] = root_perm[:K.PERM_W]
+    cur_perm[0, :] = root_perm[:deal.PERM_W]
     nb = 1
     order_ctr = 0
     for level in range(MAXL - 1):
         hn = 0
         stamp = level + 1 + res[4]
         for b in range(nb):
-            slot = ((cur_st[b, 1] >> K.S_SHIFT) & 255) - s_root
+            slot = ((cur_st[b, 1] >> deal.S_SHIFT) & 255) - s_root
             if slot > 0 and slot_m[slot] != cur_st[b, 2]:
-                n_perm = (cur_st[b, 1] >> K.N_SHIFT) & 127
-                for z in range(K.PERM_W):
+                n_perm = (cur_st[b, 1] >> deal.N_SHIFT) & 127
+                for z in range(deal.PERM_W):
                     perms[slot, z] = cur_perm[b, z]
-                K._fill_sfx(perms, slot, n_perm)
+                deal._fill_sfx(perms, slot, n_perm)
                 slot_m[slot] = cur_st[b, 2]
             ts[0, 0] = cur_st[b, 0]
             ts[0, 1] = cur_st[b, 1]
@@ -125,7 +125,7 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
             c[0] = ts[0, 0]
             c[1] = ts[0, 1]
             c[2] = ts[0, 2]
-            tn[0] = K._legal(c, perms, s_root, mv)
+            tn[0] = deal._legal(c, perms, s_root, mv)
             for z in range(tn[0]):
                 tm[0, z] = mv[z]
             ti[0] = 0
@@ -141,17 +141,17 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                 c[0] = ts[k, 0]
                 c[1] = ts[k, 1]
                 c[2] = ts[k, 2]
-                s_before = (c[1] >> K.S_SHIFT) & 255
-                K._apply(c, a, perms, s_root, seed, counts)
+                s_before = (c[1] >> deal.S_SHIFT) & 255
+                deal._apply(c, a, perms, s_root, seed, counts)
                 nodes += 1
-                s_after = (c[1] >> K.S_SHIFT) & 255
+                s_after = (c[1] >> deal.S_SHIFT) & 255
                 if s_after != s_before:
                     # the move shuffled: slots s_before+1 .. s_after were rewritten
                     for z in range(s_before + 1 - s_root, s_after + 1 - s_root):
                         slot_m[z] = -1
                     slot_m[s_after - s_root] = c[2]
-                ph = K._phase(c)
-                if ph == K.PH_WON:
+                ph = deal._phase(c)
+                if ph == deal.PH_WON:
                     # line: the turns of the ancestors, then this turn
                     idx = b
                     lv = level
@@ -179,12 +179,12 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                     res[2] = total
                     res[3] = level
                     return
-                if ph == K.PH_LOST:
+                if ph == deal.PH_LOST:
                     continue
                 _features(c, perms, s_root, hand, deckc, doors, ldoors)
                 if bounds and _is_dead(c, hand, deckc, doors, ldoors, bounds):
                     continue
-                if ph != K.PH_PLAY:
+                if ph != deal.PH_PLAY:
                     if k + 1 >= TD:
                         res[5] = 1
                         continue
@@ -192,7 +192,7 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                     ts[k, 0] = c[0]
                     ts[k, 1] = c[1]
                     ts[k, 2] = c[2]
-                    tn[k] = K._legal(c, perms, s_root, mv)
+                    tn[k] = deal._legal(c, perms, s_root, mv)
                     for z in range(tn[k]):
                         tm[k, z] = mv[z]
                     ti[k] = 0
@@ -223,8 +223,8 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                     dkeys[hi, 1] = c[1]
                     dkeys[hi, 2] = c[2]
                 ln = c[1] & 15
-                sc = _eval_nb(hand, deckc, doors, ldoors, B.row_last(c[0], K.ROW_AT),
-                              B.row_series(c[0], K.ROW_AT), ln, weights)
+                sc = _eval_nb(hand, deckc, doors, ldoors, board.row_last(c[0], deal.ROW_AT),
+                              board.row_series(c[0], deal.ROW_AT), ln, weights)
                 grew = False
                 if hn < W:
                     sl = hn
@@ -242,8 +242,8 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                 nxt_st[sl, 0] = c[0]
                 nxt_st[sl, 1] = c[1]
                 nxt_st[sl, 2] = c[2]
-                nslot = ((c[1] >> K.S_SHIFT) & 255) - s_root
-                for z in range(K.PERM_W):
+                nslot = ((c[1] >> deal.S_SHIFT) & 255) - s_root
+                for z in range(deal.PERM_W):
                     nxt_perm[sl, z] = perms[nslot, z]
                 nxt_parent[sl] = b
                 for j in range(k + 1):
@@ -265,9 +265,9 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
             return
         # the next level, in slot order
         for i in range(hn):
-            for z in range(K.NW):
+            for z in range(deal.NW):
                 cur_st[i, z] = nxt_st[i, z]
-            for z in range(K.PERM_W):
+            for z in range(deal.PERM_W):
                 cur_perm[i, z] = nxt_perm[i, z]
             lv_parent[level + 1, i] = nxt_parent[i]
             m = nxt_nacts[i]
@@ -285,10 +285,10 @@ class Beam:
 
     def __init__(self, W: int):
         self.W = W
-        self.cur_st = np.zeros((W, K.NW), dtype=np.int64)
-        self.cur_perm = np.zeros((W, K.PERM_W), dtype=np.uint8)
-        self.nxt_st = np.zeros((W, K.NW), dtype=np.int64)
-        self.nxt_perm = np.zeros((W, K.PERM_W), dtype=np.uint8)
+        self.cur_st = np.zeros((W, deal.NW), dtype=np.int64)
+        self.cur_perm = np.zeros((W, deal.PERM_W), dtype=np.uint8)
+        self.nxt_st = np.zeros((W, deal.NW), dtype=np.int64)
+        self.nxt_perm = np.zeros((W, deal.PERM_W), dtype=np.uint8)
         self.nxt_score = np.zeros(W, dtype=np.int64)
         self.nxt_order = np.zeros(W, dtype=np.int64)
         self.nxt_parent = np.zeros(W, dtype=np.int64)
@@ -300,17 +300,17 @@ class Beam:
         hs = 1
         while hs < 16 * W:
             hs *= 2
-        self.dkeys = np.zeros((hs, K.NW), dtype=np.int64)
+        self.dkeys = np.zeros((hs, deal.NW), dtype=np.int64)
         self.dstamp = np.zeros(hs, dtype=np.int64)
         self.out_line = np.zeros(MAXL * TA, dtype=np.int64)
         self.res = np.zeros(8, dtype=np.int64)
         self.stamp_base = 0
-        self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
-        self.wk = K.new_wk()
+        self.perms = np.zeros((deal.PERMS_ROWS, deal.ROW_W), dtype=np.uint8)
+        self.wk = deal.new_wk()
         self._cseed = None
 
     def run(self, st, perms, s_root, seed, width, node_limit, weights=DEFAULT_WEIGHTS,
-            bounds=R.ALL_BOUNDS):
+            bounds=core.ALL_BOUNDS):
         if width > self.W:
             raise ValueError("width larger than the buffers")
         self.res[:] = 0

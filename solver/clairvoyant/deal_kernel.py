@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine import game as G
+from engine import game
 from engine.rules import COUNTS as _COUNTS
 from engine.rules import DEAL_LOST as PH_LOST
 from engine.rules import DEAL_PHASE_NAMES as PHASE_NAMES
@@ -41,8 +41,8 @@ from engine.rules import NO_CARD as EMPTY
 from engine.rules import NUM_LOCATION_TYPES as NLOC
 from engine.rules import NUM_TYPES as NT
 
-from solver import board as B
-from solver import steps as X
+from solver import board as board_layer
+from solver import steps
 
 # ----------------------------------------------------------------------------- constants
 # card types, rule sizes and phase numbers: engine.rules (the short names are this module's)
@@ -50,13 +50,13 @@ COUNTS = np.array(_COUNTS, dtype=np.int64)
 
 # word 0: the board word of the packed board layer (solver.board), hand at bit 0
 HAND_AT = 0         # 12 x 3 bits: count of each Location type in hand (bits 3c..3c+2)
-ROW_AT = HAND_AT + B.ROW_FROM_HAND      # 36: the row field
+ROW_AT = HAND_AT + board_layer.ROW_FROM_HAND      # 36: the row field
 LAST_SHIFT = ROW_AT                     # 4 bits: type of the last card of the row, 15 = empty
-SER_SHIFT = ROW_AT + B.SER_FROM_ROW     # 40, 2 bits: open series (1, 2); 0 = none
-DOOR_SHIFT = ROW_AT + B.DOORS_FROM_ROW  # 42, 4 x 2 bits: Doors in play per colour
+SER_SHIFT = ROW_AT + board_layer.SER_FROM_ROW     # 40, 2 bits: open series (1, 2); 0 = none
+DOOR_SHIFT = ROW_AT + board_layer.DOORS_FROM_ROW  # 42, 4 x 2 bits: Doors in play per colour
 LDOOR_SHIFT = 50    # 4 x 2 bits: Doors in limbo per colour (this kernel's own field)
-PHASE_SHIFT = B.PHASE_AT                # 58, 3 bits: phase
-DRAWN_SHIFT = B.DRAWN_AT                # 61, 2 bits: colour of the drawn Door (phase door)
+PHASE_SHIFT = board_layer.PHASE_AT                # 58, 3 bits: phase
+DRAWN_SHIFT = board_layer.DRAWN_AT                # 61, 2 bits: colour of the drawn Door (phase door)
 # word 1
 #   bits 0..3       4 bits: Nightmares in limbo
 S_SHIFT = 4         # 8 bits: shuffles done so far (absolute, as the engine counts)
@@ -84,20 +84,20 @@ WK_HITS = 20                # wk[20], wk[21]: permutation cache hits, misses (st
 WK_LEN = WK_PC + 2 * NCACHE
 
 # engine action numbers (mirrored)
-A_PLAY = G.PLAY
-A_DISCARD = G.DISCARD
-A_PROPHECY = G.PROPHECY
-A_DOOR_KEY = G.DOOR_KEY
-A_DOOR_LIMBO = G.DOOR_LIMBO
+A_PLAY = game.PLAY
+A_DISCARD = game.DISCARD
+A_PROPHECY = game.PROPHECY
+A_DOOR_KEY = game.DOOR_KEY
+A_DOOR_LIMBO = game.DOOR_LIMBO
 MAX_MOVES = 128             # at most 120 legal actions (a prophecy of 5 distinct cards)
-assert MAX_MOVES >= X.PERM_STRIDE * (X.KEPT_MAX + 1)
+assert MAX_MOVES >= steps.PERM_STRIDE * (steps.KEPT_MAX + 1)
 MOVES_BUF = 256             # a move buffer: moves in [0, 128), scratch above
 CODES_AT = 128
 REV_AT = 250
 
 # the prophecy's orders (the shared table of solver.steps; these names are this module's)
-PERMS_TABLE = X.PERMS
-NPERM = X.NPERM
+PERMS_TABLE = steps.PERMS
+NPERM = steps.NPERM
 
 # ----------------------------------------------------------------------------- generator
 # engine.rng's shuffle, with the shared mixer (solver.steps.mix64 / word)
@@ -105,8 +105,8 @@ NPERM = X.NPERM
 
 @njit(cache=True)
 def _stream_key(seed, index):
-    k0 = X.mix64(seed + X.GAMMA)
-    return X.mix64(k0 ^ ((np.uint64(index) + np.uint64(1)) * X.GAMMA))
+    k0 = steps.mix64(seed + steps.GAMMA)
+    return steps.mix64(k0 ^ ((np.uint64(index) + np.uint64(1)) * steps.GAMMA))
 
 
 # r % m for m <= 128 without a 64-bit division: r is cut into 21-bit limbs (Horner), each step
@@ -139,7 +139,7 @@ def _shuffle_row(counts, seed, index, perms, row):
     key = _stream_key(seed, index)
     for t in range(n - 1, 0, -1):
         i = n - 1 - t
-        r = X.word(key, i)
+        r = steps.word(key, i)
         j = _mod_small(r, t + 1)
         x = perms[row, t]
         perms[row, t] = perms[row, j]
@@ -172,27 +172,27 @@ def shuffle_counts(counts, seed: int, index: int) -> list[int]:
 
 @njit(cache=True, inline="always")
 def _hand_n(w0, c):
-    return B.hand_get(w0, HAND_AT, c)
+    return board_layer.hand_get(w0, HAND_AT, c)
 
 
 @njit(cache=True, inline="always")
 def _hand_size(w0):
-    return B.hand_size(w0, HAND_AT)
+    return board_layer.hand_size(w0, HAND_AT)
 
 
 @njit(cache=True, inline="always")
 def _phase(st):
-    return B.phase_get(st[0], PHASE_SHIFT)
+    return board_layer.phase_get(st[0], PHASE_SHIFT)
 
 
 @njit(cache=True, inline="always")
 def _set_phase(st, ph):
-    st[0] = B.phase_set(st[0], PHASE_SHIFT, ph)
+    st[0] = board_layer.phase_set(st[0], PHASE_SHIFT, ph)
 
 
 @njit(cache=True, inline="always")
 def _doors_total(w0):
-    return B.doors_total(w0, DOOR_SHIFT)
+    return board_layer.doors_total(w0, DOOR_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -247,8 +247,8 @@ def _redraw_card(st, c):
     """A card drawn while (re)drawing a whole hand (the setup, the Nightmare's redraw):
     where it goes is :func:`solver.steps.redraw_card`'s (a Location to the hand, the rest
     to limbo)."""
-    if X.redraw_card(c) == X.GO_HAND:
-        st[0] = B.hand_add(st[0], HAND_AT, c, 1)
+    if steps.redraw_card(c) == steps.GO_HAND:
+        st[0] = board_layer.hand_add(st[0], HAND_AT, c, 1)
     else:
         _to_limbo(st, c)
 
@@ -312,7 +312,7 @@ def _shuffle(st, perms, s_root, seed, counts):
     s = (w1 >> S_SHIFT) & 255
     slot = s + 1 - s_root
     m = _pack_m(counts)
-    h = np.int64((np.uint64(m) * X.GAMMA + np.uint64(s) *
+    h = np.int64((np.uint64(m) * steps.GAMMA + np.uint64(s) *
                   np.uint64(0xC2B2AE3D27D4EB4F)) >> np.uint64(40)) & (NCACHE - 1)
     line = MAX_SLOTS + h
     n = 0
@@ -341,7 +341,7 @@ def _end_turn(st, perms, s_root, seed, counts):
     w0 = st[0]
     ld = (w0 >> LDOOR_SHIFT) & 0xFF
     ln = st[1] & 15
-    if X.limbo_back(ld | ln):
+    if steps.limbo_back(ld | ln):
         _deck_counts(st, perms, s_root, counts)
         for col in range(COLOURS):
             counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
@@ -360,41 +360,41 @@ def _advance(st, perms, s_root, seed, mode, counts):
     writes them where this deck model keeps them."""
     while True:
         if mode == M_FORESEE:
-            if not X.foresee_reveals(_deck_size(st)):
+            if not steps.foresee_reveals(_deck_size(st)):
                 mode = M_REFILL
                 continue
             _set_phase(st, PH_PROPHECY)
             return
-        nxt = X.draw_next(X.hand_full(_hand_size(st[0])), _deck_size(st))
-        if nxt == X.NEXT_LOST:
+        nxt = steps.draw_next(steps.hand_full(_hand_size(st[0])), _deck_size(st))
+        if nxt == steps.NEXT_LOST:
             _set_phase(st, PH_LOST)
             return
         if mode == M_REDRAW:
-            if nxt == X.NEXT_FULL:
+            if nxt == steps.NEXT_FULL:
                 mode = M_REFILL
                 continue
             _redraw_card(st, _pop(st, perms, s_root))
             continue
         # refill
-        if nxt == X.NEXT_FULL:
+        if nxt == steps.NEXT_FULL:
             _end_turn(st, perms, s_root, seed, counts)
             return
         c = _pop(st, perms, s_root)
-        go = X.refill_card(c)
-        if go == X.GO_DOOR:
+        go = steps.refill_card(c)
+        if go == steps.GO_DOOR:
             col = c - FIRST_DOOR
-            if not X.door_waits(False, _hand_n(st[0], B.key_of(col)),
-                                B.doors_get(st[0], DOOR_SHIFT, col)):
-                go = X.GO_LIMBO
-        if go == X.GO_HAND:
-            st[0] = B.hand_add(st[0], HAND_AT, c, 1)
+            if not steps.door_waits(False, _hand_n(st[0], board_layer.key_of(col)),
+                                board_layer.doors_get(st[0], DOOR_SHIFT, col)):
+                go = steps.GO_LIMBO
+        if go == steps.GO_HAND:
+            st[0] = board_layer.hand_add(st[0], HAND_AT, c, 1)
             continue
-        if go == X.GO_LIMBO:
+        if go == steps.GO_LIMBO:
             _to_limbo(st, c)
             continue
-        if go == X.GO_DOOR:
+        if go == steps.GO_DOOR:
             _set_phase(st, PH_DOOR)
-            st[0] = B.drawn_set(st[0], DRAWN_SHIFT, c - FIRST_DOOR)
+            st[0] = board_layer.drawn_set(st[0], DRAWN_SHIFT, c - FIRST_DOOR)
             return
         _set_phase(st, PH_NIGHTMARE)
         return
@@ -403,7 +403,7 @@ def _advance(st, perms, s_root, seed, mode, counts):
 @njit(cache=True, inline="always")
 def _gain_door(st, col):
     """Put a Door of colour col in play (the layer's gain_door); True if that wins."""
-    w0, won = B.gain_door(st[0], DOOR_SHIFT, col)
+    w0, won = board_layer.gain_door(st[0], DOOR_SHIFT, col)
     st[0] = w0
     if won:
         _set_phase(st, PH_WON)
@@ -415,12 +415,12 @@ def _prophecy_apply(st, a, perms, s_root):
     """Prophecy action ``a`` on this deck model: the revealed cards leave the deck but for
     the kept ones, which go back on top as the override in the chosen order (the discarded
     one leaves the game).  The two-player kernel shares the deck words and calls this too."""
-    i, pi = X.prophecy_split(a - A_PROPHECY)
-    k = X.prophecy_count(_deck_size(st))
+    i, pi = steps.prophecy_split(a - A_PROPHECY)
+    k = steps.prophecy_count(_deck_size(st))
     m = k - 1
     ov = np.int64(0)
     for q in range(m):
-        ov |= _card_at(st, perms, s_root, X.kept_index(m, pi, q, i)) << (5 * q)
+        ov |= _card_at(st, perms, s_root, steps.kept_index(m, pi, q, i)) << (5 * q)
     w1 = st[1]
     olen = (w1 >> OLEN_SHIFT) & 7
     p = ((w1 >> P_SHIFT) & 127) + (k - olen)
@@ -434,10 +434,10 @@ def _prophecy_legal(st, perms, s_root, out):
     """The prophecy's legal actions on this deck model (the shared enumeration,
     :func:`solver.steps.prophecy_moves`, on the top cards; scratch in the upper half of
     ``out``: the revealed cards at REV_AT, the codes at CODES_AT)."""
-    k = X.prophecy_count(_deck_size(st))
+    k = steps.prophecy_count(_deck_size(st))
     for j in range(k):
         out[REV_AT + j] = _card_at(st, perms, s_root, j)
-    return X.prophecy_moves(out, k, CODES_AT, REV_AT)
+    return steps.prophecy_moves(out, k, CODES_AT, REV_AT)
 
 
 @njit(cache=True, inline="always")
@@ -449,9 +449,9 @@ def _act(st, a, perms, s_root, seed, counts):
     if ph == PH_PLAY:
         if a < A_DISCARD:
             c = a - A_PLAY
-            w0, col = B.play_row(B.hand_add(st[0], HAND_AT, c, -1), ROW_AT, c)
+            w0, col = board_layer.play_row(board_layer.hand_add(st[0], HAND_AT, c, -1), ROW_AT, c)
             st[0] = w0
-            if col >= 0 and X.may_gain_door(False, B.doors_get(w0, DOOR_SHIFT, col)):
+            if col >= 0 and steps.may_gain_door(False, board_layer.doors_get(w0, DOOR_SHIFT, col)):
                 _deck_counts(st, perms, s_root, counts)
                 if counts[FIRST_DOOR + col] > 0:
                     counts[FIRST_DOOR + col] -= 1
@@ -460,8 +460,8 @@ def _act(st, a, perms, s_root, seed, counts):
                     _shuffle(st, perms, s_root, seed, counts)
             return M_REFILL
         c = a - A_DISCARD
-        st[0] = B.hand_add(st[0], HAND_AT, c, -1)
-        if X.discard_foresees(c):
+        st[0] = board_layer.hand_add(st[0], HAND_AT, c, -1)
+        if steps.discard_foresees(c):
             return M_FORESEE
         return M_REFILL
     if ph == PH_PROPHECY:
@@ -475,25 +475,25 @@ def _act(st, a, perms, s_root, seed, counts):
         if a == A_DOOR_LIMBO:
             _to_limbo(st, FIRST_DOOR + col)
         else:
-            st[0] = B.hand_add(st[0], HAND_AT, B.key_of(col), -1)
+            st[0] = board_layer.hand_add(st[0], HAND_AT, board_layer.key_of(col), -1)
             if _gain_door(st, col):
                 return -1
         return M_REFILL
     if ph == PH_NIGHTMARE:
         _set_phase(st, PH_PLAY)
-        o = B.nightmare_option_of(a)
-        kind, col = B.nightmare_kind(o)
-        _ok, w0 = B.nightmare_board(st[0], HAND_AT, DOOR_SHIFT, o)
+        o = board_layer.nightmare_option_of(a)
+        kind, col = board_layer.nightmare_kind(o)
+        _ok, w0 = board_layer.nightmare_board(st[0], HAND_AT, DOOR_SHIFT, o)
         st[0] = w0
-        if kind == B.OPT_DOOR:
+        if kind == board_layer.OPT_DOOR:
             _to_limbo(st, FIRST_DOOR + col)
-        elif kind == B.OPT_REVEAL:
-            k = X.prophecy_count(_deck_size(st))
+        elif kind == board_layer.OPT_REVEAL:
+            k = steps.prophecy_count(_deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
-                if X.reveal_card(c) == X.GO_LIMBO:
+                if steps.reveal_card(c) == steps.GO_LIMBO:
                     _to_limbo(st, c)      # (this deck model keeps no discard pile)
-        elif kind == B.OPT_REDRAW:
+        elif kind == board_layer.OPT_REDRAW:
             return M_REDRAW
         return M_REFILL
     return -1
@@ -522,9 +522,9 @@ def _legal(st, perms, s_root, out):
     w0 = st[0]
     n = 0
     if ph == PH_PLAY:
-        last = B.row_last(w0, ROW_AT)
+        last = board_layer.row_last(w0, ROW_AT)
         for c in range(NLOC):
-            if _hand_n(w0, c) > 0 and B.playable(last, c):
+            if _hand_n(w0, c) > 0 and board_layer.playable(last, c):
                 out[n] = A_PLAY + c
                 n += 1
         for c in range(NLOC):
@@ -539,10 +539,10 @@ def _legal(st, perms, s_root, out):
         out[1] = A_DOOR_LIMBO
         return 2
     if ph == PH_NIGHTMARE:
-        for o in range(B.NM_OPTIONS):
-            ok, _w = B.nightmare_board(w0, HAND_AT, DOOR_SHIFT, o)
+        for o in range(board_layer.NM_OPTIONS):
+            ok, _w = board_layer.nightmare_board(w0, HAND_AT, DOOR_SHIFT, o)
             if ok:
-                out[n] = B.nightmare_action_of(o)
+                out[n] = board_layer.nightmare_action_of(o)
                 n += 1
         return n
     return 0
@@ -594,7 +594,7 @@ def encode(state, perms=None) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
     st = np.zeros(NW, dtype=np.int64)
     ph = PHASE_NAMES.index(state.phase)
     drawn = state.drawn - FIRST_DOOR if state.phase == "door" else 0
-    w0 = B.pack_board(state.hands[0], state.rows[0], state.doors[0], ph, drawn, HAND_AT)
+    w0 = board_layer.pack_board(state.hands[0], state.rows[0], state.doors[0], ph, drawn, HAND_AT)
     ln = 0
     for c in state.limbo:
         if c == NIGHT:
@@ -627,7 +627,7 @@ def kernel_state(state) -> KernelState:
 def decode(st, perms, s_root) -> dict:
     """The kernel state as plain Python values, in engine terms."""
     w0, w1 = int(st[0]), int(st[1])
-    board = B.unpack_board(w0, HAND_AT)
+    board = board_layer.unpack_board(w0, HAND_AT)
     limbo = []
     for col in range(COLOURS):
         limbo += [FIRST_DOOR + col] * ((w0 >> (LDOOR_SHIFT + 2 * col)) & 3)
@@ -649,7 +649,7 @@ def engine_view(state) -> dict:
     """The same fields read from an engine State (for differential tests)."""
     row = state.rows[0]
     return {"hand": list(state.hands[0]), "last": row[-1] if row else None,
-            "series": G.series_length(row), "doors": list(state.doors[0]),
+            "series": game.series_length(row), "doors": list(state.doors[0]),
             "limbo": list(state.limbo), "deck": list(state.deck), "phase": state.phase,
             "drawn": state.drawn if state.phase in ("door", "nightmare") else None,
             "shuffles": state.shuffles}

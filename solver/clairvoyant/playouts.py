@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.clairvoyant import deal_kernel as K
+from solver.clairvoyant import deal_kernel as deal
 
 RANDOM, GREEDY = 0, 1
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
@@ -46,8 +46,8 @@ from engine.rules import HAND_SIZE, PH_DOOR, PH_NIGHTMARE, PH_PLAY  # noqa: E402
 from engine.rules import COLOURS, PH_PROPHECY, PROPHECY_SIZE  # noqa: E402
 from engine.rules import NO_CARD as EMPTY  # noqa: E402
 from engine.rules import NUM_LOCATION_TYPES as NLOC  # noqa: E402
-from solver import board as B  # noqa: E402
-from solver import steps as X  # noqa: E402
+from solver import board   # noqa: E402
+from solver import steps as turn_steps  # noqa: E402
 from solver.clairvoyant.deal_kernel import (COUNTS, DOOR_SHIFT, HAND_AT, LAST_SHIFT, MAX_MOVES,  # noqa: E402
                            MAX_SLOTS, N_SHIFT, PHASE_SHIFT, ROW_AT, S_SHIFT, WK_PC)
 S_ROOT = 1            # a deal's root is the position after the setup shuffle (shuffle 0)
@@ -60,13 +60,13 @@ _SALT = np.uint64(0xD1B54A32D192ED03)
 # the shared mixer (solver.steps.mix64 / word)
 @njit(cache=True)
 def _rng_key(seed, stream):
-    return X.word(X.mix64(seed ^ _SALT), stream)
+    return turn_steps.word(turn_steps.mix64(seed ^ _SALT), stream)
 
 
 @njit(cache=True)
 def _rng_below(key, i, n):
     """The i-th draw of stream ``key``, reduced to 0 .. n-1 (bias <= n / 2**64)."""
-    r = X.word(key, i)
+    r = turn_steps.word(key, i)
     return np.int64(r % np.uint64(n))
 
 
@@ -76,14 +76,14 @@ def _deal(seed, st, perms, wk):
     """Set ``st`` to the first decision of deal ``seed`` (engine ``new_initial_state``)."""
     for i in range(WK_PC, wk.shape[0]):   # the kernel's permutation cache is per deal
         wk[i] = -1
-    n = K._shuffle_into(COUNTS, seed, np.int64(0), perms[0])
-    K._fill_sfx(perms, 0, n)
+    n = deal._shuffle_into(COUNTS, seed, np.int64(0), perms[0])
+    deal._fill_sfx(perms, 0, n)
     st[0] = (np.int64(EMPTY) << LAST_SHIFT) | (np.int64(PH_PLAY) << PHASE_SHIFT)
     st[1] = (np.int64(1) << S_SHIFT) | (np.int64(n) << N_SHIFT)
-    st[2] = K._pack_m(COUNTS)
-    while not X.hand_full(K._hand_size(st[0])):   # the setup (a 76-card deck: never lost)
-        K._redraw_card(st, K._pop(st, perms, S_ROOT))
-    K._end_turn(st, perms, S_ROOT, seed, wk)   # limbo shuffle (if any), phase play
+    st[2] = deal._pack_m(COUNTS)
+    while not turn_steps.hand_full(deal._hand_size(st[0])):   # the setup (a 76-card deck: never lost)
+        deal._redraw_card(st, deal._pop(st, perms, S_ROOT))
+    deal._end_turn(st, perms, S_ROOT, seed, wk)   # limbo shuffle (if any), phase play
 
 
 # ----------------------------------------------------------------------------- greedy
@@ -102,43 +102,43 @@ def _greedy(st, perms, s_root):
     ph = (w0 >> PHASE_SHIFT) & 7
     S = np.zeros(NLOC + COLOURS, dtype=np.int64)
     for c in range(NLOC):
-        S[c] = B.hand_get(w0, HAND_AT, c)
+        S[c] = board.hand_get(w0, HAND_AT, c)
     for col in range(COLOURS):
-        S[HD + col] = B.doors_get(w0, DOOR_SHIFT, col)
-    last = B.row_last(w0, ROW_AT)
+        S[HD + col] = board.doors_get(w0, DOOR_SHIFT, col)
+    last = board.row_last(w0, ROW_AT)
     if last == EMPTY:
         s_col = -1
         s_len = 0
         ls1 = 0
     else:
         s_col = last // 3
-        s_len = B.row_series(w0, ROW_AT)      # 0: the series just completed (no open series)
+        s_len = board.row_series(w0, ROW_AT)      # 0: the series just completed (no open series)
         ls1 = last % 3 + 1
 
     if ph == PH_PLAY:
-        play, c = X.play_choice(S, 0, 0, False, HD, False, s_col, s_len, ls1)
+        play, c = turn_steps.play_choice(S, 0, 0, False, HD, False, s_col, s_len, ls1)
         return (A_PLAY if play else A_DISCARD) + c
 
     if ph == PH_PROPHECY:
-        k = X.prophecy_count(K._deck_size(st))
+        k = turn_steps.prophecy_count(deal._deck_size(st))
         rev = np.empty(PROPHECY_SIZE, dtype=np.int64)
         for j in range(k):
-            rev[j] = K._card_at(st, perms, s_root, j)
+            rev[j] = deal._card_at(st, perms, s_root, j)
         doors = (S[HD], S[HD + 1], S[HD + 2], S[HD + 3])
-        keys = (S[B.key_of(0)] > 0, S[B.key_of(1)] > 0, S[B.key_of(2)] > 0,
-                S[B.key_of(3)] > 0)
-        cnts = (X.hand_count(S, 0, 0, False, 0), X.hand_count(S, 0, 0, False, 1),
-                X.hand_count(S, 0, 0, False, 2), X.hand_count(S, 0, 0, False, 3))
-        return X.greedy_prophecy(rev, 0, k, doors, keys, cnts, s_col, s_len)
+        keys = (S[board.key_of(0)] > 0, S[board.key_of(1)] > 0, S[board.key_of(2)] > 0,
+                S[board.key_of(3)] > 0)
+        cnts = (turn_steps.hand_count(S, 0, 0, False, 0), turn_steps.hand_count(S, 0, 0, False, 1),
+                turn_steps.hand_count(S, 0, 0, False, 2), turn_steps.hand_count(S, 0, 0, False, 3))
+        return turn_steps.greedy_prophecy(rev, 0, k, doors, keys, cnts, s_col, s_len)
 
     if ph == PH_DOOR:
         return A_DOOR_KEY                         # always use the Key
 
     if ph == PH_NIGHTMARE:
-        col = X.nightmare_key(S, 0, 0, False, HD, False, s_col, s_len)
+        col = turn_steps.nightmare_key(S, 0, 0, False, HD, False, s_col, s_len)
         if col >= 0:
             return A_NM_KEY + col
-        return X.nightmare_fallback(S, 0, 0, False, HD, False, K._deck_size(st), A_NM_REVEAL,
+        return turn_steps.nightmare_fallback(S, 0, 0, False, HD, False, deal._deck_size(st), A_NM_REVEAL,
                                     A_NM_REDRAW, A_NM_DOOR)
     return -1
 
@@ -162,13 +162,13 @@ def _play(seed, policy, stream, st, perms, wk, moves, trace):
             if a < 0:
                 return -2
         else:
-            n = K._legal(st, perms, S_ROOT, moves)
+            n = deal._legal(st, perms, S_ROOT, moves)
             if n <= 0:
                 return -2
             a = moves[_rng_below(key, steps, n)]
         if steps < trace.shape[0]:
             trace[steps] = a
-        K._apply(st, np.int64(a), perms, S_ROOT, seed, wk)
+        deal._apply(st, np.int64(a), perms, S_ROOT, seed, wk)
         steps += 1
 
 
@@ -198,12 +198,12 @@ class Buffers:
     """The arrays a playout works in (allocated once, reused for every game)."""
 
     def __init__(self):
-        self.st = np.zeros(K.NW, dtype=np.int64)
-        self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
-        self.wk = K.new_wk()
+        self.st = np.zeros(deal.NW, dtype=np.int64)
+        self.perms = np.zeros((deal.PERMS_ROWS, deal.ROW_W), dtype=np.uint8)
+        self.wk = deal.new_wk()
         # the kernel's move generator may use the buffer beyond the moves as scratch
         # (solver.clairvoyant.deal_kernel.MOVES_BUF); take a generous size so that no layout change overflows it
-        self.moves = np.zeros(max(1024, 2 * getattr(K, "MOVES_BUF", MAX_MOVES)), dtype=np.int64)
+        self.moves = np.zeros(max(1024, 2 * getattr(deal, "MOVES_BUF", MAX_MOVES)), dtype=np.int64)
         self.trace = np.zeros(MAX_STEPS, dtype=np.int64)
         self.out = np.zeros(4, dtype=np.int64)
 
@@ -234,20 +234,20 @@ def playout(seed: int, policy="greedy", stream: int = 0) -> tuple[list[int], str
     if b.out[3]:
         raise RuntimeError(f"kernel playout of seed {seed} failed")
     n = int(b.out[1])
-    return [int(a) for a in b.trace[:n]], K.PHASE_NAMES[int((b.st[0] >> PHASE_SHIFT) & 7)]
+    return [int(a) for a in b.trace[:n]], deal.PHASE_NAMES[int((b.st[0] >> PHASE_SHIFT) & 7)]
 
 
 def initial_state(seed: int) -> dict:
     """The kernel's first decision of deal ``seed``, decoded (compare with kernel.engine_view)."""
     b = _buffers()
     _deal(np.uint64(seed), b.st, b.perms, b.wk)
-    return K.decode(b.st, b.perms, S_ROOT)
+    return deal.decode(b.st, b.perms, S_ROOT)
 
 
 def greedy_at(state) -> int:
     """The kernel greedy policy's action at a solo engine State in deal mode (via
     ``solver.clairvoyant.deal_kernel.encode``); for tests against ``engine.policy.greedy_action``."""
-    st, perms, s_root, _ = K.encode(state)
+    st, perms, s_root, _ = deal.encode(state)
     return int(_greedy(st, perms, np.int64(s_root)))
 
 

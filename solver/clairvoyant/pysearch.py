@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import time
 
-from engine import cards as C
+from engine import cards
 from engine.game import series_length
 from engine.rules import NO_CARD, PROPHECY_SIZE
 
-from solver import rules_core as R
+from solver import rules_core as core
 
 
 def features(s):
@@ -29,7 +29,7 @@ def features(s):
         doors[d - 12] += 1
     ldoors = [0] * 4
     for d in s.limbo:
-        if d != C.NIGHTMARE:
+        if d != cards.NIGHTMARE:
             ldoors[d - 12] += 1
     row = s.rows[0]
     last = row[-1] if row else 15
@@ -51,20 +51,20 @@ def pos_key(s):
 def is_dead(s, bounds, f=None):
     hand, deckc, doors, ldoors, last, ser, _ = f or features(s)
     drawn = s.drawn - 12 if s.phase == "door" else -1
-    return R.dead_core(hand, deckc, doors, ldoors, drawn, last, ser, NO_CARD, 0,
+    return core.dead_core(hand, deckc, doors, ldoors, drawn, last, ser, NO_CARD, 0,
                        len(s.hands[0]), s.phase == "play", bounds)
 
 
 def ordered_moves(s, f=None):
     hand, deckc, doors, _, last, ser, rev = f or features(s)
     ncol = [0] * 4
-    R.colour_counts(hand, ncol)
+    core.colour_counts(hand, ncol)
     acts = s.legal_actions()
-    return sorted(acts, key=lambda a: (-R.score_move(a, hand, ncol, deckc, doors, last, ser,
+    return sorted(acts, key=lambda a: (-core.score_move(a, hand, ncol, deckc, doors, last, ser,
                                                      rev), a))
 
 
-def dfs(state, budget_nodes=10**9, bounds=R.ALL_BOUNDS, use_tt=True, budget_s=None):
+def dfs(state, budget_nodes=10**9, bounds=core.ALL_BOUNDS, use_tt=True, budget_s=None):
     """Returns (result, line of action numbers, nodes, seconds)."""
     t0 = time.perf_counter()
     if state.won():

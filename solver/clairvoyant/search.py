@@ -21,16 +21,16 @@ from numba import njit
 
 from engine.rules import COLOURS, NO_CARD, PROPHECY_SIZE
 
-from solver import board as B
-from . import deal_kernel as K
-from solver import rules_core as R
+from solver import board
+from . import deal_kernel as deal
+from solver import rules_core as core
 from solver.tt import _probe, _store
 
 MAXD = 1024   # > the most decisions a deal can have (<= ~60 turns x (1 play + 8 Doors) + 12 prophecies + 10 Nightmares)
 
-_dead_nb = njit(cache=True, inline="always")(R.dead_core)
-_score_nb = njit(cache=True, inline="always")(R.score_move)
-_colour_counts_nb = njit(cache=True, inline="always")(R.colour_counts)
+_dead_nb = njit(cache=True, inline="always")(core.dead_core)
+_score_nb = njit(cache=True, inline="always")(core.score_move)
+_colour_counts_nb = njit(cache=True, inline="always")(core.colour_counts)
 
 F_TT = 1 << 8          # flag bit: use the transposition table (low byte: bound bits)
 
@@ -44,19 +44,19 @@ def _features(st, perms, s_root, hand, deckc, doors, ldoors):
     """Fill the feature arrays of rules_core from a packed state."""
     w0 = st[0]
     for c in range(12):
-        hand[c] = B.hand_get(w0, K.HAND_AT, c)
+        hand[c] = board.hand_get(w0, deal.HAND_AT, c)
     for col in range(4):
-        doors[col] = B.doors_get(w0, K.DOOR_SHIFT, col)
-        ldoors[col] = (w0 >> (K.LDOOR_SHIFT + 2 * col)) & 3
-    K._deck_counts(st, perms, s_root, deckc)
+        doors[col] = board.doors_get(w0, deal.DOOR_SHIFT, col)
+        ldoors[col] = (w0 >> (deal.LDOOR_SHIFT + 2 * col)) & 3
+    deal._deck_counts(st, perms, s_root, deckc)
 
 
 @njit(cache=True, inline="always")
 def _top5(st, perms, s_root, rev):
-    ds = K._deck_size(st)
+    ds = deal._deck_size(st)
     for j in range(PROPHECY_SIZE):
         if j < ds:
-            rev[j] = K._card_at(st, perms, s_root, j)
+            rev[j] = deal._card_at(st, perms, s_root, j)
         else:
             rev[j] = -1
 
@@ -64,30 +64,30 @@ def _top5(st, perms, s_root, rev):
 @njit(cache=True, inline="always")
 def _is_dead(st, hand, deckc, doors, ldoors, bounds):
     w0 = st[0]
-    ph = B.phase_get(w0, K.PHASE_SHIFT)
+    ph = board.phase_get(w0, deal.PHASE_SHIFT)
     drawn = -1
-    if ph == K.PH_DOOR:
-        drawn = B.drawn_get(w0, K.DRAWN_SHIFT)
+    if ph == deal.PH_DOOR:
+        drawn = board.drawn_get(w0, deal.DRAWN_SHIFT)
     hs = 0
     for c in range(12):
         hs += hand[c]
-    return _dead_nb(hand, deckc, doors, ldoors, drawn, B.row_last(w0, K.ROW_AT),
-                    B.row_series(w0, K.ROW_AT), NO_CARD, 0, hs, ph == K.PH_PLAY, bounds)
+    return _dead_nb(hand, deckc, doors, ldoors, drawn, board.row_last(w0, deal.ROW_AT),
+                    board.row_series(w0, deal.ROW_AT), NO_CARD, 0, hs, ph == deal.PH_PLAY, bounds)
 
 
 @njit(cache=True, inline="always")
 def _gen_ordered(st, perms, s_root, hand, deckc, doors, rev, out, scores):
     """Legal moves of ``st`` into ``out``, best first (score descending, then action
     ascending); ``out[128:]`` is used as scratch."""
-    n = K._legal(st, perms, s_root, out)
+    n = deal._legal(st, perms, s_root, out)
     _top5(st, perms, s_root, rev)
     w0 = st[0]
-    last = B.row_last(w0, K.ROW_AT)
-    ser = B.row_series(w0, K.ROW_AT)
+    last = board.row_last(w0, deal.ROW_AT)
+    ser = board.row_series(w0, deal.ROW_AT)
     ncol = rev[PROPHECY_SIZE:PROPHECY_SIZE + COLOURS]
     _colour_counts_nb(hand, ncol)
     for i in range(n):
-        out[K.CODES_AT + i] = out[i]
+        out[deal.CODES_AT + i] = out[i]
         scores[i] = _score_nb(out[i], hand, ncol, deckc, doors, last, ser, rev) * 256 + (255 - i)
     # keys are distinct, so any correct sort gives the same order: shell sort, descending
     gap = 1
@@ -103,7 +103,7 @@ def _gen_ordered(st, perms, s_root, hand, deckc, doors, rev, out, scores):
             scores[j + gap] = x
         gap //= 3
     for i in range(n):
-        out[i] = out[K.CODES_AT + 255 - (scores[i] & 255)]
+        out[i] = out[deal.CODES_AT + 255 - (scores[i] & 255)]
     return n
 
 
@@ -117,23 +117,23 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
     epoch = info[I_EPOCH]
     counts = wk
     hand = np.zeros(12, dtype=np.int64)
-    deckc = np.zeros(K.NT, dtype=np.int64)
+    deckc = np.zeros(deal.NT, dtype=np.int64)
     doors = np.zeros(4, dtype=np.int64)
     ldoors = np.zeros(4, dtype=np.int64)
     rev = np.zeros(PROPHECY_SIZE + COLOURS, dtype=np.int64)   # the top cards, then cards per colour in hand
-    scores = np.zeros(K.MAX_MOVES, dtype=np.int64)
-    c = np.zeros(K.NW, dtype=np.int64)           # the child being made (no array views)
-    kk = np.zeros(K.NW, dtype=np.int64)          # a finished node's key, for the table
-    mv = np.zeros(K.MOVES_BUF, dtype=np.int64)
+    scores = np.zeros(deal.MAX_MOVES, dtype=np.int64)
+    c = np.zeros(deal.NW, dtype=np.int64)           # the child being made (no array views)
+    kk = np.zeros(deal.NW, dtype=np.int64)          # a finished node's key, for the table
+    mv = np.zeros(deal.MOVES_BUF, dtype=np.int64)
     nodes = info[I_NODES]
     d = info[I_D]
     if info[I_STATUS] == ST_INIT:
-        ph = K._phase(S[0])
-        if ph == K.PH_WON:
+        ph = deal._phase(S[0])
+        if ph == deal.PH_WON:
             info[I_STATUS] = ST_WIN
             info[I_D] = 0
             return
-        if ph == K.PH_LOST:
+        if ph == deal.PH_LOST:
             info[I_STATUS] = ST_LOSS
             return
         _features(S[0], perms, s_root, hand, deckc, doors, ldoors)
@@ -166,14 +166,14 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
         c[0] = S[d, 0]
         c[1] = S[d, 1]
         c[2] = S[d, 2]
-        K._apply(c, a, perms, s_root, seed, counts)
+        deal._apply(c, a, perms, s_root, seed, counts)
         nodes += 1
-        ph = K._phase(c)
-        if ph == K.PH_WON:
+        ph = deal._phase(c)
+        if ph == deal.PH_WON:
             d += 1
             info[I_STATUS] = ST_WIN
             break
-        if ph == K.PH_LOST:
+        if ph == deal.PH_LOST:
             continue
         _features(c, perms, s_root, hand, deckc, doors, ldoors)
         if bounds and _is_dead(c, hand, deckc, doors, ldoors, bounds):
@@ -199,8 +199,8 @@ class Search:
     """The arrays of one search (reusable: :meth:`reset` starts a new one)."""
 
     def __init__(self, table):
-        self.S = np.zeros((MAXD + 1, K.NW), dtype=np.int64)
-        self.moves = np.zeros((MAXD, K.MOVES_BUF), dtype=np.int64)
+        self.S = np.zeros((MAXD + 1, deal.NW), dtype=np.int64)
+        self.moves = np.zeros((MAXD, deal.MOVES_BUF), dtype=np.int64)
         self.nmov = np.zeros(MAXD, dtype=np.int64)
         self.idx = np.zeros(MAXD, dtype=np.int64)
         self.wstart = np.zeros(MAXD, dtype=np.int64)
@@ -208,7 +208,7 @@ class Search:
         self.table = table
         self.perms = None
         self.seed = np.uint64(0)
-        self.wk = K.new_wk()
+        self.wk = deal.new_wk()
 
     def reset(self, st, perms, s_root, seed, epoch, flags):
         self.S[0, :] = st
@@ -218,7 +218,7 @@ class Search:
         self.info[I_EPOCH] = epoch
         self.info[I_FLAGS] = flags
         self.info[I_SROOT] = s_root
-        self.wk[K.WK_PC:] = -1
+        self.wk[deal.WK_PC:] = -1
 
     def run(self, node_limit: int) -> None:
         _search(self.S, self.moves, self.nmov, self.idx, self.wstart, self.perms, self.seed,

@@ -20,10 +20,10 @@ import numpy as np
 from engine import Game
 from engine.errors import OnirimError
 
-from . import deal_kernel as K
-from solver import rules_core as R
+from . import deal_kernel as deal
+from solver import rules_core as core
 from solver.registry import register_clairvoyant
-from . import search as S
+from . import search
 from .beam import BEAM_EMPTY, BEAM_WIN, Beam
 from solver.budgets import check_nodes, check_seconds
 from solver.errors import CertificateError
@@ -34,7 +34,7 @@ DEFAULT_NODE_BUDGET = 20_000_000
 DEFAULT_TT_MB = 64
 CHUNK = 250_000         # nodes between two looks at the clock under a time budget, at most;
 MIN_CHUNK = 1_000       # ... and at least: a chunk lasts about the time left at RATE_GUESS
-DEFAULT_FLAGS = R.ALL_BOUNDS | S.F_TT
+DEFAULT_FLAGS = core.ALL_BOUNDS | search.F_TT
 BEAM_WIDTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048)
 DFS_FIRST = 1_000       # nodes the DFS gets before the beams
 BEAM_SHARE = 0.5        # the beams stop escalating once they used this share
@@ -123,13 +123,13 @@ class ClairvoyantSolver:
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, flags: int = DEFAULT_FLAGS,
                  beam_widths=BEAM_WIDTHS):
         self.tt = TranspositionTable(tt_mb)
-        self.search = S.Search(self.tt.table)
+        self.search = search.Search(self.tt.table)
         self.flags = flags
         self.beam_widths = tuple(beam_widths)
         self.beam = Beam(max(self.beam_widths)) if self.beam_widths else None
         # the DFS's permutation buffer, reused by every solve (K.encode rewrites its row 0,
         # a shuffle writes every other slot before it is read, Search.reset empties the cache)
-        self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
+        self.perms = np.zeros((deal.PERMS_ROWS, deal.ROW_W), dtype=np.uint8)
 
     def solve_state(self, state, budget_nodes: int | None = DEFAULT_NODE_BUDGET,
                     budget_s: float | None = None, flags: int | None = None,
@@ -137,7 +137,7 @@ class ClairvoyantSolver:
         budget_nodes = check_nodes(budget_nodes, "budget_nodes", allow_zero=True)
         budget_s = check_seconds(budget_s, "budget_s")
         t0 = time.perf_counter()
-        st, perms, s_root, seed = K.encode(state, self.perms)
+        st, perms, s_root, seed = deal.encode(state, self.perms)
         epoch = self.tt.new_epoch()
         fl = self.flags if flags is None else flags
         self.search.reset(st, perms, s_root, seed, epoch, fl)
@@ -159,7 +159,7 @@ class ClairvoyantSolver:
                 c0 = time.process_time()
                 self.search.run(nxt)
                 kcpu += time.process_time() - c0
-                if self.search.status in (S.ST_WIN, S.ST_LOSS) or self.search.nodes >= upto:
+                if self.search.status in (search.ST_WIN, search.ST_LOSS) or self.search.nodes >= upto:
                     return
                 if left_s() <= 0:
                     return
@@ -167,7 +167,7 @@ class ClairvoyantSolver:
         # 1. a short DFS: settles small positions (near the end of a deal) at once
         dfs(min(limit, DFS_FIRST))
         # 2. beams of growing width: find wins fast (an uncut empty beam proves a loss)
-        if self.search.status == S.ST_RUN and self.beam is not None:
+        if self.search.status == search.ST_RUN and self.beam is not None:
             for w in self.beam_widths:
                 room = limit - self.search.nodes - beam_nodes
                 if beam_nodes >= limit * BEAM_SHARE or room <= 0:
@@ -189,15 +189,15 @@ class ClairvoyantSolver:
                     beam_proof = True
                     break
         # 3. the DFS goes on with what is left
-        if beam_line is None and not beam_proof and self.search.status == S.ST_RUN:
+        if beam_line is None and not beam_proof and self.search.status == search.ST_RUN:
             rest = limit - beam_nodes
             if self.search.nodes < rest and (left_s() is None or left_s() > 0):
                 dfs(rest)
         info = self.search.info
         res = SolveResult("UNKNOWN", nodes=self.search.nodes + beam_nodes,
-                          tt_hits=int(info[S.I_TTHITS]), pruned=int(info[S.I_PRUNED]),
+                          tt_hits=int(info[search.I_TTHITS]), pruned=int(info[search.I_PRUNED]),
                           kernel_cpu_seconds=kcpu)
-        if beam_line is not None or self.search.status == S.ST_WIN:
+        if beam_line is not None or self.search.status == search.ST_WIN:
             acts = beam_line if beam_line is not None else self.search.line()
             res.result = "WIN"
             res.actions = acts
@@ -212,7 +212,7 @@ class ClairvoyantSolver:
                         raise CertificateError(f"WIN certificate fails in the engine: {msg}")
             else:
                 res.line = line
-        elif self.search.status == S.ST_LOSS or beam_proof:
+        elif self.search.status == search.ST_LOSS or beam_proof:
             res.result = "LOSS"
         res.seconds = time.perf_counter() - t0
         return res

@@ -46,14 +46,14 @@ class _Digest:
         return self.h.hexdigest()
 
 
-def _duo_end(I, S) -> list:
-    fields = [S[I.PH], S[I.UTOT], S[I.NTOP], S[I.LTOT], S[I.NDOORS], S[I.TURN], S[I.SHS]]
+def _duo_end(info, S) -> list:
+    fields = [S[info.PH], S[info.UTOT], S[info.NTOP], S[info.LTOT], S[info.NDOORS], S[info.TURN], S[info.SHS]]
     for p in range(2):
-        fields += [S[I.LAST + p], S[I.SER + p], S[I.ROWLEN + p], S[I.HSZ + p]]
-        fields += list(S[I.H + I.OWN_STEP * p:I.H + I.OWN_STEP * p + I.NLOC])
-        fields += list(S[I.DR + 4 * p:I.DR + 4 * p + 4])
-    fields += list(S[I.U:I.U + 17]) + list(S[I.D:I.D + 17]) + list(S[I.L:I.L + 17])
-    fields += list(S[I.SH:I.SH + I.NLOC]) + list(S[I.TOP:I.TOP + S[I.NTOP]])
+        fields += [S[info.LAST + p], S[info.SER + p], S[info.ROWLEN + p], S[info.HSZ + p]]
+        fields += list(S[info.H + info.OWN_STEP * p:info.H + info.OWN_STEP * p + info.NLOC])
+        fields += list(S[info.DR + 4 * p:info.DR + 4 * p + 4])
+    fields += list(S[info.U:info.U + 17]) + list(S[info.D:info.D + 17]) + list(S[info.L:info.L + 17])
+    fields += list(S[info.SH:info.SH + info.NLOC]) + list(S[info.TOP:info.TOP + S[info.NTOP]])
     return fields
 
 
@@ -68,14 +68,14 @@ def _solo_end(HS, S) -> list:
 
 def duo_games(games: int, base: str) -> tuple[int, int]:
     from solver.duo import info_playouts as IP
-    from solver.duo import info_state as I
-    S = np.zeros(I.NS, dtype=np.int64)
+    from solver.duo import info_state as info
+    S = np.zeros(info.NS, dtype=np.int64)
     b = np.int64(IP.BASES[base])
     h = _Digest()
     for g in range(games):
-        I.new_game(S)
-        r = IP.playout(S, np.uint64(I.word(np.uint64(1), np.int64(g))), b)
-        h.add(r, *_duo_end(I, S))
+        info.new_game(S)
+        r = IP.playout(S, np.uint64(info.word(np.uint64(1), np.int64(g))), b)
+        h.add(r, *_duo_end(info, S))
     return games, h
 
 
@@ -110,12 +110,12 @@ def _views(deals: int):
 def duo_greedy(deals: int) -> tuple[int, int]:
     from engine.policy import greedy_action
     from solver.duo import info_greedy as IG
-    from solver.duo import info_state as I
+    from solver.duo import info_state as info
     from solver.duo.honest import duo_greedy_plus_action
     h = _Digest()
     n = 0
     for v, _s in _views(deals):
-        S = I.encode(v)
+        S = info.encode(v)
         a = IG.base_at(S, "greedy")
         b = IG.base_at(S, "greedy-plus")
         if a != greedy_action(v) or b != duo_greedy_plus_action(v):
@@ -127,7 +127,7 @@ def duo_greedy(deals: int) -> tuple[int, int]:
 
 def duo_decide(views: int, deals: int) -> tuple[int, int]:
     from solver.duo import info_playouts as IP
-    from solver.duo import info_state as I
+    from solver.duo import info_state as info
     every = 7
     h = _Digest()
     n = 0
@@ -137,7 +137,7 @@ def duo_decide(views: int, deals: int) -> tuple[int, int]:
             continue
         if len(v.legal_actions()) < 2:
             continue
-        S = I.encode(v)
+        S = info.encode(v)
         a = IP.decide(S, np.int64(128), np.float64(1.0), np.uint64(rng.mix64(n + 1)),
                       np.int64(16), np.int64(4), np.int64(IP.BASES["greedy-plus"]),
                       np.int64(IP.DOORS), np.int64(IP.SWAPS["all"]), stats)

@@ -43,8 +43,8 @@ from __future__ import annotations
 import math
 import random
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game
 from engine import rng
 from engine.actions import DRAW
 from engine.policy import _prophecy_value, greedy_action
@@ -69,16 +69,16 @@ def duo_greedy_plus_action(state) -> int:
        needs, play the card instead."""
     a = greedy_action(state)
     if state.phase == "nightmare":
-        return G.NM_REDRAW if a == G.NM_REVEAL else a
-    if state.phase == "play" and G.DISCARD <= a < G.SWAP:
-        zone, c = divmod(a - G.DISCARD, 12)
+        return game.NM_REDRAW if a == game.NM_REVEAL else a
+    if state.phase == "play" and game.DISCARD <= a < game.SWAP:
+        zone, c = divmod(a - game.DISCARD, 12)
         row = state.rows[state.turn]
         last = row[-1] if row else None
-        if not C.is_key(c) and (last is None or C.symbol(last) != C.symbol(c)):
-            open_needed = (last is not None and G.series_length(row) < 3
-                           and C.door_of(C.colour(last)) not in state.doors[state.turn])
+        if not cards.is_key(c) and (last is None or cards.symbol(last) != cards.symbol(c)):
+            open_needed = (last is not None and game.series_length(row) < 3
+                           and cards.door_of(cards.colour(last)) not in state.doors[state.turn])
             if not open_needed:
-                return G.PLAY + zone * 12 + c
+                return game.PLAY + zone * 12 + c
     return a
 
 
@@ -156,12 +156,12 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
     out = [base_action]
     if view.phase == "play":
         keep_swap = None
-        if G.DISCARD <= base_action < G.SWAP:
-            keep_swap = base_action - G.DISCARD          # zone * 12 + card
+        if game.DISCARD <= base_action < game.SWAP:
+            keep_swap = base_action - game.DISCARD          # zone * 12 + card
         for a in legal:
-            if a < G.SWAP:
+            if a < game.SWAP:
                 out.append(a)
-            elif swaps == "all" or (swaps == "base" and (a - G.SWAP) // 144 == keep_swap):
+            elif swaps == "all" or (swaps == "base" and (a - game.SWAP) // 144 == keep_swap):
                 out.append(a)
     elif view.phase == "prophecy":
         k = min(PROPHECY_SIZE, view.deck_size())
@@ -173,9 +173,9 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
             rest.sort(key=lambda c: (_prophecy_value(view, hand, c), c), reverse=True)
             want.add((revealed[i], tuple(rest)))
         for a in legal:
-            i, p = divmod(a - G.PROPHECY, 24)
+            i, p = divmod(a - game.PROPHECY, 24)
             others = [j for j in range(k) if j != i]
-            keep = tuple(revealed[others[q]] for q in G._PERMS[k - 1][p])
+            keep = tuple(revealed[others[q]] for q in game._PERMS[k - 1][p])
             if (revealed[i], keep) in want:
                 out.append(a)
     else:

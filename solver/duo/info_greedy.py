@@ -26,15 +26,15 @@ from numba import njit
 from engine.cards import KEY, MOON, SUN
 from engine.rules import COLOURS, DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, SYMBOLS
 
-from solver import board as B
-from solver import steps as X
+from solver import board
+from solver import steps
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
                                    DRAWN as DRAWN_SLOT,
                                    NLOC, OWN_STEP, P_DOOR, P_DRAFT, P_NIGHTMARE, P_PLAY,
                                    P_PROPHECY, PH, SER, SH, TOP, TURN, ZONE_STRIDE, deck_size)
 
-NO_RANK = X.NO_RANK
+NO_RANK = steps.NO_RANK
 assert COLOURS == 4           # _greedy_play holds the four colours' masks in a 4-tuple
 # engine.policy._DRAFT_PREF: Keys before Suns before Moons (lower = drafted first)
 DRAFT_PREF = np.zeros(SYMBOLS, dtype=np.int64)
@@ -79,7 +79,7 @@ def _prophecy_hand(S, p, own):
     """The active hand as solver.steps' prophecy reads it: per colour its Doors as
     greedy counts them (0: needed, D5; DOORS_PER_COLOUR: not), its Key held (own or shared),
     its cards (own and shared)."""
-    keys = (B.key_of(0), B.key_of(1), B.key_of(2), B.key_of(3))
+    keys = (board.key_of(0), board.key_of(1), board.key_of(2), board.key_of(3))
     return ((0 if _needed(S, p, 0) else DOORS_PER_COLOUR, 0 if _needed(S, p, 1) else
              DOORS_PER_COLOUR, 0 if _needed(S, p, 2) else DOORS_PER_COLOUR,
              0 if _needed(S, p, 3) else DOORS_PER_COLOUR),
@@ -107,7 +107,7 @@ def _greedy_play(S):
         s_len = S[SER + p]
         ls1 = last % SYMBOLS + 1
     # the hand is own + shared cards and "needed" is D5's (no Door held): this kernel's
-    play, c = X.play_choice(S, own, SH, True, DR + COLOURS * p, True, s_col, s_len, ls1)
+    play, c = steps.play_choice(S, own, SH, True, DR + COLOURS * p, True, s_col, s_len, ls1)
     return (A_PLAY if play else A_DISCARD) + _zone_of(S, own, c) * ZONE_STRIDE + c
 
 
@@ -122,7 +122,7 @@ def prophecy_with_victim(S, victim):
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
     doors, keys, cnts = _prophecy_hand(S, p, own)
-    return X.prophecy_order(S, TOP, X.prophecy_count(deck_size(S)), victim, doors, keys, cnts,
+    return steps.prophecy_order(S, TOP, steps.prophecy_count(deck_size(S)), victim, doors, keys, cnts,
                             s_col, s_len)
 
 
@@ -134,7 +134,7 @@ def _greedy_prophecy(S):
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
     doors, keys, cnts = _prophecy_hand(S, p, own)
-    return X.greedy_prophecy(S, TOP, X.prophecy_count(deck_size(S)), doors, keys, cnts, s_col,
+    return steps.greedy_prophecy(S, TOP, steps.prophecy_count(deck_size(S)), doors, keys, cnts, s_col,
                              s_len)
 
 
@@ -146,10 +146,10 @@ def _greedy_nightmare(S):
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
     d = DR + COLOURS * p
-    best = X.nightmare_key(S, own, SH, True, d, True, s_col, s_len)
+    best = steps.nightmare_key(S, own, SH, True, d, True, s_col, s_len)
     if best >= 0:
-        return A_NM_KEY + _zone_of(S, own, B.key_of(best)) * COLOURS + best
-    return X.nightmare_fallback(S, own, SH, True, d, True, deck_size(S), A_NM_REVEAL,
+        return A_NM_KEY + _zone_of(S, own, board.key_of(best)) * COLOURS + best
+    return steps.nightmare_fallback(S, own, SH, True, d, True, deck_size(S), A_NM_REVEAL,
                                 A_NM_REDRAW, A_NM_DOOR)
 
 
@@ -184,7 +184,7 @@ def greedy(S):
         return _greedy_prophecy(S)
     if ph == P_DOOR:
         own = H + OWN_STEP * S[TURN]
-        return A_DOOR_KEY + _zone_of(S, own, B.key_of(S[DRAWN_SLOT] - FIRST_DOOR))
+        return A_DOOR_KEY + _zone_of(S, own, board.key_of(S[DRAWN_SLOT] - FIRST_DOOR))
     if ph == P_NIGHTMARE:
         return _greedy_nightmare(S)
     if ph == P_DRAFT:
@@ -213,7 +213,7 @@ def _plus_of(S, a):
         last = S[LAST + p]
         open_needed = (last != NO_CARD and S[SER + p] != 0
                        and _needed(S, p, last // SYMBOLS))
-        if X.plus_plays(last, c, open_needed):
+        if steps.plus_plays(last, c, open_needed):
             return A_PLAY + zc
     return a
 

@@ -35,7 +35,7 @@ from solver.duo.info_state import (A_DISCARD, A_DRAW, A_PLAY, A_SWAP, MAX_LEGAL,
                                    TOP, advance, apply_action, deal_partner, deck_size, drawn,
                                    draw_unknown, legal, new_game, word)
 from solver.honest.screening import row_of, screen_top, screens, select
-from solver import steps as X
+from solver import steps as turn_steps
 
 MAX_DECISIONS = 4000          # a guard: a two-player game has far fewer decisions
 DOORS, WIN = 0, 1
@@ -84,7 +84,7 @@ def _game_batch(n, key0, S, base, out):
             bad += 1
         else:
             doors += r
-            if X.doors_win(r):
+            if turn_steps.doors_win(r):
                 wins += 1
     out[0] = n
     out[1] = wins
@@ -112,7 +112,7 @@ def _copy(dst, src):
 @njit(cache=True, inline="always")
 def _score(r, reward):
     if reward == WIN:
-        return 1 if X.doors_win(r) else 0
+        return 1 if turn_steps.doors_win(r) else 0
     return r if r > 0 else 0
 
 
@@ -148,7 +148,7 @@ def candidates(S0, acts, nact, b, swaps, out):
                 out[m] = a
                 m += 1
     elif ph == P_PROPHECY:
-        k = X.prophecy_count(deck_size(S0))
+        k = turn_steps.prophecy_count(deck_size(S0))
         for i in range(k):
             c = S0[TOP + i]
             dup = False

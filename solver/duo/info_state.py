@@ -18,9 +18,9 @@ the conformance adapter ``duo-honest`` (:mod:`solver.conformance`) walk it again
 state by state.  No step runs while ``HID`` > 0: the unknown part is then not the deck.
 
 Rules.  The board steps are the packed board layer's (:mod:`solver.board`) at the value
-level: ``B.playable``, ``B.series_step`` (a played Location's new series and the colour whose
-series it completes), ``B.nightmare_option_zone`` / ``B.nightmare_kind`` (the Nightmare's
-options by zone), ``B.key_of`` / ``B.is_key``; the prophecy (its size, its orders, its action
+level: ``board.playable``, ``board.series_step`` (a played Location's new series and the colour whose
+series it completes), ``board.nightmare_option_zone`` / ``board.nightmare_kind`` (the Nightmare's
+options by zone), ``board.key_of`` / ``board.is_key``; the prophecy (its size, its orders, its action
 numbers) and the win are the shared steps of :mod:`solver.steps` (``prophecy_count``,
 ``PERMS``, ``kept_index``, ``prophecy_action``, ``doors_win``).  The row's fields have the
 layer's meaning (``LAST`` = ``NO_CARD`` for an empty row; ``SER`` the open series 1 or 2, 0
@@ -48,14 +48,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game
 from engine.rules import (COLOURS, DUO_DRAFT_SIZE, DUO_OWN_SIZE, DUO_SHARED_SIZE, FIRST_DOOR,
                           INFO_PHASE_NAMES, NO_CARD, NUM_LOCATION_TYPES, NUM_TYPES,
                           SERIES_LENGTH, TOTAL_CARDS)
 
-from solver import board as B
-from solver import steps as X
+from solver import board
+from solver import steps
 from solver.honest import state as HS
 
 NLOC = NUM_LOCATION_TYPES
@@ -95,7 +95,7 @@ TURN = SHS + 1   # the player to move (the active seat)
 HID = TURN + 1   # partner cards still inside the unknown multiset (a view: > 0 until dealt)
 VIEWER = HID + 1           # whose view the array was encoded from
 NS = ARR + TOTAL_CARDS
-assert H + NLOC <= U and VIEWER < ARR and TOP_CAP >= X.PROPHECY_SIZE
+assert H + NLOC <= U and VIEWER < ARR and TOP_CAP >= steps.PROPHECY_SIZE
 assert max(U + NUM_TYPES, D + NUM_TYPES, L + NUM_TYPES) <= min(PH, DRAWN, LEFT, NTOP, UTOT,
                                                                 NDOORS, LTOT) <= TOP
 
@@ -109,18 +109,18 @@ P_WON, P_LOST, P_DRAFT = PHASE_CODE["won"], PHASE_CODE["lost"], PHASE_CODE["draf
 assert P_SETUP <= P_REFILL <= P_FORESEE and P_DRAFT > P_LOST     # chance: setup..foresee
 assert all(PHASE_CODE[n] == HS.PHASE_CODE[n] for n in INFO_PHASE_NAMES)  # the shared steps'
 
-NIGHT = C.NIGHTMARE
-COUNTS = np.array(C.COUNTS, dtype=np.int64)
-A_PLAY, A_DISCARD, A_SWAP, A_PROPHECY = G.PLAY, G.DISCARD, G.SWAP, G.PROPHECY
-A_DOOR_KEY, A_DOOR_LIMBO = G.DOOR_KEY, G.DOOR_LIMBO
-A_NM_KEY, A_NM_DOOR, A_NM_REVEAL, A_NM_REDRAW = G.NM_KEY, G.NM_DOOR, G.NM_REVEAL, G.NM_REDRAW
-A_DRAFT, A_DRAW = G.DRAFT, G.DRAW
+NIGHT = cards.NIGHTMARE
+COUNTS = np.array(cards.COUNTS, dtype=np.int64)
+A_PLAY, A_DISCARD, A_SWAP, A_PROPHECY = game.PLAY, game.DISCARD, game.SWAP, game.PROPHECY
+A_DOOR_KEY, A_DOOR_LIMBO = game.DOOR_KEY, game.DOOR_LIMBO
+A_NM_KEY, A_NM_DOOR, A_NM_REVEAL, A_NM_REDRAW = game.NM_KEY, game.NM_DOOR, game.NM_REVEAL, game.NM_REDRAW
+A_DRAFT, A_DRAW = game.DRAFT, game.DRAW
 MAX_LEGAL = 256      # plays, discards and exchanges: at most 24 + 24 + 5 * 3 * 2 in a hand
 _REV_NAMES = 5       # apply_action holds the revealed cards in five names
-assert X.PROPHECY_SIZE <= _REV_NAMES and MAX_LEGAL >= X.PROPHECY_SIZE * X.PERM_STRIDE
+assert steps.PROPHECY_SIZE <= _REV_NAMES and MAX_LEGAL >= steps.PROPHECY_SIZE * steps.PERM_STRIDE
 
-mix64 = X.mix64
-word = X.word
+mix64 = steps.mix64
+word = steps.word
 
 # the deck model's steps: the solo kernel's (same slots), imported
 draw_unknown = HS.draw_unknown
@@ -208,7 +208,7 @@ def _zone_put(S, zone, c):
 def missing_zone(S):
     """The zone a refill fills next (D4, :func:`solver.steps.fill_zone`: own cards first,
     then the shared ones), or -1 when both are full."""
-    return X.fill_zone(S[HSZ + S[TURN]], S[SHS])
+    return steps.fill_zone(S[HSZ + S[TURN]], S[SHS])
 
 
 @njit(cache=True, inline="always")
@@ -235,7 +235,7 @@ def _gain_door(S, col):
 def _place_redrawn(S, c):
     """Setup and the Nightmare's redraw: a Location goes to the zone being filled (setup: the
     centre of the draft), a Door or Nightmare to limbo."""
-    if X.redraw_card(c) == X.GO_HAND:
+    if steps.redraw_card(c) == steps.GO_HAND:
         if S[PH] == P_SETUP:
             S[SH + c] += 1
             S[SHS] += 1
@@ -249,17 +249,17 @@ def _place_redrawn(S, c):
 def _refill_with(S, c):
     """A card drawn in a refill, where :func:`solver.steps.refill_card` and the two-player
     :func:`solver.steps.door_waits` (D5) send it."""
-    go = X.refill_card(c)
-    if go == X.GO_DOOR:
+    go = steps.refill_card(c)
+    if go == steps.GO_DOOR:
         col = c - FIRST_DOOR
-        if not X.door_waits(True, active_count(S, B.key_of(col)),
+        if not steps.door_waits(True, active_count(S, board.key_of(col)),
                             S[DR + COLOURS * S[TURN] + col]):
-            go = X.GO_LIMBO
-    if go == X.GO_HAND:
+            go = steps.GO_LIMBO
+    if go == steps.GO_HAND:
         _zone_put(S, missing_zone(S), c)
-    elif go == X.GO_LIMBO:
+    elif go == steps.GO_LIMBO:
         _to_limbo(S, c)
-    elif go == X.GO_DOOR:
+    elif go == steps.GO_DOOR:
         S[PH] = P_DOOR
         S[DRAWN] = c
     else:
@@ -269,7 +269,7 @@ def _refill_with(S, c):
 
 @njit(cache=True, inline="always")
 def _end_turn(S):
-    if X.limbo_back(S[LTOT]):
+    if steps.limbo_back(S[LTOT]):
         _shuffle(S, True)
     S[TURN] = 1 - S[TURN]
     S[PH] = P_PLAY
@@ -282,8 +282,8 @@ def advance(S):
     while True:
         ph = S[PH]
         if ph == P_SETUP or ph == P_REDRAW:
-            if ph == P_SETUP and X.draft_dealt(S[SHS]):         # the centre is dealt
-                if X.limbo_back(S[LTOT]):
+            if ph == P_SETUP and steps.draft_dealt(S[SHS]):         # the centre is dealt
+                if steps.limbo_back(S[LTOT]):
                     _shuffle(S, True)
                 S[PH] = P_DRAFT
                 return
@@ -344,12 +344,12 @@ def apply_action(S, a):
             zone = (a - A_PLAY) // ZONE_STRIDE
             c = (a - A_PLAY) % ZONE_STRIDE
             _zone_take(S, zone, c)
-            ser, done = B.series_step(S[LAST + p], S[SER + p], c)
+            ser, done = board.series_step(S[LAST + p], S[SER + p], c)
             S[SER + p] = ser
             S[LAST + p] = c
             S[ROWLEN + p] += 1
             S[PH] = P_REFILL
-            if done >= 0 and X.may_gain_door(True, S[DR + COLOURS * p + done]):
+            if done >= 0 and steps.may_gain_door(True, S[DR + COLOURS * p + done]):
                 if _take_door_from_deck(S, done):
                     if _gain_door(S, done):
                         return
@@ -373,7 +373,7 @@ def apply_action(S, a):
             S[SH + gb] -= 1
             S[H + OWN_STEP * p + gb] += 1
             S[SH + ga] += 1
-        S[PH] = P_FORESEE if X.discard_foresees(c) else P_REFILL
+        S[PH] = P_FORESEE if steps.discard_foresees(c) else P_REFILL
     elif ph == P_PROPHECY:
         _apply_prophecy(S, a, deck_size(S))
     elif ph == P_DOOR:
@@ -382,21 +382,21 @@ def apply_action(S, a):
             _to_limbo(S, door)
         else:
             col = door - FIRST_DOOR
-            k = B.key_of(col)
+            k = board.key_of(col)
             _zone_take(S, a - A_DOOR_KEY, k)
             S[D + k] += 1
             _gain_door(S, col)
     elif ph == P_NIGHTMARE:
         S[D + _take_drawn(S)] += 1
-        o, zone = B.nightmare_option_zone(a)
-        kind, col = B.nightmare_kind(o)
-        if kind == B.OPT_KEY:
-            k = B.key_of(col)
+        o, zone = board.nightmare_option_zone(a)
+        kind, col = board.nightmare_kind(o)
+        if kind == board.OPT_KEY:
+            k = board.key_of(col)
             _zone_take(S, zone, k)
             S[D + k] += 1
-        elif kind == B.OPT_DOOR:                 # D6: one of the active player's Doors
+        elif kind == board.OPT_DOOR:                 # D6: one of the active player's Doors
             _lose_door(S, DR + COLOURS * p + col, col)
-        elif kind == B.OPT_REVEAL:
+        elif kind == board.OPT_REVEAL:
             _start_reveal(S, deck_size(S))
         else:                                    # D4: own and shared cards discarded
             for c in range(NLOC):
@@ -413,7 +413,7 @@ def apply_action(S, a):
         S[H + OWN_STEP * p + c] += 1
         S[HSZ + p] += 1
         S[TURN] = 1 - p
-        if X.draft_done(S[HSZ], S[HSZ + 1]):
+        if steps.draft_done(S[HSZ], S[HSZ + 1]):
             S[PH] = P_PLAY
 
 
@@ -451,7 +451,7 @@ def legal(S, out):
         for zone in range(2):
             z = zone_at(S, zone)
             for c in range(NLOC):
-                if S[z + c] > 0 and B.playable(last, c):
+                if S[z + c] > 0 and board.playable(last, c):
                     out[n] = A_PLAY + zone * ZONE_STRIDE + c
                     n += 1
         for zone in range(2):
@@ -486,7 +486,7 @@ def legal(S, out):
     elif ph == P_PROPHECY:
         n = _legal_prophecy(S, out, deck_size(S))
     elif ph == P_DOOR:
-        k = B.key_of(S[DRAWN] - FIRST_DOOR)
+        k = board.key_of(S[DRAWN] - FIRST_DOOR)
         for zone in range(2):
             if S[zone_at(S, zone) + k] > 0:
                 out[n] = A_DOOR_KEY + zone
@@ -497,7 +497,7 @@ def legal(S, out):
         for zone in range(2):
             z = zone_at(S, zone)
             for col in range(COLOURS):
-                if S[z + B.key_of(col)] > 0:
+                if S[z + board.key_of(col)] > 0:
                     out[n] = A_NM_KEY + zone * COLOURS + col
                     n += 1
         for col in range(COLOURS):
@@ -553,10 +553,10 @@ def encode(state) -> np.ndarray:
             S[H + OWN_STEP * p + c] += 1
         S[HSZ + p] = len(state.hands[p])
         for d in state.doors[p]:
-            S[DR + COLOURS * p + C.colour(d)] += 1
+            S[DR + COLOURS * p + cards.colour(d)] += 1
         row = state.rows[p]
         S[LAST + p] = row[-1] if row else NO_CARD
-        S[SER + p] = B.open_series(row)
+        S[SER + p] = board.open_series(row)
         S[ROWLEN + p] = len(row)
     for c in state.shared:
         S[SH + c] += 1
@@ -602,7 +602,7 @@ def engine_fields(state) -> dict:
         "doors": [[state.doors[p].count(FIRST_DOOR + col) for col in range(COLOURS)]
                   for p in range(2)],
         "last": [state.rows[p][-1] if state.rows[p] else None for p in range(2)],
-        "series": [G.series_length(state.rows[p]) for p in range(2)],
+        "series": [game.series_length(state.rows[p]) for p in range(2)],
         "rowlen": [len(state.rows[p]) for p in range(2)],
         **HS.engine_deck_fields(state), "hidden": hidden,
         "totals": (sum(state.unknown), len(state.hands[0]), len(state.hands[1]),

@@ -2,9 +2,9 @@
 
 The board fields and the rule steps on them are the packed board layer's (:mod:`solver.board`),
 bound here at the duo offsets: each row has the layer's row shape (last card 4 bits, open series
-2 bits: 1 or 2, 0 for none) and goes through ``B.play_row``; a play needs ``B.playable``; the
-Nightmare's options are ``B.nightmare_kind``'s; own hands, shared cards, Doors in play and Doors
-in limbo are the layer's generic counters (``B.cnt_get`` / ``cnt_add`` / ``cnt_sum`` /
+2 bits: 1 or 2, 0 for none) and goes through ``board.play_row``; a play needs ``board.playable``; the
+Nightmare's options are ``board.nightmare_kind``'s; own hands, shared cards, Doors in play and Doors
+in limbo are the layer's generic counters (``board.cnt_get`` / ``cnt_add`` / ``cnt_sum`` /
 ``cnt_clear``, 2, 4, 1 and 2 bits a counter); a Door wins with the layer's rule (every Door in
 play, ``DOORS_TO_WIN``).  The decisions of the turn's automatic part are the shared steps of
 :mod:`solver.steps`, the same calls as the solo kernel's and the two-player information-state
@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine import game as G
+from engine import game
 from engine.rules import COLOURS, FIRST_DOOR, SERIES_LENGTH
 from engine.rules import DEAL_DRAFT as PH_DRAFT
 from engine.rules import DEAL_DUO_PHASE_NAMES as PHASE_NAMES
@@ -53,9 +53,9 @@ from engine.rules import NUM_LOCATION_TYPES as NLOC
 from engine.rules import NUM_TYPES as NT
 from engine.rules import PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_PROPHECY
 
-from solver import board as B
-from solver import steps as X
-from solver.clairvoyant import deal_kernel as K
+from solver import board
+from solver import steps
+from solver.clairvoyant import deal_kernel as deal
 from solver.clairvoyant.deal_kernel import _card_at, _deck_counts, _deck_size, _fill_sfx
 from solver.clairvoyant.deal_kernel import _pack_m, _pop, _prophecy_apply, _prophecy_legal, _shuffle
 from solver.errors import UnsupportedPosition
@@ -79,48 +79,48 @@ LDOOR_MASK = np.int64(0xFF) << LDOOR_SHIFT
 SHARED_SHIFT = 0
 SHARED_BITS = 4                      # the shared cards: up to 8 of a type during the draft
 ROW_AT = 48                          # player p's row field (the board layer's shape) at 48 + 6p
-ROW_W = B.SER_FROM_ROW + 2           # 6: last card 4 bits, open series 2 bits
+ROW_W = board.SER_FROM_ROW + 2           # 6: last card 4 bits, open series 2 bits
 LAST_SHIFT = (ROW_AT, ROW_AT + ROW_W)
-SER_SHIFT = (ROW_AT + B.SER_FROM_ROW, ROW_AT + ROW_W + B.SER_FROM_ROW)
+SER_SHIFT = (ROW_AT + board.SER_FROM_ROW, ROW_AT + ROW_W + board.SER_FROM_ROW)
 
 M_REFILL, M_REDRAW, M_FORESEE = 0, 1, 2
 
-A_PLAY = G.PLAY
-A_DISCARD = G.DISCARD
-A_SWAP = G.SWAP
-A_PROPHECY = G.PROPHECY
-A_DOOR_KEY = G.DOOR_KEY
-A_DOOR_LIMBO = G.DOOR_LIMBO
-A_NM_KEY = G.NM_KEY
-A_NM_DOOR = G.NM_DOOR
-A_NM_REVEAL = G.NM_REVEAL
-A_NM_REDRAW = G.NM_REDRAW
-A_DRAFT = G.DRAFT
+A_PLAY = game.PLAY
+A_DISCARD = game.DISCARD
+A_SWAP = game.SWAP
+A_PROPHECY = game.PROPHECY
+A_DOOR_KEY = game.DOOR_KEY
+A_DOOR_LIMBO = game.DOOR_LIMBO
+A_NM_KEY = game.NM_KEY
+A_NM_DOOR = game.NM_DOOR
+A_NM_REVEAL = game.NM_REVEAL
+A_NM_REDRAW = game.NM_REDRAW
+A_DRAFT = game.DRAFT
 # the Nightmare's actions (engine.actions) map to the board layer's options by its
 # nightmare_option_zone
-MOVES_BUF = K.MOVES_BUF     # moves in [0, 128), scratch above (as the solo kernel)
-CODES_AT = K.CODES_AT
-REV_AT = K.REV_AT
-PERMS_TABLE = K.PERMS_TABLE
-NPERM = K.NPERM
+MOVES_BUF = deal.MOVES_BUF     # moves in [0, 128), scratch above (as the solo kernel)
+CODES_AT = deal.CODES_AT
+REV_AT = deal.REV_AT
+PERMS_TABLE = deal.PERMS_TABLE
+NPERM = deal.NPERM
 
 # ----------------------------------------------------------------------------- field access
 
 
 @njit(cache=True, inline="always")
 def _phase(st):
-    return B.phase_get(st[0], PHASE_SHIFT)
+    return board.phase_get(st[0], PHASE_SHIFT)
 
 
 @njit(cache=True, inline="always")
 def _set_phase(st, ph):
-    st[0] = B.phase_set(st[0], PHASE_SHIFT, ph)
+    st[0] = board.phase_set(st[0], PHASE_SHIFT, ph)
 
 
 @njit(cache=True, inline="always")
 def _drawn(st):
     """The colour of the drawn Door (phase door)."""
-    return B.drawn_get(st[0], DRAWN_SHIFT)
+    return board.drawn_get(st[0], DRAWN_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -130,32 +130,32 @@ def _turn(st):
 
 @njit(cache=True, inline="always")
 def _own_n(st, p, c):
-    return B.cnt_get(st[0], OWN_W * p, OWN_BITS, c)
+    return board.cnt_get(st[0], OWN_W * p, OWN_BITS, c)
 
 
 @njit(cache=True, inline="always")
 def _own_add(st, p, c, d):
-    st[0] = B.cnt_add(st[0], OWN_W * p, OWN_BITS, c, d)
+    st[0] = board.cnt_add(st[0], OWN_W * p, OWN_BITS, c, d)
 
 
 @njit(cache=True, inline="always")
 def _own_size(st, p):
-    return B.cnt_sum(st[0], OWN_W * p, OWN_BITS, NLOC)
+    return board.cnt_sum(st[0], OWN_W * p, OWN_BITS, NLOC)
 
 
 @njit(cache=True, inline="always")
 def _sh_n(st, c):
-    return B.cnt_get(st[3], SHARED_SHIFT, SHARED_BITS, c)
+    return board.cnt_get(st[3], SHARED_SHIFT, SHARED_BITS, c)
 
 
 @njit(cache=True, inline="always")
 def _sh_add(st, c, d):
-    st[3] = B.cnt_add(st[3], SHARED_SHIFT, SHARED_BITS, c, d)
+    st[3] = board.cnt_add(st[3], SHARED_SHIFT, SHARED_BITS, c, d)
 
 
 @njit(cache=True, inline="always")
 def _sh_size(st):
-    return B.cnt_sum(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
+    return board.cnt_sum(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
 
 
 @njit(cache=True, inline="always")
@@ -175,22 +175,22 @@ def _zone_add(st, p, zone, c, d):
 
 @njit(cache=True, inline="always")
 def _has_door(st, p, col):
-    return B.cnt_get(st[0], DOORS_AT + COLOURS * p, 1, col)
+    return board.cnt_get(st[0], DOORS_AT + COLOURS * p, 1, col)
 
 
 @njit(cache=True, inline="always")
 def _doors_total(st):
-    return B.cnt_sum(st[0], DOORS_AT, 1, 2 * COLOURS)
+    return board.cnt_sum(st[0], DOORS_AT, 1, 2 * COLOURS)
 
 
 @njit(cache=True, inline="always")
 def _ldoor_n(st, col):
-    return B.cnt_get(st[1], LDOOR_SHIFT, LDOOR_BITS, col)
+    return board.cnt_get(st[1], LDOOR_SHIFT, LDOOR_BITS, col)
 
 
 @njit(cache=True, inline="always")
 def _ldoor_add(st, col):
-    st[1] = B.cnt_add(st[1], LDOOR_SHIFT, LDOOR_BITS, col, 1)
+    st[1] = board.cnt_add(st[1], LDOOR_SHIFT, LDOOR_BITS, col, 1)
 
 
 @njit(cache=True, inline="always")
@@ -201,18 +201,18 @@ def _row_at(p):
 
 @njit(cache=True, inline="always")
 def _last(st, p):
-    return B.row_last(st[3], _row_at(p))
+    return board.row_last(st[3], _row_at(p))
 
 
 @njit(cache=True, inline="always")
 def _ser(st, p):
-    return B.row_series(st[3], _row_at(p))
+    return board.row_series(st[3], _row_at(p))
 
 
 @njit(cache=True, inline="always")
 def _missing_zone(st, p):
     """The zone player p's refill fills next (:func:`solver.steps.fill_zone`), -1 if none."""
-    return X.fill_zone(_own_size(st, p), _sh_size(st))
+    return steps.fill_zone(_own_size(st, p), _sh_size(st))
 
 
 @njit(cache=True, inline="always")
@@ -228,7 +228,7 @@ def _end_turn(st, perms, s_root, seed, counts):
     w1 = st[1]
     ld = (w1 >> LDOOR_SHIFT) & 0xFF
     ln = w1 & 15
-    if X.limbo_back(ld | ln):
+    if steps.limbo_back(ld | ln):
         _deck_counts(st, perms, s_root, counts)
         for col in range(COLOURS):
             counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
@@ -257,46 +257,46 @@ def _advance(st, perms, s_root, seed, mode, counts):
     p = _turn(st)
     while True:
         if mode == M_FORESEE:
-            if not X.foresee_reveals(_deck_size(st)):
+            if not steps.foresee_reveals(_deck_size(st)):
                 mode = M_REFILL
                 continue
             _set_phase(st, PH_PROPHECY)
             return
         z = _missing_zone(st, p)
-        nxt = X.draw_next(z < 0, _deck_size(st))
-        if nxt == X.NEXT_LOST:
+        nxt = steps.draw_next(z < 0, _deck_size(st))
+        if nxt == steps.NEXT_LOST:
             _set_phase(st, PH_LOST)
             return
         if mode == M_REDRAW:
-            if nxt == X.NEXT_FULL:
+            if nxt == steps.NEXT_FULL:
                 mode = M_REFILL
                 continue
             c = _pop(st, perms, s_root)
-            if X.redraw_card(c) == X.GO_HAND:
+            if steps.redraw_card(c) == steps.GO_HAND:
                 _zone_add(st, p, z, c, 1)
             else:
                 _to_limbo(st, c)
             continue
         # refill
-        if nxt == X.NEXT_FULL:
+        if nxt == steps.NEXT_FULL:
             _end_turn(st, perms, s_root, seed, counts)
             return
         c = _pop(st, perms, s_root)
-        go = X.refill_card(c)
-        if go == X.GO_DOOR:
+        go = steps.refill_card(c)
+        if go == steps.GO_DOOR:
             col = c - FIRST_DOOR
-            k = B.key_of(col)
-            if not X.door_waits(True, _own_n(st, p, k) + _sh_n(st, k), _has_door(st, p, col)):
-                go = X.GO_LIMBO
-        if go == X.GO_HAND:
+            k = board.key_of(col)
+            if not steps.door_waits(True, _own_n(st, p, k) + _sh_n(st, k), _has_door(st, p, col)):
+                go = steps.GO_LIMBO
+        if go == steps.GO_HAND:
             _zone_add(st, p, z, c, 1)
             continue
-        if go == X.GO_LIMBO:
+        if go == steps.GO_LIMBO:
             _to_limbo(st, c)
             continue
-        if go == X.GO_DOOR:
+        if go == steps.GO_DOOR:
             _set_phase(st, PH_DOOR)
-            st[0] = B.drawn_set(st[0], DRAWN_SHIFT, c - FIRST_DOOR)
+            st[0] = board.drawn_set(st[0], DRAWN_SHIFT, c - FIRST_DOOR)
             return
         _set_phase(st, PH_NIGHTMARE)
         return
@@ -308,8 +308,8 @@ def _gain_door(st, p, col):
     (:func:`solver.steps.doors_win`: every Door in play).  The two-player game keeps its Doors
     per player, one bit a colour (a player holds at most one Door of a colour, ruling D5), so
     it cannot use the solo board word's Door field of :func:`solver.board.gain_door`."""
-    st[0] = B.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, 1)
-    if X.doors_win(_doors_total(st)):
+    st[0] = board.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, 1)
+    if steps.doors_win(_doors_total(st)):
         _set_phase(st, PH_WON)
         return True
     return False
@@ -327,10 +327,10 @@ def _act(st, a, perms, s_root, seed, counts):
             zone = (a - A_PLAY) // 12
             c = (a - A_PLAY) % 12
             _zone_add(st, p, zone, c, -1)
-            w3, col = B.play_row(st[3], _row_at(p), c)
+            w3, col = board.play_row(st[3], _row_at(p), c)
             st[3] = w3
             # a completed series earns its colour's Door if the player has none (D5)
-            if col >= 0 and X.may_gain_door(True, _has_door(st, p, col)):
+            if col >= 0 and steps.may_gain_door(True, _has_door(st, p, col)):
                 _deck_counts(st, perms, s_root, counts)
                 if counts[FIRST_DOOR + col] > 0:
                     counts[FIRST_DOOR + col] -= 1
@@ -355,7 +355,7 @@ def _act(st, a, perms, s_root, seed, counts):
             _sh_add(st, gb, -1)
             _own_add(st, p, gb, 1)
             _sh_add(st, ga, 1)
-        if X.discard_foresees(c):
+        if steps.discard_foresees(c):
             return M_FORESEE
         return M_REFILL
     if ph == PH_PROPHECY:
@@ -364,33 +364,33 @@ def _act(st, a, perms, s_root, seed, counts):
         return M_REFILL
     if ph == PH_DOOR:
         col = _drawn(st)
-        st[0] = B.drawn_set(st[0], DRAWN_SHIFT, 0)
+        st[0] = board.drawn_set(st[0], DRAWN_SHIFT, 0)
         _set_phase(st, PH_PLAY)
         if a == A_DOOR_LIMBO:
             _ldoor_add(st, col)
         else:
-            _zone_add(st, p, a - A_DOOR_KEY, B.key_of(col), -1)
+            _zone_add(st, p, a - A_DOOR_KEY, board.key_of(col), -1)
             if _gain_door(st, p, col):
                 return -1
         return M_REFILL
     if ph == PH_NIGHTMARE:
         _set_phase(st, PH_PLAY)
-        o, zone = B.nightmare_option_zone(a)
-        kind, col = B.nightmare_kind(o)
-        if kind == B.OPT_KEY:                 # a Key from own (zone 0) or shared cards
-            _zone_add(st, p, zone, B.key_of(col), -1)
-        elif kind == B.OPT_DOOR:              # one of the player's Doors to limbo
-            st[0] = B.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, -1)
+        o, zone = board.nightmare_option_zone(a)
+        kind, col = board.nightmare_kind(o)
+        if kind == board.OPT_KEY:                 # a Key from own (zone 0) or shared cards
+            _zone_add(st, p, zone, board.key_of(col), -1)
+        elif kind == board.OPT_DOOR:              # one of the player's Doors to limbo
+            st[0] = board.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, -1)
             _ldoor_add(st, col)
-        elif kind == B.OPT_REVEAL:
-            k = X.prophecy_count(_deck_size(st))
+        elif kind == board.OPT_REVEAL:
+            k = steps.prophecy_count(_deck_size(st))
             for _ in range(k):
                 c = _pop(st, perms, s_root)
-                if X.reveal_card(c) == X.GO_LIMBO:
+                if steps.reveal_card(c) == steps.GO_LIMBO:
                     _to_limbo(st, c)      # (this deck model keeps no discard pile)
         else:                                 # the redraw: own and shared cards are discarded
-            st[0] = B.cnt_clear(st[0], OWN_W * p, OWN_BITS, NLOC)
-            st[3] = B.cnt_clear(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
+            st[0] = board.cnt_clear(st[0], OWN_W * p, OWN_BITS, NLOC)
+            st[3] = board.cnt_clear(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
             return M_REDRAW
         return M_REFILL
     if ph == PH_DRAFT:
@@ -398,7 +398,7 @@ def _act(st, a, perms, s_root, seed, counts):
         _sh_add(st, c, -1)
         _own_add(st, p, c, 1)
         st[0] ^= np.int64(1) << TURN_SHIFT
-        if X.draft_done(_own_size(st, 0), _own_size(st, 1)):
+        if steps.draft_done(_own_size(st, 0), _own_size(st, 1)):
             _set_phase(st, PH_PLAY)
         return -1
     return -1
@@ -427,7 +427,7 @@ def _legal(st, perms, s_root, out):
         last = _last(st, p)
         for zone in range(2):
             for c in range(NLOC):
-                if _zone_n(st, p, zone, c) > 0 and B.playable(last, c):
+                if _zone_n(st, p, zone, c) > 0 and board.playable(last, c):
                     out[n] = A_PLAY + zone * 12 + c
                     n += 1
         for zone in range(2):
@@ -461,7 +461,7 @@ def _legal(st, perms, s_root, out):
     if ph == PH_DOOR:
         col = _drawn(st)
         for zone in range(2):
-            if _zone_n(st, p, zone, B.key_of(col)) > 0:
+            if _zone_n(st, p, zone, board.key_of(col)) > 0:
                 out[n] = A_DOOR_KEY + zone
                 n += 1
         out[n] = A_DOOR_LIMBO
@@ -469,7 +469,7 @@ def _legal(st, perms, s_root, out):
     if ph == PH_NIGHTMARE:
         for zone in range(2):
             for col in range(COLOURS):
-                if _zone_n(st, p, zone, B.key_of(col)) > 0:
+                if _zone_n(st, p, zone, board.key_of(col)) > 0:
                     out[n] = A_NM_KEY + zone * COLOURS + col
                     n += 1
         for col in range(COLOURS):
@@ -499,7 +499,7 @@ class DuoKernelState:
         self.perms = perms
         self.s_root = s_root
         self.seed = seed
-        self.counts = K.new_wk()
+        self.counts = deal.new_wk()
         self.buf = np.zeros(MOVES_BUF, dtype=np.int64)
 
     def legal_actions(self) -> list[int]:
@@ -547,7 +547,7 @@ def encode(state, perms=None):
     for p in range(2):
         row = state.rows[p]
         last = row[-1] if row else EMPTY
-        w3 |= last << LAST_SHIFT[p] | B.open_series(row) << SER_SHIFT[p]
+        w3 |= last << LAST_SHIFT[p] | board.open_series(row) << SER_SHIFT[p]
     ln = 0
     ld = 0
     for c in state.limbo:
@@ -556,14 +556,14 @@ def encode(state, perms=None):
         else:
             ld += 1 << (2 * (c - 12))
     if perms is None:
-        perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
+        perms = np.zeros((deal.PERMS_ROWS, deal.ROW_W), dtype=np.uint8)
     else:
         perms[0, :] = 0
     deck = list(state.deck)
     perms[0, :len(deck)] = deck
     _fill_sfx(perms, 0, len(deck))
     s = state.shuffles
-    w1 = ln | s << K.S_SHIFT | len(deck) << K.N_SHIFT | ld << LDOOR_SHIFT
+    w1 = ln | s << deal.S_SHIFT | len(deck) << deal.N_SHIFT | ld << LDOOR_SHIFT
     counts = np.zeros(NT, dtype=np.int64)
     for c in deck:
         counts[c] += 1
@@ -615,14 +615,14 @@ def decode(st, perms, s_root) -> dict:
     deck = [int(_card_at(st, perms, np.int64(s_root), i)) for i in range(int(_deck_size(st)))]
     return {"hands": hands, "shared": shared, "last": lasts, "series": sers, "doors": doors,
             "limbo": limbo, "deck": deck, "phase": PHASE_NAMES[ph], "drawn": drawn,
-            "turn": (w0 >> TURN_SHIFT) & 1, "shuffles": (w1 >> K.S_SHIFT) & 255}
+            "turn": (w0 >> TURN_SHIFT) & 1, "shuffles": (w1 >> deal.S_SHIFT) & 255}
 
 
 def engine_view(state) -> dict:
     """The same fields read from an engine duo State (for differential tests)."""
     return {"hands": [list(h) for h in state.hands], "shared": list(state.shared),
             "last": [r[-1] if r else None for r in state.rows],
-            "series": [G.series_length(r) for r in state.rows],
+            "series": [game.series_length(r) for r in state.rows],
             "doors": [list(d) for d in state.doors], "limbo": list(state.limbo),
             "deck": list(state.deck), "phase": state.phase,
             "drawn": state.drawn if state.phase in ("door", "nightmare") else None,

@@ -33,7 +33,7 @@ import sys
 import time
 from math import comb
 
-from engine import cards as C
+from engine import cards
 from engine.game import CHANCE_PHASES, State, series_length
 from engine.rules import PROPHECY_SIZE
 
@@ -179,7 +179,7 @@ def is_dead(s: State) -> bool:
             ldoors[c - 12] += 1
     drawn = -1
     if ph == "door" and s.drawn is not None:
-        drawn = C.colour(s.drawn)
+        drawn = cards.colour(s.drawn)
     r0, r1 = s.rows
     return bool(dead_duo(allhand, deckc, doors, ldoors, drawn, _last(r0), _ser(r0),
                          _last(r1), _ser(r1), act, ph in ("play", "draft"), ALL_BOUNDS))
@@ -237,7 +237,7 @@ def _reveal_all(s: State, ms) -> State:
     c = s.clone()
     for t, m in ms:
         c.unknown[t] -= m
-        if not C.is_location(t):
+        if not cards.is_location(t):
             for _ in range(m):
                 c._insert(c.limbo, t)
     c.left -= sum(m for _, m in ms)

@@ -30,8 +30,8 @@ from engine.game import Game
 from engine.rules import COLOURS, DOORS_PER_COLOUR, PROPHECY_SIZE
 
 from . import kernel as DK
-from solver.clairvoyant import deal_kernel as K
-from solver import rules_core as R
+from solver.clairvoyant import deal_kernel as deal
+from solver import rules_core as core
 from solver.budgets import check_nodes, check_seconds
 from solver.clairvoyant.solve import CertificateError, SolveResult, actions_to_strings, certified_line, \
     clock_chunk, replay_line
@@ -59,7 +59,7 @@ ST_INIT, ST_RUN, ST_WIN, ST_LOSS = 0, 1, 2, 3
 I_D, I_NODES, I_STATUS, I_EPOCH, I_FLAGS, I_SROOT, I_TTHITS, I_PRUNED, I_LDS, I_TRUNC = range(10)
 REM_SHIFT = 60   # limited-discrepancy runs: the discrepancies left, in the key's word 3
 
-_score_nb = njit(cache=True, inline="always")(R.score_move)
+_score_nb = njit(cache=True, inline="always")(core.score_move)
 
 
 def score_turn_move(a, act, ncol, deckc, pdoors, doors, last, ser):
@@ -102,7 +102,7 @@ def score_turn_move(a, act, ncol, deckc, pdoors, doors, last, ser):
 # ----------------------------------------------------------------------------- loss bounds
 # the dead-position bound is the one of every search (solver.rules_core.dead_core, which takes
 # two rows); this name is the two-player search's (solver.duo.open_hands and the tests use it)
-dead_duo = R.dead_core
+dead_duo = core.dead_core
 
 
 _dead_nb = njit(cache=True, inline="always")(dead_duo)
@@ -127,7 +127,7 @@ def _features(st, perms, s_root, allhand, act, deckc, doors, ldoors, pdoors):
         doors[col] = h0 + h1
         pdoors[col] = 2 * (h1 if p == 1 else h0)
         ldoors[col] = DK._ldoor_n(st, col)
-    K._deck_counts(st, perms, s_root, deckc)
+    deal._deck_counts(st, perms, s_root, deckc)
 
 
 @njit(cache=True, inline="always")
@@ -152,10 +152,10 @@ def _solo_action(a):
         return a % 12
     if a < 48:
         return 24 + (a - 24) % 12
-    if a < K.A_PROPHECY:
+    if a < deal.A_PROPHECY:
         return 24 + ((a - 48) // 144) % 12
-    if a < K.A_DOOR_LIMBO:
-        return K.A_DOOR_KEY
+    if a < deal.A_DOOR_LIMBO:
+        return deal.A_DOOR_KEY
     if a < DK.A_NM_DOOR:
         return DK.A_NM_KEY + (a - DK.A_NM_KEY) % 4
     return a
@@ -166,9 +166,9 @@ def _gen_ordered(st, perms, s_root, act, deckc, pdoors, doors, rev, out, scores)
     """Legal moves of ``st`` into ``out``, best first (score descending, then the engine's
     order); ``out[128:]`` is scratch."""
     n = DK._legal(st, perms, s_root, out)
-    ds = K._deck_size(st)
+    ds = deal._deck_size(st)
     for j in range(PROPHECY_SIZE):
-        rev[j] = K._card_at(st, perms, s_root, j) if j < ds else -1
+        rev[j] = deal._card_at(st, perms, s_root, j) if j < ds else -1
     p = DK._turn(st)
     last = DK._last(st, p)
     ser = DK._ser(st, p)
@@ -177,11 +177,11 @@ def _gen_ordered(st, perms, s_root, act, deckc, pdoors, doors, rev, out, scores)
         ncol[col] = act[col * 3] + act[col * 3 + 1] + act[col * 3 + 2]
     draft = DK._phase(st) == DK.PH_DRAFT
     for i in range(n):
-        out[K.CODES_AT + i] = out[i]
+        out[deal.CODES_AT + i] = out[i]
         a = out[i]
         if draft:
             s = 0
-        elif a < K.A_PROPHECY:   # play, discard, exchange
+        elif a < deal.A_PROPHECY:   # play, discard, exchange
             s = _turn_nb(a, act, ncol, deckc, pdoors, doors, last, ser)
         else:          # prophecy, Door, Nightmare: the solo heuristic (colour done = team)
             s = _score_nb(_solo_action(a), act, ncol, deckc, doors, last, ser, rev)
@@ -199,7 +199,7 @@ def _gen_ordered(st, perms, s_root, act, deckc, pdoors, doors, rev, out, scores)
             scores[j + gap] = x
         gap //= 3
     for i in range(n):
-        out[i] = out[K.CODES_AT + 255 - (scores[i] & 255)]
+        out[i] = out[deal.CODES_AT + 255 - (scores[i] & 255)]
     return n
 
 
@@ -231,14 +231,14 @@ def _search(S, moves, nmov, idx, wstart, rem, perms, seed, info, table, node_lim
     epoch = info[I_EPOCH]
     allhand = np.zeros(12, dtype=np.int64)
     act = np.zeros(12, dtype=np.int64)
-    deckc = np.zeros(K.NT, dtype=np.int64)
+    deckc = np.zeros(deal.NT, dtype=np.int64)
     doors = np.zeros(4, dtype=np.int64)
     ldoors = np.zeros(4, dtype=np.int64)
     pdoors = np.zeros(4, dtype=np.int64)
     rev = np.zeros(PROPHECY_SIZE + COLOURS, dtype=np.int64)   # the top cards, then cards per colour
-    scores = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    scores = np.zeros(deal.MAX_MOVES, dtype=np.int64)
     c = np.zeros(DK.NW, dtype=np.int64)
-    mv = np.zeros(K.MOVES_BUF, dtype=np.int64)
+    mv = np.zeros(deal.MOVES_BUF, dtype=np.int64)
     nodes = info[I_NODES]
     d = info[I_D]
     if info[I_STATUS] == ST_INIT:
@@ -331,7 +331,7 @@ class DuoSearch:
 
     def __init__(self, table):
         self.S = np.zeros((MAXD + 1, DK.NW), dtype=np.int64)
-        self.moves = np.zeros((MAXD, K.MOVES_BUF), dtype=np.int64)
+        self.moves = np.zeros((MAXD, deal.MOVES_BUF), dtype=np.int64)
         self.nmov = np.zeros(MAXD, dtype=np.int64)
         self.idx = np.zeros(MAXD, dtype=np.int64)
         self.wstart = np.zeros(MAXD, dtype=np.int64)
@@ -340,7 +340,7 @@ class DuoSearch:
         self.table = table
         self.perms = None
         self.seed = np.uint64(0)
-        self.wk = K.new_wk()
+        self.wk = deal.new_wk()
 
     def reset(self, st, perms, s_root, seed, epoch, flags, lds=-1):
         self.S[0, :] = st
@@ -351,7 +351,7 @@ class DuoSearch:
         self.info[I_FLAGS] = flags
         self.info[I_SROOT] = s_root
         self.info[I_LDS] = lds
-        self.wk[K.WK_PC:] = -1
+        self.wk[deal.WK_PC:] = -1
 
     def run(self, node_limit: int) -> None:
         _search(self.S, self.moves, self.nmov, self.idx, self.wstart, self.rem, self.perms,
@@ -382,7 +382,7 @@ class DuoSolver:
         self.tt = DuoTable(tt_mb)
         self.search = DuoSearch(self.tt.table)
         self.flags = flags
-        self.perms = np.zeros((K.PERMS_ROWS, K.ROW_W), dtype=np.uint8)
+        self.perms = np.zeros((deal.PERMS_ROWS, deal.ROW_W), dtype=np.uint8)
 
     def solve_state(self, state, budget_nodes: int | None = DEFAULT_NODE_BUDGET,
                     budget_s: float | None = None, flags: int | None = None,

@@ -33,7 +33,7 @@ from math import comb
 
 import numpy as np
 
-from engine import cards as C
+from engine import cards
 from engine.game import State
 from engine.view import is_duo_view, player_view
 
@@ -67,11 +67,11 @@ def partner_hands(view):
     """Every possible partner hand (a sorted tuple of Location types) with its probability:
     ``view.hidden`` cards dealt uniformly from the unknown Locations (multivariate
     hypergeometric), as :func:`engine.view.sample_position` deals them."""
-    u = [view.unknown[t] for t in range(C.NUM_LOCATION_TYPES)]
+    u = [view.unknown[t] for t in range(cards.NUM_LOCATION_TYPES)]
     h = view.hidden
     total = comb(sum(u), h)
     out = []
-    for combo in itertools.combinations_with_replacement(range(C.NUM_LOCATION_TYPES), h):
+    for combo in itertools.combinations_with_replacement(range(cards.NUM_LOCATION_TYPES), h):
         w = 1
         for t in set(combo):
             w *= comb(u[t], combo.count(t))
@@ -83,9 +83,9 @@ def partner_hands(view):
 def _count_hands(view, cap):
     """How many partner hands are possible, counting up to ``cap`` + 1 (the enumeration is
     cut there: early positions have thousands)."""
-    u = [view.unknown[t] for t in range(C.NUM_LOCATION_TYPES)]
+    u = [view.unknown[t] for t in range(cards.NUM_LOCATION_TYPES)]
     n = 0
-    for combo in itertools.combinations_with_replacement(range(C.NUM_LOCATION_TYPES),
+    for combo in itertools.combinations_with_replacement(range(cards.NUM_LOCATION_TYPES),
                                                          view.hidden):
         if all(combo.count(t) <= u[t] for t in set(combo)):
             n += 1

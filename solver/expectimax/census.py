@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from solver.expectimax import kernel as K
+from solver.expectimax import kernel
 from solver.expectimax.strategy_graph import TOL as EPS, known_bounds
 
 
@@ -28,10 +28,10 @@ def _census(keys, vals, cfg):
     for r in range(keys.shape[0]):
         if keys[r, 0] == -1:
             continue
-        st, w0, w1, w2, w3 = K.canonical(keys[r, 0], keys[r, 1], keys[r, 2], keys[r, 3])
-        if st != K.DOOR and st != K.PROPHECY and st != K.NIGHTMARE:
+        st, w0, w1, w2, w3 = kernel.canonical(keys[r, 0], keys[r, 1], keys[r, 2], keys[r, 3])
+        if st != kernel.DOOR and st != kernel.PROPHECY and st != kernel.NIGHTMARE:
             continue
-        nc = K.decision_children(st, w0, w1, w2, w3, False, ch)
+        nc = kernel.decision_children(st, w0, w1, w2, w3, False, ch)
         v = np.empty(nc)            # exact values; -1 where a child has bounds only
         for i in range(nc):
             lo, hi = known_bounds(ch, i, keys, vals, cfg)
@@ -44,7 +44,7 @@ def _census(keys, vals, cfg):
             out[14] += 1
             continue
         best = v.max()
-        if st == K.DOOR:            # child 0 opens the Door, child 1 sends it to limbo
+        if st == kernel.DOOR:            # child 0 opens the Door, child 1 sends it to limbo
             out[0] += 1
             if v[0] > v[1] + EPS:
                 out[1] += 1
@@ -52,13 +52,13 @@ def _census(keys, vals, cfg):
                 out[2] += 1
             else:
                 out[3] += 1
-        elif st == K.PROPHECY:      # children: distinct revealed types, from the top down
-            n = K.plen(w2)
-            m = min(5, n + K.unk_total(w0, w1))
+        elif st == kernel.PROPHECY:      # children: distinct revealed types, from the top down
+            n = kernel.plen(w2)
+            m = min(5, n + kernel.unk_total(w0, w1))
             prev = -1
             i = 0
             for jj in range(m):
-                t = K.slot_get(w2, w3, n - 1 - jj)
+                t = kernel.slot_get(w2, w3, n - 1 - jj)
                 if t == prev:
                     continue
                 prev = t
@@ -74,7 +74,7 @@ def _census(keys, vals, cfg):
             i = 0
             unique = -1
             for act in range(10):
-                ok, a1, a2 = K.nightmare_option(w0, w1, w2, act)
+                ok, a1, a2 = kernel.nightmare_option(w0, w1, w2, act)
                 if not ok:
                     continue
                 strict = True
@@ -85,7 +85,7 @@ def _census(keys, vals, cfg):
                     if act < 4:
                         unique = 8
                     elif act < 8:
-                        unique = 9 if K.doors_get(w1, act - 4) == 2 else 10
+                        unique = 9 if kernel.doors_get(w1, act - 4) == 2 else 10
                     else:
                         unique = 11 if act == 8 else 12
                 i += 1

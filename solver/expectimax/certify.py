@@ -46,13 +46,13 @@ import numpy as np
 
 from engine.game import State, series_length
 from engine.rules import NUM_TYPES, PH_SETUP, PHASE_NUMBER, PROPHECY_SIZE
-from solver.expectimax import kernel as K
+from solver.expectimax import kernel
 from solver.errors import CertificateTooLarge
 from solver.expectimax.encode import encode, forget_seed
 from solver.expectimax.kernel import (LOST, PICK, REFILL, WON, canonical, free_get, plen,
                                       search, slot_get, unk_total)
 from solver.expectimax.rules import children_of
-from solver import steps as X
+from solver import steps
 
 TOL = 1e-12
 
@@ -130,9 +130,9 @@ def _deferred_order(w0, w1, w2, w3, keys, vals, cfg, ctr):
     discarded type, kept types top first)."""
     order = np.full(5, -1, np.int64)
     st, w0, w1, w2, w3 = canonical(w0, w1, w2, w3)
-    if st != K.PROPHECY:
+    if st != kernel.PROPHECY:
         return False, -1, order[:0]
-    m = X.prophecy_count(plen(w2) + unk_total(w0, w1))
+    m = steps.prophecy_count(plen(w2) + unk_total(w0, w1))
     before = _top_counts(w2, w3, m)
     ch = np.empty((24, 4), np.int64)
     nc = children_of(st, w0, w1, w2, w3, False, ch)
@@ -194,7 +194,7 @@ class _Replay:
             return 1.0 if s.won() else 0.0
         self.queries += 1
         w = self.encode(s)
-        lo, hi = K.solve_words(np.int64(w[0]), np.int64(w[1]), np.int64(w[2]),
+        lo, hi = kernel.solve_words(np.int64(w[0]), np.int64(w[1]), np.int64(w[2]),
                                np.int64(w[3]), 0.0, 1.0, self.solver.keys, self.solver.vals,
                                self.solver.counters, self.solver.settings)
         if hi - lo > TOL:     # only a node limit could do this; none is set

@@ -14,7 +14,7 @@ from engine.rules import PH_REFILL as REFILL
 from engine.rules import PH_REVEAL as REVEAL
 from .fields import left_get, left_set, plen, unk_add, unk_get, unk_total
 from .rules import push_bottom, redrawn, refill_with, revealed, to_limbo
-from solver import steps as X
+from solver import steps
 
 
 @nb.njit(cache=True)
@@ -139,7 +139,7 @@ def outcomes(ph, w0, w1, w2, w3):
     total = unk_total(w0, w1)
     if ph == REVEAL and left_get(w2) > 1:
         return reveal_outcomes(w0, w1, w2, w3, left_get(w2), total, False)
-    if ph == FORESEE and X.prophecy_count(plen(w2) + total) - plen(w2) > 1:
-        return reveal_outcomes(w0, w1, w2, w3, X.prophecy_count(plen(w2) + total) - plen(w2),
+    if ph == FORESEE and steps.prophecy_count(plen(w2) + total) - plen(w2) > 1:
+        return reveal_outcomes(w0, w1, w2, w3, steps.prophecy_count(plen(w2) + total) - plen(w2),
                                total, True)
     return single_outcomes(w0, w1, w2, w3, ph, total)

@@ -7,18 +7,18 @@ of them: ``expectimax`` imports ``certify`` and ``memo_file``, which import only
 """
 from __future__ import annotations
 
-from engine import cards as C
+from engine import cards
 from engine.game import State
 
-from . import kernel as K
+from . import kernel
 from solver.board import pack_board
 from solver.errors import UnsupportedPosition
 
 __all__ = ["PHASE_CODES", "UnsupportedPosition", "encode", "forget_seed"]
 
-PHASE_CODES = {"play": K.PLAY, "prophecy": K.PROPHECY, "door": K.DOOR,
-               "nightmare": K.NIGHTMARE, "refill": K.REFILL, "redraw": K.REDRAW,
-               "setup": K.REDRAW, "reveal": K.REVEAL, "foresee": K.FORESEE}
+PHASE_CODES = {"play": kernel.PLAY, "prophecy": kernel.PROPHECY, "door": kernel.DOOR,
+               "nightmare": kernel.NIGHTMARE, "refill": kernel.REFILL, "redraw": kernel.REDRAW,
+               "setup": kernel.REDRAW, "reveal": kernel.REVEAL, "foresee": kernel.FORESEE}
 
 
 def encode(state: State) -> tuple[int, int, int, int]:
@@ -27,8 +27,8 @@ def encode(state: State) -> tuple[int, int, int, int]:
         raise UnsupportedPosition("mode: expectimax handles solo positions only")
     if state.phase not in PHASE_CODES:
         raise UnsupportedPosition(f"phase: no expectimax for phase {state.phase}")
-    if len(state.deck) > K.MAX_PREFIX:
-        raise UnsupportedPosition(f"deck: at most {K.MAX_PREFIX} listed (known) deck cards, "
+    if len(state.deck) > kernel.MAX_PREFIX:
+        raise UnsupportedPosition(f"deck: at most {kernel.MAX_PREFIX} listed (known) deck cards, "
                                   f"not {len(state.deck)}")
     w0 = w1 = w2 = w3 = 0
     for t, n in enumerate(state.unknown):
@@ -37,9 +37,9 @@ def encode(state: State) -> tuple[int, int, int, int]:
         else:
             w1 |= n << (4 * (t - 15))
     w1 |= pack_board(state.hands[0], state.rows[0], state.doors[0], PHASE_CODES[state.phase],
-                     C.colour(state.drawn) if state.phase == "door" else 0, K.HAND_AT)
+                     cards.colour(state.drawn) if state.phase == "door" else 0, kernel.HAND_AT)
     for c in state.limbo:
-        w2 += (1 << 8) if c == C.NIGHTMARE else 1 << (2 * C.colour(c))
+        w2 += (1 << 8) if c == cards.NIGHTMARE else 1 << (2 * cards.colour(c))
     if state.phase == "reveal":
         w2 |= state.left << 12
     n = len(state.deck)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from solver import board as B
+from solver import board
 
 MAX_PREFIX = 20
 
@@ -80,68 +80,68 @@ def unk_total(w0, w1):
 # The board fields (hand, row, Doors, phase, drawn Door) are those of the packed board layer
 # (solver.board), at these offsets of w1; the names below bind them, the code is the layer's.
 HAND_AT = 8
-ROW_AT = HAND_AT + B.ROW_FROM_HAND          # 44
-DOORS_AT = ROW_AT + B.DOORS_FROM_ROW        # 50
+ROW_AT = HAND_AT + board.ROW_FROM_HAND          # 44
+DOORS_AT = ROW_AT + board.DOORS_FROM_ROW        # 50
 
 
 @nb.njit(inline="always", cache=True)
 def hand_get(w1, c):
-    return B.hand_get(w1, HAND_AT, c)
+    return board.hand_get(w1, HAND_AT, c)
 
 
 @nb.njit(inline="always", cache=True)
 def hand_size(w1):
-    return B.hand_size(w1, HAND_AT)
+    return board.hand_size(w1, HAND_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def hand_add(w1, c, d):
-    return B.hand_add(w1, HAND_AT, c, d)
+    return board.hand_add(w1, HAND_AT, c, d)
 
 
 @nb.njit(inline="always", cache=True)
 def row_last(w1):
-    return B.row_last(w1, ROW_AT)
+    return board.row_last(w1, ROW_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def row_series(w1):
-    return B.row_series(w1, ROW_AT)
+    return board.row_series(w1, ROW_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def doors_get(w1, k):
-    return B.doors_get(w1, DOORS_AT, k)
+    return board.doors_get(w1, DOORS_AT, k)
 
 
 @nb.njit(inline="always", cache=True)
 def doors_total(w1):
-    return B.doors_total(w1, DOORS_AT)
+    return board.doors_total(w1, DOORS_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def doors_add(w1, k, d):
-    return B.doors_add(w1, DOORS_AT, k, d)
+    return board.doors_add(w1, DOORS_AT, k, d)
 
 
 @nb.njit(inline="always", cache=True)
 def phase_get(w1):
-    return B.phase_get(w1, B.PHASE_AT)
+    return board.phase_get(w1, board.PHASE_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def phase_set(w1, ph):
-    return B.phase_set(w1, B.PHASE_AT, ph)
+    return board.phase_set(w1, board.PHASE_AT, ph)
 
 
 @nb.njit(inline="always", cache=True)
 def drawn_get(w1):
-    return B.drawn_get(w1, B.DRAWN_AT)
+    return board.drawn_get(w1, board.DRAWN_AT)
 
 
 @nb.njit(inline="always", cache=True)
 def drawn_set(w1, k):
-    return B.drawn_set(w1, B.DRAWN_AT, k)
+    return board.drawn_set(w1, board.DRAWN_AT, k)
 
 
 @nb.njit(inline="always", cache=True)

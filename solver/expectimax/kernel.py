@@ -14,7 +14,7 @@ The kernel is split along its seams (docs/EXPECTIMAX.md section 2):
               points
 
 Each module imports only the ones above it.  Code that needs one part imports that module;
-this one keeps ``from solver.expectimax import kernel as K`` working everywhere.
+this one keeps ``from solver.expectimax import kernel`` working everywhere.
 """
 from __future__ import annotations
 

@@ -40,10 +40,10 @@ import zlib
 import numba as nb
 import numpy as np
 
-from engine import rules as R
+from engine import rules
 
 from .encode import PHASE_CODES, encode  # the module itself is shadowed by the function in the package
-from . import kernel as K
+from . import kernel
 from solver.errors import MemoFileError
 from .table import _slot
 
@@ -56,13 +56,13 @@ CHUNK_ROWS = 1 << 20          # rows handled at a time (56 MiB), so memory stays
 
 def fingerprint() -> str:
     """Hex SHA-256 of what gives a memo entry its meaning: the kernel's sources (packing,
-    canonical forms, rules: ``expectimax_kernel`` and its parts ``K.PARTS``), the rules
+    canonical forms, rules: ``expectimax_kernel`` and its parts ``kernel.PARTS``), the rules
     vocabulary it compiles in (``engine.rules``) and the encoder of engine states."""
     h = hashlib.sha256()
-    for path in [K.__file__] + [m.__file__ for m in K.PARTS]:
+    for path in [kernel.__file__] + [m.__file__ for m in kernel.PARTS]:
         with open(path, "rb") as f:
             h.update(f.read())
-    with open(R.__file__, "rb") as f:
+    with open(rules.__file__, "rb") as f:
         h.update(f.read())
     h.update(inspect.getsource(encode).encode())
     h.update(repr(sorted(PHASE_CODES.items())).encode())

@@ -32,8 +32,8 @@ from engine.rules import PH_REDRAW as REDRAW
 from engine.rules import PH_REFILL as REFILL
 from engine.rules import PH_REVEAL as REVEAL
 from engine.rules import PH_WON as WON
-from solver import board as B
-from solver import steps as X
+from solver import board
+from solver import steps
 from solver.board import key_of, playable
 from .fields import (DOORS_AT, HAND_AT, ROW_AT, doors_add, doors_get, doors_total,
                          drawn_get, drawn_set, free_get, free_set, hand_add, hand_get,
@@ -105,16 +105,16 @@ def to_limbo(w2, c):
 def refill_with(w1, w2, c):
     """A card drawn while refilling the hand, where :func:`solver.steps.refill_card` and
     :func:`solver.steps.door_waits` send it."""
-    go = X.refill_card(c)
-    if go == X.GO_DOOR:
+    go = steps.refill_card(c)
+    if go == steps.GO_DOOR:
         k = c - FIRST_DOOR
-        if not X.door_waits(False, hand_get(w1, key_of(k)), doors_get(w1, k)):
-            go = X.GO_LIMBO
-    if go == X.GO_HAND:
+        if not steps.door_waits(False, hand_get(w1, key_of(k)), doors_get(w1, k)):
+            go = steps.GO_LIMBO
+    if go == steps.GO_HAND:
         return hand_add(w1, c, 1), w2
-    if go == X.GO_LIMBO:
+    if go == steps.GO_LIMBO:
         return w1, to_limbo(w2, c)
-    if go == X.GO_DOOR:
+    if go == steps.GO_DOOR:
         return drawn_set(phase_set(w1, DOOR), c - FIRST_DOOR), w2
     return phase_set(w1, NIGHTMARE), w2
 
@@ -123,7 +123,7 @@ def refill_with(w1, w2, c):
 def redrawn(w1, w2, c):
     """A card drawn during the nightmare redraw (or the setup):
     :func:`solver.steps.redraw_card` (Locations to the hand, Doors and N to limbo)."""
-    if X.redraw_card(c) == X.GO_HAND:
+    if steps.redraw_card(c) == steps.GO_HAND:
         return hand_add(w1, c, 1), w2
     return w1, to_limbo(w2, c)
 
@@ -133,7 +133,7 @@ def revealed(w2, c):
     """A card revealed by the nightmare: :func:`solver.steps.reveal_card` (Locations to the
     discard pile, which this model does not keep, the rest to limbo)."""
     w2 = left_set(w2, left_get(w2) - 1)
-    if X.reveal_card(c) == X.GO_DISCARD:
+    if steps.reveal_card(c) == steps.GO_DISCARD:
         return w2
     return to_limbo(w2, c)
 
@@ -143,16 +143,16 @@ def advance(w0, w1, w2, w3):
     """Play every automatic step.  Returns (status, w0..w3): status is the phase of the
     decision or chance node reached, or WON / LOST."""
     while True:
-        if X.doors_win(doors_total(w1)):
+        if steps.doors_win(doors_total(w1)):
             return WON, w0, w1, w2, w3
         ph = phase_get(w1)
         if ph == REFILL:
-            nxt = X.draw_next(X.hand_full(hand_size(w1)), plen(w2) + unk_total(w0, w1))
-            if nxt == X.NEXT_FULL:
-                if X.limbo_back(w2 & 0xFFF):      # the limbo's fields (Doors, Nightmares)
+            nxt = steps.draw_next(steps.hand_full(hand_size(w1)), plen(w2) + unk_total(w0, w1))
+            if nxt == steps.NEXT_FULL:
+                if steps.limbo_back(w2 & 0xFFF):      # the limbo's fields (Doors, Nightmares)
                     w0, w1, w2, w3 = shuffle_all(w0, w1, w2, w3, True)
                 return PLAY, w0, phase_set(w1, PLAY), w2, w3
-            if nxt == X.NEXT_LOST:
+            if nxt == steps.NEXT_LOST:
                 return LOST, w0, w1, w2, w3
             n = plen(w2)
             if n == 0:
@@ -168,11 +168,11 @@ def advance(w0, w1, w2, w3):
             w1, w2 = refill_with(w1, w2, c)
             continue
         if ph == REDRAW:
-            nxt = X.draw_next(X.hand_full(hand_size(w1)), plen(w2) + unk_total(w0, w1))
-            if nxt == X.NEXT_FULL:
+            nxt = steps.draw_next(steps.hand_full(hand_size(w1)), plen(w2) + unk_total(w0, w1))
+            if nxt == steps.NEXT_FULL:
                 w1 = phase_set(w1, REFILL)
                 continue
-            if nxt == X.NEXT_LOST:
+            if nxt == steps.NEXT_LOST:
                 return LOST, w0, w1, w2, w3
             if plen(w2) == 0:
                 return REDRAW, w0, w1, w2, w3
@@ -190,10 +190,10 @@ def advance(w0, w1, w2, w3):
             continue
         if ph == FORESEE:
             size = plen(w2) + unk_total(w0, w1)
-            if not X.foresee_reveals(size):
+            if not steps.foresee_reveals(size):
                 w1 = phase_set(w1, REFILL)
                 continue
-            if plen(w2) < X.prophecy_count(size):
+            if plen(w2) < steps.prophecy_count(size):
                 return FORESEE, w0, w1, w2, w3
             return PROPHECY, w0, phase_set(w1, PROPHECY), w2, w3
         return ph, w0, w1, w2, w3
@@ -206,16 +206,16 @@ def nightmare_option(w0, w1, w2, act):
     deck) cards, 9 discard the hand and redraw).  The board part is the layer's
     ``nightmare_board``; the limbo and the reveal's count are this kernel's.  Returns
     (legal, w1, w2) of the position after it (w0, w3 unchanged)."""
-    ok, b1 = B.nightmare_board(w1, HAND_AT, DOORS_AT, act)
+    ok, b1 = board.nightmare_board(w1, HAND_AT, DOORS_AT, act)
     if not ok:
         return False, w1, w2
-    kind, col = B.nightmare_kind(act)
-    if kind == B.OPT_KEY:
+    kind, col = board.nightmare_kind(act)
+    if kind == board.OPT_KEY:
         return True, phase_set(b1, REFILL), w2
-    if kind == B.OPT_DOOR:
+    if kind == board.OPT_DOOR:
         return True, phase_set(b1, REFILL), to_limbo(w2, FIRST_DOOR + col)
-    if kind == B.OPT_REVEAL:
-        return True, phase_set(b1, REVEAL), left_set(w2, X.prophecy_count(plen(w2) + unk_total(w0, w1)))
+    if kind == board.OPT_REVEAL:
+        return True, phase_set(b1, REVEAL), left_set(w2, steps.prophecy_count(plen(w2) + unk_total(w0, w1)))
     return True, phase_set(b1, REDRAW), w2
 
 
@@ -235,7 +235,7 @@ def series_door(w0, w1, w2, w3, col):
         w0, w1 = unk_add(w0, w1, FIRST_DOOR + col, -1)
         got = True
     if got:
-        w1, won = B.gain_door(w1, DOORS_AT, col)
+        w1, won = board.gain_door(w1, DOORS_AT, col)
         if not won:
             w0, w1, w2, w3 = shuffle_all(w0, w1, w2, w3, False)
     return w0, w1, w2, w3
@@ -245,8 +245,8 @@ def series_door(w0, w1, w2, w3, col):
 def play_to_row(w0, w1, w2, w3, c):
     """Location c, already out of the hand (w1), joins the row (the board layer's
     ``play_row``); a series it completes brings its colour's Door (``series_door``)."""
-    w1, done = B.play_row(w1, ROW_AT, c)
-    if done >= 0 and X.may_gain_door(False, doors_get(w1, done)):
+    w1, done = board.play_row(w1, ROW_AT, c)
+    if done >= 0 and steps.may_gain_door(False, doors_get(w1, done)):
         return series_door(w0, w1, w2, w3, done)
     return w0, w1, w2, w3
 
@@ -255,7 +255,7 @@ def play_to_row(w0, w1, w2, w3, c):
 def discarded(w1, c):
     """Location c, already out of the hand (w1), is discarded: a Key starts a prophecy
     (:func:`solver.steps.discard_foresees`)."""
-    if X.discard_foresees(c):
+    if steps.discard_foresees(c):
         return phase_set(w1, FORESEE)
     return w1
 
@@ -339,7 +339,7 @@ def decision_children(ph, w0, w1, w2, w3, rev, ch):
         # free cards), at PICK the free card drawn next
         n = plen(w2)
         if ph == PROPHECY:
-            m = X.prophecy_count(n + unk_total(w0, w1))
+            m = steps.prophecy_count(n + unk_total(w0, w1))
             base3 = free_set(w3, 0)
         else:
             m = free_get(w3)
@@ -418,7 +418,7 @@ def canonical(w0, w1, w2, w3):
     if status == PROPHECY:
         # the revealed cards are reordered at will: their order is irrelevant, and so is
         # the number of free cards (all of them are among the revealed ones)
-        w2, w3 = sort_top(w2, free_set(w3, 0), X.prophecy_count(plen(w2) + unk_total(w0, w1)))
+        w2, w3 = sort_top(w2, free_set(w3, 0), steps.prophecy_count(plen(w2) + unk_total(w0, w1)))
     elif status == FORESEE:
         # every known card lies among the cards being revealed (fewer than 5 are known)
         w2, w3 = sort_top(w2, free_set(w3, 0), plen(w2))

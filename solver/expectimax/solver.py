@@ -31,7 +31,7 @@ from engine.notation import format_position, parse_position
 from engine.rules import PROPHECY_SIZE
 from engine.view import player_view
 
-from solver.expectimax import kernel as K
+from solver.expectimax import kernel
 from solver.registry import SolverBase, register_solver
 from solver.results import (EXACT_TOL, ActionValue, Interval, Ranking, bounds,  # noqa: F401
                       finish, proven_best, sort_actions)
@@ -209,7 +209,7 @@ class Expectimax(SolverBase):
         return self.memo.load(path, self.runner, self._cap_bits)
 
     def _run(self, words, budget_nodes: int | None, alpha=0.0, beta=1.0,
-             deadline: float | None = None, clock_every: int = K.CLOCK_EVERY) -> Interval:
+             deadline: float | None = None, clock_every: int = kernel.CLOCK_EVERY) -> Interval:
         """One search (or one per thread: ``SearchRunner.run``) as a clamped Interval."""
         return bounds(*self.runner.run(self.memo.keys, self.memo.vals, words, budget_nodes,
                                        alpha, beta, deadline, clock_every))
@@ -330,9 +330,9 @@ class Expectimax(SolverBase):
             for c in view.deck[k:]:
                 view.unknown[c] += 1
             view.deck = view.deck[:k]
-        elif len(state.deck) > K.MAX_PREFIX:
+        elif len(state.deck) > kernel.MAX_PREFIX:
             raise UnsupportedPosition(
-                f"deck: expectimax takes at most {K.MAX_PREFIX} listed (known) deck cards, "
+                f"deck: expectimax takes at most {kernel.MAX_PREFIX} listed (known) deck cards, "
                 f"not {len(state.deck)}; add --view to rank from the player's view (the "
                 "deck order hidden), or give seed= and use --mode clairvoyant")
         else:
@@ -665,7 +665,7 @@ def as_view(state: State) -> tuple[State, bool]:
 
 def _clock_every(state: State) -> int:
     """Nodes between two looks at the clock under a deadline (SLOW_NODE_CARDS)."""
-    return 1 if state.deck_size() > SLOW_NODE_CARDS else K.CLOCK_EVERY
+    return 1 if state.deck_size() > SLOW_NODE_CARDS else kernel.CLOCK_EVERY
 
 
 def _fmt_iv(iv: Interval) -> str:
@@ -693,7 +693,7 @@ def kernels_cached() -> bool | None:
     """True if numba's cache holds the compiled search kernel for this source (loading
     it takes a second), False if it must be compiled, None if that cannot be told."""
     try:
-        cache = K.solve._cache       # the jitted entry point of every search
+        cache = kernel.solve._cache       # the jitted entry point of every search
         return bool(cache._cache_file._load_index())
     except Exception:        # noqa: BLE001  numba internals: any change means "cannot tell"
         return None
@@ -716,8 +716,8 @@ def prepare_kernels(say=None, estimates: bool = True) -> float:
     state = parse_position(_WARM_POSITION)
     warm.probe(state, budget_nodes=64)
     warm.value(state, budget_nodes=64, budget_s=60.0)
-    keys, _, _ = K.new_tables(10)
-    K.rehash(warm.keys, keys)
+    keys, _, _ = kernel.new_tables(10)
+    kernel.rehash(warm.keys, keys)
     if estimates:
         from solver.honest.estimate import prepare
         prepare(state)             # the fast playouts of solver.honest.rollout, if it exists

@@ -26,8 +26,8 @@ from numba import njit
 from engine.rules import COLOURS, FIRST_DOOR, NO_CARD
 
 # absolute, not relative (see solver.honest.state)
-from solver import board as B
-from solver import steps as X
+from solver import board
+from solver import steps
 from solver.honest.learned import learned_play
 from solver.honest.learned2 import learned2
 from solver.honest.state import (A_DISCARD, A_DOOR_KEY, A_NM_DOOR, A_NM_KEY, A_NM_REDRAW,
@@ -51,7 +51,7 @@ def _play_rank(S, c):
     for x in range(col * 3, col * 3 + 3):
         if x % 3 != c % 3 and S[H + x] > 0:
             follow = 1
-    return X.play_rank(c, follow)
+    return steps.play_rank(c, follow)
 
 
 @njit(cache=True, inline="always")
@@ -68,8 +68,8 @@ def _prophecy_hand(S):
     """The hand as solver.steps' prophecy reads it: per colour its Doors in play, its
     Key in hand, its cards in hand."""
     return ((S[DR], S[DR + 1], S[DR + 2], S[DR + 3]),
-            (S[H + B.key_of(0)] > 0, S[H + B.key_of(1)] > 0, S[H + B.key_of(2)] > 0,
-             S[H + B.key_of(3)] > 0),
+            (S[H + board.key_of(0)] > 0, S[H + board.key_of(1)] > 0, S[H + board.key_of(2)] > 0,
+             S[H + board.key_of(3)] > 0),
             (_cnt(S, 0), _cnt(S, 1), _cnt(S, 2), _cnt(S, 3)))
 
 
@@ -87,8 +87,8 @@ def _greedy_play_ref(S):
         s_len = S[SER]
         lsym = last % 3
     cnt = (_cnt(S, 0), _cnt(S, 1), _cnt(S, 2), _cnt(S, 3))
-    need = (X.door_needed(S[DR]), X.door_needed(S[DR + 1]), X.door_needed(S[DR + 2]),
-            X.door_needed(S[DR + 3]))
+    need = (steps.door_needed(S[DR]), steps.door_needed(S[DR + 1]), steps.door_needed(S[DR + 2]),
+            steps.door_needed(S[DR + 3]))
     active_needed = s_col >= 0 and need[s_col]
     # rule 1: continue the open series of a needed colour
     if active_needed and s_len != 0:
@@ -130,7 +130,7 @@ def _greedy_play_ref(S):
     for c in range(12):
         if S[H + c] > 0:
             col = c // 3
-            r = X.discard_rank_in(c, col, 1 if need[col] else 0, s_col, s_len, cnt[col])
+            r = steps.discard_rank_in(c, col, 1 if need[col] else 0, s_col, s_len, cnt[col])
             if r < best_r:
                 best_r = r
                 best = c
@@ -153,7 +153,7 @@ def _greedy_play(S):
         s_col = last // 3
         s_len = S[SER]
         ls1 = last % 3 + 1
-    play, c = X.play_choice(S, H, H, False, DR, False, s_col, s_len, ls1)
+    play, c = steps.play_choice(S, H, H, False, DR, False, s_col, s_len, ls1)
     return (A_PLAY if play else A_DISCARD) + c
 
 
@@ -163,7 +163,7 @@ def _greedy_prophecy(S):
     two-player greedy) on this kernel's hand."""
     s_col, s_len = _series(S)
     doors, keys, cnts = _prophecy_hand(S)
-    return X.greedy_prophecy(S, TOP, X.prophecy_count(S[NTOP] + S[UTOT]), doors, keys, cnts,
+    return steps.greedy_prophecy(S, TOP, steps.prophecy_count(S[NTOP] + S[UTOT]), doors, keys, cnts,
                              s_col, s_len)
 
 
@@ -172,10 +172,10 @@ def _greedy_nightmare(S):
     """engine.policy._greedy_nightmare (solver.steps, shared with the two-player greedy)
     on this kernel's hand and Doors."""
     s_col, s_len = _series(S)
-    col = X.nightmare_key(S, H, H, False, DR, False, s_col, s_len)
+    col = steps.nightmare_key(S, H, H, False, DR, False, s_col, s_len)
     if col >= 0:
         return A_NM_KEY + col
-    return X.nightmare_fallback(S, H, H, False, DR, False, S[NTOP] + S[UTOT], A_NM_REVEAL,
+    return steps.nightmare_fallback(S, H, H, False, DR, False, S[NTOP] + S[UTOT], A_NM_REVEAL,
                                 A_NM_REDRAW, A_NM_DOOR)
 
 
@@ -216,7 +216,7 @@ def _plus_of(S, a):
         c = a - A_DISCARD
         last = S[LAST]
         # an empty row has no open series (S[SER] = 0): last // 3 is not read then
-        if X.plus_plays(last, c, S[SER] != 0 and X.door_needed(S[DR + last // 3])):
+        if steps.plus_plays(last, c, S[SER] != 0 and steps.door_needed(S[DR + last // 3])):
             return A_PLAY + c
     return a
 
@@ -238,7 +238,7 @@ def doors_left(S, col):
 def dead_key(S, col):
     """True if the Key of colour ``col`` can open no more Door: the colour needs none, or
     none of its Doors is left to draw."""
-    return (not X.door_needed(S[DR + col])) or doors_left(S, col) == 0
+    return (not steps.door_needed(S[DR + col])) or doors_left(S, col) == 0
 
 
 @njit(cache=True, inline="always")
@@ -255,7 +255,7 @@ def _keep_of(S, a):
     """greedy-keep-doors's action from greedy-plus's action ``a`` at ``S``."""
     if S[PH] == P_PLAY and a >= A_DISCARD:
         for col in range(COLOURS):
-            k = B.key_of(col)
+            k = board.key_of(col)
             if S[H + k] > 0 and dead_key(S, col):
                 return A_DISCARD + k
     return a

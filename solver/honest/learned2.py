@@ -35,8 +35,8 @@ from engine.rules import (DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, NUM_LOCATION_TY
                           SYMBOLS)
 
 # absolute, not relative (see solver.honest.state)
-from solver import board as B
-from solver import steps as X
+from solver import board
+from solver import steps
 from solver.honest.learned import LATE_DECK, NF as NF_PLAY, learned_play_w
 from solver.honest.learned2_weights import OTHER, PLAY
 from solver.honest.state import (A_NM_DOOR, A_NM_KEY, A_NM_REDRAW, A_NM_REVEAL, A_PROPHECY,
@@ -97,7 +97,7 @@ CNT_CAP = 3
 def _facts(S, col):
     """(need, useless, cnt, obtainable) of colour ``col`` at ``S``."""
     dr = S[DR + col]
-    need = X.door_needed(dr)
+    need = steps.door_needed(dr)
     obt = DOORS_PER_COLOUR - dr - S[D + FIRST_DOOR + col]
     useless = (not need) or obt <= 0
     cnt = S[H + col * 3] + S[H + col * 3 + 1] + S[H + col * 3 + 2]
@@ -112,7 +112,7 @@ def _open(S):
     if last == NO_CARD:
         return -1, -1
     s_col = -1
-    if S[SER] != 0 and X.door_needed(S[DR + last // SYMBOLS]):
+    if S[SER] != 0 and steps.door_needed(S[DR + last // SYMBOLS]):
         s_col = last // SYMBOLS
     return s_col, last % SYMBOLS
 
@@ -123,7 +123,7 @@ def _kept_value(S, c, W, s_col, lsym):
     if c == NIGHT:
         return W[1]
     if c >= FIRST_DOOR:
-        return W[2] if S[H + B.key_of(c - FIRST_DOOR)] > 0 else W[3]
+        return W[2] if S[H + board.key_of(c - FIRST_DOOR)] > 0 else W[3]
     col = c // SYMBOLS
     sym = c % SYMBOLS
     need, useless, cnt, _ = _facts(S, col)
@@ -149,7 +149,7 @@ def _victim_value(S, c, W, s_col):
 # FACT[j] = j!: the order number of a permutation (its rank in the lexicographic order in
 # which solver.steps.PERMS lists them) from its Lehmer code
 FACT = np.array([1, 1, 2, 6, 24, 120], dtype=np.int64)
-assert FACT.shape[0] > X.KEPT_MAX and int(X.NPERM[X.KEPT_MAX]) == int(FACT[X.KEPT_MAX])
+assert FACT.shape[0] > steps.KEPT_MAX and int(steps.NPERM[steps.KEPT_MAX]) == int(FACT[steps.KEPT_MAX])
 
 
 @njit(cache=True, inline="always")
@@ -157,7 +157,7 @@ def _order_score(vv, k, kd, i, p):
     """The kept cards' part of the score of (discard i, order p): sum (KEPT_MAX - q) v."""
     s = 0
     for q in range(k - 1):
-        s += (X.KEPT_MAX - q) * vv[X.kept_index(k - 1, p, q, i)]
+        s += (steps.KEPT_MAX - q) * vv[steps.kept_index(k - 1, p, q, i)]
     return s
 
 
@@ -178,7 +178,7 @@ def prophecy_w(S, kd, W):
     tests/solver/honest/test_learned2.py checks it against the reference, which scores every
     legal action."""
     s_col, lsym = _open(S)
-    k = X.prophecy_count(S[NTOP] + S[UTOT])
+    k = steps.prophecy_count(S[NTOP] + S[UTOT])
     m = k - 1
     v0 = v1 = v2 = v3 = v4 = 0
     x0 = x1 = x2 = x3 = x4 = 0
@@ -222,11 +222,11 @@ def prophecy_w(S, kd, W):
                     smaller += 1
             p += smaller * FACT[m - 1 - q]
             used |= 1 << br
-            s += (X.KEPT_MAX - q) * bv
+            s += (steps.KEPT_MAX - q) * bv
         if s > best_s:
             best_s = s
-            best = X.prophecy_action(i, p)
-    ikd, pkd = X.prophecy_split(kd - A_PROPHECY)
+            best = steps.prophecy_action(i, p)
+    ikd, pkd = steps.prophecy_split(kd - A_PROPHECY)
     s_kd = xx[ikd] + _order_score(vv, k, kd, ikd, pkd) + W[0]
     if s_kd > best_s or (s_kd == best_s and kd < best):
         return kd
@@ -239,7 +239,7 @@ def _outcome(S, k, i, p):
     cards from the top."""
     code = S[TOP + i]
     for q in range(k - 1):
-        code = code * NUM_TYPES + S[TOP + X.kept_index(k - 1, p, q, i)]
+        code = code * NUM_TYPES + S[TOP + steps.kept_index(k - 1, p, q, i)]
     return code
 
 
@@ -250,13 +250,13 @@ def _prophecy_all(S, vv, xx, k, kd, w0):
     in the legal list (which keeps the first of equal outcomes), and is skipped: with
     ``w0`` < 0 it would outscore ``kd``."""
     m = k - 1
-    ikd, pkd = X.prophecy_split(kd - A_PROPHECY)
+    ikd, pkd = steps.prophecy_split(kd - A_PROPHECY)
     kd_code = _outcome(S, k, ikd, pkd)
     best = kd
     best_s = np.int64(-(1 << 60))
     for i in range(k):
-        for p in range(X.NPERM[m]):
-            a = X.prophecy_action(i, p)
+        for p in range(steps.NPERM[m]):
+            a = steps.prophecy_action(i, p)
             if a != kd and _outcome(S, k, i, p) == kd_code:
                 continue
             s = xx[i] + _order_score(vv, k, kd, i, p) + w0 * (a == kd)
@@ -293,22 +293,22 @@ def nightmare_w(S, kd, W):
     o = NPF
     best = kd
     best_s = np.int64(-(1 << 60))
-    for opt in range(B.NM_OPTIONS):
-        kind, col = B.nightmare_kind(opt)
-        if kind == B.OPT_KEY:
-            if S[H + B.key_of(col)] == 0:
+    for opt in range(board.NM_OPTIONS):
+        kind, col = board.nightmare_kind(opt)
+        if kind == board.OPT_KEY:
+            if S[H + board.key_of(col)] == 0:
                 continue
             need, useless, cnt, obt = _facts(S, col)
             s = (W[o + 1] + W[o + 2] * useless + W[o + 3] * ((cnt - 1) * need)
                  + W[o + 4] * (col == s_col) + W[o + 5] * obt)
             a = A_NM_KEY + col
-        elif kind == B.OPT_DOOR:
+        elif kind == board.OPT_DOOR:
             if S[DR + col] == 0:
                 continue
             s = (W[o + 6] + W[o + 7] * (S[DR + col] >= DOORS_PER_COLOUR)
-                 + W[o + 8] * (S[H + B.key_of(col)] > 0) + W[o + 9] * late)
+                 + W[o + 8] * (S[H + board.key_of(col)] > 0) + W[o + 9] * late)
             a = A_NM_DOOR + col
-        elif kind == B.OPT_REVEAL:
+        elif kind == board.OPT_REVEAL:
             s = W[o + 10] + W[o + 11] * d8 + W[o + 12] * late
             a = A_NM_REVEAL
         else:

@@ -9,10 +9,10 @@ model of :mod:`engine.game` in chance mode: every step is the engine's step, and
 engine would stop at a chance node the kernel stops too, in the same phase.
 
 Board rules.  The rule steps on the board are those of the packed board layer
-(:mod:`solver.board`), called at the value level on the array's slots: ``B.playable`` (which
-Location may follow the row's last card), ``B.series_step`` (a played Location's new series and
-the colour whose series it completes), ``B.nightmare_kind`` (what each Nightmare option is),
-``B.key_of`` / ``B.is_key``; a Door wins with the layer's rule (every Door in play,
+(:mod:`solver.board`), called at the value level on the array's slots: ``board.playable`` (which
+Location may follow the row's last card), ``board.series_step`` (a played Location's new series and
+the colour whose series it completes), ``board.nightmare_kind`` (what each Nightmare option is),
+``board.key_of`` / ``board.is_key``; a Door wins with the layer's rule (every Door in play,
 ``DOORS_TO_WIN``).  The decisions of the turn's automatic part (``advance``, the drawn card's
 steps ``_refill_with`` / ``_place_redrawn`` / ``_revealed``, ``_next_known``, ``_deck_phase``,
 what follows a discard) are the shared steps of :mod:`solver.steps` (``hand_full``,
@@ -60,16 +60,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine import cards as C
-from engine import game as G
+from engine import cards as card_codes
+from engine import game
 from engine.rules import (COLOURS, DEAL_PHASE_NAMES, FIRST_DOOR, HAND_SIZE, NO_CARD,
                           NUM_LOCATION_TYPES, NUM_TYPES, SERIES_LENGTH, TOTAL_CARDS)
 from engine.rules import INFO_PHASE_NAMES as PHASE_NAMES
 
 # absolute, not relative: benchmarks/bench_honest.py imports copies of this file (another
 # commit's, or with one change undone) as modules of their own, outside the package
-from solver import board as B
-from solver import steps as X
+from solver import board
+from solver import steps
 
 # ----------------------------------------------------------------------------- layout
 # The deck-model slots (U, D, L, PH, DRAWN, LEFT, NTOP, UTOT, NDOORS, LTOT, TOP, ARR) are also
@@ -101,23 +101,23 @@ P_SETUP, P_REFILL, P_REDRAW, P_REVEAL, P_FORESEE = (
     PHASE_CODE[n] for n in ("setup", "refill", "redraw", "reveal", "foresee"))
 P_WON, P_LOST = PHASE_CODE["won"], PHASE_CODE["lost"]
 
-NIGHT = C.NIGHTMARE
-COUNTS = np.array(C.COUNTS, dtype=np.int64)
-A_PLAY, A_DISCARD, A_PROPHECY = G.PLAY, G.DISCARD, G.PROPHECY
-A_DOOR_KEY, A_DOOR_LIMBO = G.DOOR_KEY, G.DOOR_LIMBO
-A_NM_KEY, A_NM_DOOR, A_NM_REVEAL, A_NM_REDRAW = G.NM_KEY, G.NM_DOOR, G.NM_REVEAL, G.NM_REDRAW
-A_DRAW = G.DRAW
+NIGHT = card_codes.NIGHTMARE
+COUNTS = np.array(card_codes.COUNTS, dtype=np.int64)
+A_PLAY, A_DISCARD, A_PROPHECY = game.PLAY, game.DISCARD, game.PROPHECY
+A_DOOR_KEY, A_DOOR_LIMBO = game.DOOR_KEY, game.DOOR_LIMBO
+A_NM_KEY, A_NM_DOOR, A_NM_REVEAL, A_NM_REDRAW = game.NM_KEY, game.NM_DOOR, game.NM_REVEAL, game.NM_REDRAW
+A_DRAW = game.DRAW
 MAX_LEGAL = 128
 _REV_NAMES = 5   # apply_action holds the revealed cards in five names, rev0 .. rev4
-assert X.PROPHECY_SIZE <= _REV_NAMES and MAX_LEGAL >= X.PROPHECY_SIZE * X.PERM_STRIDE
+assert steps.PROPHECY_SIZE <= _REV_NAMES and MAX_LEGAL >= steps.PROPHECY_SIZE * steps.PERM_STRIDE
 
 # the prophecy's orders and the mixer are the shared ones (solver.steps); these names are
 # this kernel's (its callers use them)
-NPERM = X.NPERM
-PERMS = X.PERMS
-GAMMA = X.GAMMA
-mix64 = X.mix64
-word = X.word
+NPERM = steps.NPERM
+PERMS = steps.PERMS
+GAMMA = steps.GAMMA
+mix64 = steps.mix64
+word = steps.word
 
 
 # ----------------------------------------------------------------------------- generator
@@ -244,7 +244,7 @@ def _door_counted(S):
     """One more Door in play (its slot already counted by the caller); True if that wins (the
     rule of :func:`solver.steps.doors_win`: every Door in play), the phase then won."""
     S[NDOORS] += 1
-    if X.doors_win(S[NDOORS]):
+    if steps.doors_win(S[NDOORS]):
         S[PH] = P_WON
         return True
     return False
@@ -281,7 +281,7 @@ def _take_drawn(S):
 @njit(cache=True, inline="always")
 def _start_reveal(S, size):
     """The Nightmare's reveal option, the deck holding ``size`` cards."""
-    S[LEFT] = X.prophecy_count(size)
+    S[LEFT] = steps.prophecy_count(size)
     S[PH] = P_REVEAL
 
 
@@ -295,17 +295,17 @@ def _to_limbo(S, c):
 def _refill_with(S, c):
     """A card drawn in a refill, where :func:`solver.steps.refill_card` and
     :func:`solver.steps.door_waits` send it."""
-    go = X.refill_card(c)
-    if go == X.GO_DOOR:
+    go = steps.refill_card(c)
+    if go == steps.GO_DOOR:
         col = c - FIRST_DOOR
-        if not X.door_waits(False, S[H + B.key_of(col)], S[DR + col]):
-            go = X.GO_LIMBO
-    if go == X.GO_HAND:
+        if not steps.door_waits(False, S[H + board.key_of(col)], S[DR + col]):
+            go = steps.GO_LIMBO
+    if go == steps.GO_HAND:
         S[H + c] += 1
         S[HSIZE] += 1
-    elif go == X.GO_LIMBO:
+    elif go == steps.GO_LIMBO:
         _to_limbo(S, c)
-    elif go == X.GO_DOOR:
+    elif go == steps.GO_DOOR:
         S[PH] = P_DOOR
         S[DRAWN] = c
     else:
@@ -316,7 +316,7 @@ def _refill_with(S, c):
 @njit(cache=True, inline="always")
 def _place_redrawn(S, c):
     """A card drawn in the setup or a redraw (:func:`solver.steps.redraw_card`)."""
-    if X.redraw_card(c) == X.GO_HAND:
+    if steps.redraw_card(c) == steps.GO_HAND:
         S[H + c] += 1
         S[HSIZE] += 1
     else:
@@ -328,7 +328,7 @@ def _revealed(S, c):
     """A card the Nightmare's reveal turns over (:func:`solver.steps.reveal_card`); both
     kernels."""
     S[LEFT] -= 1
-    if X.reveal_card(c) == X.GO_DISCARD:
+    if steps.reveal_card(c) == steps.GO_DISCARD:
         S[D + c] += 1
     else:
         _to_limbo(S, c)
@@ -348,7 +348,7 @@ def _next_known(S, size):
     holding ``size`` cards: the known top card, taken off the deck; -1 if the next card is
     unknown (a chance node); -2 if the deck is empty (:func:`solver.steps.draw_next`: the
     game is lost, the phase says so).  Both kernels."""
-    if X.draw_next(False, size) == X.NEXT_LOST:
+    if steps.draw_next(False, size) == steps.NEXT_LOST:
         S[PH] = P_LOST
         return -2
     if S[NTOP] == 0:
@@ -368,10 +368,10 @@ def _deck_phase(S, ph, size):
             return False
         _revealed(S, _pop_top(S))
         return True
-    if not X.foresee_reveals(size):
+    if not steps.foresee_reveals(size):
         S[PH] = P_REFILL
         return True
-    if S[NTOP] >= X.prophecy_count(size):
+    if S[NTOP] >= steps.prophecy_count(size):
         S[PH] = P_PROPHECY
     return False
 
@@ -382,9 +382,9 @@ def advance(S):
     while True:
         ph = S[PH]
         if ph == P_SETUP or ph == P_REDRAW:
-            if X.hand_full(S[HSIZE]):
+            if steps.hand_full(S[HSIZE]):
                 if ph == P_SETUP:
-                    if X.limbo_back(S[LTOT]):
+                    if steps.limbo_back(S[LTOT]):
                         _shuffle(S, True)
                     S[PH] = P_PLAY
                     return
@@ -396,8 +396,8 @@ def advance(S):
             _place_redrawn(S, c)
             continue
         if ph == P_REFILL:
-            if X.hand_full(S[HSIZE]):
-                if X.limbo_back(S[LTOT]):  # end of turn: limbo shuffled back
+            if steps.hand_full(S[HSIZE]):
+                if steps.limbo_back(S[LTOT]):  # end of turn: limbo shuffled back
                     _shuffle(S, True)
                 S[PH] = P_PLAY
                 return
@@ -461,8 +461,8 @@ def _take_door_from_deck(S, col):
 def _apply_prophecy(S, a, size):
     """The prophecy decision ``a`` on the known top, the deck holding ``size`` cards: the
     chosen revealed card to the discard pile, the others back on top in the chosen order."""
-    i, p = X.prophecy_split(a - A_PROPHECY)
-    k = X.prophecy_count(size)
+    i, p = steps.prophecy_split(a - A_PROPHECY)
+    k = steps.prophecy_count(size)
     m = k - 1
     rev0 = S[TOP]
     rev1 = S[TOP + 1]
@@ -472,7 +472,7 @@ def _apply_prophecy(S, a, size):
     victim = S[TOP + i]
     S[D + victim] += 1
     for q in range(m):
-        j = X.kept_index(m, p, q, i)
+        j = steps.kept_index(m, p, q, i)
         if j == 0:
             c = rev0
         elif j == 1:
@@ -496,16 +496,16 @@ def _apply_prophecy(S, a, size):
 def _legal_prophecy(S, out, size):
     """The prophecy's legal actions (one per distinct outcome, ascending) into ``out``, the
     deck holding ``size`` cards; returns how many."""
-    k = X.prophecy_count(size)
+    k = steps.prophecy_count(size)
     m = k - 1
-    codes = np.empty(X.PERM_STRIDE * X.PROPHECY_SIZE, dtype=np.int64)
+    codes = np.empty(steps.PERM_STRIDE * steps.PROPHECY_SIZE, dtype=np.int64)
     nc = 0
     n = 0
     for i in range(k):
         for p in range(NPERM[m]):
             code = S[TOP + i]
             for q in range(m):
-                code = code * NUM_TYPES + S[TOP + X.kept_index(m, p, q, i)]
+                code = code * NUM_TYPES + S[TOP + steps.kept_index(m, p, q, i)]
             seen = False
             for x in range(nc):
                 if codes[x] == code:
@@ -514,7 +514,7 @@ def _legal_prophecy(S, out, size):
             if not seen:
                 codes[nc] = code
                 nc += 1
-                out[n] = X.prophecy_action(i, p)
+                out[n] = steps.prophecy_action(i, p)
                 n += 1
     return n
 
@@ -528,12 +528,12 @@ def apply_action(S, a):
             c = a - A_PLAY
             S[H + c] -= 1
             S[HSIZE] -= 1
-            ser, done = B.series_step(S[LAST], S[SER], c)
+            ser, done = board.series_step(S[LAST], S[SER], c)
             S[SER] = ser
             S[LAST] = c
             S[ROWLEN] += 1
             S[PH] = P_REFILL
-            if done >= 0 and X.may_gain_door(False, S[DR + done]):
+            if done >= 0 and steps.may_gain_door(False, S[DR + done]):
                 col = done
                 if _take_door_from_deck(S, col):
                     if _gain_door(S, col):
@@ -544,7 +544,7 @@ def apply_action(S, a):
             S[H + c] -= 1
             S[HSIZE] -= 1
             S[D + c] += 1
-            S[PH] = P_FORESEE if X.discard_foresees(c) else P_REFILL
+            S[PH] = P_FORESEE if steps.discard_foresees(c) else P_REFILL
     elif ph == P_PROPHECY:
         _apply_prophecy(S, a, S[NTOP] + S[UTOT])
     elif ph == P_DOOR:
@@ -553,22 +553,22 @@ def apply_action(S, a):
             _to_limbo(S, door)
         else:
             col = door - 12
-            k = B.key_of(col)
+            k = board.key_of(col)
             S[H + k] -= 1
             S[HSIZE] -= 1
             S[D + k] += 1
             _gain_door(S, col)
     elif ph == P_NIGHTMARE:
         S[D + _take_drawn(S)] += 1
-        kind, col = B.nightmare_kind(B.nightmare_option_of(a))
-        if kind == B.OPT_KEY:
-            k = B.key_of(col)
+        kind, col = board.nightmare_kind(board.nightmare_option_of(a))
+        if kind == board.OPT_KEY:
+            k = board.key_of(col)
             S[H + k] -= 1
             S[HSIZE] -= 1
             S[D + k] += 1
-        elif kind == B.OPT_DOOR:
+        elif kind == board.OPT_DOOR:
             _lose_door(S, DR + col, col)
-        elif kind == B.OPT_REVEAL:
+        elif kind == board.OPT_REVEAL:
             _start_reveal(S, S[NTOP] + S[UTOT])
         else:
             for c in range(NUM_LOCATION_TYPES):
@@ -588,7 +588,7 @@ def legal(S, out):
         last = S[LAST]
         for c in range(NUM_LOCATION_TYPES):
             if S[H + c] > 0:
-                if B.playable(last, c):
+                if board.playable(last, c):
                     out[n] = A_PLAY + c
                     n += 1
         for c in range(NUM_LOCATION_TYPES):
@@ -602,13 +602,13 @@ def legal(S, out):
         out[1] = A_DOOR_LIMBO
         n = 2
     elif ph == P_NIGHTMARE:
-        for o in range(B.NM_OPTIONS):            # in the engine's order
-            kind, col = B.nightmare_kind(o)
-            if kind == B.OPT_KEY and S[H + B.key_of(col)] == 0:
+        for o in range(board.NM_OPTIONS):            # in the engine's order
+            kind, col = board.nightmare_kind(o)
+            if kind == board.OPT_KEY and S[H + board.key_of(col)] == 0:
                 continue                          # a Key needs one in hand
-            if kind == B.OPT_DOOR and S[DR + col] == 0:
+            if kind == board.OPT_DOOR and S[DR + col] == 0:
                 continue                          # a Door needs one in play
-            out[n] = B.nightmare_action_of(o)
+            out[n] = board.nightmare_action_of(o)
             n += 1
     return n
 
@@ -627,10 +627,10 @@ def encode(state) -> np.ndarray:
     for c in state.hands[0]:
         S[H + c] += 1
     for d in state.doors[0]:
-        S[DR + C.colour(d)] += 1
+        S[DR + card_codes.colour(d)] += 1
     row = state.rows[0]
     S[LAST] = row[-1] if row else NO_CARD
-    S[SER] = B.open_series(row)
+    S[SER] = board.open_series(row)
     S[ROWLEN] = len(row)
     S[HSIZE] = len(state.hands[0])
     S[NDOORS] = len(state.doors[0])
@@ -694,7 +694,7 @@ def engine_fields(state) -> dict:
         "phase": state.phase,
         "hand": _counts(state.hands[0], 12),
         "doors": [state.doors[0].count(FIRST_DOOR + col) for col in range(COLOURS)],
-        "last": row[-1] if row else None, "series": G.series_length(row), "rowlen": len(row),
+        "last": row[-1] if row else None, "series": game.series_length(row), "rowlen": len(row),
         **engine_deck_fields(state),
         "totals": (sum(state.unknown), len(state.hands[0]), len(state.doors[0]),
                    len(state.limbo)),

@@ -84,13 +84,13 @@ class ISMCTS(PolicyBase):
         acts = view.legal_actions()
         if len(acts) == 1:
             return acts[0]
-        from solver.honest import ismcts as K
+        from solver.honest import ismcts
         from solver.honest import kernel as HK
         from solver.honest.greedy import BASES
         if self._ws is None:
-            self._ws = K.workspace(self.iters)
+            self._ws = ismcts.workspace(self.iters)
         S = HK.encode(view)
-        a = int(K.search(S, np.int64(self.iters), np.float64(self.c), np.float64(self.pw),
+        a = int(ismcts.search(S, np.int64(self.iters), np.float64(self.c), np.float64(self.pw),
                          np.float64(self.z), np.float64(self.prior), np.float64(self.cp),
                          np.uint64(key_of_stream(stream)), np.int64(BASES[self.base]),
                          *self._ws))

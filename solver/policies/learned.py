@@ -10,8 +10,8 @@ this one at every decision of real games.
 """
 from __future__ import annotations
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game
 from engine.policy import keep_doors_action
 from engine.rules import DOORS_PER_COLOUR, NUM_LOCATION_TYPES, SERIES_LENGTH
 
@@ -22,12 +22,12 @@ from solver.registry import register_policy
 def _colour_facts(view, col):
     """(need, useless, cnt) of colour ``col``: it needs a Door; it needs none or none of its
     Doors is obtainable (all in play or discarded); its cards in hand."""
-    door = C.door_of(col)
+    door = cards.door_of(col)
     in_play = view.doors[0].count(door)
     need = in_play < DOORS_PER_COLOUR
     obtainable = DOORS_PER_COLOUR - in_play - view.discard.count(door)
     useless = (not need) or obtainable <= 0
-    cnt = sum(1 for x in view.hands[0] if C.colour(x) == col)
+    cnt = sum(1 for x in view.hands[0] if cards.colour(x) == col)
     return need, useless, cnt
 
 
@@ -36,14 +36,14 @@ def features(view, action: int, kd: int) -> list[int]:
     ``action`` (play or discard a Location) at ``view``; ``kd`` is greedy-keep-doors'
     action there."""
     from solver.honest.learned import LATE_DECK, NF
-    play = action < G.DISCARD
-    c = action - (G.PLAY if play else G.DISCARD)
-    col, sym = C.colour(c), C.symbol(c)
+    play = action < game.DISCARD
+    c = action - (game.PLAY if play else game.DISCARD)
+    col, sym = cards.colour(c), cards.symbol(c)
     need, useless, cnt = _colour_facts(view, col)
     row = view.rows[0]
     s_col, s_len, s_need = -1, 0, False
-    if row and G.series_length(row) < SERIES_LENGTH:
-        s_col, s_len = C.colour(row[-1]), G.series_length(row)
+    if row and game.series_length(row) < SERIES_LENGTH:
+        s_col, s_len = cards.colour(row[-1]), game.series_length(row)
         s_need = _colour_facts(view, s_col)[0]
     late = view.deck_size() < LATE_DECK
     f = [0] * NF
@@ -51,13 +51,13 @@ def features(view, action: int, kd: int) -> list[int]:
     if play:
         cont = s_len > 0 and col == s_col and need
         f[1:11] = [1, int(cont), int(cont and s_len == 2), int(s_need and col != s_col),
-                   int(need), (cnt - 1) * int(need), int(sym == C.KEY), int(sym == C.MOON),
+                   int(need), (cnt - 1) * int(need), int(sym == cards.KEY), int(sym == cards.MOON),
                    int(useless), int(late)]
     else:
         remain = view.unknown[c] + view.deck.count(c)
-        f[11:20] = [int(sym == C.KEY), int(sym == C.KEY and useless), int(need),
-                    int(s_len > 0 and col == s_col and need), cnt, int(sym == C.SUN),
-                    int(useless), int(sym == C.KEY and late), remain]
+        f[11:20] = [int(sym == cards.KEY), int(sym == cards.KEY and useless), int(need),
+                    int(s_len > 0 and col == s_col and need), cnt, int(sym == cards.SUN),
+                    int(useless), int(sym == cards.KEY and late), remain]
     return f
 
 
@@ -73,9 +73,9 @@ def learned_base_action(view, weights=None) -> int:
     hand = set(view.hands[0])
     row = view.rows[0]
     last = row[-1] if row else None
-    acts = [G.PLAY + c for c in range(NUM_LOCATION_TYPES)
-            if c in hand and (last is None or C.symbol(last) != C.symbol(c))]
-    acts += [G.DISCARD + c for c in range(NUM_LOCATION_TYPES) if c in hand]
+    acts = [game.PLAY + c for c in range(NUM_LOCATION_TYPES)
+            if c in hand and (last is None or cards.symbol(last) != cards.symbol(c))]
+    acts += [game.DISCARD + c for c in range(NUM_LOCATION_TYPES) if c in hand]
     return best_scored(view, acts, w, features, kd)
 
 

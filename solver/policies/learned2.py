@@ -11,8 +11,8 @@ tests/solver/honest/test_learned2.py checks against this one at every decision o
 """
 from __future__ import annotations
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game
 from engine.policy import keep_doors_action
 from engine.rules import DOORS_PER_COLOUR, NUM_LOCATION_TYPES, SERIES_LENGTH
 
@@ -25,7 +25,7 @@ CNT_CAP = 3
 
 
 def _obtainable(view, col) -> int:
-    door = C.door_of(col)
+    door = cards.door_of(col)
     return max(0, DOORS_PER_COLOUR - view.doors[0].count(door) - view.discard.count(door))
 
 
@@ -36,38 +36,38 @@ def _open(view):
     if not row:
         return -1, -1
     s_col = -1
-    if G.series_length(row) < SERIES_LENGTH and _colour_facts(view, C.colour(row[-1]))[0]:
-        s_col = C.colour(row[-1])
-    return s_col, C.symbol(row[-1])
+    if game.series_length(row) < SERIES_LENGTH and _colour_facts(view, cards.colour(row[-1]))[0]:
+        s_col = cards.colour(row[-1])
+    return s_col, cards.symbol(row[-1])
 
 
 def _kept(view, c, s_col, lsym) -> list[int]:
     """The ``v_*`` features of a kept card ``c`` (solver.honest.learned2.PROPHECY_FEATURES)."""
     f = [0] * 9
-    if c == C.NIGHTMARE:
+    if c == cards.NIGHTMARE:
         f[0] = 1
-    elif C.is_door(c):
-        f[1 if C.key_of(C.colour(c)) in view.hands[0] else 2] = 1
+    elif cards.is_door(c):
+        f[1 if cards.key_of(cards.colour(c)) in view.hands[0] else 2] = 1
     else:
-        col, sym = C.colour(c), C.symbol(c)
+        col, sym = cards.colour(c), cards.symbol(c)
         need, useless, cnt = _colour_facts(view, col)
         f[3:9] = [int(col == s_col and sym != lsym), int(need), min(cnt, CNT_CAP) * int(need),
-                  int(sym == C.KEY and not useless), int(useless), int(sym == C.MOON)]
+                  int(sym == cards.KEY and not useless), int(useless), int(sym == cards.MOON)]
     return f
 
 
 def _victim(view, c, s_col) -> list[int]:
     """The ``x_*`` features of the discarded card ``c``."""
     f = [0] * 7
-    if c == C.NIGHTMARE:
+    if c == cards.NIGHTMARE:
         f[0] = 1
-    elif C.is_door(c):
+    elif cards.is_door(c):
         f[1] = 1
     else:
-        col, sym = C.colour(c), C.symbol(c)
+        col, sym = cards.colour(c), cards.symbol(c)
         need, useless, cnt = _colour_facts(view, col)
-        f[2:7] = [int(sym == C.KEY), int(useless), min(cnt, CNT_CAP) * int(need),
-                  int(col == s_col), int(sym == C.SUN)]
+        f[2:7] = [int(sym == cards.KEY), int(useless), min(cnt, CNT_CAP) * int(need),
+                  int(col == s_col), int(sym == cards.SUN)]
     return f
 
 
@@ -77,9 +77,9 @@ def prophecy_features(view, action: int, kd: int) -> list[int]:
     s_col, lsym = _open(view)
     k = min(len(view.deck), view.deck_size(), 5)
     revealed = view.deck[:k]
-    i, p = divmod(action - G.PROPHECY, 24)
+    i, p = divmod(action - game.PROPHECY, 24)
     others = [j for j in range(k) if j != i]
-    kept = [revealed[others[q]] for q in G._PERMS[k - 1][p]]
+    kept = [revealed[others[q]] for q in game._PERMS[k - 1][p]]
     v = [0] * 9
     for q, c in enumerate(kept):
         v = [a + (KEPT_MAX - q) * b for a, b in zip(v, _kept(view, c, s_col, lsym))]
@@ -96,21 +96,21 @@ def nightmare_features(view, action: int, kd: int) -> list[int]:
     hand = view.hands[0]
     f = [0] * 19
     f[0] = int(action == kd)
-    if G.NM_KEY <= action < G.NM_DOOR:
-        col = action - G.NM_KEY
+    if game.NM_KEY <= action < game.NM_DOOR:
+        col = action - game.NM_KEY
         need, useless, cnt = _colour_facts(view, col)
         f[1:6] = [1, int(useless), (cnt - 1) * int(need), int(col == s_col),
                   _obtainable(view, col)]
-    elif G.NM_DOOR <= action < G.NM_REVEAL:
-        col = action - G.NM_DOOR
-        f[6:10] = [1, int(view.doors[0].count(C.door_of(col)) >= DOORS_PER_COLOUR),
-                   int(C.key_of(col) in hand), late]
-    elif action == G.NM_REVEAL:
+    elif game.NM_DOOR <= action < game.NM_REVEAL:
+        col = action - game.NM_DOOR
+        f[6:10] = [1, int(view.doors[0].count(cards.door_of(col)) >= DOORS_PER_COLOUR),
+                   int(cards.key_of(col) in hand), late]
+    elif action == game.NM_REVEAL:
         f[10:13] = [1, size // 8, late]
     else:
-        live = [c for c in hand if not _colour_facts(view, C.colour(c))[1]]
-        f[13:19] = [1, len(live), sum(1 for c in live if C.symbol(c) == C.KEY), size // 8,
-                    int(any(C.colour(c) == s_col and C.symbol(c) != lsym for c in hand)),
+        live = [c for c in hand if not _colour_facts(view, cards.colour(c))[1]]
+        f[13:19] = [1, len(live), sum(1 for c in live if cards.symbol(c) == cards.KEY), size // 8,
+                    int(any(cards.colour(c) == s_col and cards.symbol(c) != lsym for c in hand)),
                     late]
     return f
 

@@ -12,7 +12,7 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 
 from engine import Game, IllegalActionError  # noqa: E402
-from engine import game as G  # noqa: E402
+from engine import game   # noqa: E402
 from engine.view import known_top, player_view  # noqa: E402
 from solver.api import make_policy  # noqa: E402
 from solver.honest.play import play_honest  # noqa: E402
@@ -68,7 +68,7 @@ def test_action_layout_and_mask():
     for i, a in enumerate(og.ENGINE_ACTION):
         assert og.compact_action(a) == i
     with pytest.raises(IllegalActionError):
-        og.compact_action(G.SWAP)
+        og.compact_action(game.SWAP)
     env = og.OnirimSoloEnv()
     obs, info = env.reset(seed=5)
     rnd = random.Random(1)

@@ -11,7 +11,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from engine import Game, format_position  # noqa: E402
-from engine import game as G  # noqa: E402
+from engine import game as game_rules  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from engine.view import known_top, player_view  # noqa: E402
 from onirim.openspiel import (MAX_GAME_LENGTH, OnirimState,  # noqa: E402
@@ -30,7 +30,7 @@ def test_load_and_declared_info():
     assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert t.utility == pyspiel.GameType.Utility.IDENTICAL
     assert (t.min_num_players, t.max_num_players) == (1, 2)
-    assert game.num_distinct_actions() == G.NUM_ACTIONS
+    assert game.num_distinct_actions() == game_rules.NUM_ACTIONS
     assert (game.min_utility(), game.max_utility()) == (0.0, 1.0)
     assert game.max_game_length() == MAX_GAME_LENGTH
     assert game.num_players() == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import bench_cost
-from benchmarks import experiments as X
+from benchmarks import experiments
 
 
 def test_same_deals_for_every_policy_and_ratios_from_the_timings():
@@ -14,9 +14,9 @@ def test_same_deals_for_every_policy_and_ratios_from_the_timings():
     pol = doc["policies"]
     assert list(pol) == ["greedy-keep-doors", "greedy", "greedy-plus"]   # the ref first
     for name, p in pol.items():
-        e = X.EXPERIMENTS[name]
-        w = X._worker(e)
-        rows = [X._play(e, w, s) for s in range(7100, 7106)]
+        e = experiments.EXPERIMENTS[name]
+        w = experiments._worker(e)
+        rows = [experiments._play(e, w, s) for s in range(7100, 7106)]
         assert p["deals"] == 6
         assert p["decisions"] == sum(r["decisions"] for r in rows), name
         assert p["won"] == sum(bool(r["won"]) for r in rows), name

@@ -4,12 +4,12 @@ import gzip
 
 import pytest
 
-from benchmarks import experiments as X
-from benchmarks import rows as R
+from benchmarks import experiments
+from benchmarks import rows as rows_mod
 
 
 def _writer(tmp_path, run=None):
-    return R.RowWriter("t", run or {"command": "c", "commit": "abc", "clean_tree": True,
+    return rows_mod.RowWriter("t", run or {"command": "c", "commit": "abc", "clean_tree": True,
                                     "machine": {}, "params": {}}, tmp_path)
 
 
@@ -21,7 +21,7 @@ def test_rows_carry_their_run_and_a_resumed_run_appends(tmp_path):
                             "machine": {}, "params": {}}) as w:
         assert w.done == {0, 1, 2}
         w.add({"seed": 3, "won": False, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
-    rows = R.read(R.path_of("t", tmp_path))
+    rows = rows_mod.read(rows_mod.path_of("t", tmp_path))
     assert [r["seed"] for r in rows] == [0, 1, 2, 3]
     assert [r["run"]["commit"] for r in rows] == ["abc"] * 3 + ["def"]
     assert rows[0]["run"]["command"] == "c" and rows[3]["run"]["run"] == 2
@@ -32,18 +32,18 @@ def test_a_file_cut_mid_write_keeps_its_complete_rows_and_resumes(tmp_path):
     for s in range(50):
         w.add({"seed": s, "won": True, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
     w._f.flush()
-    path = R.path_of("t", tmp_path)
+    path = rows_mod.path_of("t", tmp_path)
     data = path.read_bytes()           # as if killed: no gzip trailer
     w._f = None
     path.write_bytes(data[:-3])
-    runs, rows = R.read_lines(path)
+    runs, rows = rows_mod.read_lines(path)
     assert 40 <= len(rows) <= 50 and [r["seed"] for r in rows] == list(range(len(rows)))
     with _writer(tmp_path) as w2:
         assert w2.done == set(range(len(rows)))
         w2.add({"seed": 99, "won": False, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
     with gzip.open(path, "rt") as f:           # whole again
         assert sum(1 for _ in f) == 1 + len(rows) + 2     # two run lines, the rows
-    assert R.read(path)[-1]["seed"] == 99
+    assert rows_mod.read(path)[-1]["seed"] == 99
 
 
 def test_repair_makes_a_cut_file_whole_with_the_same_lines(tmp_path):
@@ -51,16 +51,16 @@ def test_repair_makes_a_cut_file_whole_with_the_same_lines(tmp_path):
     for s in range(30):
         w.add({"seed": s, "won": s % 2 == 0, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
     w._f.flush()
-    path = R.path_of("t", tmp_path)
+    path = rows_mod.path_of("t", tmp_path)
     data = path.read_bytes()           # as if committed while the run was still writing
     w._f = None
     path.write_bytes(data)
-    assert not R.whole(path)
-    before = R.read(path)
-    assert R.repair(path) is True and R.whole(path)
-    assert R.read(path) == before and len(before) == 30
-    assert R.repair(path) is False     # a whole file is left as it is
-    assert R.main(["repair", "no-such-experiment"]) == 2
+    assert not rows_mod.whole(path)
+    before = rows_mod.read(path)
+    assert rows_mod.repair(path) is True and rows_mod.whole(path)
+    assert rows_mod.read(path) == before and len(before) == 30
+    assert rows_mod.repair(path) is False     # a whole file is left as it is
+    assert rows_mod.main(["repair", "no-such-experiment"]) == 2
 
 
 def test_every_committed_row_file_is_a_complete_gzip_stream():
@@ -69,13 +69,13 @@ def test_every_committed_row_file_is_a_complete_gzip_stream():
     uncommitted changes (a run writing now) are not checked."""
     import subprocess
     try:
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", str(R.ROWS_DIR)],
-                               cwd=R.ROOT, capture_output=True, text=True, timeout=60).stdout
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", str(rows_mod.ROWS_DIR)],
+                               cwd=rows_mod.ROOT, capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         pytest.skip("git is not available")
     changed = {line[3:].strip().rsplit("/", 1)[-1] for line in dirty.splitlines()}
-    cut = [p.name for p in sorted(R.ROWS_DIR.glob("*" + R.SUFFIX))
-           if p.name not in changed and not R.whole(p)]
+    cut = [p.name for p in sorted(rows_mod.ROWS_DIR.glob("*" + rows_mod.SUFFIX))
+           if p.name not in changed and not rows_mod.whole(p)]
     assert cut == [], f"cut mid-write (python -m benchmarks.rows repair): {cut}"
 
 
@@ -84,14 +84,14 @@ def test_a_seed_stored_twice_with_other_results_is_refused(tmp_path):
         w.add({"seed": 1, "won": True, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
         w.add({"seed": 1, "won": False, "cpu_s": 0.1, "wall_s": 0.2, "load": 1.0})
     with pytest.raises(ValueError, match="seed 1"):
-        R.by_seed(R.read(R.path_of("t", tmp_path)))
+        rows_mod.by_seed(rows_mod.read(rows_mod.path_of("t", tmp_path)))
 
 
 def test_an_experiment_writes_one_row_per_deal_and_resumes(tmp_path):
-    assert X.run("greedy", deals=3, directory=tmp_path, quiet=True) == 3
-    assert X.run("greedy", deals=5, directory=tmp_path, quiet=True) == 2
-    assert X.run("greedy", deals=5, directory=tmp_path, quiet=True) == 0
-    rows = R.read(R.path_of("greedy", tmp_path))
+    assert experiments.run("greedy", deals=3, directory=tmp_path, quiet=True) == 3
+    assert experiments.run("greedy", deals=5, directory=tmp_path, quiet=True) == 2
+    assert experiments.run("greedy", deals=5, directory=tmp_path, quiet=True) == 0
+    rows = rows_mod.read(rows_mod.path_of("greedy", tmp_path))
     assert [r["seed"] for r in rows] == [0, 1, 2, 3, 4]
     for r in rows:
         assert {"won", "doors", "decisions", "cpu_s", "wall_s", "load"} <= set(r)
@@ -111,7 +111,7 @@ def test_an_experiment_writes_one_row_per_deal_and_resumes(tmp_path):
 def test_every_ladder_row_of_the_paper_has_an_experiment():
     from papers import rowdata
     names = {e for _, e, *_ in rowdata.LADDER} | {e for _, e, _ in rowdata.DUO_LADDER}
-    assert names | {"clairvoyant", "diff-kernel"} <= set(X.EXPERIMENTS)
+    assert names | {"clairvoyant", "diff-kernel"} <= set(experiments.EXPERIMENTS)
 
 
 def test_shards_played_apart_merge_into_the_rows_of_one_run(tmp_path):
@@ -119,16 +119,16 @@ def test_shards_played_apart_merge_into_the_rows_of_one_run(tmp_path):
     results as one unsharded run, each shard's header kept; the same shard merged again adds
     nothing, and a seed of another run stored already is refused, the file as it was."""
     a, b, one = tmp_path / "a", tmp_path / "b", tmp_path / "one"
-    assert X.run("greedy", deals=5, directory=a, quiet=True, shard=(0, 2)) == 3
-    assert X.run("greedy", deals=5, directory=b, quiet=True, shard=(1, 2)) == 2
-    assert X.run("greedy", deals=5, directory=one, quiet=True) == 5
-    ra = R.read(R.path_of("greedy", a))
+    assert experiments.run("greedy", deals=5, directory=a, quiet=True, shard=(0, 2)) == 3
+    assert experiments.run("greedy", deals=5, directory=b, quiet=True, shard=(1, 2)) == 2
+    assert experiments.run("greedy", deals=5, directory=one, quiet=True) == 5
+    ra = rows_mod.read(rows_mod.path_of("greedy", a))
     assert [r["seed"] for r in ra] == [0, 2, 4]
     assert ra[0]["run"]["command"].endswith("--deals 5 --shard 0/2")
-    dest = R.path_of("greedy", tmp_path / "m")
-    assert R.merge(dest, R.path_of("greedy", a), R.path_of("greedy", b)) == 5
-    merged = R.by_seed(R.read(dest))
-    ref = R.by_seed(R.read(R.path_of("greedy", one)))
+    dest = rows_mod.path_of("greedy", tmp_path / "m")
+    assert rows_mod.merge(dest, rows_mod.path_of("greedy", a), rows_mod.path_of("greedy", b)) == 5
+    merged = rows_mod.by_seed(rows_mod.read(dest))
+    ref = rows_mod.by_seed(rows_mod.read(rows_mod.path_of("greedy", one)))
     assert sorted(merged) == [0, 1, 2, 3, 4]
     for s in ref:
         assert (merged[s]["won"], merged[s]["doors"], merged[s]["decisions"]) == \
@@ -136,12 +136,12 @@ def test_shards_played_apart_merge_into_the_rows_of_one_run(tmp_path):
     assert {merged[s]["run"]["run"] for s in merged} == {1, 2}
     assert merged[1]["run"]["command"].endswith("--shard 1/2")
     before = dest.read_bytes()
-    assert R.merge(dest, R.path_of("greedy", b)) == 0       # the same run again: nothing
+    assert rows_mod.merge(dest, rows_mod.path_of("greedy", b)) == 0       # the same run again: nothing
     assert dest.read_bytes() == before
     with pytest.raises(ValueError, match="stored already"):  # the same seeds, another run
-        R.merge(dest, R.path_of("greedy", one))
+        rows_mod.merge(dest, rows_mod.path_of("greedy", one))
     assert dest.read_bytes() == before
-    assert R.main(["merge", str(dest), str(R.path_of("greedy", one))]) == 2
+    assert rows_mod.main(["merge", str(dest), str(rows_mod.path_of("greedy", one))]) == 2
 
 
 def test_shards_resumed_from_stored_rows_merge_only_their_new_rows(tmp_path):
@@ -150,24 +150,24 @@ def test_shards_resumed_from_stored_rows_merge_only_their_new_rows(tmp_path):
     shards' new rows; a carried run whose rows differ is refused, the file unchanged."""
     import shutil
     m, a, b = tmp_path / "m", tmp_path / "a", tmp_path / "b"
-    assert X.run("greedy", deals=3, directory=m, quiet=True) == 3
-    dest = R.path_of("greedy", m)
+    assert experiments.run("greedy", deals=3, directory=m, quiet=True) == 3
+    dest = rows_mod.path_of("greedy", m)
     for d in (a, b):
         d.mkdir()
-        shutil.copy(dest, R.path_of("greedy", d))
-    assert X.run("greedy", deals=7, directory=a, quiet=True, shard=(0, 2)) == 2   # 4, 6
-    assert X.run("greedy", deals=7, directory=b, quiet=True, shard=(1, 2)) == 2   # 3, 5
-    assert R.merge(dest, R.path_of("greedy", a), R.path_of("greedy", b)) == 4
-    merged = R.by_seed(R.read(dest))
+        shutil.copy(dest, rows_mod.path_of("greedy", d))
+    assert experiments.run("greedy", deals=7, directory=a, quiet=True, shard=(0, 2)) == 2   # 4, 6
+    assert experiments.run("greedy", deals=7, directory=b, quiet=True, shard=(1, 2)) == 2   # 3, 5
+    assert rows_mod.merge(dest, rows_mod.path_of("greedy", a), rows_mod.path_of("greedy", b)) == 4
+    merged = rows_mod.by_seed(rows_mod.read(dest))
     assert sorted(merged) == list(range(7))
     assert {merged[s]["run"]["run"] for s in merged} == {1, 2, 3}
     # a copy whose carried run was altered is not the destination's run: refused
-    runs, rows = R.read_lines(R.path_of("greedy", a))
+    runs, rows = rows_mod.read_lines(rows_mod.path_of("greedy", a))
     rows[0] = {**rows[0], "won": not rows[0]["won"]}
-    R._rewrite(R.path_of("greedy", a), runs, rows)
+    rows_mod._rewrite(rows_mod.path_of("greedy", a), runs, rows)
     before = dest.read_bytes()
     with pytest.raises(ValueError, match="stored already"):
-        R.merge(dest, R.path_of("greedy", a))
+        rows_mod.merge(dest, rows_mod.path_of("greedy", a))
     assert dest.read_bytes() == before
 
 
@@ -175,7 +175,7 @@ def test_shards_resumed_from_stored_rows_merge_only_their_new_rows(tmp_path):
 def test_a_bad_shard_is_one_line_and_status_2(bad, capsys):
     argv = ["run", "greedy", "--shard" + bad] if bad.startswith("=") else \
         ["run", "greedy", "--shard", bad]
-    assert X.main(argv) == 2
+    assert experiments.main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--shard" in err[0]
-    assert X.parse_shard("1/3") == (1, 3)
+    assert experiments.parse_shard("1/3") == (1, 3)

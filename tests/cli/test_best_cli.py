@@ -50,12 +50,12 @@ def _json(capsys, argv):
 
 
 def test_readme_position_is_what_the_readme_says():
-    from engine import cards as C
+    from engine import cards
     s = parse_position(README)
-    assert sorted(C.CODES[d] for d in s.doors[0]) == ["DA", "DA", "DG", "DG", "DL", "DO", "DO"]
-    assert sorted(C.CODES[c] for c in s.hands[0]) == ["Am", "Gk", "Lk", "Ls", "Os"]
+    assert sorted(cards.CODES[d] for d in s.doors[0]) == ["DA", "DA", "DG", "DG", "DL", "DO", "DO"]
+    assert sorted(cards.CODES[c] for c in s.hands[0]) == ["Am", "Gk", "Lk", "Ls", "Os"]
     assert sum(s.unknown) == 8 and s.deck == []
-    unknown = {C.CODES[t]: n for t, n in enumerate(s.unknown) if n}
+    unknown = {cards.CODES[t]: n for t, n in enumerate(s.unknown) if n}
     assert unknown == {"Ls": 2, "Lm": 1, "Lk": 1, "DL": 1, "N": 3}
 
 
@@ -270,8 +270,8 @@ def test_help_bytes_per_entry_agree():
     assert f"{BYTES_PER_ENTRY} bytes of memory" in helps["memo"]
     assert "56 bytes in the file" in helps["memo"]
     import numpy as np
-    from solver.expectimax import kernel as K
-    keys, _, _ = K.new_tables(4)
+    from solver.expectimax import kernel
+    keys, _, _ = kernel.new_tables(4)
     assert keys.itemsize * keys.shape[1] == BYTES_PER_ENTRY
     assert memo_file.MAGIC and 7 * np.dtype(np.int64).itemsize == 56      # 7 columns
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from onirim.cli import main
-from solver.honest import estimate as E
+from solver.honest import estimate
 from solver.honest import estimate_l2 as L
 
 # A late position (13 unknown cards) whose ranking the exact search does not finish in a
@@ -29,14 +29,14 @@ def _best(capsys, *extra):
 def test_the_json_names_the_estimator_and_the_criterion_its_policy(capsys, monkeypatch,
                                                                    level):
     if level == 2:
-        monkeypatch.setattr(E, "L2_RATIO", 1e-9)        # the first round is tried ...
-        monkeypatch.setattr(E, "L2_MIN_PLAYOUTS", 2)    # ... and two rounds are enough
+        monkeypatch.setattr(estimate, "L2_RATIO", 1e-9)        # the first round is tried ...
+        monkeypatch.setattr(estimate, "L2_MIN_PLAYOUTS", 2)    # ... and two rounds are enough
     else:
-        monkeypatch.setattr(E, "L2_RATIO", 1e12)        # a round would never fit
+        monkeypatch.setattr(estimate, "L2_RATIO", 1e12)        # a round would never fit
     out = json.loads(_best(capsys, "--json"))
     assert out["best"] is None                          # undecided: estimates
     est = out["estimates"]
-    policy = L.POLICY if level == 2 else E.POLICY
+    policy = L.POLICY if level == 2 else estimate.POLICY
     assert est["estimator"] == f"level-{level}" and est["policy"] == policy
     assert est["playouts_per_action"] >= 1
     assert (level == 1) == ("note" in est)              # level 1 says why not level 2
@@ -46,8 +46,8 @@ def test_the_json_names_the_estimator_and_the_criterion_its_policy(capsys, monke
 
 
 def test_the_text_names_the_estimator(capsys, monkeypatch):
-    monkeypatch.setattr(E, "L2_RATIO", 1e-9)
-    monkeypatch.setattr(E, "L2_MIN_PLAYOUTS", 2)
+    monkeypatch.setattr(estimate, "L2_RATIO", 1e-9)
+    monkeypatch.setattr(estimate, "L2_MIN_PLAYOUTS", 2)
     out = _best(capsys, "--no-progress")
     flat = " ".join(out.split())
     assert "level-2 estimator)" in flat

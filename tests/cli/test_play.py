@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from engine import Game, parse_position
-from engine import cards as C
+from engine import cards
 from engine.game import NM_REDRAW, NM_REVEAL
 from engine.policy import greedy_action, random_action
 from engine.view import player_view
@@ -43,11 +43,11 @@ def _after_decision_hand(state, a):
     held = Counter(state.active_hand())
     text = state.action_to_string(a)
     if state.phase == "play":                 # solo: play Os / discard Os
-        held[C.INDEX[text.split()[-1]]] -= 1
+        held[cards.INDEX[text.split()[-1]]] -= 1
     elif text.startswith("door key"):
-        held[C.key_of(C.colour(state.drawn))] -= 1
+        held[cards.key_of(cards.colour(state.drawn))] -= 1
     elif text.startswith("nightmare key"):
-        held[C.INDEX[text.split()[-1]]] -= 1
+        held[cards.INDEX[text.split()[-1]]] -= 1
     elif a == NM_REDRAW:
         held = Counter()
     return +held
@@ -118,14 +118,14 @@ def test_redraw_lists_the_cards_actually_drawn():
     assert aside or not any(ev == "limbo" for ev, _ in log)
     shown = " ".join(x.removeprefix("drew ") for x in drew).split()
     if t.phase != "lost":
-        assert Counter(shown) == Counter(C.CODES[c] for c in t.hands[0])
+        assert Counter(shown) == Counter(cards.CODES[c] for c in t.hands[0])
     assert lines[0].startswith("to the discard pile: ")
 
 
 def test_doors_sent_to_limbo_while_refilling_are_shown():
     def pred(s, a):
         t = s.clone()
-        return any(ev == "limbo" and C.is_door(c) for ev, c in t.apply_action_logged(a))
+        return any(ev == "limbo" and cards.is_door(c) for ev, c in t.apply_action_logged(a))
     s, a = _find("greedy", range(60), pred)
     t = s.clone()
     lines = describe(s, t, t.apply_action_logged(a), s.action_to_string(a))
@@ -139,7 +139,7 @@ def test_reveal_shows_what_it_discards():
     lines = describe(s, t, log, "nightmare reveal")
     rev = [x for x in lines if x.startswith("revealed ")]
     assert len(rev) == 1
-    gone = [C.CODES[c] for ev, c in log if ev == "reveal-discard"]
+    gone = [cards.CODES[c] for ev, c in log if ev == "reveal-discard"]
     if gone:
         assert f"{' '.join(gone)} to the discard pile" in rev[0]
     # what the reveal discarded is not also reported as the decision's own discard

@@ -11,12 +11,12 @@ import sys
 
 import pytest
 
-from onirim import precompile as P
+from onirim import precompile
 
 
 def test_bad_jobs_is_one_line_and_exit_2(capsys):
     with pytest.raises(SystemExit) as e:
-        P.main(["--jobs", "0"])
+        precompile.main(["--jobs", "0"])
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].endswith("--jobs must be at least 1, not 0")
@@ -24,7 +24,7 @@ def test_bad_jobs_is_one_line_and_exit_2(capsys):
 
 def test_unknown_family_is_refused(capsys):
     with pytest.raises(SystemExit) as e:
-        P.main(["--only", "nope"])
+        precompile.main(["--only", "nope"])
     assert e.value.code == 2
 
 
@@ -44,8 +44,8 @@ def test_one_family_compiles_and_reports_json():
 def test_a_failing_family_fails_the_run(monkeypatch):
     # the child process does not know this family: it exits with status 2, which the parent
     # must report as a failure with the child's last error line
-    monkeypatch.setitem(P.FAMILIES, "broken", (None, 1))
-    res = P.run(["broken"], 1, say=None)
+    monkeypatch.setitem(precompile.FAMILIES, "broken", (None, 1))
+    res = precompile.run(["broken"], 1, say=None)
     rec = res["families"]["broken"]
     assert rec["ok"] is False
     assert "invalid choice" in rec["error"]
@@ -55,20 +55,20 @@ def test_a_family_whose_probe_stays_out_of_the_cache_fails_the_run(monkeypatch, 
     # the family compiled without error, but the function family_ready reads was never
     # compiled by its warm-up: every command would then announce a compile again (seen in a
     # fresh clone: the honest family's probe was no longer called by its warm-up)
-    monkeypatch.setattr(P, "run", lambda names, jobs, say=None: {
+    monkeypatch.setattr(precompile, "run", lambda names, jobs, say=None: {
         "families": {n: {"ok": True, "wall_s": 0.1, "cpu_s": 0.1, "error": None}
                      for n in names}, "wall_s": 0.1, "jobs": jobs})
-    monkeypatch.setattr(P, "family_ready", lambda n: n != "honest")
-    assert P.main(["--only", "honest", "--only", "bound"]) == 1
+    monkeypatch.setattr(precompile, "family_ready", lambda n: n != "honest")
+    assert precompile.main(["--only", "honest", "--only", "bound"]) == 1
     out = capsys.readouterr().out
     assert "honest FAILED: compiled, but solver.honest.kernel.estimate_all is not" in out
     assert "bound FAILED" not in out
-    monkeypatch.setattr(P, "family_ready", lambda n: True)
-    assert P.main(["--only", "honest"]) == 0
+    monkeypatch.setattr(precompile, "family_ready", lambda n: True)
+    assert precompile.main(["--only", "honest"]) == 0
 
 
 def _fake_children(monkeypatch):
-    """Replace the child processes of ``P.run`` by fakes that finish when first polled.
+    """Replace the child processes of ``precompile.run`` by fakes that finish when first polled.
     Returns ``started``: (family, the families finished when it started), in start order."""
     started, finished = [], []
 
@@ -85,22 +85,22 @@ def _fake_children(monkeypatch):
         def communicate(self):
             return '{"family": "x", "cpu_s": 0.5}\n', ""
 
-    monkeypatch.setattr(P.subprocess, "Popen", Fake)
+    monkeypatch.setattr(precompile.subprocess, "Popen", Fake)
     return started
 
 
 def test_every_family_is_scheduled_longest_first(monkeypatch):
     started = _fake_children(monkeypatch)
-    res = P.run(list(P.FAMILIES), 2, say=None)
-    assert set(res["families"]) == set(P.FAMILIES)
+    res = precompile.run(list(precompile.FAMILIES), 2, say=None)
+    assert set(res["families"]) == set(precompile.FAMILIES)
     assert all(r["cpu_s"] == 0.5 for r in res["families"].values())
     # longest first, except that a family waits until its prerequisites (P.AFTER) have
     # finished: each start is the longest family not started yet whose prerequisites had
     # finished at that moment
-    left = sorted(P.FAMILIES, key=lambda n: -P.FAMILIES[n][1])
+    left = sorted(precompile.FAMILIES, key=lambda n: -precompile.FAMILIES[n][1])
     for name, done in started:
-        assert all(d in done for d in P.AFTER.get(name, ())), (name, done)
-        ready = [n for n in left if all(d in done for d in P.AFTER.get(n, ()))]
+        assert all(d in done for d in precompile.AFTER.get(name, ())), (name, done)
+        ready = [n for n in left if all(d in done for d in precompile.AFTER.get(n, ()))]
         assert name == ready[0], (name, ready)
         left.remove(name)
     assert not left
@@ -110,14 +110,14 @@ def test_a_family_waits_for_its_prerequisites(monkeypatch):
     """With AFTER = {x: (y,)}, x (the longest) does not start before y has finished, even
     with a free process; without y in the run, x starts first."""
     fams = {"x": (None, 100), "y": (None, 50), "z": (None, 30)}
-    monkeypatch.setattr(P, "FAMILIES", fams)
-    monkeypatch.setattr(P, "AFTER", {"x": ("y",)})
+    monkeypatch.setattr(precompile, "FAMILIES", fams)
+    monkeypatch.setattr(precompile, "AFTER", {"x": ("y",)})
     # y 0-50 and z 0-30 side by side, then x 50-150
-    assert P.estimate_wall(["x", "y", "z"], 2) == 150
+    assert precompile.estimate_wall(["x", "y", "z"], 2) == 150
     # without y: x 0-100 beside z 0-30
-    assert P.estimate_wall(["x", "z"], 2) == 100
+    assert precompile.estimate_wall(["x", "z"], 2) == 100
     started = _fake_children(monkeypatch)
-    P.run(["x", "y", "z"], 2, say=None)
+    precompile.run(["x", "y", "z"], 2, say=None)
     assert [name for name, _ in started] == ["y", "z", "x"]
     assert "y" in dict(started)["x"]
 
@@ -149,16 +149,16 @@ def test_make_install_and_demo_compile_every_family_first():
 def test_estimate_follows_the_schedule():
     fams = {"a": (None, 150), "b": (None, 115), "c": (None, 100), "d": (None, 90),
             "e": (None, 45)}
-    old = dict(P.FAMILIES)
-    P.FAMILIES.clear()
-    P.FAMILIES.update(fams)
+    old = dict(precompile.FAMILIES)
+    precompile.FAMILIES.clear()
+    precompile.FAMILIES.update(fams)
     try:
         # a 0-150, b 0-115; c 115-215; d 150-240; e 215-260
-        assert P.estimate_wall(list(fams), 2) == 260
-        assert P.estimate_wall(list(fams), 1) == 500
+        assert precompile.estimate_wall(list(fams), 2) == 260
+        assert precompile.estimate_wall(list(fams), 1) == 500
     finally:
-        P.FAMILIES.clear()
-        P.FAMILIES.update(old)
+        precompile.FAMILIES.clear()
+        precompile.FAMILIES.update(old)
 
 
 def test_a_cold_start_says_what_it_compiles_and_how_long(monkeypatch, capsys):
@@ -167,20 +167,20 @@ def test_a_cold_start_says_what_it_compiles_and_how_long(monkeypatch, capsys):
     def fake_run(names, jobs, say=None):
         compiled.update(names)
         return {"families": {n: {"ok": True} for n in names}, "wall_s": 0.0, "jobs": jobs}
-    monkeypatch.setattr(P, "family_ready", lambda name: name in compiled)
-    monkeypatch.setattr(P, "run", fake_run)
-    assert P.main(["--jobs", "2"]) == 0
+    monkeypatch.setattr(precompile, "family_ready", lambda name: name in compiled)
+    monkeypatch.setattr(precompile, "run", fake_run)
+    assert precompile.main(["--jobs", "2"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    minutes = round(P.estimate_wall(list(P.FAMILIES), 2) / 60)
-    assert first.startswith(f"precompile: compiling {len(P.FAMILIES)} numba kernel families, "
+    minutes = round(precompile.estimate_wall(list(precompile.FAMILIES), 2) / 60)
+    assert first.startswith(f"precompile: compiling {len(precompile.FAMILIES)} numba kernel families, "
                             "2 at a time")
     assert f"about {minutes} min" in first and "(measured)" in first
 
 
 def test_every_family_has_a_cache_probe():
-    assert set(P._PROBES) == set(P.FAMILIES)
-    for name in P.FAMILIES:
-        assert P.family_ready(name) in (True, False)        # the probe resolves
+    assert set(precompile._PROBES) == set(precompile.FAMILIES)
+    for name in precompile.FAMILIES:
+        assert precompile.family_ready(name) in (True, False)        # the probe resolves
 
 
 def test_a_command_that_must_compile_says_so_first(monkeypatch, capsys):
@@ -188,12 +188,12 @@ def test_a_command_that_must_compile_says_so_first(monkeypatch, capsys):
     with the family's measured time (the hint used to block for half a minute silently)."""
     from onirim import cmd_bench
     from onirim.cmd_play import Hinter
-    monkeypatch.setattr(P, "family_ready", lambda name: False)
+    monkeypatch.setattr(precompile, "family_ready", lambda name: False)
     cmd_bench._compile_notices(["playouts", "solver"])
     err = capsys.readouterr().err.splitlines()
     assert [x.split(" family")[0].rsplit(" ", 1)[1] for x in err] == ["playouts", "honest",
                                                                        "clairvoyant"]
-    assert all(f"about {P.FAMILIES[n][1]} s of CPU measured" in x
+    assert all(f"about {precompile.FAMILIES[n][1]} s of CPU measured" in x
                for x, n in zip(err, ("playouts", "honest", "clairvoyant")))
     said = []
     h = Hinter(said.append)

@@ -13,10 +13,10 @@ import random
 import pytest
 
 from engine import Game, IllegalActionError
-from engine import cards as C
+from engine import cards
 from rulekit import codes, do, legal, make
 
-LOCS = C.CODES[:12]
+LOCS = cards.CODES[:12]
 
 
 def test_error1_same_symbol_never_playable_whatever_the_colours():
@@ -33,9 +33,9 @@ def test_error1_same_symbol_never_playable_whatever_the_colours():
             assert f"play {cand}" not in legal(s)
             before = s.clone()
             with pytest.raises(IllegalActionError):
-                s.apply_action(s.action_to_string(C.INDEX[cand]))  # the integer's own string
+                s.apply_action(s.action_to_string(cards.INDEX[cand]))  # the integer's own string
             with pytest.raises(IllegalActionError):
-                s.apply_action(C.INDEX[cand])                       # play action integer
+                s.apply_action(cards.INDEX[cand])                       # play action integer
             assert s == before
             checked += 1
     assert checked == 4 * 12   # 12 types, each with 4 same-symbol types (all colours)
@@ -49,7 +49,7 @@ def test_error1_in_random_deals():
         while not s.is_terminal():
             s.apply_action(rnd.choice(s.legal_actions()))
             row = s.rows[0]
-            assert all(C.symbol(a) != C.symbol(b) for a, b in zip(row, row[1:]))
+            assert all(cards.symbol(a) != cards.symbol(b) for a, b in zip(row, row[1:]))
 
 
 @pytest.mark.parametrize("k", range(0, 9))
@@ -140,12 +140,12 @@ def test_error4_setup_nightmares_are_not_resolved():
         for seed in range(60):
             s = Game(players).new_initial_state(seed=seed)
             assert s.phase in ("play", "draft") and s.discard == [] and s.limbo == []
-            assert s.deck.count(C.NIGHTMARE) == 10
+            assert s.deck.count(cards.NIGHTMARE) == 10
     s = Game(1).new_initial_state()           # chance mode, fed Nightmares
     for card in ("N", "N", "Os", "N", "Am", "Gs", "Ls", "N", "Lk"):
         assert s.phase == "setup"
         do(s, f"draw {card}")
-    assert s.phase == "play" and s.unknown[C.NIGHTMARE] == 10 and s.discard == []
+    assert s.phase == "play" and s.unknown[cards.NIGHTMARE] == 10 and s.discard == []
 
 
 def test_error4_redraw_nightmares_are_not_resolved():

@@ -22,7 +22,7 @@ from collections import Counter
 import pytest
 
 from engine import Game, OnirimError, format_position, from_json, parse_position, to_json
-from engine import cards as C
+from engine import cards
 from rulekit import random_playout, random_step
 
 VALUES = ["play", "door", "nightmare", "prophecy", "foresee", "reveal", "redraw", "refill",
@@ -30,7 +30,7 @@ VALUES = ["play", "door", "nightmare", "prophecy", "foresee", "reveal", "redraw"
           "solo", "duo", "-", "*", ""]
 EXTRA = ["drawn=N", "drawn=DO", "drawn=Os", "left=3", "left=0", "seed=5", "shuffles=2",
          "turn=1", "turn=0", "phase=door", "deck=*", "shared=Os,Os"]
-CODES = list(C.CODES) + ["*", "-", "x", "", "N", "Ok", "DO"]
+CODES = list(cards.CODES) + ["*", "-", "x", "", "N", "Ok", "DO"]
 STATS: Counter = Counter()     # mutants tried, accepted and refused (all seeds)
 
 

@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 
 from engine import Game, format_position, parse_position
-from engine import cards as C
+from engine import cards
 from paths import GOLDEN
 
 
@@ -66,17 +66,17 @@ def choose(s) -> str:
         def nonkey_first(lst):
             return sorted(lst, key=lambda a: (_split(a)[2].endswith("k"), acts.index(a)))
         if row:
-            col = C.colour(row[-1])
-            cont = [a for a in plays if C.colour(C.INDEX[_split(a)[2]]) == col]
+            col = cards.colour(row[-1])
+            cont = [a for a in plays if cards.colour(cards.INDEX[_split(a)[2]]) == col]
             if cont:
                 return nonkey_first(cont)[0]
         held = {}
         for c in hand:
-            held[C.colour(c)] = held.get(C.colour(c), 0) + 1
-        pairs = [a for a in plays if held[C.colour(C.INDEX[_split(a)[2]])] >= 2]
+            held[cards.colour(c)] = held.get(cards.colour(c), 0) + 1
+        pairs = [a for a in plays if held[cards.colour(cards.INDEX[_split(a)[2]])] >= 2]
         if pairs:
             return nonkey_first(pairs)[0]
-        keys = [c for c in hand if C.is_key(c)]
+        keys = [c for c in hand if cards.is_key(c)]
         discards = [a for a in acts if a.startswith("discard")]
         if len(keys) >= 2:
             kd = [a for a in discards if _split(a)[2].endswith("k") and not _split(a)[3]]
@@ -84,27 +84,27 @@ def choose(s) -> str:
                 return kd[0]
         plain = [a for a in discards if not _split(a)[2].endswith("k")]
         if plain:
-            least = min(plain, key=lambda a: (held[C.colour(C.INDEX[_split(a)[2]])],
-                                              C.INDEX[_split(a)[2]], a))
+            least = min(plain, key=lambda a: (held[cards.colour(cards.INDEX[_split(a)[2]])],
+                                              cards.INDEX[_split(a)[2]], a))
             _, zone, code, _ = _split(least)
             if s.players == 2 and row:
-                col = C.colour(row[-1])
+                col = cards.colour(row[-1])
                 for a in plain:
                     w, z, c, sw = _split(a)
                     if (z, c) == (zone, code) and sw and \
-                            C.colour(C.INDEX[sw.split("/")[1]]) == col and \
-                            C.colour(C.INDEX[sw.split("/")[0]]) != col:
+                            cards.colour(cards.INDEX[sw.split("/")[1]]) == col and \
+                            cards.colour(cards.INDEX[sw.split("/")[0]]) != col:
                         return a
             return [a for a in plain if _split(a)[:3] == _split(least)[:3]
                     and not _split(a)[3]][0]
         return acts[0]
     if ph == "prophecy":
-        for want in ("N",) + C.CODES[:12]:
+        for want in ("N",) + cards.CODES[:12]:
             for a in acts:
                 w = a.split()
                 if w[1] == f"discard={want}":
                     top = s.deck[:min(5, s.deck_size())]
-                    rest = [C.CODES[c] for c in top]
+                    rest = [cards.CODES[c] for c in top]
                     rest.remove(want)
                     keep = ",".join(rest) or "-"
                     return f"prophecy discard={want} keep={keep}"

@@ -41,7 +41,7 @@ from hypothesis import strategies as st
 
 from engine import (NUM_ACTIONS, Game, IllegalActionError, format_position, from_json,
                     parse_position, to_json)
-from engine import cards as C
+from engine import cards as card_codes
 from rulekit import SPEC_COUNTS, card_counter, deck_counts
 
 # playouts per family; total >= 2000
@@ -75,8 +75,8 @@ def choose(s, rnd: random.Random, style: str) -> int:
         row = s.rows[s.turn]
         plays = [a for a in acts if strs[a].startswith("play")]
         if row:
-            last_col = C.colour(row[-1])
-            cont = [a for a in plays if C.colour(int(a) % 12) == last_col]
+            last_col = card_codes.colour(row[-1])
+            cont = [a for a in plays if card_codes.colour(int(a) % 12) == last_col]
             if cont and rnd.random() < 0.85:
                 return rnd.choice(cont)
         if plays and rnd.random() < 0.6:
@@ -125,15 +125,15 @@ def expected_legal(s) -> set:
     """The legal action strings of a decision state, derived from the rules (SPEC sections 2
     and 4, DUO_RULINGS D2-D6) independently of the engine's action generator."""
     duo = s.players == 2
-    own = [C.CODES[c] for c in s.hands[s.turn]]
-    shared = [C.CODES[c] for c in s.shared]
+    own = [card_codes.CODES[c] for c in s.hands[s.turn]]
+    shared = [card_codes.CODES[c] for c in s.shared]
     zones = [(own, "")] + ([(shared, "shared ")] if duo else [])
     out = set()
     if s.phase == "play":
         row = s.rows[s.turn]
         for cards, tag in zones:
             for c in set(cards):
-                if not row or C.symbol(C.INDEX[c]) != C.symbol(row[-1]):
+                if not row or card_codes.symbol(card_codes.INDEX[c]) != card_codes.symbol(row[-1]):
                     out.add(f"play {tag}{c}")
                 out.add(f"discard {tag}{c}")
                 if duo:
@@ -145,12 +145,12 @@ def expected_legal(s) -> set:
                                 out.add(f"discard {tag}{c} swap {a}/{b}")
     elif s.phase == "prophecy":
         k = min(5, s.deck_size())
-        top = [C.CODES[c] for c in s.deck[:k]]
+        top = [card_codes.CODES[c] for c in s.deck[:k]]
         for i, x in enumerate(top):
             for perm in itertools.permutations(top[:i] + top[i + 1:]):
                 out.add(f"prophecy discard={x} keep={','.join(perm) or '-'}")
     elif s.phase == "door":
-        key = C.CODES[C.key_of(C.colour(s.drawn))]
+        key = card_codes.CODES[card_codes.key_of(card_codes.colour(s.drawn))]
         for cards, tag in zones:
             if key in cards:
                 out.add(f"door key{' shared' if tag else ''}")
@@ -161,7 +161,7 @@ def expected_legal(s) -> set:
                 if c.endswith("k"):
                     out.add(f"nightmare key {tag}{c}")
         for d in set(s.doors[s.turn]):
-            out.add(f"nightmare door {C.CODES[d]}")
+            out.add(f"nightmare door {card_codes.CODES[d]}")
         out.update({"nightmare reveal", "nightmare redraw"})
     elif s.phase == "draft":
         out = {f"draft {c}" for c in set(shared)}
@@ -181,12 +181,12 @@ def check_state(s, full_strings: bool) -> None:
     assert all(n >= 0 for n in s.unknown)
     # --- zones hold what they may
     for h in s.hands:
-        assert all(C.is_location(c) for c in h)
-    assert all(C.is_location(c) for c in s.shared)
+        assert all(card_codes.is_location(c) for c in h)
+    assert all(card_codes.is_location(c) for c in s.shared)
     for r in s.rows:
-        assert all(C.is_location(c) for c in r)
-        assert all(C.symbol(a) != C.symbol(b) for a, b in zip(r, r[1:]))
-    assert all(not C.is_location(c) for c in s.limbo)
+        assert all(card_codes.is_location(c) for c in r)
+        assert all(card_codes.symbol(a) != card_codes.symbol(b) for a, b in zip(r, r[1:]))
+    assert all(not card_codes.is_location(c) for c in s.limbo)
     # --- hand sizes
     if duo:
         if s.phase not in ("setup", "draft"):
@@ -252,7 +252,7 @@ def check_state(s, full_strings: bool) -> None:
 
 def _draw_type(s, a):
     # the chance action "draw X" names card X
-    return C.INDEX[s.action_to_string(a).split()[1]]
+    return card_codes.INDEX[s.action_to_string(a).split()[1]]
 
 
 def check_illegal(s, rnd) -> None:
@@ -290,8 +290,8 @@ def check_transition(prev, a, text, s) -> None:
     if text.startswith("play"):
         p = prev.turn
         row = s.rows[p]
-        col = C.colour(row[-1])
-        door = C.door_of(col)
+        col = card_codes.colour(row[-1])
+        door = card_codes.door_of(col)
         gained = len(s.doors[p]) - len(prev.doors[p])
         available = deck_counts(prev)[door] > 0 and not (duo and door in prev.doors[p])
         expect = 1 if series_count(row) == 3 and available else 0
@@ -316,10 +316,10 @@ def endgame_position(players: int, rnd: random.Random, deal: bool, seed: int) ->
     if players == 1:
         ds = doors * 2
         rnd.shuffle(ds)
-        held = [sorted(ds[:rnd.choice((6, 7))], key=C.INDEX.get)]
+        held = [sorted(ds[:rnd.choice((6, 7))], key=card_codes.INDEX.get)]
     else:
         k = rnd.choice((2, 3))
-        held = [list(doors), sorted(rnd.sample(doors, k), key=C.INDEX.get)]
+        held = [list(doors), sorted(rnd.sample(doors, k), key=card_codes.INDEX.get)]
         if rnd.random() < 0.5:
             held.reverse()
     for ds in held:
@@ -334,7 +334,7 @@ def endgame_position(players: int, rnd: random.Random, deal: bool, seed: int) ->
         for c in out:
             pool.remove(c)
         return out
-    j = lambda cs: ",".join(sorted(cs, key=C.INDEX.get)) or "-"   # noqa: E731
+    j = lambda cs: ",".join(sorted(cs, key=card_codes.INDEX.get)) or "-"   # noqa: E731
     if deal:
         tail = f" seed={seed} shuffles={rnd.randrange(100)}"
     else:
@@ -477,8 +477,8 @@ class RefGame:
     def shuffle(self, cards):
         counts = [0] * 17
         for c in cards:
-            counts[C.INDEX[c]] += 1
-        out = [C.CODES[t] for t in self._shuffle_counts(counts, self.seed, self.shuffles)]
+            counts[card_codes.INDEX[c]] += 1
+        out = [card_codes.CODES[t] for t in self._shuffle_counts(counts, self.seed, self.shuffles)]
         self.shuffles += 1
         return out
 
@@ -614,7 +614,7 @@ class RefGame:
             raise AssertionError(text)
 
     def notation(self):
-        srt = lambda cs: ",".join(sorted(cs, key=C.INDEX.get)) or "-"   # noqa: E731
+        srt = lambda cs: ",".join(sorted(cs, key=card_codes.INDEX.get)) or "-"   # noqa: E731
         seq = lambda cs: ",".join(cs) or "-"                             # noqa: E731
         duo = self.players == 2
         f = [f"mode={'duo' if duo else 'solo'}", f"phase={self.phase}"]
@@ -706,7 +706,7 @@ def test_chance_mode_agrees_with_deal_mode(seed, style, players):
         while c.is_chance_node():
             if order is None:
                 order = shuffle_counts(list(c.unknown), seed, idx)
-            c.apply_action(c.string_to_action(f"draw {C.CODES[order.pop(0)]}"))
+            c.apply_action(c.string_to_action(f"draw {card_codes.CODES[order.pop(0)]}"))
             STATS["chance_vs_deal_draws"] += 1
         dt, ct = _strip_seed(format_position(d)), format_position(c)
         if "*" in ct.split("deck=")[1].split()[0]:

@@ -11,7 +11,7 @@ import pytest
 
 from engine import (Game, IllegalActionError, PositionError, format_position, from_json,
                     parse_position, to_json)
-from engine import cards as C
+from engine import cards
 from rulekit import codes, do, position
 
 SPEC_EXAMPLE = ("mode=solo phase=play hand=Os,Os,Am,Gk,Ls row=Am,Os doors=DA deck=N,DL,* "
@@ -37,8 +37,8 @@ def test_spec_example_parses():
     assert codes(s.discard) == ["Ak"] and s.limbo == []
     # `*`: every card not listed lies below, in unknown order
     assert sum(s.unknown) == 76 - 5 - 2 - 1 - 2 - 1
-    assert s.unknown[C.INDEX["DA"]] == 1 and s.unknown[C.INDEX["N"]] == 9
-    assert s.unknown[C.INDEX["Os"]] == 9 - 3
+    assert s.unknown[cards.INDEX["DA"]] == 1 and s.unknown[cards.INDEX["N"]] == 9
+    assert s.unknown[cards.INDEX["Os"]] == 9 - 3
     assert format_position(s) == SPEC_EXAMPLE
 
 

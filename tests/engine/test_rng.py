@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from engine import Game, SeedError
-from engine import cards as C
+from engine import cards as card_codes
 from engine.rng import GAMMA, MASK, mix64, shuffle_counts, stream_key, word
 from rulekit import SPEC_COUNTS, codes, do, make
 
@@ -51,7 +51,7 @@ def ref_shuffle(counts, seed, index):
     return cards
 
 
-FULL = [SPEC_COUNTS[c] for c in C.CODES]
+FULL = [SPEC_COUNTS[c] for c in card_codes.CODES]
 
 # top 12 cards of shuffle (seed, index 0) of the 76 cards, by ref_shuffle (frozen 2026-11-29)
 FROZEN_SEED0 = ["Os", "As", "Gk", "Lk", "As", "Am", "DA", "DG", "Ls", "Gm", "Os", "Lk"]

@@ -15,9 +15,9 @@ import re
 
 import pytest
 
-from engine import cards as C
-from engine import game as G
-from engine import rules as R
+from engine import cards
+from engine import game
+from engine import rules
 
 def _source_root() -> str:
     """The folder that holds pyproject.toml (wherever this test file sits under tests/)."""
@@ -31,51 +31,51 @@ ROOT = _source_root()
 
 
 def test_the_solo_record_is_the_base_game():
-    s = R.SOLO
+    s = rules.SOLO
     assert (s.hand_size, s.doors_to_win, s.doors_per_colour, s.prophecy_size) == (5, 8, 2, 5)
     assert (s.colours, s.symbols, s.series_length) == (4, 3, 3)
-    assert s.counts == C.COUNTS and s.total_cards == 76 == C.TOTAL_CARDS
+    assert s.counts == cards.COUNTS and s.total_cards == 76 == cards.TOTAL_CARDS
     assert (s.num_types, s.num_location_types, s.first_door, s.nightmare) == (17, 12, 12, 16)
-    assert [C.CODES[t] for t in range(s.first_door, s.nightmare)] == ["DO", "DA", "DG", "DL"]
-    assert C.CODES[s.nightmare] == "N"
+    assert [cards.CODES[t] for t in range(s.first_door, s.nightmare)] == ["DO", "DA", "DG", "DL"]
+    assert cards.CODES[s.nightmare] == "N"
     # the module-level names are the record's values
-    assert (R.HAND_SIZE, R.DOORS_TO_WIN, R.PROPHECY_SIZE, R.NUM_TYPES, R.NIGHTMARE) == \
+    assert (rules.HAND_SIZE, rules.DOORS_TO_WIN, rules.PROPHECY_SIZE, rules.NUM_TYPES, rules.NIGHTMARE) == \
         (5, 8, 5, 17, 16)
 
 
 def test_a_variant_is_a_new_record_and_impossible_ones_are_refused():
     with pytest.raises(dataclasses.FrozenInstanceError):
-        R.SOLO.hand_size = 6
-    assert dataclasses.replace(R.SOLO, hand_size=6).hand_size == 6
+        rules.SOLO.hand_size = 6
+    assert dataclasses.replace(rules.SOLO, hand_size=6).hand_size == 6
     with pytest.raises(ValueError, match="counts"):
-        dataclasses.replace(R.SOLO, counts=C.COUNTS[:-1])
+        dataclasses.replace(rules.SOLO, counts=cards.COUNTS[:-1])
     with pytest.raises(ValueError, match="doors_to_win"):
-        dataclasses.replace(R.SOLO, doors_to_win=7)
+        dataclasses.replace(rules.SOLO, doors_to_win=7)
 
 
 def test_phase_numbers_are_one_numbering():
-    assert sorted(R.PHASE_NUMBER.values()) == list(range(10))
-    assert R.PH_PICK not in R.PHASE_NUMBER.values() and R.PH_SETUP not in R.PHASE_NUMBER.values()
-    assert R.PH_PICK != R.PH_SETUP
+    assert sorted(rules.PHASE_NUMBER.values()) == list(range(10))
+    assert rules.PH_PICK not in rules.PHASE_NUMBER.values() and rules.PH_SETUP not in rules.PHASE_NUMBER.values()
+    assert rules.PH_PICK != rules.PH_SETUP
     # deal mode: the decision phases as in expectimax, then won and lost in 3 bits
-    for i, name in enumerate(R.DEAL_PHASE_NAMES[:4]):
-        assert R.PHASE_NUMBER[name] == i
-    assert R.DEAL_PHASE_NAMES[R.DEAL_WON] == "won" and R.DEAL_PHASE_NAMES[R.DEAL_LOST] == "lost"
-    assert max(R.DEAL_WON, R.DEAL_LOST) < 8
-    assert R.NUM_LOCATION_TYPES <= R.NO_CARD < R.NIGHTMARE       # never a Location
+    for i, name in enumerate(rules.DEAL_PHASE_NAMES[:4]):
+        assert rules.PHASE_NUMBER[name] == i
+    assert rules.DEAL_PHASE_NAMES[rules.DEAL_WON] == "won" and rules.DEAL_PHASE_NAMES[rules.DEAL_LOST] == "lost"
+    assert max(rules.DEAL_WON, rules.DEAL_LOST) < 8
+    assert rules.NUM_LOCATION_TYPES <= rules.NO_CARD < rules.NIGHTMARE       # never a Location
 
 
 def test_the_kernels_use_the_vocabulary():
     from solver.expectimax import kernel as EK
-    from solver.clairvoyant import deal_kernel as K
+    from solver.clairvoyant import deal_kernel as deal
     from solver.expectimax.encode import PHASE_CODES
-    assert (K.NT, K.NLOC, K.NIGHT, K.EMPTY) == (17, 12, 16, 15)
-    assert K.PHASE_NAMES == R.DEAL_PHASE_NAMES
-    assert (K.PH_WON, K.PH_LOST) == (R.DEAL_WON, R.DEAL_LOST)
-    assert list(K.COUNTS) == list(C.COUNTS)
-    assert (K.A_PLAY, K.A_DISCARD, K.A_DOOR_LIMBO) == (G.PLAY, G.DISCARD, G.DOOR_LIMBO)
+    assert (deal.NT, deal.NLOC, deal.NIGHT, deal.EMPTY) == (17, 12, 16, 15)
+    assert deal.PHASE_NAMES == rules.DEAL_PHASE_NAMES
+    assert (deal.PH_WON, deal.PH_LOST) == (rules.DEAL_WON, rules.DEAL_LOST)
+    assert list(deal.COUNTS) == list(cards.COUNTS)
+    assert (deal.A_PLAY, deal.A_DISCARD, deal.A_DOOR_LIMBO) == (game.PLAY, game.DISCARD, game.DOOR_LIMBO)
     for name, number in PHASE_CODES.items():
-        assert number == R.PHASE_NUMBER["redraw" if name == "setup" else name]
+        assert number == rules.PHASE_NUMBER["redraw" if name == "setup" else name]
     assert (EK.NIGHTMARE, EK.NM_CARD, EK.WON, EK.PICK) == (3, 16, 8, 10)
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from engine import DUO_RULINGS, Game, IllegalActionError
-from engine import cards as C
+from engine import cards
 from engine.rng import shuffle_counts
 from rulekit import SPEC_COUNTS, after, codes, counts_of, deck_counts, do, legal, make
 
@@ -42,7 +42,7 @@ def test_duo_setup_lays_out_8_locations():
     those set-aside cards back in." Replayed from the generator (SPEC section 5)."""
     seen_aside = 0
     for seed in range(25):
-        deck = codes(shuffle_counts([SPEC_COUNTS[c] for c in C.CODES], seed, 0))
+        deck = codes(shuffle_counts([SPEC_COUNTS[c] for c in cards.CODES], seed, 0))
         centre, aside = [], []
         while len(centre) < 8:
             x = deck.pop(0)
@@ -87,7 +87,7 @@ def test_duo_draft_only_from_the_centre():
     """rules/rulebook-zh.txt: "每位玩家從8張被翻開的卡中拿取一張" -- a card that is not face up in the
     centre cannot be taken."""
     s = Game(2).new_initial_state(seed=4)
-    missing = [c for c in C.CODES[:12] if C.INDEX[c] not in s.shared]
+    missing = [c for c in cards.CODES[:12] if cards.INDEX[c] not in s.shared]
     with pytest.raises(IllegalActionError):
         s.clone().apply_action(f"draft {missing[0]}")
 
@@ -262,7 +262,7 @@ def test_duo_drawn_door_of_a_colour_already_held_goes_to_limbo():
     do(s, "discard Os")
     assert s.phase == "play" and s.turn == 1
     assert codes(s.doors[0]) == ["DO"] and "Ok" in codes(s.hands[0])
-    assert s.shuffles == 3 and deck_counts(s)[C.INDEX["DO"]] == 1
+    assert s.shuffles == 3 and deck_counts(s)[cards.INDEX["DO"]] == 1
 
 
 def test_duo_door_key_from_own_or_shared_card():

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from engine import Game, IllegalActionError
-from engine import cards as C
+from engine import cards
 from engine.rng import shuffle_counts
 from rulekit import SPEC_COUNTS, after, codes, counts_of, deck_counts, do, legal, make
 
@@ -33,7 +33,7 @@ def test_card_table():
     """SPEC.md section 1 table, and rules/rulebook-en.txt: "The basic game contains 76 cards:
     - 10 Dream cards: nightmare - 2 Observatory Door cards ... - 16 Observatory cards - 15
     Aquarium cards - 14 Garden cards - 13 Library cards"."""
-    assert dict(zip(C.CODES, C.COUNTS)) == SPEC_COUNTS
+    assert dict(zip(cards.CODES, cards.COUNTS)) == SPEC_COUNTS
     assert sum(SPEC_COUNTS.values()) == 76
     per_colour = {L: sum(SPEC_COUNTS[L + s] for s in "smk") for L in "OAGL"}
     assert per_colour == {"O": 16, "A": 15, "G": 14, "L": 13}
@@ -148,7 +148,7 @@ def test_r2_interrupted_colour_starts_again():
     assert codes(s.hands[0]).count("Lk") == 0 and "DL" not in codes(s.hands[0])
     # the DL stayed in the deck and was drawn as the refill: no Lk in hand, so it went to limbo
     # and was shuffled back at the end of the turn.
-    assert deck_counts(s)[C.INDEX["DL"]] == 1
+    assert deck_counts(s)[cards.INDEX["DL"]] == 1
 
 
 def test_r2_fourth_card_starts_a_new_series():
@@ -176,14 +176,14 @@ def test_r2_count_resets_whether_or_not_a_door_was_obtained():
     do(s, "play Os")                              # 3rd red, no DO in the deck
     assert codes(s.doors[0]) == ["DO", "DO"] and s.phase == "nightmare"
     do(s, "nightmare door DO")                    # DO -> limbo; As refills; limbo shuffled
-    assert s.phase == "play" and deck_counts(s)[C.INDEX["DO"]] == 1
+    assert s.phase == "play" and deck_counts(s)[cards.INDEX["DO"]] == 1
     do(s, "play Om", "draw As")                   # 4th red = 1st of a new series
     assert codes(s.doors[0]) == ["DO"]
     do(s, "play Os", "draw As")                   # 5th red = 2nd
     assert codes(s.doors[0]) == ["DO"]
     do(s, "play Om")                              # 6th red = 3rd: the Door comes
     assert codes(s.doors[0]) == ["DO", "DO"]
-    assert deck_counts(s)[C.INDEX["DO"]] == 0
+    assert deck_counts(s)[cards.INDEX["DO"]] == 0
 
 
 # =============================================================================================
@@ -241,7 +241,7 @@ def test_r3_door_from_the_unknown_part_of_the_deck():
     s = make(hand="Os,Ok,Am,Gs,Ls", row="Os,Om", deck="Gs,*", discard="-")
     do(s, "play Ok")
     assert codes(s.doors[0]) == ["DO"]
-    assert deck_counts(s)[C.INDEX["DO"]] == 1 and s.deck == []
+    assert deck_counts(s)[cards.INDEX["DO"]] == 1 and s.deck == []
     assert s.is_chance_node()
 
 
@@ -395,7 +395,7 @@ def test_r5_door_with_its_key_offers_the_choice():
     color." """
     s = make(hand="Ak,Os,Gs,Gm,Ls", row="-", deck="DA,Lm,Lm,Lm")
     do(s, "discard Os")
-    assert s.phase == "door" and C.CODES[s.drawn] == "DA"
+    assert s.phase == "door" and cards.CODES[s.drawn] == "DA"
     assert sorted(legal(s)) == ["door key", "door limbo"]
 
 
@@ -442,7 +442,7 @@ def test_r6_nightmare_options_all_possible():
     Door in play to limbo; c. reveal ... d. discard the whole hand"."""
     s = make(hand="Ak,Gk,Os,Gm,Ls", row="-", doors="DO,DL", deck="N,Lm,Om,Lm")
     do(s, "discard Os")
-    assert s.phase == "nightmare" and C.CODES[s.drawn] == "N"
+    assert s.phase == "nightmare" and cards.CODES[s.drawn] == "N"
     assert sorted(legal(s)) == sorted(["nightmare key Ak", "nightmare key Gk",
                                        "nightmare door DO", "nightmare door DL",
                                        "nightmare reveal", "nightmare redraw"])
@@ -672,7 +672,7 @@ def test_r9_setup_doors_and_nightmares_go_to_limbo_and_back():
     the setup's shuffle)."""
     seen_aside = seen_clean = 0
     for seed in range(40):
-        deck = codes(shuffle_counts([SPEC_COUNTS[c] for c in C.CODES], seed, 0))
+        deck = codes(shuffle_counts([SPEC_COUNTS[c] for c in cards.CODES], seed, 0))
         hand, aside = [], []
         while len(hand) < 5:
             x = deck.pop(0)
@@ -708,7 +708,7 @@ def test_r9_setup_nightmares_are_not_resolved_chance_mode():
     assert sorted(codes(s.hands[0])) == sorted(["Os", "Ak", "Om", "Lk", "Gs"])
     assert s.limbo == [] and s.doors[0] == [] and s.discard == []
     assert sum(s.unknown) == 71 and s.deck == []       # set-aside cards are back in the deck
-    assert s.unknown[C.INDEX["N"]] == 10 and s.unknown[C.INDEX["DA"]] == 2
+    assert s.unknown[cards.INDEX["N"]] == 10 and s.unknown[cards.INDEX["DA"]] == 2
 
 
 # =============================================================================================
@@ -751,7 +751,7 @@ def test_hand_holds_only_locations():
     s = make(hand="Gs,Os,Am,Gk,Ls", row="-", deck="N,DO,Lm,Om,As,Ls")
     do(s, "discard Os", "nightmare reveal")
     for c in s.hands[0]:
-        assert C.is_location(c)
+        assert cards.is_location(c)
 
 
 # =============================================================================================
@@ -773,8 +773,8 @@ def test_example_setup_of_the_rulebook():
     do(s, "draw Lm")
     assert s.phase == "play" and s.limbo == []
     assert sorted(codes(s.hands[0])) == sorted(["Os", "Am", "Gs", "Ls", "Lm"])
-    assert s.unknown[C.INDEX["DA"]] == 2 and s.unknown[C.INDEX["DO"]] == 2
-    assert s.unknown[C.INDEX["N"]] == 10 and sum(s.unknown) == 71
+    assert s.unknown[cards.INDEX["DA"]] == 2 and s.unknown[cards.INDEX["DO"]] == 2
+    assert s.unknown[cards.INDEX["N"]] == 10 and sum(s.unknown) == 71
 
 
 def test_example_game_of_the_guide():
@@ -798,7 +798,7 @@ def test_example_game_of_the_guide():
     assert codes(s.limbo) == ["DA"] and s.is_chance_node()
     do(s, "draw Lm")
     assert s.phase == "play" and s.limbo == [] and "Lm" in codes(s.hands[0])
-    assert s.unknown[C.INDEX["DA"]] == 2      # back in the deck
+    assert s.unknown[cards.INDEX["DA"]] == 2      # back in the deck
     do(s, "discard Gs", "draw N")
     assert s.phase == "nightmare"
     n_before = codes(s.discard).count("N")

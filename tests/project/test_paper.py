@@ -76,8 +76,8 @@ def _read_rows_once(name_or_path, directory=None):
 def _copy_paper(tmp_path, monkeypatch):
     """A copy of the paper, the README, the result files and the rows, patched in, so that a
     test can edit any of them."""
-    from benchmarks import experiments as X
-    from benchmarks import rows as R
+    from benchmarks import experiments
+    from benchmarks import rows
     from papers import readme, rowdata
     dst = tmp_path / "onirim"
     shutil.copytree(build.PAPER, dst, ignore=shutil.ignore_patterns("build", "*.pdf", "*.svg"))
@@ -90,9 +90,9 @@ def _copy_paper(tmp_path, monkeypatch):
     shutil.copytree(build.RESULTS, res)
     monkeypatch.setattr(build, "RESULTS", res)
     monkeypatch.setattr(rowdata, "RESULTS", res)
-    monkeypatch.setattr(R, "ROWS_DIR", res / "rows")
-    monkeypatch.setattr(R, "read", _read_rows_once)
-    monkeypatch.setattr(X, "read", _read_rows_once)
+    monkeypatch.setattr(rows, "ROWS_DIR", res / "rows")
+    monkeypatch.setattr(rows, "read", _read_rows_once)
+    monkeypatch.setattr(experiments, "read", _read_rows_once)
     shutil.copy(readme.README, tmp_path / "README.md")
     monkeypatch.setattr(readme, "README", tmp_path / "README.md")
     return dst
@@ -136,8 +136,8 @@ def test_check_fails_on_a_number_changed_by_hand_and_passes_again(paper):
 def test_editing_a_stored_row_fails_the_check(paper):
     """(a) A result changed in the raw rows: one greedy deal turned from a loss into a win."""
     import gzip
-    from benchmarks import rows as R
-    path = R.path_of("greedy")
+    from benchmarks import rows
+    path = rows.path_of("greedy")
     with gzip.open(path, "rt") as f:
         lines = f.readlines()
     k = next(i for i, ln in enumerate(lines) if '"won": false' in ln)
@@ -234,13 +234,13 @@ def test_a_record_written_by_hand_needs_a_reason(paper):
 
 def test_pending_figures_are_computed_from_the_files(paper, monkeypatch):
     """A row whose rows file is absent is pending (marked, listed); a stored one is not."""
-    from benchmarks import rows as R
+    from benchmarks import rows
     recs = build.load_records()
     pend = {r["policy"] for r in recs["honest-ladder"]["rows"] if r["pending"]}
     for r in recs["honest-ladder"]["rows"]:
-        assert r["pending"] == (not R.path_of(
+        assert r["pending"] == (not rows.path_of(
             next(x[1] for x in build.rowdata.LADDER if x[0] == r["policy"])).exists())
-    (R.path_of("greedy")).unlink()
+    (rows.path_of("greedy")).unlink()
     recs2 = {**recs, "honest-ladder": build.rowdata.ladder_record(build.REGRET_SOURCES)}
     now = {r["policy"] for r in recs2["honest-ladder"]["rows"] if r["pending"]}
     assert now == pend | {"greedy"}

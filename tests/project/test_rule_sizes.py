@@ -26,7 +26,7 @@ import os
 
 import pytest
 
-from engine import rules as R
+from engine import rules
 from paths import ROOT
 
 # the kernels: every numba source of the solver that plays the rules (the shared steps too)
@@ -80,26 +80,26 @@ def bare_sizes(source: str) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             args = [_int(a) for a in node.args]
-            if node.func.id == "min" and R.PROPHECY_SIZE in args:
+            if node.func.id == "min" and rules.PROPHECY_SIZE in args:
                 hits.append((node.lineno, f"min with the prophecy size: {seg(node)}"))
-            if node.func.id == "range" and len(node.args) == 1 and args[0] == R.PROPHECY_SIZE:
+            if node.func.id == "range" and len(node.args) == 1 and args[0] == rules.PROPHECY_SIZE:
                 hits.append((node.lineno, f"range over the prophecy size: {seg(node)}"))
         elif isinstance(node, ast.Compare):
             ops = [node.left] + list(node.comparators)
             for i, x in enumerate(ops):
                 v = _int(x)
                 others = [o for j, o in enumerate(ops) if j != i]
-                if v == R.HAND_SIZE and _names_hand(others):
+                if v == rules.HAND_SIZE and _names_hand(others):
                     hits.append((node.lineno, f"hand size as {v}: {seg(node)}"))
-                if v == R.DOORS_TO_WIN and _names_doors(others):
+                if v == rules.DOORS_TO_WIN and _names_doors(others):
                     hits.append((node.lineno, f"Doors to win as {v}: {seg(node)}"))
-                if v == R.DOORS_PER_COLOUR and _names_doors(others):
+                if v == rules.DOORS_PER_COLOUR and _names_doors(others):
                     hits.append((node.lineno, f"Door count against {v}: {seg(node)}"))
         elif isinstance(node, ast.BinOp):
             lv, rv = _int(node.left), _int(node.right)
             if isinstance(node.op, (ast.FloorDiv, ast.Mod, ast.Mult)) and PERM_STRIDE in (lv, rv):
                 hits.append((node.lineno, f"the prophecy's orders as {PERM_STRIDE}: {seg(node)}"))
-            if isinstance(node.op, ast.Sub) and lv == R.DOORS_PER_COLOUR \
+            if isinstance(node.op, ast.Sub) and lv == rules.DOORS_PER_COLOUR \
                     and _names_doors([node.right]):
                 hits.append((node.lineno, f"Doors needed as {lv} - ...: {seg(node)}"))
     return sorted(set(hits))

@@ -26,9 +26,9 @@ def paper(tmp_path, monkeypatch):
 
 def _rewrite_row(name: str, fn) -> None:
     """Apply ``fn`` to the stored row of check ``name`` (in the copy of the rows)."""
-    from benchmarks import rows as R
-    path = R.path_of("rule-verification")
-    runs, rows = R.read_lines(path)
+    from benchmarks import rows as rows_mod
+    path = rows_mod.path_of("rule-verification")
+    runs, rows = rows_mod.read_lines(path)
     hit = [o for o in rows if o.get("check") == name]
     assert len(hit) == 1, name
     fn(hit[0])
@@ -105,9 +105,9 @@ def test_the_runner_reports_a_failing_test_with_its_counts(tmp_path):
 
 def test_every_check_of_the_registry_is_stored_or_planned():
     """The rows' checks are those of benchmarks/rule_verification.py, in its order."""
-    from benchmarks import rows as R
+    from benchmarks import rows as rows_mod
     from benchmarks.experiments import EXPERIMENTS
     from benchmarks.rule_verification import CHECKS
     assert EXPERIMENTS["rule-verification"].deals == len(CHECKS)
-    for r in R.read("rule-verification"):
+    for r in rows_mod.read("rule-verification"):
         assert CHECKS[r["seed"]].name == r["check"]

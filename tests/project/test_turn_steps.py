@@ -1,6 +1,6 @@
 """Each decision of the turn's automatic part is written once (issue 26): the shared steps of
 ``solver/steps.py`` are defined there and nowhere else in ``solver/``, and each of the five
-deck models calls them (``X.<step>``, read with ``ast``) instead of deciding itself.  A rule
+deck models calls them (``steps.<step>``, read with ``ast``) instead of deciding itself.  A rule
 change then touches ``engine/`` and one function of ``solver/steps.py`` (docs/SOLVER.md,
 "Changing a rule"); whether the kernels still agree with the engine is the conformance
 test's job (tests/solver/test_conformance.py)."""
@@ -56,5 +56,5 @@ def test_each_turn_step_is_defined_once():
 def test_each_deck_model_calls_the_shared_steps(rel):
     called = {n.attr for n in ast.walk(_tree(rel))
               if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
-              and n.value.id == "X"}
+              and n.value.id == "steps"}
     assert CALLS[rel] <= called, sorted(CALLS[rel] - called)

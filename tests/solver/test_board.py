@@ -16,16 +16,16 @@ import random
 import numpy as np
 import pytest
 
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game
 from engine.game import series_length
 from engine.rules import COLOURS, NO_CARD, PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_REFILL
 from rulekit import make
-from solver import board as B
+from solver import board
 
-NLOC = C.NUM_LOCATION_TYPES
-DECK = ",".join(["Os"] * (C.COUNTS[0] - 5) + [C.CODES[t] for t in range(1, C.NUM_TYPES)
-                                                for _ in range(C.COUNTS[t])])
+NLOC = cards.NUM_LOCATION_TYPES
+DECK = ",".join(["Os"] * (cards.COUNTS[0] - 5) + [cards.CODES[t] for t in range(1, cards.NUM_TYPES)
+                                                for _ in range(cards.COUNTS[t])])
 HAND_OFFSETS = (0, 8)          # the solo kernels' hands: solver.clairvoyant.deal_kernel at bit 0, expectimax 8
 
 
@@ -54,7 +54,7 @@ def rows_up_to(n):
         nxt = []
         for row in frontier:
             for c in range(NLOC):
-                if not row or C.symbol(row[-1]) != C.symbol(c):
+                if not row or cards.symbol(row[-1]) != cards.symbol(c):
                     nxt.append(row + [c])
         out += nxt
         frontier = nxt
@@ -94,19 +94,19 @@ def test_playable_and_series_step_agree_with_the_engine_on_every_row_and_card(ba
     seen = set()
     for row in board_rows():
         last = row[-1] if row else NO_CARD
-        ser = B.open_series(row)
+        ser = board.open_series(row)
         for c in range(NLOC):
             seen.add((last, ser, c))
             s = engine_state(base, hand=[c], row=row)
-            legal = G.PLAY + c in s.legal_actions()
-            assert B.playable(last, c) == legal, (row, c)
+            legal = game.PLAY + c in s.legal_actions()
+            assert board.playable(last, c) == legal, (row, c)
             if not legal:
                 continue
-            s.apply_action(G.PLAY + c)
+            s.apply_action(game.PLAY + c)
             n = series_length(s.rows[0])
-            new_ser, done = B.series_step(last, ser, c)
+            new_ser, done = board.series_step(last, ser, c)
             assert new_ser == (0 if n == 3 else n), (row, c)
-            gained = [C.colour(d) for d in s.doors[0]]
+            gained = [cards.colour(d) for d in s.doors[0]]
             assert ([done] if done >= 0 else []) == gained, (row, c)
     # every argument value of the layer's domain was met
     assert seen == {(last, ser, c) for last in range(NLOC) for ser in (0, 1, 2)
@@ -115,7 +115,7 @@ def test_playable_and_series_step_agree_with_the_engine_on_every_row_and_card(ba
 
 def test_playable_treats_any_negative_last_card_as_an_empty_row():
     for c in range(NLOC):
-        assert B.playable(-1, c) and B.playable(NO_CARD, c)
+        assert board.playable(-1, c) and board.playable(NO_CARD, c)
 
 
 def test_series_step_folded_over_a_row_is_the_engine_series():
@@ -124,26 +124,26 @@ def test_series_step_folded_over_a_row_is_the_engine_series():
     for row in board_rows():
         last, ser = NO_CARD, 0
         for c in row:
-            assert B.playable(last, c)
-            ser, _ = B.series_step(last, ser, c)
+            assert board.playable(last, c)
+            ser, _ = board.series_step(last, ser, c)
             last = c
         n = series_length(row)
-        assert ser == (0 if n == 3 else n) == B.open_series(row), row
+        assert ser == (0 if n == 3 else n) == board.open_series(row), row
 
 
 @pytest.mark.parametrize("h", HAND_OFFSETS)
 def test_play_row_is_series_step_on_the_packed_row(h):
     rnd = random.Random(h)
-    r = h + B.ROW_FROM_HAND
+    r = h + board.ROW_FROM_HAND
     for row in board_rows():
         for c in range(NLOC):
             noise = rnd.getrandbits(63) & ~(np.int64(63) << r)     # every other bit set at random
-            w = B.row_set(noise, r, row[-1] if row else NO_CARD, B.open_series(row))
-            w2, done = B.play_row(w, r, c)
-            ser, col = B.series_step(B.row_last(w, r), B.row_series(w, r), c)
-            assert (B.row_last(w2, r), B.row_series(w2, r), done) == (c, ser, col)
+            w = board.row_set(noise, r, row[-1] if row else NO_CARD, board.open_series(row))
+            w2, done = board.play_row(w, r, c)
+            ser, col = board.series_step(board.row_last(w, r), board.row_series(w, r), c)
+            assert (board.row_last(w2, r), board.row_series(w2, r), done) == (c, ser, col)
             assert w2 & ~(np.int64(63) << r) == noise                # nothing else moved
-            assert B.row_series(w2, r) == B.open_series(row + [c])
+            assert board.row_series(w2, r) == board.open_series(row + [c])
 
 
 # ----------------------------------------------------------------------------- Doors
@@ -157,34 +157,34 @@ def test_gain_door_agrees_with_the_engine_on_every_door_count_vector(base, h):
     same time. The game ends immediately".  For every vector of Doors in play (0..2 per
     colour) and every colour with a Door left: a drawn Door opened with its Key (the engine's
     ``door key``) gives the layer's Doors, and wins exactly when the layer says so."""
-    d_at = h + B.ROW_FROM_HAND + B.DOORS_FROM_ROW
+    d_at = h + board.ROW_FROM_HAND + board.DOORS_FROM_ROW
     n = 0
     for vec in door_vectors():
-        doors = [C.door_of(k) for k in range(COLOURS) for _ in range(vec[k])]
-        w = B.pack_board([], [], doors, PH_DOOR, 0, h)
+        doors = [cards.door_of(k) for k in range(COLOURS) for _ in range(vec[k])]
+        w = board.pack_board([], [], doors, PH_DOOR, 0, h)
         for col in range(COLOURS):
             if vec[col] == 2:
                 continue
-            s = engine_state(base, hand=[C.key_of(col)], doors=doors, phase="door",
-                             drawn=C.door_of(col))
-            s.apply_action(G.DOOR_KEY)
-            w2, won = B.gain_door(w, d_at, col)
-            assert B.unpack_board(w2, h)["doors"] == sorted(s.doors[0])
+            s = engine_state(base, hand=[cards.key_of(col)], doors=doors, phase="door",
+                             drawn=cards.door_of(col))
+            s.apply_action(game.DOOR_KEY)
+            w2, won = board.gain_door(w, d_at, col)
+            assert board.unpack_board(w2, h)["doors"] == sorted(s.doors[0])
             assert won == (s.phase == "won") == (sum(vec) == 7)
-            assert B.doors_total(w2, d_at) == sum(vec) + 1
+            assert board.doors_total(w2, d_at) == sum(vec) + 1
             n += 1
     assert n == 4 * 2 * 27      # (vectors, colour) pairs with that colour below 2
 
 
 # ----------------------------------------------------------------------------- Nightmare
-ENGINE_OPTION = {B.OPT_KEY: G.NM_KEY, B.OPT_DOOR: G.NM_DOOR}
+ENGINE_OPTION = {board.OPT_KEY: game.NM_KEY, board.OPT_DOOR: game.NM_DOOR}
 
 
 def engine_action(o):
-    kind, col = B.nightmare_kind(o)
+    kind, col = board.nightmare_kind(o)
     if kind in ENGINE_OPTION:
         return ENGINE_OPTION[kind] + col
-    return G.NM_REVEAL if kind == B.OPT_REVEAL else G.NM_REDRAW
+    return game.NM_REVEAL if kind == board.OPT_REVEAL else game.NM_REDRAW
 
 
 def test_nightmare_kind_numbers_the_engine_options():
@@ -193,14 +193,14 @@ def test_nightmare_kind_numbers_the_engine_options():
     cards in the Limbo pile. / Reveal the top 5 cards from the deck ... / Discard your whole
     hand and draw a new hand of 5 cards".  Option o names the engine's action whose string
     says the same."""
-    names = [G.State(G.Game(1)).action_to_string(engine_action(o))
-             for o in range(B.NM_OPTIONS)]
-    assert names == ([f"nightmare key {C.CODES[C.key_of(k)]}" for k in range(4)]
-                     + [f"nightmare door {C.CODES[C.door_of(k)]}" for k in range(4)]
+    names = [game.State(game.Game(1)).action_to_string(engine_action(o))
+             for o in range(board.NM_OPTIONS)]
+    assert names == ([f"nightmare key {cards.CODES[cards.key_of(k)]}" for k in range(4)]
+                     + [f"nightmare door {cards.CODES[cards.door_of(k)]}" for k in range(4)]
                      + ["nightmare reveal", "nightmare redraw"])
-    assert sorted(engine_action(o) for o in range(B.NM_OPTIONS)) == \
-        [G.NM_KEY + k for k in range(4)] + [G.NM_DOOR + k for k in range(4)] + \
-        [G.NM_REVEAL, G.NM_REDRAW]
+    assert sorted(engine_action(o) for o in range(board.NM_OPTIONS)) == \
+        [game.NM_KEY + k for k in range(4)] + [game.NM_DOOR + k for k in range(4)] + \
+        [game.NM_REVEAL, game.NM_REDRAW]
 
 
 def hands_up_to(n):
@@ -212,21 +212,21 @@ def hands_up_to(n):
 
 
 def check_nightmare(base, hand, doors, h):
-    d_at = h + B.ROW_FROM_HAND + B.DOORS_FROM_ROW
-    w = B.pack_board(hand, [0], doors, PH_NIGHTMARE, 0, h)
+    d_at = h + board.ROW_FROM_HAND + board.DOORS_FROM_ROW
+    w = board.pack_board(hand, [0], doors, PH_NIGHTMARE, 0, h)
     s0 = engine_state(base, hand=hand, row=[0], doors=doors, phase="nightmare",
-                      drawn=C.NIGHTMARE)
+                      drawn=cards.NIGHTMARE)
     legal = s0.legal_actions()
-    for o in range(B.NM_OPTIONS):
+    for o in range(board.NM_OPTIONS):
         a = engine_action(o)
-        ok, w2 = B.nightmare_board(w, h, d_at, o)
+        ok, w2 = board.nightmare_board(w, h, d_at, o)
         assert ok == (a in legal), (hand, doors, o)
         if not ok:
             assert w2 == w
             continue
         s = s0.clone()
         s._apply_decision(a)       # the option's own step, before the engine refills the hand
-        got = B.unpack_board(w2, h)
+        got = board.unpack_board(w2, h)
         assert got["hand"] == sorted(s.hands[0]), (hand, doors, o)
         assert got["doors"] == sorted(s.doors[0]), (hand, doors, o)
         assert (got["last"], got["series"], got["phase"]) == (0, 1, PH_NIGHTMARE)
@@ -246,7 +246,7 @@ def test_nightmare_board_on_every_door_vector(base, h):
     """Every option on every vector of Doors in play, with hands holding no Key, one Key of
     each colour, or two Keys of one colour."""
     for vec in door_vectors():
-        doors = [C.door_of(k) for k in range(COLOURS) for _ in range(vec[k])]
+        doors = [cards.door_of(k) for k in range(COLOURS) for _ in range(vec[k])]
         for hand in ([0, 1, 3, 4], [2, 5, 8, 11], [2, 2, 6], []):
             check_nightmare(base, hand, doors, h)
 
@@ -255,7 +255,7 @@ def test_nightmare_board_on_every_door_vector(base, h):
 def test_nightmare_board_on_every_hand_and_door_vector(base):
     """The whole product: every hand of at most 4 cards with every Door vector."""
     for vec in door_vectors():
-        doors = [C.door_of(k) for k in range(COLOURS) for _ in range(vec[k])]
+        doors = [cards.door_of(k) for k in range(COLOURS) for _ in range(vec[k])]
         for hand in hands_up_to(4):
             check_nightmare(base, hand, doors, 8)
 
@@ -277,26 +277,26 @@ def test_pack_unpack_round_trips(h):
     cases += [(rnd.choice(hands_up_to(2)), row, vec, ph, dc) for row in ends.values()
               for vec in vecs for ph, dc in ((PH_PLAY, 0), (PH_REFILL, 3))]
     for hand, row, vec, ph, dc in cases:
-        doors = [C.door_of(k) for k in range(COLOURS) for _ in range(vec[k])]
-        w = B.pack_board(hand, row, doors, ph, dc, h)
-        u = B.unpack_board(w, h)
+        doors = [cards.door_of(k) for k in range(COLOURS) for _ in range(vec[k])]
+        w = board.pack_board(hand, row, doors, ph, dc, h)
+        u = board.unpack_board(w, h)
         assert u == {"hand": sorted(hand), "last": row[-1] if row else None,
                      "series": series_length(row), "doors": doors, "phase": ph,
                      "drawn_colour": dc}
         again = ends[(u["last"], u["series"])]
-        assert B.pack_board(u["hand"], again, u["doors"], u["phase"], u["drawn_colour"],
+        assert board.pack_board(u["hand"], again, u["doors"], u["phase"], u["drawn_colour"],
                             h) == w
         # the layer's accessors read the same fields
-        r = h + B.ROW_FROM_HAND
-        d = r + B.DOORS_FROM_ROW
-        assert [B.hand_get(w, h, c) for c in range(NLOC)] == [hand.count(c)
+        r = h + board.ROW_FROM_HAND
+        d = r + board.DOORS_FROM_ROW
+        assert [board.hand_get(w, h, c) for c in range(NLOC)] == [hand.count(c)
                                                                for c in range(NLOC)]
-        assert B.hand_size(w, h) == len(hand)
-        assert B.row_last(w, r) == (row[-1] if row else NO_CARD)
-        assert B.row_series(w, r) == B.open_series(row)
-        assert [B.doors_get(w, d, k) for k in range(COLOURS)] == list(vec)
-        assert B.doors_total(w, d) == sum(vec)
-        assert B.phase_get(w, B.PHASE_AT) == ph and B.drawn_get(w, B.DRAWN_AT) == dc
+        assert board.hand_size(w, h) == len(hand)
+        assert board.row_last(w, r) == (row[-1] if row else NO_CARD)
+        assert board.row_series(w, r) == board.open_series(row)
+        assert [board.doors_get(w, d, k) for k in range(COLOURS)] == list(vec)
+        assert board.doors_total(w, d) == sum(vec)
+        assert board.phase_get(w, board.PHASE_AT) == ph and board.drawn_get(w, board.DRAWN_AT) == dc
 
 
 # ----------------------------------------------------------------------------- field accessors
@@ -313,18 +313,18 @@ def test_counter_fields_on_every_shape():
                 shapes += 1
                 w = rnd.getrandbits(63)
                 vals = [(w >> (at + bits * i)) & mask for i in range(n)]
-                assert [B.cnt_get(w, at, bits, i) for i in range(n)] == vals
-                assert B.cnt_sum(w, at, bits, n) == sum(vals)
-                cleared = B.cnt_clear(w, at, bits, n)
+                assert [board.cnt_get(w, at, bits, i) for i in range(n)] == vals
+                assert board.cnt_sum(w, at, bits, n) == sum(vals)
+                cleared = board.cnt_clear(w, at, bits, n)
                 field = ((1 << (bits * n)) - 1) << at
-                assert cleared == w & ~field and B.cnt_sum(cleared, at, bits, n) == 0
+                assert cleared == w & ~field and board.cnt_sum(cleared, at, bits, n) == 0
                 i = rnd.randrange(n)
                 if vals[i] < mask:
-                    w2 = B.cnt_add(w, at, bits, i, 1)
+                    w2 = board.cnt_add(w, at, bits, i, 1)
                     assert w2 == w + (1 << (at + bits * i))
-                    assert B.cnt_get(w2, at, bits, i) == vals[i] + 1
+                    assert board.cnt_get(w2, at, bits, i) == vals[i] + 1
                 if vals[i] > 0:
-                    assert B.cnt_get(B.cnt_add(w, at, bits, i, -1), at, bits, i) == vals[i] - 1
+                    assert board.cnt_get(board.cnt_add(w, at, bits, i, -1), at, bits, i) == vals[i] - 1
     assert shapes > 1000
 
 
@@ -346,7 +346,7 @@ def test_hand_size_on_every_hand_of_at_most_seven_cards(h):
         for hand in itertools.combinations_with_replacement(range(NLOC), k):
             counts = [hand.count(c) for c in range(NLOC)]
             w = hand_word(counts, h, rnd.getrandbits(63))
-            assert B.hand_size(w, h) == k, hand
+            assert board.hand_size(w, h) == k, hand
             n += 1
     assert n == 50388       # C(19, 7): the multisets of at most 7 of 12 types
 
@@ -359,10 +359,10 @@ def test_hand_size_holds_for_every_counter_value(h):
     rnd = random.Random(100 + h)
     for bits in range(1 << NLOC):
         counts = [7 * ((bits >> c) & 1) for c in range(NLOC)]
-        assert B.hand_size(hand_word(counts, h, rnd.getrandbits(63)), h) == sum(counts)
+        assert board.hand_size(hand_word(counts, h, rnd.getrandbits(63)), h) == sum(counts)
     for _ in range(20000):
         counts = [rnd.randrange(8) for _ in range(NLOC)]
-        assert B.hand_size(hand_word(counts, h, rnd.getrandbits(63)), h) == sum(counts)
+        assert board.hand_size(hand_word(counts, h, rnd.getrandbits(63)), h) == sum(counts)
 
 
 @pytest.mark.parametrize("h", HAND_OFFSETS)
@@ -374,11 +374,11 @@ def test_hand_add_and_clear(h):
         w = hand_word(counts, h, noise)
         c = rnd.randrange(NLOC)
         if counts[c] < 7:
-            assert B.hand_get(B.hand_add(w, h, c, 1), h, c) == counts[c] + 1
+            assert board.hand_get(board.hand_add(w, h, c, 1), h, c) == counts[c] + 1
         if counts[c] > 0:
-            assert B.hand_get(B.hand_add(w, h, c, -1), h, c) == counts[c] - 1
-        cleared = B.hand_clear(w, h)
-        assert B.hand_size(cleared, h) == 0
+            assert board.hand_get(board.hand_add(w, h, c, -1), h, c) == counts[c] - 1
+        cleared = board.hand_clear(w, h)
+        assert board.hand_size(cleared, h) == 0
         assert cleared == noise & ~(np.int64(0xFFFFFFFFF) << h)
 
 
@@ -387,16 +387,16 @@ def test_phase_and_drawn_fields():
     for _ in range(500):
         w = rnd.getrandbits(63)
         for ph in range(8):
-            w2 = B.phase_set(w, B.PHASE_AT, ph)
-            assert B.phase_get(w2, B.PHASE_AT) == ph
-            assert w2 & ~(7 << B.PHASE_AT) == w & ~(7 << B.PHASE_AT)
+            w2 = board.phase_set(w, board.PHASE_AT, ph)
+            assert board.phase_get(w2, board.PHASE_AT) == ph
+            assert w2 & ~(7 << board.PHASE_AT) == w & ~(7 << board.PHASE_AT)
         for k in range(4):
-            w2 = B.drawn_set(w, B.DRAWN_AT, k)
-            assert B.drawn_get(w2, B.DRAWN_AT) == k
-            assert w2 & ~(3 << B.DRAWN_AT) == w & ~(3 << B.DRAWN_AT)
+            w2 = board.drawn_set(w, board.DRAWN_AT, k)
+            assert board.drawn_get(w2, board.DRAWN_AT) == k
+            assert w2 & ~(3 << board.DRAWN_AT) == w & ~(3 << board.DRAWN_AT)
 
 
 def test_key_of_and_is_key_are_the_engines():
     """rules/rulebook-en.txt: "There are three symbols: Sun, Moon and Key." """
-    assert [B.key_of(k) for k in range(COLOURS)] == [C.key_of(k) for k in range(COLOURS)]
-    assert [bool(B.is_key(c)) for c in range(NLOC)] == [C.is_key(c) for c in range(NLOC)]
+    assert [board.key_of(k) for k in range(COLOURS)] == [cards.key_of(k) for k in range(COLOURS)]
+    assert [bool(board.is_key(c)) for c in range(NLOC)] == [cards.is_key(c) for c in range(NLOC)]

@@ -11,7 +11,7 @@ import random
 import numpy as np
 from numba import njit
 
-from solver import steps as X
+from solver import steps
 from solver.honest import kernel as HK
 
 NLOC = 12
@@ -75,8 +75,8 @@ def test_play_choice_equals_the_readable_rules_at_every_hand():
 
 @njit
 def _zones(S2, S1, own, sh, dr, s_col, s_len, ls1):
-    a = X.play_choice(S2, own, sh, True, dr, True, s_col, s_len, ls1)
-    b = X.play_choice(S1, 0, 0, False, NLOC, False, s_col, s_len, ls1)
+    a = steps.play_choice(S2, own, sh, True, dr, True, s_col, s_len, ls1)
+    b = steps.play_choice(S1, 0, 0, False, NLOC, False, s_col, s_len, ls1)
     return a[0] == b[0] and a[1] == b[1]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import naive_expectimax as N
 
-from engine import cards as C
+from engine import cards
 from engine.notation import parse_position
 from engine.policy import greedy_action
 
@@ -62,14 +62,14 @@ def position(phase: str, hand: str, row: str, doors: str, unknown: str, limbo: s
     """A solo position whose deck is ``unknown`` (all of unknown order) and whose discard
     pile holds every other card (card codes, comma-separated; ``extra``: more fields, such as
     ``drawn=N`` or ``left=2``)."""
-    counts = list(C.COUNTS)
+    counts = list(cards.COUNTS)
     for zone in (hand, row, doors, unknown, limbo, "N" if "drawn=N" in extra else ""):
         for code in filter(None, zone.split(",")):
-            counts[C.INDEX[code]] -= 1
-    discard = ",".join(C.CODES[t] for t in range(C.NUM_TYPES) for _ in range(counts[t]))
+            counts[cards.INDEX[code]] -= 1
+    discard = ",".join(cards.CODES[t] for t in range(cards.NUM_TYPES) for _ in range(counts[t]))
     p = parse_position(f"mode=solo phase={phase} {extra} hand={hand or '-'} row={row or '-'} "
                        f"doors={doors} deck=* discard={discard or '-'} limbo={limbo or '-'}")
-    assert list(p.unknown) == [unknown.split(",").count(c) for c in C.CODES]
+    assert list(p.unknown) == [unknown.split(",").count(c) for c in cards.CODES]
     return p
 
 

@@ -16,36 +16,36 @@ import pytest
 pytest.importorskip("numba")
 
 from engine import Game  # noqa: E402
-from engine import game as G  # noqa: E402
+from engine import game as game_rules  # noqa: E402
 from engine.policy import greedy_action, play_game  # noqa: E402
 
 KP = pytest.importorskip("solver.clairvoyant.playouts")
-from solver.clairvoyant import deal_kernel as K  # noqa: E402
+from solver.clairvoyant import deal_kernel as deal  # noqa: E402
 
 GREEDY_SEEDS = range(50)
 RANDOM_SEEDS = range(100, 130)
 
 
 def _kind(a: int) -> str:
-    if a < G.DISCARD:
+    if a < game_rules.DISCARD:
         return "play"
-    if a < G.SWAP:
+    if a < game_rules.SWAP:
         return "discard"
-    if G.PROPHECY <= a < G.DOOR_KEY:
+    if game_rules.PROPHECY <= a < game_rules.DOOR_KEY:
         return "prophecy"
-    if a < G.NM_KEY:
+    if a < game_rules.NM_KEY:
         return "door"
-    if a < G.NM_DOOR:
+    if a < game_rules.NM_DOOR:
         return "nightmare key"
-    if a < G.NM_REVEAL:
+    if a < game_rules.NM_REVEAL:
         return "nightmare door"
-    return "nightmare reveal" if a == G.NM_REVEAL else "nightmare redraw"
+    return "nightmare reveal" if a == game_rules.NM_REVEAL else "nightmare redraw"
 
 
 def test_kernel_deal_matches_engine_setup():
     game = Game(1)
     for seed in list(range(40)) + [2**63 + 5, 2**64 - 1]:
-        assert KP.initial_state(seed) == K.engine_view(game.new_initial_state(seed)), seed
+        assert KP.initial_state(seed) == deal.engine_view(game.new_initial_state(seed)), seed
 
 
 def test_greedy_playouts_take_the_engine_greedy_actions():
@@ -130,7 +130,7 @@ def test_unknown_policy_is_refused():
 
 def _position(**fields):
     """A deal-mode solo position; every card not listed goes to the discard pile."""
-    from engine import cards as C
+    from engine import cards
     from engine.notation import parse_position
     listed = collections.Counter()
     for key in ("hand", "row", "doors", "deck", "limbo", "drawn"):
@@ -138,7 +138,7 @@ def _position(**fields):
             if code and code != "-":
                 listed[code] += 1
     rest = []
-    for code, n in zip(C.CODES, C.COUNTS):
+    for code, n in zip(cards.CODES, cards.COUNTS):
         rest += [code] * (n - listed[code])
     text = " ".join(f"{k}={v or '-'}" for k, v in fields.items())
     return parse_position(f"mode=solo {text} discard={','.join(rest) or '-'} seed=5 shuffles=3")

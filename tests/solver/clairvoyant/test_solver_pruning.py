@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 
 from engine import parse_position
-from solver import rules_core as R
+from solver import rules_core as core
 from solver.clairvoyant import search as S
 from solver.clairvoyant.beam import BEAM_EMPTY, BEAM_WIN, Beam
 from solver.clairvoyant.solve import ClairvoyantSolver
-from solver.clairvoyant import deal_kernel as K
+from solver.clairvoyant import deal_kernel as deal
 from paths import FIXTURES
 
 
@@ -45,8 +45,8 @@ def test_fixture_has_wins_and_losses():
     assert res.count("WIN") >= 20 and res.count("LOSS") >= 20
 
 
-@pytest.mark.parametrize("flags", [0, R.B_DOORS, R.B_PLAYS, R.B_SUPPLY, S.F_TT,
-                                   R.ALL_BOUNDS, R.ALL_BOUNDS | S.F_TT])
+@pytest.mark.parametrize("flags", [0, core.B_DOORS, core.B_PLAYS, core.B_SUPPLY, S.F_TT,
+                                   core.ALL_BOUNDS, core.ALL_BOUNDS | S.F_TT])
 def test_each_rule_keeps_the_result(solver, flags):
     for pos, expected, nodes in POSITIONS:
         s = parse_position(pos)
@@ -65,7 +65,7 @@ def test_exhaustive_beam_agrees():
     proved = 0
     for pos, expected, _ in POSITIONS:
         s = parse_position(pos)
-        st, perms, sr, seed = K.encode(s)
+        st, perms, sr, seed = deal.encode(s)
         status, nodes, line = b.run(st, perms, sr, seed, 4096, 5_000_000)
         if status == BEAM_WIN:
             assert expected == "WIN"

@@ -3,7 +3,7 @@ import os
 
 from engine import Game, parse_position
 from solver.clairvoyant import pysearch as PS
-from solver import rules_core as R
+from solver import rules_core as core
 from solver.clairvoyant import search as S
 from solver.clairvoyant.solve import ClairvoyantSolver, replay_line, actions_to_strings
 from paths import FIXTURES
@@ -20,7 +20,7 @@ def test_same_results_and_nodes_without_table():
     checked = 0
     for pos in positions()[::2]:
         s = parse_position(pos)
-        k = sv.solve_state(s, budget_nodes=30_000, flags=R.ALL_BOUNDS)
+        k = sv.solve_state(s, budget_nodes=30_000, flags=core.ALL_BOUNDS)
         if k.result == "UNKNOWN":
             continue
         res, line, nodes, _ = PS.dfs(s, budget_nodes=30_000, use_tt=False)

@@ -1,11 +1,11 @@
 """Transposition table: exact keys, buckets, eviction by least work, epochs."""
 import numpy as np
 
-from solver import tt as T
+from solver import tt
 
 
 def test_exact_keys_no_false_hits():
-    t = T.TranspositionTable(0.01)   # a tiny table: many keys share buckets
+    t = tt.TranspositionTable(0.01)   # a tiny table: many keys share buckets
     keys = [(i, i * 7 + 1, i ^ 0x55) for i in range(200)]
     for k in keys[:2]:
         t.store(k, 5)
@@ -17,14 +17,14 @@ def test_exact_keys_no_false_hits():
 
 
 def test_bucket_evicts_least_work_and_counts():
-    t = T.TranspositionTable(0.01)
-    nb = t.table.shape[0] // T.BUCKET
+    t = tt.TranspositionTable(0.01)
+    nb = t.table.shape[0] // tt.BUCKET
     # find 5 keys that land in the same bucket
     same = []
-    b0 = T._bucket(np.array([1, 2, 0], dtype=np.int64), 3, nb)
+    b0 = tt._bucket(np.array([1, 2, 0], dtype=np.int64), 3, nb)
     k = 0
     while len(same) < 5:
-        if T._bucket(np.array([1, 2, k], dtype=np.int64), 3, nb) == b0:
+        if tt._bucket(np.array([1, 2, k], dtype=np.int64), 3, nb) == b0:
             same.append((1, 2, k))
         k += 1
     for work, key in zip((50, 10, 70, 30), same[:4]):
@@ -36,7 +36,7 @@ def test_bucket_evicts_least_work_and_counts():
 
 
 def test_epochs_forget():
-    t = T.TranspositionTable(0.01)
+    t = tt.TranspositionTable(0.01)
     t.store((1, 2, 3), 1)
     assert t.probe((1, 2, 3))
     t.new_epoch()
@@ -44,7 +44,7 @@ def test_epochs_forget():
 
 
 def test_large_keys_use_all_bits():
-    t = T.TranspositionTable(0.01)
+    t = tt.TranspositionTable(0.01)
     big = ((1 << 62) + 5, (1 << 62) + 7, (1 << 62) + 9)
     t.store(big, 1)
     assert t.probe(big)
@@ -52,14 +52,14 @@ def test_large_keys_use_all_bits():
 
 
 def test_size():
-    t = T.make_table(1)
+    t = tt.make_table(1)
     assert t.nbytes <= 1024 * 1024 and t.nbytes >= 512 * 1024
 
 
 def test_key_width_is_the_tables():
     """One table code for 3-word (solo) and 4-word (two-player) keys: a 4-word table tells
     keys apart by their 4th word, and a key of the wrong width is refused."""
-    t = T.TranspositionTable(0.01, key_words=4)
+    t = tt.TranspositionTable(0.01, key_words=4)
     t.store((1, 2, 3, 4), 1)
     assert t.probe((1, 2, 3, 4))
     assert not t.probe((1, 2, 3, 5))
@@ -83,4 +83,4 @@ def test_hash_folds_the_words_from_the_last():
         for x in reversed(key[:-1]):
             h = mix(x ^ h)
         nb = 1 << 10
-        assert T._bucket(np.array(key, dtype=np.int64), len(key), nb) == (h & (nb - 1)) * T.BUCKET
+        assert tt._bucket(np.array(key, dtype=np.int64), len(key), nb) == (h & (nb - 1)) * tt.BUCKET

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from engine import Game
-from engine import cards as C
-from engine import game as G
+from engine import cards
+from engine import game
 from engine.errors import GameConfigError
 from engine.policy import greedy_action
 from engine.view import known_top, player_view, prophecy_seer, sample_position
@@ -56,7 +56,7 @@ def test_the_duo_view_holds_what_the_player_may_know():
         assert v.shared == s.shared and v.rows == s.rows and v.doors == s.doors
         assert v.discard == s.discard and v.limbo == s.limbo and v.drawn == s.drawn
         assert v.deck == s.deck[:k]
-        unknown = [0] * C.NUM_TYPES
+        unknown = [0] * cards.NUM_TYPES
         for c in s.deck[k:] + s.hands[partner]:
             unknown[c] += 1
         assert v.unknown == unknown                 # the deck's unseen part + partner's hand
@@ -96,7 +96,7 @@ def test_the_prophecy_seer_is_the_player_who_made_the_latest_prophecy():
                     assert player_view(s).deck == []
             a = greedy_action(s)
             keys = [x for x in s.legal_actions()
-                    if G.DISCARD <= x < G.SWAP and C.is_key((x - G.DISCARD) % 12)]
+                    if game.DISCARD <= x < game.SWAP and cards.is_key((x - game.DISCARD) % 12)]
             if keys and rnd.random() < 0.3:
                 a = rnd.choice(keys)
             s.apply_action(a)
@@ -174,9 +174,9 @@ def test_sample_position_is_consistent_with_the_view():
         partner = 1 - s.turn
         assert p.seed is None and p.players == 2
         assert len(p.hands[partner]) == len(s.hands[partner])
-        assert all(C.is_location(c) for c in p.hands[partner])
+        assert all(cards.is_location(c) for c in p.hands[partner])
         assert p.deck_size() == s.deck_size()
-        total = [a + b for a, b in zip(p.unknown, [0] * C.NUM_TYPES)]
+        total = [a + b for a, b in zip(p.unknown, [0] * cards.NUM_TYPES)]
         for c in p.hands[partner]:
             total[c] += 1
         assert total == v.unknown
@@ -213,14 +213,14 @@ def test_candidates():
         if s.phase == "prophecy":
             k = min(5, s.deck_size())
             # one order of the kept cards per discarded card (plus the base action)
-            rest = [s.deck[(a - G.PROPHECY) // 24] for a in cs[1:]]
+            rest = [s.deck[(a - game.PROPHECY) // 24] for a in cs[1:]]
             assert len(cs) <= k + 1 and len(set(rest)) == len(rest)
         else:
             # every play and every plain discard; exchanges only of the base's discard
-            assert {a for a in s.legal_actions() if a < G.SWAP} <= set(cs)
+            assert {a for a in s.legal_actions() if a < game.SWAP} <= set(cs)
             for a in cs:
-                if a >= G.SWAP:
-                    assert G.DISCARD + (a - G.SWAP) // 144 == b
+                if a >= game.SWAP:
+                    assert game.DISCARD + (a - game.SWAP) // 144 == b
         found[s.phase] += 1
     assert found["play"] > 100 and found["prophecy"] > 3
 

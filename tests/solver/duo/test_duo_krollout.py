@@ -28,7 +28,7 @@ from engine.view import player_view
 
 from solver.api import make_policy
 from solver.duo import info_playouts as IP
-from solver.duo import info_state as I
+from solver.duo import info_state as info
 from solver.duo.honest import duo_greedy_plus_action
 
 from test_info_state import _positions, _redealt
@@ -69,18 +69,18 @@ def test_a_decision_depends_on_the_view_and_stream_only_and_z_keeps_the_base():
 def test_candidates_hold_the_base_action_and_every_play_and_plain_discard():
     for _seed, s in _positions(3, seed0=700):
         v = player_view(s)
-        S = I.encode(v)
-        acts = np.zeros(I.MAX_LEGAL, dtype=np.int64)
-        nact = I.legal(S, acts)
+        S = info.encode(v)
+        acts = np.zeros(info.MAX_LEGAL, dtype=np.int64)
+        nact = info.legal(S, acts)
         legal = [int(x) for x in acts[:nact]]
         b = duo_greedy_plus_action(v)
         for swaps, code in IP.SWAPS.items():
-            out = np.zeros(I.MAX_LEGAL + 1, dtype=np.int64)
+            out = np.zeros(info.MAX_LEGAL + 1, dtype=np.int64)
             m = IP.candidates(S, acts, np.int64(nact), np.int64(b), np.int64(code), out)
             cand = [int(x) for x in out[:m]]
             assert b in cand and set(cand) <= set(legal) and len(set(cand)) == m
             if s.phase == "play":
-                assert {a for a in legal if a < I.A_SWAP} <= set(cand)
+                assert {a for a in legal if a < info.A_SWAP} <= set(cand)
                 if swaps == "all":
                     assert set(cand) == set(legal)
             elif s.phase != "prophecy":
@@ -197,4 +197,4 @@ def test_open_hands_bound_is_the_weighted_open_hands_value():
 def test_parse_view_round_trip_of_the_printed_position():
     s, text = _view_text(9, 20)
     v = parse_view(text)
-    assert np.array_equal(I.encode(v), I.encode(player_view(s)))
+    assert np.array_equal(info.encode(v), info.encode(player_view(s)))

@@ -13,7 +13,7 @@ from engine.policy import greedy_action
 from engine.view import player_view
 
 from solver.duo import info_greedy as IG
-from solver.duo import info_state as I
+from solver.duo import info_state as info
 from solver.duo.honest import duo_greedy_plus_action
 
 REFS = {"greedy": greedy_action, "greedy-plus": duo_greedy_plus_action}
@@ -27,7 +27,7 @@ def test_kernel_greedy_decides_as_the_python_greedy():
         s = Game(2).new_initial_state(seed=seed)
         while not s.is_terminal():
             v = player_view(s)
-            S = I.encode(v)
+            S = info.encode(v)
             for name, ref in REFS.items():
                 want = ref(v)
                 assert IG.base_at(S, name) == want, (name, seed, str(s))
@@ -52,7 +52,7 @@ def test_prophecy_with_victim_gives_greedys_order_for_every_discard():
         while not s.is_terminal():
             if s.phase == "prophecy":
                 v = player_view(s)
-                S = I.encode(v)
+                S = info.encode(v)
                 k = min(5, s.deck_size())
                 rev = list(v.deck[:k])
                 hand = v.active_hand()

@@ -10,14 +10,14 @@ import random
 import numpy as np
 import pytest
 
-from engine import cards as C
+from engine import cards
 from engine.game import Game
 from engine.policy import greedy_action
 from engine.view import player_view
 
 from duo_kit import redeal_unseen
 from solver import conformance as CF
-from solver.duo import info_state as I
+from solver.duo import info_state as info
 
 
 def _positions(games, seed0=0, explore=0.3, rnd_seed=1):
@@ -47,12 +47,12 @@ def test_a_view_encodes_to_what_the_player_may_know():
     n = 0
     for _seed, s in _positions(15):
         v = player_view(s)
-        S = I.encode(v)
-        assert I.diff(S, v) == {}
-        assert I.legal_list(S) == v.legal_actions()
-        assert int(S[I.HID]) == len(s.hands[1 - s.turn]) and int(I.deck_size(S)) == s.deck_size()
+        S = info.encode(v)
+        assert info.diff(S, v) == {}
+        assert info.legal_list(S) == v.legal_actions()
+        assert int(S[info.HID]) == len(s.hands[1 - s.turn]) and int(info.deck_size(S)) == s.deck_size()
         # nothing of the partner's hand is in the array but its size
-        assert S[I.H + I.OWN_STEP * (1 - s.turn):][:I.NLOC].sum() == 0
+        assert S[info.H + info.OWN_STEP * (1 - s.turn):][:info.NLOC].sum() == 0
         n += 1
     assert n > 500
 
@@ -63,22 +63,22 @@ def test_the_deck_model_is_the_solo_kernels():
     outside them."""
     from solver.honest import state as HS
     deck = ("U", "D", "L", "PH", "DRAWN", "LEFT", "NTOP", "UTOT", "NDOORS", "LTOT", "TOP", "ARR")
-    assert {n: getattr(I, n) for n in deck} == {n: getattr(HS, n) for n in deck}
+    assert {n: getattr(info, n) for n in deck} == {n: getattr(HS, n) for n in deck}
     for step in ("draw_unknown", "_remove_unknown", "_pop_top", "_shuffle", "_to_limbo",
                  "_take_door_from_deck", "_revealed", "_foreseen", "_next_known",
                  "_deck_phase", "_take_drawn", "_lose_door", "_start_reveal", "_door_counted",
                  "_apply_prophecy", "_legal_prophecy"):
-        assert getattr(I, step) is getattr(HS, step), step
+        assert getattr(info, step) is getattr(HS, step), step
     used = set()
     for n in deck:
-        width = {"U": 17, "D": 17, "L": 17, "TOP": I.TOP_CAP, "ARR": I.NS - I.ARR}.get(n, 1)
-        used |= set(range(getattr(I, n), getattr(I, n) + width))
-    duo = {"H": I.NLOC, "SH": I.NLOC, "DR": 8, "LAST": 2, "SER": 2, "ROWLEN": 2, "HSZ": 2,
+        width = {"U": 17, "D": 17, "L": 17, "TOP": info.TOP_CAP, "ARR": info.NS - info.ARR}.get(n, 1)
+        used |= set(range(getattr(info, n), getattr(info, n) + width))
+    duo = {"H": info.NLOC, "SH": info.NLOC, "DR": 8, "LAST": 2, "SER": 2, "ROWLEN": 2, "HSZ": 2,
            "SHS": 1, "TURN": 1, "HID": 1, "VIEWER": 1}
-    own1 = set(range(I.H + I.OWN_STEP, I.H + I.OWN_STEP + I.NLOC))
+    own1 = set(range(info.H + info.OWN_STEP, info.H + info.OWN_STEP + info.NLOC))
     assert not own1 & used
     for n, width in duo.items():
-        slots = set(range(getattr(I, n), getattr(I, n) + width))
+        slots = set(range(getattr(info, n), getattr(info, n) + width))
         assert not slots & used, n
         assert not slots & own1, n
         used |= slots
@@ -91,9 +91,9 @@ def _dealt_engine_state(view, S):
     s = sample_position(view, random.Random(0))
     p = 1 - view.viewer
     hand = []
-    for c in range(I.NLOC):
-        hand += [c] * int(S[I.H + I.OWN_STEP * p + c])
-    s.unknown = [int(x) for x in S[I.U:I.U + C.NUM_TYPES]]
+    for c in range(info.NLOC):
+        hand += [c] * int(S[info.H + info.OWN_STEP * p + c])
+    s.unknown = [int(x) for x in S[info.U:info.U + cards.NUM_TYPES]]
     s.hands[p] = hand
     return s
 
@@ -105,31 +105,31 @@ def test_the_dealt_partner_hand_comes_from_the_unknown_locations_and_steps_confo
         if i % 7:
             continue
         v = player_view(s)
-        S = I.encode(v)
-        I.deal_partner(S, np.uint64(rnd.getrandbits(64)))
-        assert int(S[I.HID]) == 0
+        S = info.encode(v)
+        info.deal_partner(S, np.uint64(rnd.getrandbits(64)))
+        assert int(S[info.HID]) == 0
         p = 1 - v.viewer
-        dealt = S[I.H + I.OWN_STEP * p:][:I.NLOC]
+        dealt = S[info.H + info.OWN_STEP * p:][:info.NLOC]
         assert int(dealt.sum()) == v.hidden
-        for c in range(I.NLOC):
+        for c in range(info.NLOC):
             assert dealt[c] <= v.unknown[c]
         e = _dealt_engine_state(v, S)
         assert sum(e.unknown) + v.hidden == sum(v.unknown)
         # the dealt array steps as the engine does, random decisions and draws
         for _ in range(40):
-            assert I.diff(S, e) == {}
+            assert info.diff(S, e) == {}
             if e.is_terminal():
                 break
             if e.is_chance_node():
                 acts, probs = zip(*e.chance_outcomes())
                 a = rnd.choices(acts, weights=probs)[0]
                 e.apply_action(a)
-                I.chance_step(S, np.int64(a - I.A_DRAW))
+                info.chance_step(S, np.int64(a - info.A_DRAW))
             else:
-                assert I.legal_list(S) == e.legal_actions()
+                assert info.legal_list(S) == e.legal_actions()
                 a = rnd.choice(e.legal_actions())
                 e.apply_action(a)
-                I.step(S, np.int64(a))
+                info.step(S, np.int64(a))
             walked += 1
     assert walked > 1000
 
@@ -139,19 +139,19 @@ def test_deal_partner_is_uniform_over_the_unknown_locations():
     unknown count (and never a Door or a Nightmare)."""
     s = next(st for _sd, st in _positions(3) if st.phase == "play")
     v = player_view(s)
-    base = I.encode(v)
-    base[I.HID] = 1
-    counts = np.zeros(C.NUM_TYPES)
+    base = info.encode(v)
+    base[info.HID] = 1
+    counts = np.zeros(cards.NUM_TYPES)
     N = 20000
     for k in range(N):
         S = base.copy()
-        I.deal_partner(S, np.uint64(k * 7919 + 1))
-        counts[:I.NLOC] += S[I.H + I.OWN_STEP * (1 - v.viewer):][:I.NLOC] \
-            - base[I.H + I.OWN_STEP * (1 - v.viewer):][:I.NLOC]
-    locs = np.array(v.unknown[:I.NLOC], dtype=float)
+        info.deal_partner(S, np.uint64(k * 7919 + 1))
+        counts[:info.NLOC] += S[info.H + info.OWN_STEP * (1 - v.viewer):][:info.NLOC] \
+            - base[info.H + info.OWN_STEP * (1 - v.viewer):][:info.NLOC]
+    locs = np.array(v.unknown[:info.NLOC], dtype=float)
     expect = N * locs / locs.sum()
-    assert counts[I.NLOC:].sum() == 0
-    for c in range(I.NLOC):
+    assert counts[info.NLOC:].sum() == 0
+    for c in range(info.NLOC):
         if expect[c] > 50:
             assert abs(counts[c] - expect[c]) < 5 * np.sqrt(expect[c])
 
@@ -165,13 +165,13 @@ def test_hidden_order_redealing_changes_no_kernel_input():
     for _seed, s in _positions(15, seed0=300):
         r = _redealt(s, rnd)
         changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
-        assert np.array_equal(I.encode(player_view(r)), I.encode(player_view(s)))
+        assert np.array_equal(info.encode(player_view(r)), info.encode(player_view(s)))
         n += 1
     assert changed > 200 and n > 500
 
 
 def test_encode_refuses_a_solo_or_deal_mode_state():
     with pytest.raises(ValueError):
-        I.encode(player_view(Game(1).new_initial_state(seed=0)))
+        info.encode(player_view(Game(1).new_initial_state(seed=0)))
     with pytest.raises(ValueError):
-        I.encode(Game(2).new_initial_state(seed=0))
+        info.encode(Game(2).new_initial_state(seed=0))

@@ -13,7 +13,7 @@ import pytest
 import naive_expectimax as N
 from benchmarks.bench_expectimax import late_position
 from engine.notation import parse_position
-from solver.expectimax import kernel as K
+from solver.expectimax import kernel
 from solver.expectimax.certify import CertificateTooLarge, certify
 from solver.expectimax.solver import Expectimax, encode
 
@@ -69,7 +69,7 @@ def test_the_committed_order_is_found():
 
 def _row_of(solver, state):
     w = [np.int64(x) for x in encode(state)]
-    st, *c = K.canonical(*w)
+    st, *c = kernel.canonical(*w)
     keys = solver.keys
     hit = np.nonzero((keys[:, 0] == c[0]) & (keys[:, 1] == c[1]) & (keys[:, 2] == c[2])
                      & (keys[:, 3] == c[3]))[0]

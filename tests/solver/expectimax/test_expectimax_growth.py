@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_expectimax import late_position
-from solver.expectimax import kernel as K
+from solver.expectimax import kernel
 from solver.expectimax.solver import Expectimax, memory_cap_bits
 
 from test_expectimax_agreement import _walk
@@ -14,25 +14,25 @@ from test_expectimax_agreement import _walk
 
 def _fill(bits, n, seed):
     """A table of 2**bits rows with n random entries stored through memo_store."""
-    keys, vals, stats = K.new_tables(bits)
+    keys, vals, stats = kernel.new_tables(bits)
     rng = np.random.default_rng(seed)
     words = rng.integers(0, 2**62, size=(n, 4), dtype=np.int64)
     for i, (a, b, c, d) in enumerate(words):
         lo = float(rng.random())
-        K.memo_store(keys, vals, stats, a, b, c, d, lo, min(1.0, lo + 0.25), i + 1)
+        kernel.memo_store(keys, vals, stats, a, b, c, d, lo, min(1.0, lo + 0.25), i + 1)
     return keys, vals, words
 
 
 def test_rehash_keeps_every_entry_with_its_interval_and_work():
     keys, vals, words = _fill(10, 500, 1)
-    present = [(w, K.memo_get(keys, vals, *w)) for w in words]
+    present = [(w, kernel.memo_get(keys, vals, *w)) for w in words]
     present = [(w, r) for w, r in present if r[0]]
     assert len(present) >= 450            # a few may have been replaced in the small table
-    new_keys, new_vals, _ = K.new_tables(13)
-    used = K.rehash(keys, new_keys)
+    new_keys, new_vals, _ = kernel.new_tables(13)
+    used = kernel.rehash(keys, new_keys)
     assert used == int((keys[:, 0] != -1).sum())
     for w, (_, lo, hi) in present:
-        found, lo2, hi2 = K.memo_get(new_keys, new_vals, *w)
+        found, lo2, hi2 = kernel.memo_get(new_keys, new_vals, *w)
         assert found and lo2 == lo and hi2 == hi
     old_work = {tuple(r[:4]): r[4] for r in keys if r[0] != -1}
     for r in new_keys:
@@ -44,8 +44,8 @@ def test_rehash_keeps_every_entry_with_its_interval_and_work():
 def test_rehash_into_a_small_table_keeps_the_costlier_entries():
     """When a probe window is full, rehash keeps the entries that cost more work."""
     keys, vals, words = _fill(12, 2000, 2)
-    small, small_vals, _ = K.new_tables(4)         # 16 rows: most entries must go
-    used = K.rehash(keys, small)
+    small, small_vals, _ = kernel.new_tables(4)         # 16 rows: most entries must go
+    used = kernel.rehash(keys, small)
     assert used == 16
     kept = sorted(int(r[4]) for r in small)
     # the 16 rows hold entries from the top of the work order (works are 1..2000)
@@ -91,14 +91,14 @@ def test_growing_tables_agree_with_the_brute_force():
 def test_default_solver_grows_and_the_cap_follows_memory(monkeypatch):
     s = Expectimax()
     assert s.table_bits == 20 and s.growable
-    import solver.expectimax.solver as E
+    import solver.expectimax.solver as emx_solver
     assert 10 <= memory_cap_bits() <= 30
-    monkeypatch.setattr(E, "available_memory", lambda: 64 * (1 << 12) * 2)
+    monkeypatch.setattr(emx_solver, "available_memory", lambda: 64 * (1 << 12) * 2)
     assert memory_cap_bits() == 12
-    monkeypatch.setattr(E, "available_memory", lambda: None)
+    monkeypatch.setattr(emx_solver, "available_memory", lambda: None)
     assert memory_cap_bits() == 24
     # no memory to grow into: growth stops and the search goes on in the table it has
-    monkeypatch.setattr(E, "available_memory", lambda: 0)
+    monkeypatch.setattr(emx_solver, "available_memory", lambda: 0)
     small = Expectimax(6, max_table_bits=12)
     state = late_position(63, 10)
     iv = small.value(state)
@@ -117,9 +117,9 @@ def test_bad_table_sizes_are_refused():
 def test_no_growth_that_the_time_budget_cannot_pay_for(monkeypatch):
     """Near a deadline the table does not grow (making a large table takes seconds on a
     machine that touches new memory slowly); without a deadline it does."""
-    import solver.expectimax.solver as E
+    import solver.expectimax.solver as emx_solver
     state = late_position(63, 12)
-    monkeypatch.setattr(E, "GROW_BYTES_PER_S", 1.0)     # every growth "takes" hours
+    monkeypatch.setattr(emx_solver, "GROW_BYTES_PER_S", 1.0)     # every growth "takes" hours
     timed = Expectimax(8, max_table_bits=16)
     iv = timed.value(state, budget_s=60.0)
     assert timed.grown == 0 and iv.exact

@@ -223,13 +223,13 @@ def test_an_interrupted_save_keeps_the_old_file(tmp_path, monkeypatch):
 
 
 def test_the_fingerprint_follows_the_kernel_source(tmp_path, monkeypatch):
-    from solver.expectimax import kernel as K
+    from solver.expectimax import kernel
     fp = memo_file.fingerprint()
     assert fp == memo_file.fingerprint() and len(fp) == 64
     copy = tmp_path / "kernel.py"
-    with open(K.__file__, "rb") as f:
+    with open(kernel.__file__, "rb") as f:
         copy.write_bytes(f.read() + b"\n# an edit\n")
-    monkeypatch.setattr(K, "__file__", str(copy))
+    monkeypatch.setattr(kernel, "__file__", str(copy))
     assert memo_file.fingerprint() != fp
 
 

@@ -6,11 +6,11 @@ import random
 import numpy as np
 import pytest
 
-from engine import cards as C
+from engine import cards
 from engine.errors import OnirimError
 from engine.notation import format_position, parse_position
 from onirim.cli import main
-from solver.expectimax import kernel as K
+from solver.expectimax import kernel
 from solver.api import rank
 from solver.expectimax import Expectimax, UnsupportedPosition, encode
 
@@ -23,15 +23,15 @@ def complete(text: str, unknown=()) -> str:
     """Put every card the position does not list (nor the `unknown` ones, which the deck's
     '*' then stands for) in the discard pile."""
     f = dict(kv.split("=", 1) for kv in text.split())
-    cnt = list(C.COUNTS)
+    cnt = list(cards.COUNTS)
     for k in ("hand", "row", "doors", "deck", "limbo", "drawn"):
         if f.get(k, "-") != "-":
             for x in f[k].split(","):
                 if x != "*":
-                    cnt[C.INDEX[x]] -= 1
+                    cnt[cards.INDEX[x]] -= 1
     for x in unknown:
-        cnt[C.INDEX[x]] -= 1
-    f["discard"] = ",".join(c for t, n in enumerate(cnt) for c in [C.CODES[t]] * n) or "-"
+        cnt[cards.INDEX[x]] -= 1
+    f["discard"] = ",".join(c for t, n in enumerate(cnt) for c in [cards.CODES[t]] * n) or "-"
     f.setdefault("limbo", "-")
     return format_position(parse_position(" ".join(f"{k}={v}" for k, v in f.items())))
 
@@ -139,8 +139,8 @@ def test_can_still_win_is_sound():
     for text in N.random_positions(424242, 2000, 5):
         state = parse_position(text)
         words = [np.int64(x) for x in encode(state)]
-        status, *w = K.canonical(*words)
-        if status in (K.WON, K.LOST) or K.can_still_win(*w):
+        status, *w = kernel.canonical(*words)
+        if status in (kernel.WON, kernel.LOST) or kernel.can_still_win(*w):
             continue
         said_lost += 1
         try:
@@ -177,11 +177,11 @@ def test_sort_top_canonical_prophecy():
 def test_encode_round_trips_fields():
     state = parse_position(H3)
     w0, w1, w2, w3 = encode(state)
-    assert K.hand_get(w1, C.INDEX["Lk"]) == 1 and K.hand_size(w1) == 4
-    assert K.phase_get(w1) == K.NIGHTMARE and K.doors_total(w1) == 7
-    assert K.plen(w2) == 7 and K.slot_get(w2, w3, 6) == C.INDEX["DL"]   # top card
-    assert K.slot_get(w2, w3, 0) == C.INDEX["Am"]
-    assert K.unk_total(w0, w1) == 0
+    assert kernel.hand_get(w1, cards.INDEX["Lk"]) == 1 and kernel.hand_size(w1) == 4
+    assert kernel.phase_get(w1) == kernel.NIGHTMARE and kernel.doors_total(w1) == 7
+    assert kernel.plen(w2) == 7 and kernel.slot_get(w2, w3, 6) == cards.INDEX["DL"]   # top card
+    assert kernel.slot_get(w2, w3, 0) == cards.INDEX["Am"]
+    assert kernel.unk_total(w0, w1) == 0
 
 
 def test_unsupported_positions():
@@ -380,7 +380,7 @@ def test_a_sure_win_is_exactly_one(text):
     assert certify(Expectimax(16), state)["certified"] == 1    # the engine: a sure win
     w = [np.int64(x) for x in encode(state)]
     fixed = Expectimax(16)
-    raw = K.solve_words(*w, 0.0, 1.0, fixed.keys, fixed.vals, fixed.stats)
+    raw = kernel.solve_words(*w, 0.0, 1.0, fixed.keys, fixed.vals, fixed.stats)
     for solver in (Expectimax(16), Expectimax()):      # fixed table, growing table
         iv = solver.value(state)
         assert iv.exact and iv.lo == iv.hi == 1.0, (iv, raw)
@@ -423,7 +423,7 @@ def test_a_cut_rounded_one_unit_above_alpha_is_still_exact():
     state = parse_position(text)
     w = [np.int64(x) for x in encode(state)]
     pruned = Expectimax(18)
-    lo, hi = K.solve_words(*w, 0.0, 1.0, pruned.keys, pruned.vals, pruned.stats)
+    lo, hi = kernel.solve_words(*w, 0.0, 1.0, pruned.keys, pruned.vals, pruned.stats)
     assert 0 < hi - lo <= 1e-15        # the kernel's own interval: one unit apart
     plain = Expectimax(18, prune=False).value(state)
     for iv in (Expectimax(18).value(state), Expectimax(18, threads=2).value(state), plain):

@@ -15,7 +15,7 @@ import pytest
 
 from engine import parse_position
 from onirim.cli import main
-from solver.expectimax import kernel as K
+from solver.expectimax import kernel
 from solver.expectimax.solver import Expectimax, encode
 
 import naive_expectimax as N
@@ -54,15 +54,15 @@ def test_free_cards_are_exercised_and_agree():
         if checked == 250:
             break
     assert checked == 250
-    assert solver.stats[K.ST_PHASE + K.PICK] >= 20, solver.stats[K.ST_PHASE + K.PICK]
-    assert solver.stats[K.ST_PHASE + K.PROPHECY] >= 20, solver.stats[K.ST_PHASE + K.PROPHECY]
+    assert solver.stats[kernel.ST_PHASE + kernel.PICK] >= 20, solver.stats[kernel.ST_PHASE + kernel.PICK]
+    assert solver.stats[kernel.ST_PHASE + kernel.PROPHECY] >= 20, solver.stats[kernel.ST_PHASE + kernel.PROPHECY]
 
 
 def _prophecies(count, seed=5):
     """Random prophecy positions with 7 Doors in play: 4 Locations in hand, 5 revealed
     cards, 3 unknown cards below them; only those with a value strictly between 0 and 1
     whose search takes PICK decisions."""
-    from engine import cards as C
+    from engine import cards as card_codes
     rng = random.Random(seed)
     pool = ["Os", "Om", "As", "Am", "Gs", "Gm", "Ls", "Lm", "Lk", "Lk", "Ok", "DL", "N", "N"]
     solver = Expectimax(18)
@@ -71,7 +71,7 @@ def _prophecies(count, seed=5):
         if len(out) == count:
             break
         cards = rng.sample(pool, 12)
-        hand = [c for c in cards if C.is_location(C.INDEX[c])][:4]
+        hand = [c for c in cards if card_codes.is_location(card_codes.INDEX[c])][:4]
         rest = list(cards)
         for c in hand:
             rest.remove(c)
@@ -81,9 +81,9 @@ def _prophecies(count, seed=5):
         text = complete(f"mode=solo phase=prophecy hand={','.join(hand)} row=- {SEVEN} "
                         f"deck={','.join(revealed)},*", unknown)
         state = parse_position(text)
-        picks = solver.stats[K.ST_PHASE + K.PICK]
+        picks = solver.stats[kernel.ST_PHASE + kernel.PICK]
         iv = solver.value(state)
-        if 0 < iv.lo < 1 and solver.stats[K.ST_PHASE + K.PICK] > picks:
+        if 0 < iv.lo < 1 and solver.stats[kernel.ST_PHASE + kernel.PICK] > picks:
             out.append(state)
     return out
 
@@ -135,7 +135,7 @@ def test_sms_range_matches_enumeration():
             for n_m in range(0, 10):
                 want = [a for a in range(n + 1)
                         if n_s >= n + a and n_m >= 2 * n - a]
-                lo, hi = K.sms_range(n, n_s, n_m)
+                lo, hi = kernel.sms_range(n, n_s, n_m)
                 assert list(range(lo, hi + 1)) == want, (n, n_s, n_m)
                 assert (lo <= hi) == _fit_brute(n, n_s, n_m), (n, n_s, n_m)
 
@@ -161,13 +161,13 @@ def test_min_junk_matches_enumeration():
             want = {x: _junk_brute(x, n - x, p) for x in range(n + 1)}
             for lo in range(n + 1):
                 for hi in range(lo, n + 1):
-                    assert K.min_junk(lo, hi, n, p) == min(want[x] for x in range(lo, hi + 1)), \
+                    assert kernel.min_junk(lo, hi, n, p) == min(want[x] for x in range(lo, hi + 1)), \
                         (lo, hi, n, p)
 
 
 def _words(state):
     """The canonical kernel words of an engine state (what the search would store)."""
-    status, *w = K.canonical(*[np.int64(x) for x in encode(state)])
+    status, *w = kernel.canonical(*[np.int64(x) for x in encode(state)])
     return w
 
 
@@ -178,12 +178,12 @@ def test_bound_sees_two_moons_cannot_make_a_series():
     lost = complete(f"mode=solo phase=play hand=Lm,Os,As,Gs,Om row=Ls {SEVEN} deck=*",
                     ["DL", "Lm", "Os"])
     state = parse_position(lost)
-    assert not K.can_still_win(*_words(state))
+    assert not kernel.can_still_win(*_words(state))
     assert N.value(state, 100_000) == 0
     alive = complete(f"mode=solo phase=play hand=Lm,Os,As,Gs,Om row=Ls {SEVEN} deck=*",
                      ["DL", "Ls", "Os"])
     state = parse_position(alive)
-    assert K.can_still_win(*_words(state))
+    assert kernel.can_still_win(*_words(state))
     assert N.value(state, 100_000) > 0
 
 
@@ -202,9 +202,9 @@ def test_two_moon_sun_moon_series_need_a_card_between():
                     ["Am", "Ls", "Lm", "Os", "Om", "DA", "DL"])
     alive = complete(f"mode=solo phase=play hand=As,Am,Ls,Os,Gm {row} {SIX} deck=*",
                      ["Am", "Ls", "Lm", "Os", "Om", "DA", "DL"])
-    assert not K.can_still_win(*_words(parse_position(lost)))
-    assert K._can_still_win(*_words(parse_position(lost)), False)   # not without step 6
-    assert K.can_still_win(*_words(parse_position(alive)))
+    assert not kernel.can_still_win(*_words(parse_position(lost)))
+    assert kernel._can_still_win(*_words(parse_position(lost)), False)   # not without step 6
+    assert kernel.can_still_win(*_words(parse_position(alive)))
     exact = Expectimax(18, bound=False)
     assert exact.value(parse_position(lost)).hi == 0.0
     assert exact.value(parse_position(alive)).lo > 0.0
@@ -216,7 +216,7 @@ def test_one_moon_sun_moon_series_after_a_sun_needs_no_card_between():
     search with the bound gives the same value as without."""
     text = complete(f"mode=solo phase=play hand=Lm,Ls,Os,As,Gs row=Gs,Gm,Gs {SEVEN} deck=*",
                     ["Lm", "Om", "DL"])
-    assert K.can_still_win(*_words(parse_position(text)))
+    assert kernel.can_still_win(*_words(parse_position(text)))
     want = Expectimax(18, bound=False).value(parse_position(text))
     assert want.exact and want.lo > 0.0
     assert Expectimax(18).value(parse_position(text)) == want
@@ -250,7 +250,7 @@ def test_nightmare_look_ahead_keeps_every_kind_of_option(kind):
     ranking = Expectimax(16, bound=False).rank(state)
     winners = {a.action.split()[1] for a in ranking.actions if a.value > 0}
     assert winners == {kind}, [(a.action, a.value) for a in ranking.actions]
-    assert K.can_still_win(*_words(state))
+    assert kernel.can_still_win(*_words(state))
     assert Expectimax(16).value(state).lo == ranking.actions[0].value == 1.0
 
 
@@ -265,17 +265,17 @@ def _bound_verdicts(keys, vals):
             continue
         w0, w1, w2, w3 = keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3]
         out[0] += 1
-        if K.can_still_win(w0, w1, w2, w3):
+        if kernel.can_still_win(w0, w1, w2, w3):
             continue
         out[1] += 1
         if vals[i, 6] != 0.0:
             out[2] += 1
-        ph = K.phase_get(w1)
-        if ph == K.NIGHTMARE and K._can_still_win(w0, w1, w2, w3):
+        ph = kernel.phase_get(w1)
+        if ph == kernel.NIGHTMARE and kernel._can_still_win(w0, w1, w2, w3):
             out[3] += 1
-        elif ph == K.REVEAL:
+        elif ph == kernel.REVEAL:
             out[4] += 1
-        elif K._can_still_win(w0, w1, w2, w3, False):
+        elif kernel._can_still_win(w0, w1, w2, w3, False):
             out[5] += 1
     return out
 
@@ -337,14 +337,14 @@ def test_deadline_stops_with_sound_bounds():
             continue
         ref.clear()
         exact = ref.value(s)
-        if ref.nodes > 3 * K.CLOCK_EVERY:
+        if ref.nodes > 3 * kernel.CLOCK_EVERY:
             break
-    assert exact.exact and ref.nodes > 3 * K.CLOCK_EVERY
+    assert exact.exact and ref.nodes > 3 * kernel.CLOCK_EVERY
     solver = Expectimax(20)
     iv = solver.value(s, budget_s=1e-6)     # the clock is read every CLOCK_EVERY nodes
     assert solver.timed_out
     assert iv.lo - 1e-12 <= exact.lo <= iv.hi + 1e-12
-    assert solver.nodes <= 2 * K.CLOCK_EVERY
+    assert solver.nodes <= 2 * kernel.CLOCK_EVERY
     # the same table then finishes the job exactly
     iv2 = solver.value(s)
     assert not solver.timed_out and iv2.exact and iv2.lo == exact.lo

@@ -77,18 +77,18 @@ def test_census_counts_the_door_that_is_better_let_go():
     assert c["door_decisions"] == c["door_open_better"] + c["door_limbo_better"] + c["door_tie"]
     # the root alone: a memo holding only it and its two children's exact values
     import numpy as np
-    from solver.expectimax import kernel as K
+    from solver.expectimax import kernel
     from solver.expectimax.solver import encode
-    st, *w = K.canonical(*[np.int64(x) for x in encode(parse_position(text))])
+    st, *w = kernel.canonical(*[np.int64(x) for x in encode(parse_position(text))])
     only = Expectimax(12)
     rows = [w]
     ch = np.empty((24, 4), np.int64)
-    for i in range(K.decision_children(st, *w, False, ch)):
-        rows.append(K.canonical(*ch[i])[1:])
+    for i in range(kernel.decision_children(st, *w, False, ch)):
+        rows.append(kernel.canonical(*ch[i])[1:])
     for r in rows:
-        found, lo, hi = K.memo_get(solver.keys, solver.vals, *r)
+        found, lo, hi = kernel.memo_get(solver.keys, solver.vals, *r)
         assert found and lo == hi
-        K.memo_store(only.keys, only.vals, only.stats, *r, lo, hi, 1)
+        kernel.memo_store(only.keys, only.vals, only.stats, *r, lo, hi, 1)
     c = census(only)
     assert (c["door_decisions"], c["door_limbo_better"], c["door_open_better"]) == (1, 1, 0)
     assert c["nightmare_decisions"] == sum(c[k] for k in c if k.startswith("nightmare_")

@@ -11,7 +11,7 @@ import pytest
 from engine.game import Game
 from engine.policy import greedy_action
 from engine.view import player_view
-from solver.honest import estimate as E
+from solver.honest import estimate
 
 
 def late_view(seed: int, left: int = 9):
@@ -24,35 +24,35 @@ def late_view(seed: int, left: int = 9):
 
 
 def test_wilson():
-    lo, hi = E.wilson(5, 10)
+    lo, hi = estimate.wilson(5, 10)
     assert abs(lo - 0.2366) < 1e-4 and abs(hi - 0.7634) < 1e-4
-    assert E.wilson(0, 20)[0] == 0.0 and E.wilson(20, 20)[1] == 1.0
-    assert E.wilson(0, 0) == (0.0, 1.0)
-    lo, hi = E.wilson(3, 100)
+    assert estimate.wilson(0, 20)[0] == 0.0 and estimate.wilson(20, 20)[1] == 1.0
+    assert estimate.wilson(0, 0) == (0.0, 1.0)
+    lo, hi = estimate.wilson(3, 100)
     assert lo < 0.03 < hi
 
 
 def test_determinize_keeps_the_view_and_is_reproducible():
     v = late_view(19, 12)
-    d = E.determinize(v, 7, 3)
+    d = estimate.determinize(v, 7, 3)
     assert d.seed is not None and d.known_top == len(v.deck)
     assert player_view(d) == v                       # the deal hides behind the same view
     assert d.deck[:len(v.deck)] == v.deck
-    assert E.determinize(v, 7, 3).deck == d.deck
-    decks = {tuple(E.determinize(v, 7, j).deck) for j in range(20)}
+    assert estimate.determinize(v, 7, 3).deck == d.deck
+    decks = {tuple(estimate.determinize(v, 7, j).deck) for j in range(20)}
     assert len(decks) > 10                           # playouts see different deals
 
 
 def test_engine_estimates_common_random_numbers_and_determinism():
     v = late_view(19, 12)
     acts = v.legal_actions()
-    a = E.engine_estimates(v, acts, None, 5, max_playouts=30)
-    b = E.engine_estimates(v, acts, None, 5, max_playouts=30)
+    a = estimate.engine_estimates(v, acts, None, 5, max_playouts=30)
+    b = estimate.engine_estimates(v, acts, None, 5, max_playouts=30)
     assert a.playouts == 30 and all(e.playouts == 30 for e in a.by_action.values())
     assert {k: x.estimate for k, x in a.by_action.items()} == \
            {k: x.estimate for k, x in b.by_action.items()}
     # the same action listed twice gets the same playouts: same deals, same outcomes
-    twice = E.engine_estimates(v, [acts[0], acts[0]], None, 5, max_playouts=30)
+    twice = estimate.engine_estimates(v, [acts[0], acts[0]], None, 5, max_playouts=30)
     assert twice.by_action[acts[0]].estimate == a.by_action[acts[0]].estimate
     for e in a.by_action.values():
         assert e.ci95[0] <= e.estimate <= e.ci95[1]
@@ -62,10 +62,10 @@ def test_deadline_in_the_past_still_gives_one_round():
     import time
     v = late_view(19, 12)
     acts = v.legal_actions()
-    r = E.engine_estimates(v, acts, time.perf_counter() - 1, 0)
+    r = estimate.engine_estimates(v, acts, time.perf_counter() - 1, 0)
     assert r.playouts == 1 and set(r.by_action) == set(acts)
     with pytest.raises(ValueError):
-        E.engine_estimates(v, acts, None, 0)
+        estimate.engine_estimates(v, acts, None, 0)
 
 
 def test_estimates_are_honest():
@@ -82,8 +82,8 @@ def test_estimates_are_honest():
     assert t.deck != s.deck
     va, vb = player_view(s), player_view(t)
     acts = va.legal_actions()
-    ra = E.estimate_actions(va, acts, None, 3, max_playouts=5)
-    rb = E.estimate_actions(vb, acts, None, 3, max_playouts=5)
+    ra = estimate.estimate_actions(va, acts, None, 3, max_playouts=5)
+    rb = estimate.estimate_actions(vb, acts, None, 3, max_playouts=5)
     assert {k: x.estimate for k, x in ra.by_action.items()} == \
            {k: x.estimate for k, x in rb.by_action.items()}
 
@@ -93,13 +93,13 @@ def test_policy_value_checks():
     a chance-mode state only; never above the optimal value (expectimax)."""
     v = late_view(19, 9)
     with pytest.raises(ValueError):
-        E.policy_value(E.determinize(v, 0, 0))
+        estimate.policy_value(estimate.determinize(v, 0, 0))
     from solver.expectimax.solver import Expectimax
     solver = Expectimax(18)
     for a in v.legal_actions():
         c = v.clone()
         c.apply_action(a)
-        pv = E.policy_value(c)
+        pv = estimate.policy_value(c)
         assert isinstance(pv, Fraction) and 0 <= pv <= 1
         assert float(pv) <= solver.value(c).hi + 1e-12
 
@@ -113,11 +113,11 @@ def test_sure_policy_values_agree_with_every_playout():
         if v is None:
             continue
         acts = v.legal_actions()
-        est = E.engine_estimates(v, acts, None, seed, max_playouts=20)
+        est = estimate.engine_estimates(v, acts, None, seed, max_playouts=20)
         for a in acts:
             c = v.clone()
             c.apply_action(a)
-            pv = E.policy_value(c)
+            pv = estimate.policy_value(c)
             if pv in (0, 1):
                 sure += 1
                 assert est.by_action[a].estimate == float(pv), (seed, a)
@@ -130,19 +130,19 @@ def test_the_rollout_module_supplies_the_estimates(monkeypatch):
     fallback to the engine."""
     v = late_view(19, 12)
     acts = v.legal_actions()
-    r = E.estimate_actions(v, acts, None, 0, max_playouts=200, level=1)
+    r = estimate.estimate_actions(v, acts, None, 0, max_playouts=200, level=1)
     assert r.method == "rollout" and r.playouts == 200 and r.estimator == "level-1"
     for a in acts:
         e = r.by_action[a]
         assert e.ci95[0] <= e.estimate <= e.ci95[1]
         assert round(e.estimate * 200) == pytest.approx(e.estimate * 200)
-    monkeypatch.setattr(E, "action_estimates",
+    monkeypatch.setattr(estimate, "action_estimates",
                         lambda view, n, stream: {a: 0.5 for a in view.legal_actions()})
     with pytest.raises((TypeError, ValueError)):
-        E.estimate_actions(v, acts, None, 0, max_playouts=10, level=1)
+        estimate.estimate_actions(v, acts, None, 0, max_playouts=10, level=1)
     calls = []
-    monkeypatch.setattr(E, "action_estimates", lambda view, n, stream: calls.append(n))
-    E.prepare(v)                   # warms the fast playouts before any clock starts
+    monkeypatch.setattr(estimate, "action_estimates", lambda view, n, stream: calls.append(n))
+    estimate.prepare(v)                   # warms the fast playouts before any clock starts
     assert calls == [1]
 
 
@@ -159,11 +159,11 @@ def test_calibration_intervals_contain_the_exact_policy_value():
         if v is None:
             continue
         acts = v.legal_actions()
-        est = E.engine_estimates(v, acts, None, seed, max_playouts=100)
+        est = estimate.engine_estimates(v, acts, None, seed, max_playouts=100)
         for a in acts:
             c = v.clone()
             c.apply_action(a)
-            pv = float(E.policy_value(c))
+            pv = float(estimate.policy_value(c))
             lo, hi = est.by_action[a].ci95
             hits += lo <= pv <= hi
             total += 1
@@ -182,11 +182,11 @@ def test_no_batch_of_playouts_is_sized_past_max_batch_s(monkeypatch):
         calls.append(n)
         now[0] += n * 1e-4
         return [(a, 0.5, 0.4, 0.6) for a in view.legal_actions()]
-    monkeypatch.setattr(E, "action_estimates", fast)
-    monkeypatch.setattr(E.time, "perf_counter", lambda: now[0])
+    monkeypatch.setattr(estimate, "action_estimates", fast)
+    monkeypatch.setattr(estimate.time, "perf_counter", lambda: now[0])
     v = late_view(3, 12)
     acts = v.legal_actions()
-    est = E.estimate_actions(v, acts, now[0] + 10.0, 0, level=1)    # the level-1 batches
+    est = estimate.estimate_actions(v, acts, now[0] + 10.0, 0, level=1)    # the level-1 batches
     assert est.playouts == sum(calls) and len(calls) > 1
-    assert max(calls) * 1e-4 <= E.MAX_BATCH_S + 1e-9
-    assert now[0] <= 500.0 + 10.0 + E.MAX_BATCH_S
+    assert max(calls) * 1e-4 <= estimate.MAX_BATCH_S + 1e-9
+    assert now[0] <= 500.0 + 10.0 + estimate.MAX_BATCH_S

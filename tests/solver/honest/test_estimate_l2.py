@@ -14,7 +14,7 @@ from engine.game import Game
 from engine.policy import keep_doors_action
 from engine.view import player_view
 from honest_kit import permute_unseen
-from solver.honest import estimate as E
+from solver.honest import estimate
 from solver.honest import estimate_l2 as L
 
 
@@ -109,7 +109,7 @@ def test_the_hidden_order_does_not_matter(late):
         got = L.l2_estimates(w, w.legal_actions(), None, 7, max_playouts=10)
         assert _rows(got) == _rows(base)
         assert max(acts, key=lambda a: got.by_action[a].estimate) == lead
-        via = E.estimate_actions(w, w.legal_actions(), None, 7, max_playouts=10, level=2)
+        via = estimate.estimate_actions(w, w.legal_actions(), None, 7, max_playouts=10, level=2)
         assert _rows(via) == _rows(base)
 
 
@@ -121,7 +121,7 @@ def test_bad_arguments(late):
     with pytest.raises(PolicyError):
         L.l2_estimates(v, v.legal_actions(), None, 0, max_playouts=0)
     with pytest.raises(ValueError):
-        E.estimate_actions(v, v.legal_actions(), None, 0, max_playouts=4, level=3)
+        estimate.estimate_actions(v, v.legal_actions(), None, 0, max_playouts=4, level=3)
 
 
 # ----------------------------------------------------------------------- the choice
@@ -130,28 +130,28 @@ def test_a_playout_budget_level_2_late_level_1_early(late):
     (the same answer as level=2), level 1 early in a game."""
     _, v = late
     acts = v.legal_actions()
-    assert sum(v.unknown) <= E.L2_PLAYOUT_UNKNOWN
-    a = E.estimate_actions(v, acts, None, 0, max_playouts=8)
+    assert sum(v.unknown) <= estimate.L2_PLAYOUT_UNKNOWN
+    a = estimate.estimate_actions(v, acts, None, 0, max_playouts=8)
     assert a.estimator == "level-2" and a.playouts == 8
-    assert _rows(a) == _rows(E.estimate_actions(v, acts, None, 0, max_playouts=8, level=2))
+    assert _rows(a) == _rows(estimate.estimate_actions(v, acts, None, 0, max_playouts=8, level=2))
     first = player_view(Game(1).new_initial_state(seed=0))
-    assert sum(first.unknown) > E.L2_PLAYOUT_UNKNOWN
-    b = E.estimate_actions(first, first.legal_actions(), None, 0, max_playouts=32)
-    assert b.estimator == "level-1" and b.policy == E.POLICY and b.playouts == 32
+    assert sum(first.unknown) > estimate.L2_PLAYOUT_UNKNOWN
+    b = estimate.estimate_actions(first, first.legal_actions(), None, 0, max_playouts=32)
+    assert b.estimator == "level-1" and b.policy == estimate.POLICY and b.playouts == 32
 
 
 def test_little_time_level_1(late):
     _, v = late
-    b = E.estimate_actions(v, v.legal_actions(), time.perf_counter() + E.L2_MIN_S / 4, 0)
+    b = estimate.estimate_actions(v, v.legal_actions(), time.perf_counter() + estimate.L2_MIN_S / 4, 0)
     assert b.estimator == "level-1" and b.note is None
 
 
 def test_level_2_when_it_fits(late, monkeypatch):
     _, v = late
     acts = v.legal_actions()
-    monkeypatch.setattr(E, "L2_RATIO", 1e-9)         # any first round may be tried
-    monkeypatch.setattr(E, "L2_MIN_PLAYOUTS", 2)     # and two rounds are enough
-    e = E.estimate_actions(v, acts, time.perf_counter() + 0.5, 0)
+    monkeypatch.setattr(estimate, "L2_RATIO", 1e-9)         # any first round may be tried
+    monkeypatch.setattr(estimate, "L2_MIN_PLAYOUTS", 2)     # and two rounds are enough
+    e = estimate.estimate_actions(v, acts, time.perf_counter() + 0.5, 0)
     assert e.estimator == "level-2" and e.policy == L.POLICY and e.playouts >= 1
     assert e.describe()["estimator"] == "level-2" and "note" not in e.describe()
 
@@ -159,13 +159,13 @@ def test_level_2_when_it_fits(late, monkeypatch):
 def test_level_1_with_a_note_when_level_2_does_not_fit(late, monkeypatch):
     _, v = late
     acts = v.legal_actions()
-    monkeypatch.setattr(E, "L2_RATIO", 1e12)         # a round would never fit
-    e = E.estimate_actions(v, acts, time.perf_counter() + 0.4, 0)
+    monkeypatch.setattr(estimate, "L2_RATIO", 1e12)         # a round would never fit
+    e = estimate.estimate_actions(v, acts, time.perf_counter() + 0.4, 0)
     assert e.estimator == "level-1" and "not tried" in e.note
     assert e.describe()["note"] == e.note
-    monkeypatch.setattr(E, "L2_RATIO", 1e-9)
-    monkeypatch.setattr(E, "L2_MIN_PLAYOUTS", 1 << 30)   # tried, but too few would fit
-    e = E.estimate_actions(v, acts, time.perf_counter() + 0.4, 0)
+    monkeypatch.setattr(estimate, "L2_RATIO", 1e-9)
+    monkeypatch.setattr(estimate, "L2_MIN_PLAYOUTS", 1 << 30)   # tried, but too few would fit
+    e = estimate.estimate_actions(v, acts, time.perf_counter() + 0.4, 0)
     assert e.estimator == "level-1" and "not used" in e.note
     # both level-1 phases are pooled: whole playouts, one count for every action
     for x in e.by_action.values():

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from engine import Game
-from engine import game as G
+from engine import game
 from engine.policy import greedy_action
 from engine.view import player_view
 from solver.honest import kernel as HK
@@ -50,7 +50,7 @@ def _replay(S0, state, key, base="greedy"):
     st = state.clone()
     for a in steps:
         if st.is_chance_node():
-            assert G.DRAW <= a < G.DRAW + 17 and st.unknown[a - G.DRAW] > 0
+            assert game.DRAW <= a < game.DRAW + 17 and st.unknown[a - game.DRAW] > 0
         else:
             assert a == ref(st), (st, a)
         st.apply_action(a)
@@ -105,7 +105,7 @@ def test_draws_follow_the_unknown_counts():
     seen = np.zeros(17, dtype=np.int64)
     for i in range(m):
         r, steps, _ = honest_kit.traced_playout(S0, i, max_steps=1)
-        seen[steps[0] - G.DRAW] += 1
+        seen[steps[0] - game.DRAW] += 1
     expect = np.array(HK.COUNTS) * (m / 76)
     sd = np.sqrt(expect * (1 - np.array(HK.COUNTS) / 76))
     assert np.all(np.abs(seen - expect) < 5 * sd), (seen, expect)

@@ -10,7 +10,7 @@ import pytest
 from engine import Game
 from engine.view import player_view
 from solver.api import PolicyError, make_policy
-from solver.honest import ismcts as K
+from solver.honest import ismcts
 from solver.honest.play import decision_stream
 from solver.policies.endgame import unknown_cards
 
@@ -59,7 +59,7 @@ def test_one_legal_action_no_search(monkeypatch):
 
     def boom(*a):
         raise AssertionError("searched a forced move")
-    monkeypatch.setattr(K, "search", boom)
+    monkeypatch.setattr(ismcts, "search", boom)
     seen = 0
     for seed, i, v, a in _views(make_policy("greedy"), (28,)):   # deal 28: a forced play
         if len(v.legal_actions()) == 1:
@@ -76,13 +76,13 @@ def test_table_full_keys_and_left_clear():
     slots = []
     mask = np.uint64(7)
     for p, e in keys:
-        s = K._slot(hp, he, mask, p, e)
+        s = ismcts._slot(hp, he, mask, p, e)
         assert hp[s] == -1
         hp[s], he[s] = p, e
         slots.append(s)
     assert len(set(slots)) == len(keys)
     for (p, e), s in zip(keys, slots):
-        assert K._slot(hp, he, mask, p, e) == s
+        assert ismcts._slot(hp, he, mask, p, e) == s
     # after a search every slot it used is empty again, and it counted its nodes
     pol = make_policy("ismcts", iters=300)
     v = player_view(Game(1).new_initial_state(seed=4))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine import Game
-from engine import game as G
+from engine import game
 from engine.notation import parse_position
 from engine.policy import greedy_action
 from engine.view import player_view
@@ -154,7 +154,7 @@ def test_bad_arguments(args):
 
 
 def test_draw_actions_are_engine_draws():
-    assert HK.A_DRAW == G.DRAW
+    assert HK.A_DRAW == game.DRAW
 
 
 def test_act_among_all_actions_is_the_unscreened_choice():

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from engine import game as G
+from engine import game
 from engine.policy import keep_doors_action
 from engine.rules import FIRST_DOOR, NUM_LOCATION_TYPES, SYMBOLS
 from engine.view import player_view
@@ -45,7 +45,7 @@ def readable_features(v):
     row = v.rows[0]
     series = 0
     if row:
-        length = G.series_length(row)
+        length = game.series_length(row)
         if length < 3 and needs[row[-1] // SYMBOLS]:
             series = length
     d10 = size / 10.0
