@@ -38,6 +38,7 @@ import re
 import sys
 
 from papers import build
+from papers.words import _WORD_RE, number_words  # noqa: F401  (the text rules' reader)
 
 # Digits that are references, not measurements.  Each pattern is matched against the text
 # after comments, named values and experiment names are removed.
@@ -53,12 +54,6 @@ EXP_USE = re.compile(r'#exp\("([^"]*)"\)')
 NUM_DEF = re.compile(r"^\s+([A-Za-z_][A-Za-z0-9_]*): ", re.M)
 
 # ------------------------------------------------------------------------- number words
-_WORD_RE = re.compile(
-    r"\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|half|halves|"
-    r"twice|thrice|\w+fold|thirds?|quarters?|percent)\b", re.I)
-
 # Number words the paper may use: facts of the rules or of the method, never a measurement.
 WORDS = [
     (r"\btwo-player\b", "the game's two-player variant"),
@@ -111,22 +106,6 @@ WORDS = [
     (r"\bTwo public programs\b", "the two programs named next"),
     (r"\bthe one reference\b", "the reference engine"),
 ]
-
-
-def number_words(line: str, allowed, lo: int = 0, hi: int | None = None) -> list[str]:
-    """The number words of ``line[lo:hi]`` not inside an allowed phrase (a phrase may reach
-    outside ``lo:hi``: the caller passes the neighbouring lines as context)."""
-    hi = len(line) if hi is None else hi
-    spans = []
-    for pat, _why in allowed:
-        spans += [m.span() for m in re.finditer(pat, line)]
-    out = []
-    for m in _WORD_RE.finditer(line):
-        if not (lo <= m.start() < hi):
-            continue
-        if not any(a <= m.start() and m.end() <= b for a, b in spans):
-            out.append(m.group(0))
-    return out
 
 
 def _uncommented(text: str):

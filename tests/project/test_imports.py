@@ -1,7 +1,7 @@
 """No import cycles between the project's modules.
 
 The graph is built from the source with ``ast``, without importing anything: one node per
-module of ``engine``, ``solver``, ``onirim`` and ``benchmarks``, one edge per import statement,
+module of ``engine``, ``solver``, ``onirim``, ``benchmarks`` and ``papers``, one edge per import statement,
 *including* the ones inside functions (a function-level import hides a cycle, it does not
 remove it).  ``from P import x`` counts as an import of ``P.x`` when that is a module, else of
 ``P``.  The implicit import of a package's ``__init__`` by its submodules is not an edge.
@@ -23,7 +23,7 @@ def _source_root() -> str:
 
 
 ROOT = _source_root()
-PACKAGES = ("engine", "solver", "onirim", "benchmarks")
+PACKAGES = ("engine", "solver", "onirim", "benchmarks", "papers")
 
 
 def _modules() -> dict[str, str]:
@@ -95,6 +95,18 @@ def test_the_graph_sees_function_level_imports():
     assert g.has_edge("engine.notation", "engine.game")
     assert g.has_edge("solver.duo.search", "solver.clairvoyant.deal_kernel")
     assert len(g) >= 40
+
+
+def test_the_graph_sees_papers():
+    """papers/ is in the graph: the build writes the README's blocks, the check reads both
+    (a cycle among them, such as the one readme -> check -> build -> readme had, fails
+    test_no_import_cycles)."""
+    g = import_graph()
+    assert g.has_edge("papers.build", "papers.readme")
+    assert g.has_edge("papers.check", "papers.build")
+    assert g.has_edge("papers.readme", "papers.records")
+    assert not any(a.startswith(("engine", "solver", "onirim")) and b.startswith("papers.")
+                   for a, b in g.edges)
 
 
 def test_the_checker_finds_a_cycle():
