@@ -458,20 +458,15 @@ def _n(rec, path):
     return get
 
 
-def numbers_spec() -> list[Num]:
-    cv, rv, an = "clairvoyant-winrate", "rule-verification", "anchors"
-    bf, es, ef = "bench-full", "expectimax-sizes", "expectimax-fifteen"
-    sg, c15, c13, gc = "strategy-graph", "certify-fifteen", "certify-thirteen", "game-constants"
-    hl, dk = "honest-ladder", "diff-kernel"
-    N = Num
-    L: list[Num] = []
+# The records the named values read (short names: each step below reads a few of them).
+cv, rv, an = "clairvoyant-winrate", "rule-verification", "anchors"
+bf, es, ef = "bench-full", "expectimax-sizes", "expectimax-fifteen"
+sg, c15, c13, gc = "strategy-graph", "certify-fifteen", "certify-thirteen", "game-constants"
+hl, dk = "honest-ladder", "diff-kernel"
 
-    def add(key, rec, path, fmt):
-        L.append(N(key, rec, path, _n(rec, path), fmt))
 
-    def der(key, rec, what, fn, fmt):
-        L.append(N(key, rec, what, fn, fmt))
-
+def _numbers_game_constants(add, der) -> None:
+    """The named values of the counts of the game's cards and the conventions of the text."""
     # game constants
     cnt = lambda code: (lambda r: r[gc]["numbers"]["counts"][code])  # noqa: E731
     add("cards_total", gc, "numbers.total", fint)
@@ -490,6 +485,10 @@ def numbers_spec() -> list[Num]:
         lambda x: f"{x}th")
     der("pending_mark", hl, "the mark of a pending figure (papers/rowdata.py)",
         lambda r: PENDING_MARK, fstr)
+
+
+def _numbers_rule_verification(add, der) -> None:
+    """The named values of the rule verification's counts, each check run for real."""
     # rule verification: each check run for real, one row per check (papers/rowdata.py); a
     # count of a check that failed is printed FAILED (the text says the check passed)
     def rvn(k, check):
@@ -532,6 +531,10 @@ def numbers_spec() -> list[Num]:
         lambda r: "agree" if dkn(r, "agree") else "disagree", fstr)
     der("dk_cpu", dk, "sum of cpu_s over the rows", lambda r: dkn(r, "cpu_s"), fsec)
     der("dk_commit", dk, "commit of the rows", lambda r: r[dk]["commit"], fstr)
+
+
+def _numbers_clairvoyant(add, der) -> None:
+    """The named values of the clairvoyant win rate, from its per-deal rows."""
     # clairvoyant, from its per-deal rows
     cvn = lambda r, k: r[cv]["numbers"][k]  # noqa: E731
     for k in ("deals", "wins", "losses", "unknown", "seed_first", "seed_last", "nodes",
@@ -564,6 +567,10 @@ def numbers_spec() -> list[Num]:
         lambda r: "yes" if cvn(r, "losses") else "no", fstr)
     der("cv_commit", cv, "commit of the rows", lambda r: r[cv]["commit"], fstr)
     der("cv_date", cv, "date of the first run", lambda r: r[cv]["date"], fstr)
+
+
+def _numbers_greedy(add, der) -> None:
+    """The named values of the greedy rows of the solo and two-player ladders."""
     # greedy: the ladder's greedy row, solo and two-player
     g = lambda r: ladder_row(r, "greedy")  # noqa: E731
     der("gp_solo_deals", hl, "deals of the row greedy", lambda r: _pend(g(r), g(r)["deals"]),
@@ -578,6 +585,10 @@ def numbers_spec() -> list[Num]:
         lambda r: _pend(dg(r), dg(r)["deals"]), fint)
     der("gp_duo_rate", "duo-honest-ladder", "win rate of the two-player row greedy",
         lambda r: _pend(dg(r), dg(r)["rate"]), fpct(2))
+
+
+def _numbers_honest_ladder(add, der) -> None:
+    """The named values of the solo honest ladder."""
     # the honest ladder
     der("ladder_status", hl, "status: final unless a row is pending",
         lambda r: r[hl]["status"], fstr)
@@ -602,6 +613,10 @@ def numbers_spec() -> list[Num]:
     der("ladder_commit", hl, "commits of the current rows", lambda r: r[hl]["commit"], fstr)
     der("ladder_old_commit", hl, "the commit of the pending rows",
         lambda r: rowdata.LEGACY_LADDER_COMMIT, fstr)
+
+
+def _numbers_endgame_sizes(add, der) -> None:
+    """The named values of the end game: time against the number of unknown cards."""
     # end game: sizes
     sizes = lambda r: r[bf]["numbers"]["expectimax_size_vs_time"]  # noqa: E731
     der("em_limit_s", bf, "numbers.expectimax_limit_s",
@@ -619,6 +634,10 @@ def numbers_spec() -> list[Num]:
         lambda r: r[bf]["numbers"]["expectimax_states_per_s"], fsi)
     der("es_positions", es, "len(numbers.positions)",
         lambda r: len(r[es]["numbers"]["positions"]), fint)
+
+
+def _numbers_endgame_fifteen(add, der) -> None:
+    """The named values of the end game: the wider sample at fifteen unknown cards."""
     # end game: 15 cards
     der("ef_cards", ef, "unknown of every position (must agree)",
         lambda r: _one({p["unknown"] for p in r[ef]["numbers"]["positions"]}), fint)
@@ -640,6 +659,10 @@ def numbers_spec() -> list[Num]:
         lambda r: endgame(r)["likely_slow"], fint)
     der("ef_table_bits", ef, "numbers.table_bits",
         lambda r: r[ef]["numbers"]["table_bits"], fint)
+
+
+def _numbers_certificates(add, der) -> None:
+    """The named values of strategy sizes and the engine certificates."""
     # strategies and certificates
     der("sg_n", sg, "len(numbers.positions)", lambda r: strategy_stats(r)["n"], fint)
     der("sg_smin", sg, "min strategy_positions", lambda r: strategy_stats(r)["smin"], fsi)
@@ -667,6 +690,10 @@ def numbers_spec() -> list[Num]:
             lambda r, rec=rec: cert_stats(r, rec)["fallbacks"], fint)
         der(f"{tag}_cards", rec, "numbers.positions.0.cards",
             lambda r, rec=rec: r[rec]["numbers"]["positions"][0]["cards"], fint)
+
+
+def _numbers_performance(add, der) -> None:
+    """The named values of the full benchmark run."""
     # performance
     pl = lambda r, k, f: r[bf]["numbers"]["playouts"][k][f]  # noqa: E731
     der("bf_engine_greedy_ps", bf, "playouts.engine_greedy.playouts_per_s",
@@ -687,6 +714,10 @@ def numbers_spec() -> list[Num]:
     der("bf_cores", bf, "machine.cores", lambda r: r[bf]["machine"]["cores"], fint)
     der("bf_python", bf, "machine.python", lambda r: r[bf]["machine"]["python"], fstr)
     der("bf_numba", bf, "machine.numba", lambda r: r[bf]["machine"]["numba"], fstr)
+
+
+def _numbers_anchors(add, der) -> None:
+    """The named values of the outside figures."""
     # anchors
     for k in ("cpp_games", "cpp_published_games_per_s", "cpp_fixed_games_per_s_o2",
               "cpp_fixed_games_per_s_o3", "kernel_greedy_games_per_s",
@@ -701,6 +732,10 @@ def numbers_spec() -> list[Num]:
         add("an_" + k, an, "numbers." + k, fpct(1))
     for k in ("klondike_thoughtful", "klondike_thoughtful_pm"):
         add("an_" + k, an, "numbers." + k, fpct(3))
+
+
+def _numbers_regret(add, der) -> None:
+    """The named values of the regret against the exact end game."""
     # regret against the exact end game
     rg = "regret"
     best = regret_best
@@ -760,6 +795,10 @@ def numbers_spec() -> list[Num]:
     der("rg_target_verdict", rg, "'met' if the lowest mean is at most numbers.target_mean",
         lambda r: "met" if best(r)["mean"] <= r[rg]["numbers"]["target_mean"] else "not met",
         fstr)
+
+
+def _numbers_throughput(add, der) -> None:
+    """The named values of the playout throughput."""
     # playout throughput
     tp = "playout-throughput"
     tpn = lambda r, k: r[tp]["numbers"][k]  # noqa: E731
@@ -792,6 +831,10 @@ def numbers_spec() -> list[Num]:
     der("tp_date", tp, "date", lambda r: r[tp]["date"][:10], fstr)
     der("tp_cpu", tp, "machine.cpu", lambda r: r[tp]["machine"]["cpu"], fstr)
     der("tp_cores", tp, "machine.cores", lambda r: r[tp]["machine"]["cores"], fint)
+
+
+def _numbers_two_players(add, der) -> None:
+    """The named values of two players: clairvoyant, the differential test, the honest ladder."""
     # two players: clairvoyant, differential test, honest ladder
     dc, dd, dl = "duo-clairvoyant", "duo-diff", "duo-honest-ladder"
     dcn = lambda r, k: r[dc]["numbers"][k]  # noqa: E731
@@ -833,6 +876,10 @@ def numbers_spec() -> list[Num]:
             der(f"duo_{tag}_{k}", dl, f"{k} of the row with the highest win rate"
                 + (" among the current rows ('not measured' if none)" if cur else ""),
                 lambda r, b=b, k=k: None if b(r) is None else _pend(b(r), b(r)[k]), _opt(fmt))
+
+
+def _numbers_bound(add, der) -> None:
+    """The named values of the information-relaxation bound."""
     # the information-relaxation bound after rollout's opening (papers/rowdata.py BOUND)
     bd = "bound"
     bdn = lambda r, k: r[bd]["numbers"][k]  # noqa: E731
@@ -869,6 +916,10 @@ def numbers_spec() -> list[Num]:
         lambda r: 100 * bdn(r, "switch12_stop8")["gap_ci95"][1], fdec(1))
     der("bd_unfinished", bd, "unfinished searches over both configurations",
         lambda r: sum(bdn(r, k)["unfinished"] for k in ("switch12", "switch12_stop8")), fint)
+
+
+def _numbers_example_game(add, der) -> None:
+    """The named values of the example game."""
     # example game
     ex = "example-game"
     add("ex_seed", ex, "numbers.seed", fstr)
@@ -880,7 +931,39 @@ def numbers_spec() -> list[Num]:
         lambda r: example_lines(r)["greedy"][-1][1], fint)
     der("ex_greedy_result", ex, "result of the greedy replay (build)",
         lambda r: "won" if example_lines(r)["greedy_won"] else "lost", fstr)
-    return L
+
+
+NUMBER_STEPS = (_numbers_game_constants,
+                _numbers_rule_verification,
+                _numbers_clairvoyant,
+                _numbers_greedy,
+                _numbers_honest_ladder,
+                _numbers_endgame_sizes,
+                _numbers_endgame_fifteen,
+                _numbers_certificates,
+                _numbers_performance,
+                _numbers_anchors,
+                _numbers_regret,
+                _numbers_throughput,
+                _numbers_two_players,
+                _numbers_bound,
+                _numbers_example_game)
+
+
+def numbers_spec() -> list[Num]:
+    """Every named value of the text, step by step (``NUMBER_STEPS``): its key, the record it
+    comes from, where in the record, how it is computed and how it is printed."""
+    spec: list[Num] = []
+
+    def add(key, rec, path, fmt):
+        spec.append(Num(key, rec, path, _n(rec, path), fmt))
+
+    def der(key, rec, what, fn, fmt):
+        spec.append(Num(key, rec, what, fn, fmt))
+
+    for step in NUMBER_STEPS:
+        step(add, der)
+    return spec
 
 
 def numbers_values(recs) -> dict[str, tuple[str, Num]]:
