@@ -116,6 +116,13 @@ def _print_verdict(out, r, est) -> None:
         _say(out, f"leader: {r.leader}, by {r.criterion}" if r.leader else r.criterion)
     if est:
         d = r.extra.get("estimates", {})
+        if d.get("estimator") == "policy":
+            _say(out, f"estimates: {d.get('search')}, the search of {d.get('policy')}: the "
+                      "mean of its playouts after each action it searched (up to "
+                      f"{d.get('playouts_per_action', '?')}; fewer for an action it dropped as "
+                      f"clearly worse), {d.get('interval', '95%')} interval; an estimate of "
+                      "that policy's value, not a bound on the best play's")
+            return
         who = f"{d['estimator']} estimator" if "estimator" in d else d.get("method", "?")
         _say(out, f"estimates: the winning chance of {d.get('policy', 'greedy')} play after "
                   f"the action ({d.get('playouts_per_action', '?')} playouts per action, "

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["EXACT_TOL", "Interval", "bounds", "ActionValue", "proven_best", "Ranking",
-           "CRITERION_ESTIMATE", "CRITERION_LO", "NO_LEADER", "sort_actions", "finish",
-           "name_estimates"]
+           "CRITERION_ESTIMATE", "CRITERION_LO", "CRITERION_POLICY", "NO_LEADER",
+           "sort_actions", "finish", "name_estimates"]
 
 # Bounds closer than this are one value up to floating-point rounding (docs/EXPECTIMAX.md
 # section 3, "Intervals": sound up to about 1e-15).
@@ -142,8 +142,12 @@ _CRITERION_ESTIMATE_OF = ("highest estimate ({} play after the action) among the
                           "proven worse than another")
 CRITERION_ESTIMATE = _CRITERION_ESTIMATE_OF.format("greedy-keep-doors")
 CRITERION_LO = "highest lo (the winning chance proven reachable) among the actions"
-NO_LEADER = ("no leader: every action's lo is 0 and there are no estimates, so nothing "
-             "tells the actions apart yet")
+CRITERION_POLICY = ("the action {} plays here, among the actions not proven worse than "
+                    "another (estimates: {})")
+LO_LEADER = 5e-7        # a lo below this shows as 0.000000 (the six places of the text
+                        # output): no leader by such a lo, every lo reads 0
+NO_LEADER = ("no leader: every action's lo is 0 (below 5e-7) and there are no estimates, "
+             "so nothing tells the actions apart yet")
 
 
 def sort_actions(actions: list) -> list:
@@ -177,16 +181,25 @@ def name_estimates(ranking: Ranking) -> None:
 
 
 def finish(ranking: Ranking) -> None:
-    """Sort the actions, and name the leader and its criterion when nothing is proven.  With
-    no estimates and every ``lo`` at 0 there is no leader (``leader`` None, ``criterion``
-    says why): the first row would be a pick from a tie, not advice."""
+    """Sort the actions, and name the leader and its criterion when nothing is proven.  A
+    policy's decision (``extra["estimates"]["leader"]``, ``solver.advice``) is the leader,
+    first in the table; else the highest estimate; else the highest ``lo``.  With no
+    estimates and every ``lo`` below ``LO_LEADER`` there is no leader (``leader`` None,
+    ``criterion`` says why): the first row would be a pick from a tie, not advice."""
     ranking.actions = sort_actions(ranking.actions)
     ranking.leader = ranking.criterion = None
     if ranking.best is not None or not ranking.actions:
         return
-    if any(a.estimate is not None for a in ranking.actions):
+    est = ranking.extra.get("estimates") or {}
+    chosen = [a for a in ranking.actions if a.action == est.get("leader")]
+    if chosen:
+        ranking.actions.remove(chosen[0])
+        ranking.actions.insert(0, chosen[0])
+        ranking.leader = chosen[0].action
+        ranking.criterion = CRITERION_POLICY.format(est.get("policy"), est.get("search"))
+    elif any(a.estimate is not None for a in ranking.actions):
         ranking.leader, ranking.criterion = ranking.actions[0].action, CRITERION_ESTIMATE
-    elif max(a.lo for a in ranking.actions) > 0.0:
+    elif max(a.lo for a in ranking.actions) >= LO_LEADER:
         ranking.leader, ranking.criterion = ranking.actions[0].action, CRITERION_LO
     else:
         ranking.criterion = NO_LEADER

@@ -18,8 +18,9 @@ Public API
 
 Values are exact when the search completes.  Under a node or time budget they are sound
 bounds: every unexplored subtree counts as [0, 1]; ``best`` is an action only when it is
-proven best, and otherwise each action gets an estimate of greedy play after it
-(``solver.honest.estimate``), kept apart from the bounds.  See docs/EXPECTIMAX.md.
+proven best, and otherwise the leader is the decision of the strongest policy the budget
+affords, each action with that policy's search estimate (``solver.advice``), kept apart from
+the bounds.  See docs/EXPECTIMAX.md.
 """
 from __future__ import annotations
 
@@ -342,8 +343,11 @@ class Expectimax(SolverBase):
         return view, note
 
     def prepare(self, state: State | None = None, say=None) -> None:
-        """Compile or load the kernels before the clock (``prepare_kernels``)."""
+        """Compile or load the kernels before the clock (``prepare_kernels``), and make the
+        default policy that names the leader (``solver.advice.prepare``)."""
+        from solver import advice
         prepare_kernels(say)
+        advice.prepare()
 
     def memo_note(self) -> str:
         """The memo's line in the text output: its size and growth."""
@@ -370,7 +374,7 @@ class Expectimax(SolverBase):
     def rank(self, state: State, budget_nodes: int | None = None,
              budget_s: float | None = None, position: str | None = None,
              first_round: int = 200_000, on_progress=None, probes: bool = True,
-             estimate: bool = True, stream: int = 0, reserve_s: float = 0.0) -> Ranking:
+             estimate: bool = True, stream: int | None = None, reserve_s: float = 0.0) -> Ranking:
         """Rank every legal action of a decision state by its win probability.
 
         ``state`` may be a live game: a seeded (deal-mode) state is first turned into the
@@ -384,12 +388,14 @@ class Expectimax(SolverBase):
         of every action (``PROBE_SHARE`` of the exact search's budget at most) comes first,
         so that the actions left open still get lower bounds of some use (section 4a).
 
-        ``estimate``: if the budgets leave the best action unproven, every action also gets
-        an ``estimate`` and ``ci95`` of the winning chance of greedy play after it
-        (``solver.honest.estimate``, playouts from ``stream``), apart from its bounds.  Under a time
-        budget the exact search then takes ``EXACT_SHARE`` of it (``EXACT_SHARE_LARGE`` with
-        more than ``LARGE_UNKNOWN`` unknown cards) and the estimates the rest; under a node
-        budget alone the estimates use ``NODE_BUDGET_PLAYOUTS`` playouts per action.
+        ``estimate``: if the budgets leave the best action unproven, the leader is the
+        decision of the strongest policy the budget affords among the actions not proven
+        worse, and the actions its search played out get its ``estimate`` and ``ci95``,
+        apart from the bounds (``solver.advice``; the policies' stream is ``stream``, None:
+        a hash of the position).  Under a time budget the exact search then takes
+        ``EXACT_SHARE`` of it (``EXACT_SHARE_LARGE`` with more than ``LARGE_UNKNOWN``
+        unknown cards) and the policies the rest; under a node budget alone the policies
+        the budget names (the default policy; ``strongest`` from 400,000 nodes).
         ``reserve_s``: seconds of ``budget_s`` kept for the caller (the principal line).
 
         ``on_progress``, if given, is called after every search of an action as
@@ -472,18 +478,18 @@ class Expectimax(SolverBase):
                 return
             allowance = min(2 * allowance, 1 << 50)
 
-    def _estimate(self, q: "_RankQuery", ranking: Ranking, stream: int) -> None:
-        """Every action's estimate of greedy play after it (``solver.honest.estimate``), by the
-        end of the budget (or NODE_BUDGET_PLAYOUTS per action under a node budget)."""
-        from solver.honest.estimate import estimate_actions
-        est = estimate_actions(q.view, [a.action_id for a in ranking.actions], q.end, stream,
-                               max_playouts=None if q.end is not None
-                               else NODE_BUDGET_PLAYOUTS)
+    def _estimate(self, q: "_RankQuery", ranking: Ranking, stream: int | None) -> None:
+        """The leader when nothing is proven, and the estimates: the decision of the strongest
+        policy the budget affords among the actions not proven worse, with its search's
+        per-action estimates (``solver.advice``; by the end of the time budget, or the
+        steps a node budget names).  ``stream`` None: a hash of the position."""
+        from solver.advice import advise
+        adv = advise(q.view, ranking.actions, q.budget_nodes, q.end, stream)
         for av in ranking.actions:
-            e = est.by_action[av.action_id]
-            av.estimate = e.estimate
-            av.ci95 = (e.ci95[0], e.ci95[1])
-        ranking.extra["estimates"] = est.describe()
+            row = adv.rows.get(av.action_id)
+            av.estimate, av.ci95 = (None, None) if row is None else (row[0], (row[1], row[2]))
+        ranking.extra["estimates"] = adv.describe()
+        ranking.extra["estimates"]["leader"] = q.view.action_to_string(adv.action)
 
     def child_values(self, state: State, budget_nodes: int | None = None,
                      deadline: float | None = None):

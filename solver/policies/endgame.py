@@ -125,7 +125,8 @@ class EndgameSwitch(PolicyBase):
         self.solver = Expectimax(table_bits=_table_bits(budget_nodes))
         self.last = None            # what the last act() did (for tests and benchmarks)
         if warm:
-            self.solver.rank(parse_position(_WARM_POSITION), budget_nodes=2000, probes=False)
+            self.solver.rank(parse_position(_WARM_POSITION), budget_nodes=2000, probes=False,
+                             estimate=False)
             self.solver.clear()
 
     def warm_up(self) -> None:
@@ -141,46 +142,84 @@ class EndgameSwitch(PolicyBase):
                                 estimate=False)
 
     def act(self, view, stream: int) -> int:
+        return self.decide(view, stream).action
+
+    def decide(self, view, stream: int, allowed=None) -> "Decision":
+        """The action of :meth:`act` with how it was chosen (:class:`Decision`: ``how`` is
+        ``forced``, ``base``, ``exact``, ``pruned`` or ``base-open``; the switch's ranking;
+        the base's search with its per-action estimates when the base has ``search``, as
+        ``seq-rollout`` has).  ``allowed`` (a set of legal action ids; None: all) restricts
+        the choice the way the pruned fallback does (``onirim best`` passes the actions its
+        own bounds do not prove worse); the exact search's proven best action is played even
+        if not in it (a proof beats the caller's pruning only where the two agree, which
+        sound bounds always do)."""
         acts = view.legal_actions()
         if len(acts) == 1:
             self.last = "forced"
-            return acts[0]
+            return Decision(acts[0], "forced")
+        if allowed is not None and set(allowed) >= set(acts):
+            allowed = None
         if view.players != 1 or unknown_cards(view) > self.unknown:
             self.last = "base"
-            return self.base.act(view, stream)
+            return self._base_choice(view, stream, allowed, "base")
         ranking = self.search(view)
         best = proven_best_actions(ranking.actions)
         if not best:
             if self.fallback == "pruned":
-                return self._pruned(view, stream, ranking.actions)
+                keep = {a.action_id for a in not_proven_worse(ranking.actions)}
+                allowed = keep if allowed is None else (set(allowed) & keep) or keep
+                if len(allowed) >= len(acts):
+                    allowed = None
+                else:
+                    self.last = "pruned"
+                    return self._base_choice(view, stream, allowed, "pruned", ranking)
             self.last = "base-open"
-            return self.base.act(view, stream)
+            return self._base_choice(view, stream, allowed, "base-open", ranking)
         self.last = "exact"
         if len(best) == 1:
-            return best[0].action_id
+            return Decision(best[0].action_id, "exact", ranking)
         ids = {a.action_id for a in best}
-        b = self.base.act(view, stream)
-        return b if b in ids else min(ids)
+        b = self._base_choice(view, stream, None, "exact", ranking)
+        b.action = b.action if b.action in ids else min(ids)
+        return b
 
-    def _pruned(self, view, stream, actions):
-        """The fallback ``pruned``: the base policy chooses among the actions the bounds do
-        not prove worse (:func:`not_proven_worse`).  A base with ``act_among(view, stream,
-        allowed)`` (``rollout``) restricts its own choice; any other base keeps its action
-        if allowed, else the allowed action with the largest bound midpoint (ties: smallest
-        id)."""
-        keep = not_proven_worse(actions)
-        allowed = {a.action_id for a in keep}
-        if len(allowed) == len(actions):
-            self.last = "base-open"
-            return self.base.act(view, stream)
-        self.last = "pruned"
+    def _base_choice(self, view, stream, allowed, how, ranking=None) -> "Decision":
+        """The base's choice among ``allowed`` (None: every action): its search's if it has
+        one (``seq-rollout``), else ``act_among``, else its action if allowed, else the
+        allowed action with the largest bound midpoint (:meth:`_pruned_among`)."""
+        searcher = getattr(self.base, "search", None)
+        if searcher is not None:
+            found = searcher(view, stream, allowed)
+            return Decision(found.action, how, ranking, found)
+        if allowed is None:
+            return Decision(self.base.act(view, stream), how, ranking)
+        return Decision(self._pruned_among(view, stream, allowed, ranking), how, ranking)
+
+    def _pruned_among(self, view, stream, allowed, ranking):
+        """The base's choice among ``allowed`` (a base without ``search``): ``act_among``
+        if it has one; else its action if allowed, else the allowed action with the largest
+        bound midpoint (ties: smallest id)."""
         among = getattr(self.base, "act_among", None)
         if among is not None:
             return among(view, stream, allowed)
         b = self.base.act(view, stream)
         if b in allowed:
             return b
-        return min(keep, key=lambda a: (-(a.lo + a.hi), a.action_id)).action_id
+        rows = [a for a in (ranking.actions if ranking is not None else ())
+                if a.action_id in allowed]
+        if not rows:
+            return min(allowed)
+        return min(rows, key=lambda a: (-(a.lo + a.hi), a.action_id)).action_id
+
+
+class Decision:
+    """What :meth:`EndgameSwitch.decide` chose: ``action``; ``how`` (``forced``, ``base``,
+    ``exact``, ``pruned``, ``base-open``); ``ranking``, the switch's exact ranking if it
+    searched; ``found``, the base's search (``solver.policies.seq.SeqSearch``: per-action
+    estimates) if the base has one and was asked."""
+
+    def __init__(self, action, how, ranking=None, found=None):
+        self.action, self.how, self.ranking, self.found = int(action), how, ranking, found
 
 
 def with_endgame(policy, unknown: int = DEFAULT_UNKNOWN, budget_s: float = 0.0,

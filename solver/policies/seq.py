@@ -134,19 +134,7 @@ class SeqRollout(PolicyBase):
     def act(self, view, stream: int) -> int:
         if view.players != 1:
             raise PolicyError("seq-rollout plays solo games only")
-        acts = view.legal_actions()
-        if len(acts) == 1:
-            return acts[0]
-        from solver.honest import kernel as HK
-        from solver.honest import strong
-        S = HK.encode(view)
-        return int(strong.decide_seq(S, np.int64(self.n_at(view)), np.int64(self.batch),
-                                     np.float64(self.z), np.float64(self.zdrop),
-                                     np.uint64(key_of_stream(stream)),
-                                     np.int64(strong.BASES[self.base]),
-                                     np.float64(self.stop), np.float64(self.zstop),
-                                     np.int64(self.screen), np.int64(self.keep),
-                                     np.int64(self.horizon)))
+        return self.search(view, stream).action
 
     def act_among(self, view, stream: int, allowed) -> int:
         """The sequential choice restricted to the actions ``allowed`` (a non-empty subset of
@@ -154,22 +142,90 @@ class SeqRollout(PolicyBase):
         run over the allowed actions only; the reference is the base action if allowed, else
         the allowed action with the most wins.  For the end-game switch's pruned fallback
         (docs/REGRET.md, section 5)."""
-        allowed = sorted({int(a) for a in allowed})
+        return self.search(view, stream, allowed).action
+
+    def search(self, view, stream: int, allowed=None) -> "SeqSearch":
+        """The decision of :meth:`act` (``allowed`` None) or :meth:`act_among` (``allowed``
+        given), with the search's own per-action estimates (:class:`SeqSearch`): the one
+        place both run the kernel (:func:`solver.honest.strong.seq_core`), so that what
+        ``onirim best`` shows is what the policy played on."""
+        if view.players != 1:
+            raise PolicyError("seq-rollout plays solo games only")
         acts = view.legal_actions()
-        if not allowed or not set(allowed) <= set(acts):
-            raise PolicyError(f"allowed actions {allowed!r} are not a non-empty subset of the "
-                              "legal actions")
-        if len(allowed) == 1:
-            return allowed[0]
-        from solver.honest import kernel as HK
+        if allowed is not None:
+            allowed = sorted({int(a) for a in allowed})
+            if not allowed or not set(allowed) <= set(acts):
+                raise PolicyError(f"allowed actions {allowed!r} are not a non-empty subset of "
+                                  "the legal actions")
+            if len(allowed) == 1:
+                return SeqSearch(allowed[0], self.label())
+        elif len(acts) == 1:
+            return SeqSearch(acts[0], self.label())
+        from solver.honest import kernel as honest_kernel
         from solver.honest import strong
-        S = HK.encode(view)
-        al = np.array(allowed, dtype=np.int64)
-        return int(strong.decide_seq_among(S, al, np.int64(len(al)), np.int64(self.n_at(view)),
-                                           np.int64(self.batch), np.float64(self.z),
-                                           np.float64(self.zdrop),
-                                           np.uint64(key_of_stream(stream)),
-                                           np.int64(strong.BASES[self.base]),
-                                           np.float64(self.stop), np.float64(self.zstop),
-                                           np.int64(self.screen), np.int64(self.keep),
-                                           np.int64(self.horizon)))
+        from solver.honest.screening import row_of
+        from solver.honest.state import legal
+        state = honest_kernel.encode(view)
+        order = np.empty(honest_kernel.MAX_LEGAL, dtype=np.int64)
+        nact = legal(state, order)
+        base = np.int64(strong.BASES[self.base])
+        base_action = strong._base_at(state, base)
+        if allowed is None:            # decide_seq
+            sub = order[:nact].copy()
+            bi = row_of(sub, nact, base_action, 0)
+        else:                          # decide_seq_among: the kernel's order
+            sub = np.array([a for a in order[:nact] if int(a) in set(allowed)], dtype=np.int64)
+            bi = row_of(sub, len(sub), base_action, -1)
+        n = self.n_at(view)
+        res = np.full((len(sub), n), -1, dtype=np.int8)    # -1: no playout made there
+        used = np.zeros(1, dtype=np.int64)
+        row = strong.seq_core(state, sub, np.int64(len(sub)), np.int64(bi), np.int64(n),
+                              np.int64(self.batch), np.float64(self.z),
+                              np.float64(self.zdrop), np.uint64(key_of_stream(stream)), base,
+                              res, used, np.float64(self.stop), np.float64(self.zstop),
+                              np.int64(self.screen), np.int64(self.keep),
+                              np.int64(self.horizon))
+        from solver.honest.value import VSCALE
+        out = SeqSearch(int(sub[row]), self.label(), playouts=int(used[0]))
+        scale = VSCALE if self.horizon > 0 else 1
+        for i, a in enumerate(sub):
+            made = res[i][res[i] >= 0]
+            if len(made):
+                out.rows[int(a)] = _estimate_of(made, scale)
+        return out
+
+    def label(self) -> str:
+        """What the search is, for the output: ``seq-rollout n=1024 over learned-base,
+        horizon 32``."""
+        text = f"seq-rollout n={self.n} over {self.base}"
+        if self.early_n:
+            text += f" (n={self.early_n} from {self.early_deck} deck cards)"
+        return text + (f", horizon {self.horizon}" if self.horizon else "")
+
+
+class SeqSearch:
+    """One sequential-rollout decision: ``action`` (what the policy plays), ``search`` (its
+    label), ``playouts`` (made in all) and ``rows``: per action searched, ``(mean, lo, hi,
+    playouts)``, the mean playout score after the action (the chance to win of the base
+    policy's play, a cut playout scored by the value function) and its 95% interval
+    (Wilson's for 0/1 playouts, the normal one for a horizon's fractional scores).  An
+    action dropped early has few playouts and a wide interval; an action not searched
+    (``allowed``) has no row."""
+
+    def __init__(self, action: int, search: str, playouts: int = 0):
+        self.action, self.search, self.playouts = int(action), search, playouts
+        self.rows: dict[int, tuple[float, float, float, int]] = {}
+
+
+def _estimate_of(made, scale: int) -> tuple[float, float, float, int]:
+    """(mean, lo, hi, n) of playout scores ``made`` (0 .. scale) as a winning chance."""
+    from solver.stats import wilson
+    n = len(made)
+    x = made.astype(np.float64) / scale
+    mean = float(x.mean())
+    if scale == 1:
+        lo, hi = wilson(int(made.sum()), n)
+    else:
+        half = 1.96 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else 1.0
+        lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+    return mean, float(lo), float(hi), n
