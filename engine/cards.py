@@ -1,8 +1,9 @@
-"""Cards of the Onirim base game (SPEC section 1).
+"""Cards of the Onirim base game (docs/NOTATION.md section 1).
 
 Every card is identified by a small integer, its *type*.  The order of the types is the order
-of the SPEC table and is part of the contract: the shuffles of SPEC section 5 sort a deck by
-type before permuting it (see :mod:`engine.rng`), and the numba kernels use the same indices.
+of the card table of docs/NOTATION.md and is part of the contract: the shuffles
+(docs/RULINGS.md) sort a deck by type before permuting it (see :mod:`engine.rng`), and the numba
+kernels use the same indices.
 
 ======  =====  ======================================
 type    code   card

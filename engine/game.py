@@ -15,7 +15,7 @@ Two ways to play a deck:
   ``(action, probability)`` for every card type that may come up.  A shuffle without a seed
   turns the whole deck into unknown cards.
 
-Rulings are those of SPEC section 2; two-player rulings are documented in ``docs/RULINGS.md``
+Rulings are those of docs/RULINGS.md; two-player rulings are documented in ``docs/RULINGS.md``
 and in :data:`DUO_RULINGS` below.
 """
 from __future__ import annotations
@@ -712,7 +712,7 @@ class _LoggedState(State):
 def series_length(row: list[int]) -> int:
     """Length (1..3) of the series the last card of ``row`` belongs to (0 for an empty row).
 
-    Consecutive same-colour cards form series of 3; the 4th starts a new one (SPEC ruling 2).
+    Consecutive same-colour cards form series of 3; the 4th starts a new one (ruling B2).
     """
     n = 0
     prev = None

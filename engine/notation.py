@@ -16,7 +16,7 @@ Two-player fields (``mode=duo``), in output order::
 draft: the face-up cards still to be taken, 3 to 8 of them, since the draft ends when each
 player holds 3), ``turn`` the active player (the one to draft, in phase ``draft``).
 
-Phases: the decision phases of the SPEC (``play``, ``prophecy``, ``door``, ``nightmare``), the
+Phases: the decision phases of the notation (``play``, ``prophecy``, ``door``, ``nightmare``), the
 two-player ``draft``, the terminal ``won`` and ``lost``, and the engine's chance-node phases,
 in which the next card comes from the unknown part of the deck: ``setup`` (drawing the opening
 hand), ``refill``, ``redraw`` (nightmare "discard the hand"), ``reveal`` (nightmare "reveal the
@@ -137,6 +137,10 @@ def from_json(obj, views: bool = False) -> State:
             obj = json.loads(obj)
         except json.JSONDecodeError as e:
             raise PositionError("json", f"not valid JSON ({e.msg} at char {e.pos})") from None
+        except RecursionError:
+            raise PositionError("json", "nested too deeply to be a position") from None
+        except ValueError as e:     # an integer of 4,300 digits or more
+            raise PositionError("json", f"not a position ({clip(str(e), 60)})") from None
     if not isinstance(obj, dict):
         raise PositionError("json", "expected a JSON object")
     raw = {}
@@ -174,6 +178,9 @@ def _int(raw: dict, field: str, lo: int, hi: int):
     v = raw[field]
     if not (v.isascii() and v.isdigit()):
         raise PositionError(field, f"expected a whole number, not {clip(v)!r}")
+    digits = v.lstrip("0")
+    if len(digits) > len(str(hi)):      # before int(): Python refuses 4,300 digits and more
+        raise PositionError(field, f"{clip(v)} is out of range {lo}..{hi}")
     n = int(v)
     if not lo <= n <= hi:
         raise PositionError(field, f"{n} is out of range {lo}..{hi}")

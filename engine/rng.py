@@ -1,4 +1,5 @@
-"""The counter-based generator behind every deal and shuffle (SPEC section 5).
+"""The counter-based generator behind every deal and shuffle (docs/RULINGS.md, "Deals and
+shuffles").
 
 This module is the contract that the numba kernels mirror bit for bit.  All arithmetic is on
 unsigned 64-bit integers, wrapping modulo 2**64.

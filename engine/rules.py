@@ -6,8 +6,8 @@
   record are the values of :data:`SOLO`, as plain ints, for the numba kernels: numba freezes a
   module's global ints at compile time, so a kernel must import them as module-level names
   (``from engine.rules import HAND_SIZE``), never read them from a record at run time.
-* Card types are those of :mod:`engine.cards` (SPEC section 1): Locations 0..11 (colour * 3 +
-  symbol), Doors 12..15 (12 + colour), the Nightmare 16.
+* Card types are those of :mod:`engine.cards` (docs/NOTATION.md section 1): Locations 0..11
+  (colour * 3 + symbol), Doors 12..15 (12 + colour), the Nightmare 16.
 * Phase numbers: the packed states of the kernels store the phase as a small integer.  The
   decision phases and the chance phases have one numbering for every kernel; the deal-mode
   kernels (clairvoyant search, playouts) have no chance phases and only 3 bits for the phase,

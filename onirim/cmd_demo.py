@@ -1,7 +1,7 @@
 """``onirim demo``: the main job on a small default.
 
 By default it runs a clairvoyant win-rate job over ``--deals`` deals (100, seeds 0..99),
-stored in ``--db`` (``./onirim-demo.sqlite``, so a rerun resumes and is instant), prints the SPEC
+stored in ``--db`` (``./onirim-demo.sqlite``, so a rerun resumes and is instant), prints the
 summary, then prints the certified winning line of the first deal (replayed in ``engine/``) and,
 for comparison, how the built-in greedy policy does on the same deals.
 

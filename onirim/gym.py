@@ -41,15 +41,18 @@ A dict: ``"observation"``, a fixed-size int16 vector of what the player may know
 ``"action_mask"``.  The vector is ``onirim.encoding.solo_vector``: its 199 numbers, field by
 field, are listed in ``onirim/encoding.py`` (``OBS_FIELDS`` gives the slices).
 
-``info`` also holds ``"position"``: the player's view in SPEC notation (``engine.parse_position``
-reads it back into a chance-mode position, on which any of our policies can decide), and
-``"deal"``.
+``info`` also holds ``"position"``: the player's view in the notation of docs/NOTATION.md
+(``engine.parse_position`` reads it back into a chance-mode position, on which any of our
+policies can decide), and ``"deal"``.
 """
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+from onirim.extras import require
+
+gymnasium = require("gymnasium", "gym", "gymnasium", "onirim.gym")
+from gymnasium import spaces  # noqa: E402
 
 from engine import cards
 from engine import game

@@ -29,8 +29,8 @@ Information
 -----------
 ``observation_string(p)`` holds only what player ``p`` may know:
 
-* solo: ``engine.format_position(engine.view.player_view(state))``, the SPEC notation of the
-  player's view (the deck is its known top cards followed by ``*``; no seed);
+* solo: ``engine.format_position(engine.view.player_view(state))``, the notation
+  (docs/NOTATION.md) of the player's view (the deck is its known top cards followed by ``*``; no seed);
 * two-player: the same fields in the one spelling of ``docs/NOTATION.md`` for hidden cards:
   each card of the partner's hand is ``?`` (``hand1=?,?,?``), the deck's known top cards (a
   prophecy's kept cards) are shown only to the player who saw them, and the rest of the deck
@@ -55,9 +55,12 @@ the setup (at most 8 + 18 draws and 6 draft picks): the bound declared is 6,000.
 from __future__ import annotations
 
 import numpy as np
-import pyspiel
 
-from engine import cards
+from onirim.extras import require
+
+pyspiel = require("pyspiel", "openspiel", "open-spiel", "onirim.openspiel")
+
+from engine import cards  # noqa: E402
 from engine import game as game_rules
 from engine.errors import GameConfigError
 from engine.notation import format_position

@@ -24,7 +24,7 @@ The two-player kernel keeps two rows of that shape (one per player) and narrower
 **The series** has one meaning everywhere: ``ser`` = 1 or 2 is the length of the open series
 ending in the row's last card, and 0 means no open series (the row is empty, or its last card
 completed a series of 3).  A completed series matters no more: the next card of that colour
-starts a new one (SPEC ruling 2).  :func:`series_step` is the only place that counts it.
+starts a new one (ruling B2).  :func:`series_step` is the only place that counts it.
 
 **Steps** (the rules of the board, with no deck in them):
 

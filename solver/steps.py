@@ -90,8 +90,8 @@ def word(key, i):
 # ----------------------------------------------------------------------------- the prophecy
 # A prophecy action is PROPHECY + i * PERM_STRIDE + p: discard revealed card i, keep the others
 # in the order of permutation p of range(k - 1).  The stride is the action layout of
-# engine.actions (SPEC: room for the 4! orders of 4 kept cards, five discards), not a rule size:
-# a smaller prophecy uses part of the same room.
+# engine.actions (docs/NOTATION.md section 4: room for the 4! orders of 4 kept cards, five
+# discards), not a rule size: a smaller prophecy uses part of the same room.
 PERM_STRIDE = 24
 LAYOUT_REVEAL_MAX = 5
 assert actions.DOOR_KEY - actions.PROPHECY == LAYOUT_REVEAL_MAX * PERM_STRIDE

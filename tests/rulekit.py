@@ -2,8 +2,8 @@
 by their strings, and count cards.
 
 The helpers only use the public engine API (``parse_position``, ``format_position``,
-``State.legal_actions``, ``action_to_string``, ``apply_action``) and the card table of SPEC
-section 1, so a test built with them checks the engine from the outside.
+``State.legal_actions``, ``action_to_string``, ``apply_action``) and the card table of
+docs/NOTATION.md section 1, so a test built with them checks the engine from the outside.
 """
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from collections import Counter
 from engine import cards as card_codes
 from engine import format_position, parse_position
 
-# SPEC section 1, written out again here (not imported) so that a wrong table in the engine
+# docs/NOTATION.md section 1, written out again here (not imported) so that a wrong table in the
+# engine
 # would be caught by test_card_table in test_rules_solo.py.
 SPEC_COUNTS = {
     "Os": 9, "Om": 4, "Ok": 3, "As": 8, "Am": 4, "Ak": 3, "Gs": 7, "Gm": 4, "Gk": 3,
@@ -33,7 +34,8 @@ def _as_list(v) -> list[str]:
 
 
 def rest_of(*lists) -> list[str]:
-    """The cards of the 76 that are not in ``lists`` (codes, in SPEC table order)."""
+    """The cards of the 76 that are not in ``lists`` (codes, in the card order of
+    docs/NOTATION.md)."""
     used = Counter()
     for lst in lists:
         used.update(x for x in _as_list(lst) if x != "*")

@@ -51,7 +51,7 @@ def clock_chunk(left_s: float, rate: float) -> int:
 @dataclass
 class SolveResult:
     result: str                      # 'WIN' | 'LOSS' | 'UNKNOWN'
-    line: list = field(default_factory=list)   # action strings (SPEC section 4), WIN only
+    line: list = field(default_factory=list)   # action strings (docs/NOTATION.md), WIN only
     nodes: int = 0
     seconds: float = 0.0
     actions: list = field(default_factory=list)  # engine action numbers of the line

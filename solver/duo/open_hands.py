@@ -15,7 +15,7 @@ Public API
 ``DuoExpectimax``                  a solver with its own memo (kept between queries)
     ``.value(state, ...)``         an ``Interval`` on the team's win probability
     ``.rank(state, ...)``          every legal action of a decision state, ranked
-                                   (``solver.api.Ranking``, SPEC section 6); the
+                                   (``solver.api.Ranking``, docs/NOTATION.md section 5); the
                                    ``open-hands`` mode of ``solver.api.rank``
 
 Under a node or time budget every answer is a pair of sound bounds (an unexplored subtree

@@ -22,9 +22,10 @@ force of the tests.)
 A decision the kernel values at exactly 0 adds 0 without being played out: any strategy
 wins there with probability >= 0, so the sum stays a lower bound.
 
-The engine's prophecy fixes the order of the kept cards at once (SPEC section 6), where the
-kernel defers it (docs/EXPECTIMAX.md section 2a).  The replay takes the engine's actions:
-it tries first the order read off the kernel's own line (``_deferred_order``), so section
+The engine's prophecy fixes the order of the kept cards at once (docs/NOTATION.md section 5),
+where the kernel defers it (docs/EXPECTIMAX.md section 2a).  The replay takes the engine's
+actions: it tries first the order read off the kernel's own line (``_deferred_order``), so
+section
 2a's argument (some committed order reaches the deferred value) is checked at every
 prophecy, and falls back on the other orders if that one falls short.
 

@@ -8,8 +8,8 @@ stream ``decision_stream(policy_seed, i)`` for the ``i``-th decision: a pure fun
 (``--policy-seed`` of ``onirim winrate``, default :data:`DEFAULT_POLICY_SEED`) and recorded
 with every run, so a game (deal seed, policy seed) replays the same on any machine or worker,
 and nothing a policy receives depends on the deal: the streams of deal ``s`` and deal ``s'``
-are the same numbers, so they cannot lead back to the deal seed or the deck order (SPEC
-section 6).  Before, the stream was a function of the deal seed, and a policy could invert it
+are the same numbers, so they cannot lead back to the deal seed or the deck order (docs/WINRATE.md,
+"Honest mode").  Before, the stream was a function of the deal seed, and a policy could invert it
 to the deal.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``onirim best`` on two-player positions (docs/DUO_EXPECTIMAX.md, section 6).
 
-* open-hands mode (the default for ``mode=duo``): the SPEC section 6 JSON, values equal to
-  the solver's and to the brute force of tests/solver/duo/test_duo_expectimax.py, ``best`` only when
+* open-hands mode (the default for ``mode=duo``): the JSON of docs/NOTATION.md section 5, values
+  equal to the solver's and to the brute force of tests/solver/duo/test_duo_expectimax.py, ``best`` only when
   proven, sound bounds and ``leader`` under a budget;
 * clairvoyant mode on a two-player deal: WIN / LOSS per action, ``best`` a proven winning
   action whose line replays to a win in ``engine/``;

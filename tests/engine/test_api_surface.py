@@ -80,8 +80,8 @@ def test_observation_string_repr_and_json_string():
 
 
 def test_duo_position_errors_name_the_field():
-    """Two-player checks of SPEC section 3 that no other test reaches: a draft out of turn,
-    and a drawn Door of a colour the active player already holds."""
+    """Two-player checks of docs/NOTATION.md section 2 that no other test reaches: a draft out
+    of turn, and a drawn Door of a colour the active player already holds."""
     draft = position("duo", phase="draft", turn=0, hand0="Os", hand1="-",
                      shared="Gs,Om,Gk,Lk,Ls,Lm,As", row0="-", row1="-", deck="As,Gm")
     with pytest.raises(PositionError) as e:

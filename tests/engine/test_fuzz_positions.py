@@ -1,4 +1,4 @@
-"""Mutation fuzzing of the position notation (SPEC section 3).
+"""Mutation fuzzing of the position notation (docs/NOTATION.md section 2).
 
 Positions met in seeded games (solo and two-player, deal and chance mode, every phase) are
 mutated at random: a card code replaced, inserted or removed, a field's value replaced, a field

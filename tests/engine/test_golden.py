@@ -2,7 +2,7 @@
 deterministic policy below, every action string and the notation after it, compared exactly
 with tests/golden/solo_seed_<S>.txt and tests/golden/duo_seed_<S>.txt.
 
-Any change of the rules, the generator (SPEC section 5), the notation (section 3) or the
+Any change of the rules, the generator (docs/RULINGS.md), the notation (section 3) or the
 action strings (section 4) shows up here as a diff.  The seeds were picked (with
 ``--search``) so that the games contain Doors by series and by Key, Nightmares, a prophecy
 and limbo shuffles.  To rewrite the files after an intended change::

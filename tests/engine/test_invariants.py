@@ -7,8 +7,8 @@ every action the whole state is checked:
 * the 76 cards are conserved (hands + shared + rows + doors + deck + unknown + discard + limbo
   + drawn), Doors at most 2 per colour, two-player at most 1 per colour per player;
 * hand sizes: solo never above 5; two-player own cards never above 3 and shared never above 2
-  outside setup/draft; in phase play the hand is full and limbo is empty (SPEC ruling 9);
-* the game is over exactly when SPEC says: won iff all 8 Doors are in play (ruling 7), lost
+  outside setup/draft; in phase play the hand is full and limbo is empty (ruling B9);
+* the game is over exactly when the rulings say: won iff all 8 Doors are in play (ruling 7), lost
   only when a card had to be drawn from an empty deck (ruling 8);
 * ``parse_position(format_position(s)) == s`` and ``from_json(to_json(s)) == s`` (also through
   a JSON string), for every reachable state;
@@ -112,7 +112,7 @@ def sample_chance(s, rnd: random.Random) -> int:
 
 # ------------------------------------------------------------------------------ checks
 def series_count(row):
-    """Independent re-statement of SPEC ruling 2: length (1..3) of the last card's series."""
+    """Independent re-statement of ruling B2: length (1..3) of the last card's series."""
     n, prev = 0, None
     for c in row:
         col = c // 3
@@ -122,8 +122,9 @@ def series_count(row):
 
 
 def expected_legal(s) -> set:
-    """The legal action strings of a decision state, derived from the rules (SPEC sections 2
-    and 4, DUO_RULINGS D2-D6) independently of the engine's action generator."""
+    """The legal action strings of a decision state, derived from the rules (docs/RULINGS.md
+    and docs/NOTATION.md section 4, DUO_RULINGS D2-D6) independently of the engine's action
+    generator."""
     duo = s.players == 2
     own = [card_codes.CODES[c] for c in s.hands[s.turn]]
     shared = [card_codes.CODES[c] for c in s.shared]
@@ -208,7 +209,7 @@ def check_state(s, full_strings: bool) -> None:
         for ds in s.doors:
             assert len(set(ds)) == len(ds)
     ndoors = sum(all_doors.values())
-    # --- game over exactly when SPEC says
+    # --- game over exactly when the rulings say
     if s.phase == "won":
         assert ndoors == 8 and s.returns() == [1.0] * s.players
         assert hand_incomplete(s)          # a win comes mid-turn: no refill
@@ -428,9 +429,10 @@ def test_endgame_playouts(seed, style, players, deal):
 
 # ------------------------------------------------------------------------------ reference model
 class RefGame:
-    """A second, independent statement of the rules (SPEC section 2 and DUO_RULINGS D1-D8) in
-    deal mode, written straight from the rulings with plain lists of card codes; only the
-    generator (engine.rng, tested in test_rng.py) is shared.  Used to replay the engine's games
+    """A second, independent statement of the rules (the base rulings of docs/RULINGS.md and
+    DUO_RULINGS D1-D8) in deal mode, written straight from the rulings with plain lists of card
+    codes; only the generator (engine.rng, tested in test_rng.py) is shared.  Used to replay the
+    engine's games
     action by action and compare the positions."""
 
     def __init__(self, players, seed, position=None):

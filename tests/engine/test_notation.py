@@ -1,5 +1,5 @@
-"""Position notation (SPEC section 3) and its JSON form: parsing, canonical output, and the
-refusal of bad positions with a PositionError that names the field."""
+"""Position notation (docs/NOTATION.md section 2) and its JSON form: parsing, canonical output,
+and the refusal of bad positions with a PositionError that names the field."""
 from __future__ import annotations
 
 import copy
@@ -27,8 +27,8 @@ def refused(text, field):
 
 
 def test_spec_example_parses():
-    """SPEC section 3: "Example: `mode=solo phase=play hand=Os,Os,Am,Gk,Ls row=Am,Os doors=DA
-    deck=N,DL,* discard=Ak limbo=-`" """
+    """docs/NOTATION.md section 2: "Example: `mode=solo phase=play hand=Os,Os,Am,Gk,Ls row=Am,Os
+    doors=DA deck=N,DL,* discard=Ak limbo=-`" """
     s = parse_position(SPEC_EXAMPLE)
     assert s.players == 1 and s.phase == "play"
     assert sorted(codes(s.hands[0])) == sorted(["Os", "Os", "Am", "Gk", "Ls"])
@@ -43,7 +43,8 @@ def test_spec_example_parses():
 
 
 def test_field_order_is_free_on_input():
-    """SPEC section 3: "Field order is free on input; output order is the one below." """
+    """docs/NOTATION.md section 2: "Field order is free on input; output order is the one
+    below." """
     toks = SPEC_EXAMPLE.split()
     ref = parse_position(SPEC_EXAMPLE)
     rnd = random.Random(5)
@@ -58,8 +59,8 @@ def test_field_order_is_free_on_input():
 
 
 def test_canonical_output_order_solo():
-    """SPEC section 3 table order: mode, phase, drawn, hand, row, doors, deck, discard, limbo,
-    seed, shuffles."""
+    """docs/NOTATION.md section 2 table order: mode, phase, drawn, hand, row, doors, deck,
+    discard, limbo, seed, shuffles."""
     text = position(phase="nightmare", drawn="N", hand="Os,Am,Gk,Ls", row="-", deck="Lm,Gs",
                     seed=7, shuffles=3)
     s = parse_position(text)
@@ -90,7 +91,7 @@ def test_output_is_canonical_whatever_the_input_list_order():
 
 
 def test_exact_deck_without_star():
-    """SPEC section 3: "without `*` the deck is exactly the list, in that order"."""
+    """docs/NOTATION.md section 2: "without `*` the deck is exactly the list, in that order"."""
     text = position(hand="Os,Am,Gk,Ls,Lm", row="-", deck="N,DL,Os")
     s = parse_position(text)
     assert codes(s.deck) == ["N", "DL", "Os"] and sum(s.unknown) == 0
@@ -99,7 +100,7 @@ def test_exact_deck_without_star():
 
 # ---------------------------------------------------------------------------- refusals
 def test_refuse_too_many_cards():
-    """SPEC section 3: "All 76 cards must be accounted for exactly once"."""
+    """docs/NOTATION.md section 2: "All 76 cards must be accounted for exactly once"."""
     refused("mode=solo phase=play hand=Os,Os,Am,Gk,Ls row=Am,Os doors=DA,DA,DA deck=* "
             "discard=- limbo=-", "doors")
     refused("mode=solo phase=play hand=Ak,Ak,Ak,Ak,Ls row=- doors=- deck=* discard=- "
@@ -109,15 +110,15 @@ def test_refuse_too_many_cards():
 
 
 def test_refuse_missing_cards_without_star():
-    """SPEC section 3: "All 76 cards must be accounted for exactly once (with `*` taking up the
-    rest)"."""
+    """docs/NOTATION.md section 2: "All 76 cards must be accounted for exactly once (with `*`
+    taking up the rest)"."""
     msg = refused("mode=solo phase=play hand=Os,Os,Am,Gk,Ls row=Am,Os doors=DA deck=N,DL "
                   "discard=Ak limbo=-", "deck")
     assert "*" in msg
 
 
 def test_refuse_unknown_codes():
-    """SPEC section 3: an unknown code is refused."""
+    """docs/NOTATION.md section 2: an unknown code is refused."""
     refused(SPEC_EXAMPLE.replace("hand=Os,Os", "hand=Xs,Os"), "hand")
     refused(SPEC_EXAMPLE.replace("discard=Ak", "discard=ak"), "discard")
     refused(SPEC_EXAMPLE.replace("deck=N,DL,*", "deck=N,*,DL"), "deck")
@@ -126,34 +127,34 @@ def test_refuse_unknown_codes():
 
 
 def test_refuse_six_cards_in_hand():
-    """SPEC section 3: "(6 cards in hand ...)" is refused."""
+    """docs/NOTATION.md section 2: "(6 cards in hand ...)" is refused."""
     refused(SPEC_EXAMPLE.replace("hand=Os,Os,Am,Gk,Ls", "hand=Os,Os,Am,Gk,Ls,Lm"), "hand")
 
 
 def test_refuse_non_location_in_hand_or_row():
-    """SPEC section 3: the hand holds Locations; rows hold Locations."""
+    """docs/NOTATION.md section 2: the hand holds Locations; rows hold Locations."""
     refused(SPEC_EXAMPLE.replace("hand=Os,Os,Am,Gk,Ls", "hand=Os,Os,Am,Gk,N"), "hand")
     refused(SPEC_EXAMPLE.replace("row=Am,Os", "row=Am,DO"), "row")
     refused(SPEC_EXAMPLE.replace("doors=DA", "doors=Os"), "doors")
 
 
 def test_refuse_row_breaking_the_play_rule():
-    """SPEC ruling 1: a row never holds two consecutive cards with one symbol."""
+    """Ruling B1: a row never holds two consecutive cards with one symbol."""
     refused(SPEC_EXAMPLE.replace("row=Am,Os", "row=Am,Om"), "row")
 
 
 def test_refuse_play_with_four_cards():
-    """SPEC section 3: "In phase `play` the hand holds 5 Locations"."""
+    """docs/NOTATION.md section 2: "In phase `play` the hand holds 5 Locations"."""
     refused(SPEC_EXAMPLE.replace("hand=Os,Os,Am,Gk,Ls", "hand=Os,Os,Am,Gk"), "hand")
 
 
 def test_refuse_limbo_in_phase_play():
-    """SPEC section 3: "In phase `play` ... limbo is empty"."""
+    """docs/NOTATION.md section 2: "In phase `play` ... limbo is empty"."""
     refused(SPEC_EXAMPLE.replace("limbo=-", "limbo=N"), "limbo")
 
 
 def test_refuse_door_phase_without_the_key():
-    """SPEC section 3: "a Key in `phase=door` missing" is refused."""
+    """docs/NOTATION.md section 2: "a Key in `phase=door` missing" is refused."""
     text = position(phase="door", drawn="DO", hand="Os,Am,Gk,Ls", row="-", deck="Lm")
     refused(text, "hand")
     ok = position(phase="door", drawn="DG", hand="Os,Am,Gk,Ls", row="-", deck="Lm")
@@ -163,7 +164,7 @@ def test_refuse_door_phase_without_the_key():
 
 
 def test_refuse_drawn_out_of_place():
-    """SPEC section 3: "`drawn`: the Door or `N` just drawn, in phases `door` and
+    """docs/NOTATION.md section 2: "`drawn`: the Door or `N` just drawn, in phases `door` and
     `nightmare`"."""
     refused(SPEC_EXAMPLE.replace("phase=play", "phase=play drawn=N"), "drawn")
     refused(position(phase="nightmare", hand="Os,Am,Gk,Ls", row="-", deck="Lm"), "drawn")
@@ -172,8 +173,8 @@ def test_refuse_drawn_out_of_place():
 
 
 def test_refuse_prophecy_with_unrevealed_cards():
-    """SPEC section 3: "in phase `prophecy` the revealed cards, the top min(5, deck), must be
-    listed in `deck`"."""
+    """docs/NOTATION.md section 2: "in phase `prophecy` the revealed cards, the top min(5,
+    deck), must be listed in `deck`"."""
     text = ("mode=solo phase=prophecy hand=Os,Os,Am,Ls row=Am,Os doors=DA deck=N,DL,Os,* "
             "discard=Ak limbo=-")
     refused(text, "deck")
@@ -187,7 +188,7 @@ def test_refuse_prophecy_with_unrevealed_cards():
 
 
 def test_refuse_unknown_field_duplicate_field_and_missing_field():
-    """SPEC section 3 fields; a position that breaks the format names the field."""
+    """docs/NOTATION.md section 2 fields; a position that breaks the format names the field."""
     refused(SPEC_EXAMPLE + " colour=red", "colour")
     refused(SPEC_EXAMPLE + " limbo=-", "limbo")
     refused(SPEC_EXAMPLE + " hand=Os,Os,Am,Gk,Ls", "hand")
@@ -200,7 +201,7 @@ def test_refuse_unknown_field_duplicate_field_and_missing_field():
 
 
 def test_refuse_bad_seed():
-    """SPEC section 5: "A deal is a non-negative integer seed" (64-bit: engine.rng.MAX_SEED)."""
+    """docs/RULINGS.md: "A deal is a non-negative integer seed" (64-bit: engine.rng.MAX_SEED)."""
     for bad in ("-1", "x", "1.5", "18446744073709551616", "", "0x10"):
         refused(SPEC_EXAMPLE + f" seed={bad}", "seed")
     refused(SPEC_EXAMPLE + " shuffles=3", "shuffles")           # shuffles without a seed
@@ -210,7 +211,7 @@ def test_refuse_bad_seed():
 
 
 def test_refuse_won_and_lost_that_are_not():
-    """SPEC rulings 7 and 8 in the notation: `won` needs all 8 Doors, 8 Doors must be `won`,
+    """rulings B7 and B8 in the notation: `won` needs all 8 Doors, 8 Doors must be `won`,
     `lost` needs an empty deck."""
     refused(SPEC_EXAMPLE.replace("phase=play", "phase=won"), "phase")
     refused(SPEC_EXAMPLE.replace("phase=play", "phase=lost"), "phase")
@@ -294,7 +295,8 @@ def test_failed_parse_and_illegal_action_leave_things_unchanged():
 
 
 def test_parsed_position_continues_like_the_original():
-    """SPEC section 3 `seed`, `shuffles`: a position parsed from the notation of a seeded game
+    """docs/NOTATION.md section 2 `seed`, `shuffles`: a position parsed from the notation of a
+    seeded game
     continues exactly like the game itself (clairvoyant mode)."""
     rnd = random.Random(3)
     a = Game(1).new_initial_state(seed=77)
@@ -309,7 +311,8 @@ def test_parsed_position_continues_like_the_original():
 
 
 def test_spec_action_strings():
-    """SPEC section 4: every example action string is accepted, in the phase it belongs to:
+    """docs/NOTATION.md section 4: every example action string is accepted, in the phase it
+    belongs to:
     `play Os`, `discard Ak`, `prophecy discard=N keep=Os,Am,Gk,Lk`, `door key`, `door limbo`,
     `nightmare key Ak`, `nightmare door DO`, `nightmare reveal`, `nightmare redraw`."""
     s = parse_position(position(hand="Os,Ak,Gs,Gm,Ls", row="Am", deck="N,Os,Am,Gk,Lk,Ls"))

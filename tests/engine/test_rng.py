@@ -1,4 +1,4 @@
-"""The deal / shuffle generator (SPEC section 5, engine/rng.py).
+"""The deal / shuffle generator (docs/RULINGS.md, engine/rng.py).
 
 The reference values are computed here by an independent re-implementation written from the
 published definition of SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom
@@ -114,7 +114,7 @@ def test_shuffle_matches_reference(seed, index):
 
 
 def test_frozen_first_deal():
-    """Freeze the contract (SPEC section 5: "anyone can reproduce a published figure from its
+    """Freeze the contract (docs/RULINGS.md: "anyone can reproduce a published figure from its
     seeds"): the top 12 cards of shuffle 0 of seeds 0 and 1, computed by the reference
     implementation above and written out so that any change of the generator is noticed."""
     frozen = {
@@ -129,7 +129,7 @@ def test_frozen_first_deal():
 
 
 def test_determinism():
-    """SPEC section 5: "the Python engine and the numba kernels produce the same decks for the
+    """docs/RULINGS.md: "the Python engine and the numba kernels produce the same decks for the
     same seed on every machine" -- the same (seed, index) always gives the same deck, and the
     same seed the same game."""
     for seed in (0, 5, 2**40 + 3):
@@ -170,7 +170,7 @@ def test_shuffle_independent_of_input_order():
 
 
 def test_different_indices_and_seeds_give_different_decks():
-    """SPEC section 5: "every later shuffle [is] drawn from ... keyed by (seed, shuffle
+    """docs/RULINGS.md: "every later shuffle [is] drawn from ... keyed by (seed, shuffle
     index)" -- distinct keys give distinct decks."""
     decks = {tuple(shuffle_counts(FULL, 9, i)) for i in range(60)}
     assert len(decks) == 60
@@ -195,7 +195,7 @@ def test_shuffle_roughly_uniform():
 
 
 def test_seed_range():
-    """SPEC section 5: "A deal is a non-negative integer seed"; engine: 0 .. 2**64-1."""
+    """docs/RULINGS.md: "A deal is a non-negative integer seed"; engine: 0 .. 2**64-1."""
     Game(1).new_initial_state(seed=0)
     Game(1).new_initial_state(seed=2**64 - 1)
     for bad in (-1, 2**64, True, 1.0, "3"):

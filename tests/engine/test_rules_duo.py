@@ -25,7 +25,7 @@ def shuffled(cards_codes, seed, index):
 
 
 def test_duo_rulings_are_documented():
-    """SPEC section 2: "where they are silent, decide, document the ruling beside these, and
+    """docs/RULINGS.md: "where they are silent, decide, document the ruling beside these, and
     test it." -- D1 to D8 exist."""
     for i in range(1, 9):
         assert f"D{i} " in DUO_RULINGS
@@ -39,7 +39,7 @@ def test_duo_setup_lays_out_8_locations():
     迷宮牌為止。" (shuffle, turn up the top 8, put Doors and Dream cards in limbo, draw again
     until there are 8 Locations) and "將邊境堆洗回牌庫" (shuffle the limbo back); the guide: "lay out
     8 face-up Locations, replacing Doors and Nightmares without resolving them, then shuffle
-    those set-aside cards back in." Replayed from the generator (SPEC section 5)."""
+    those set-aside cards back in." Replayed from the generator (docs/RULINGS.md)."""
     seen_aside = 0
     for seed in range(25):
         deck = codes(shuffle_counts([SPEC_COUNTS[c] for c in cards.CODES], seed, 0))
@@ -356,7 +356,7 @@ def test_duo_player_with_four_doors_keeps_playing():
 def test_duo_limbo_shuffled_at_end_of_turn():
     """rules/guide-en-with-two-player.txt: "When the hand is complete again, repels all the limbs
     in the Stock. Do not repel them before to avoid an empty Stock" -- the same end-of-turn
-    limbo shuffle as solo (SPEC ruling 9)."""
+    limbo shuffle as solo (ruling B9)."""
     s = duo(hand0="Os,Am,Gs", hand1="Ls,Lm,Ak", shared="Gs,Om", row0="-", row1="-",
             deck="DG,As,Gm,Lk", seed=1, shuffles=9)
     do(s, "discard Os")

@@ -1,11 +1,12 @@
-"""Rule verification, solo game: one named test per SPEC ruling (section 2, rulings 1-10) and per
+"""Rule verification, solo game: one named test per base ruling (docs/RULINGS.md, B1-B10) and per
 rule clause of the rule texts in /work/shared/rules/.
 
-Every test builds a position from the SPEC notation (tests/rulekit.py fills the discard pile
-with the cards not listed elsewhere, so decks can be written exactly), applies actions by their
-SPEC strings and checks the result.  Each docstring cites the file and quotes the sentence it
+Every test builds a position from the notation (docs/NOTATION.md) (tests/rulekit.py fills the
+discard pile with the cards not listed elsewhere, so decks can be written exactly), applies
+actions by their action strings and checks the result.  Each docstring cites the file and quotes
+the sentence it
 checks.  Expected values are derived from the rules (and, for shuffles, from the generator
-contract of SPEC section 5 as documented in engine/rng.py), never read back from the engine.
+contract of docs/RULINGS.md as documented in engine/rng.py), never read back from the engine.
 """
 from __future__ import annotations
 
@@ -22,15 +23,16 @@ from rulekit import SPEC_COUNTS, after, codes, counts_of, deck_counts, do, legal
 
 def shuffled(cards_codes, seed, index):
     """The deck (codes, top first) that shuffle number ``index`` of deal ``seed`` makes of these
-    cards (SPEC section 5)."""
+    cards (docs/RULINGS.md)."""
     return codes(shuffle_counts(counts_of(cards_codes), seed, index))
 
 
 # =============================================================================================
-# Components (SPEC section 1)
+# Components (docs/NOTATION.md section 1)
 # =============================================================================================
 def test_card_table():
-    """SPEC.md section 1 table, and rules/rulebook-en.txt: "The basic game contains 76 cards:
+    """docs/NOTATION.md section 1 table, and rules/rulebook-en.txt: "The basic game contains 76
+    cards:
     - 10 Dream cards: nightmare - 2 Observatory Door cards ... - 16 Observatory cards - 15
     Aquarium cards - 14 Garden cards - 13 Library cards"."""
     assert dict(zip(cards.CODES, cards.COUNTS)) == SPEC_COUNTS
@@ -56,7 +58,7 @@ def test_new_game_holds_all_76_cards():
 # Ruling 1: play
 # =============================================================================================
 def test_r1_play_symbol_must_differ_from_last():
-    """SPEC ruling 1: "a Location may be played to the labyrinth row only if its symbol differs
+    """Ruling B1: "a Location may be played to the labyrinth row only if its symbol differs
     from the symbol of the last card in the row"; rules/rulebook-en.txt: "There is one golden
     rule: the card played may not have any symbol in common with the last card played." """
     s = make(hand="Os,Am,Gs,Gk,Ls", row="Om,As", deck="Lm,Lm,Lm")
@@ -90,7 +92,7 @@ def test_r1_colour_is_irrelevant():
 
 
 def test_r1_first_card_is_free():
-    """SPEC ruling 1: "the first card is free"; rules/rulebook-en.txt: "Initiate (if it's the
+    """Ruling B1: "the first card is free"; rules/rulebook-en.txt: "Initiate (if it's the
     first round) or continue ... the row of cards ... by playing one Location card from your
     hand" """
     s = make(hand="Os,Am,Gk,Lk,Ls", row="-", deck="Lm")
@@ -123,7 +125,7 @@ def test_r1_any_card_may_be_discarded():
 # Ruling 2: series
 # =============================================================================================
 def test_r2_third_card_of_a_colour_completes_a_series():
-    """SPEC ruling 2: "The 3rd card of a series completes it"; rules/rulebook-en.txt: "If the
+    """Ruling B2: "The 3rd card of a series completes it"; rules/rulebook-en.txt: "If the
     card just played is the third in a row of the same color, you obtain a Door card of that
     color" """
     s = make(hand="Os,Ok,Am,Gs,Ls", row="Os,Om", deck="DO,Lm,Lm")
@@ -152,7 +154,7 @@ def test_r2_interrupted_colour_starts_again():
 
 
 def test_r2_fourth_card_starts_a_new_series():
-    """SPEC ruling 2: "the next card of that colour starts a new series (count 1)";
+    """Ruling B2: "the next card of that colour starts a new series (count 1)";
     rules/rulebook-en.txt: "If a card is the fourth in a row of the same color, it counts as the
     first card of a new series of that same color."; rules/guide-en-with-two-player.txt: "The
     fourth card of this color starts a new group: it does not immediately give another door.
@@ -168,7 +170,7 @@ def test_r2_fourth_card_starts_a_new_series():
 
 
 def test_r2_count_resets_whether_or_not_a_door_was_obtained():
-    """SPEC ruling 2: "The count resets after the 3rd card whether or not a Door was
+    """Ruling B2: "The count resets after the 3rd card whether or not a Door was
     obtained." Played live: the 3rd red finds no red Door (both in play), a Nightmare then sends
     one to limbo, it is shuffled back, and only the 6th red card (3rd of the new series) takes
     it; the 4th and 5th do not."""
@@ -190,7 +192,7 @@ def test_r2_count_resets_whether_or_not_a_door_was_obtained():
 # Ruling 3: door by series
 # =============================================================================================
 def test_r3_series_door_is_put_in_play_and_deck_shuffled():
-    """SPEC ruling 3: "completing a series takes a Door of that colour from the deck if one is
+    """Ruling B3: "completing a series takes a Door of that colour from the deck if one is
     there (mandatory), puts it in play, then shuffles the deck"; rules/rulebook-en.txt: "you may
     search this card in the deck, then place it on the table in front of you, and shuffle the
     deck." """
@@ -206,7 +208,7 @@ def test_r3_series_door_is_put_in_play_and_deck_shuffled():
 
 
 def test_r3_series_door_is_mandatory():
-    """SPEC ruling 3: "takes a Door of that colour from the deck if one is there (mandatory)":
+    """Ruling B3: "takes a Door of that colour from the deck if one is there (mandatory)":
     there is no decision to decline it."""
     s = make(hand="Os,Ok,Am,Gs,Ls", row="Os,Om", deck="Gs,DO,Lm,Lm", seed=1)
     assert not any("door" in a for a in legal(s))
@@ -215,7 +217,7 @@ def test_r3_series_door_is_mandatory():
 
 
 def test_r3_no_door_in_deck_no_shuffle():
-    """SPEC ruling 3: "If none is in the deck, nothing happens and the deck is not shuffled."
+    """Ruling B3: "If none is in the deck, nothing happens and the deck is not shuffled."
     The shuffle counter stays and the deck order is untouched (only the refill takes the top)."""
     deck = ["Gs", "As", "Ls", "Gm", "Am", "Lm"]
     s = make(hand="Os,Ok,Am,Gs,Ls", row="Os,Om", deck=deck, seed=5, shuffles=3)
@@ -228,7 +230,7 @@ def test_r3_no_door_in_deck_no_shuffle():
 
 
 def test_r3_door_in_limbo_or_other_colour_is_not_taken():
-    """SPEC ruling 3: the Door is "a Door of that colour from the deck" -- only that colour."""
+    """Ruling B3: the Door is "a Door of that colour from the deck" -- only that colour."""
     s = make(hand="Os,Ok,Am,Gs,Ls", row="Os,Om", deck="Gs,DA,DG,DL,Lm", seed=1)
     do(s, "play Ok")
     assert codes(s.doors[0]) == []
@@ -236,7 +238,7 @@ def test_r3_door_in_limbo_or_other_colour_is_not_taken():
 
 
 def test_r3_door_from_the_unknown_part_of_the_deck():
-    """SPEC ruling 3 in chance mode: the searched Door may lie in the unknown part; the deck is
+    """Ruling B3 in chance mode: the searched Door may lie in the unknown part; the deck is
     shuffled afterwards, so its whole order becomes unknown."""
     s = make(hand="Os,Ok,Am,Gs,Ls", row="Os,Om", deck="Gs,*", discard="-")
     do(s, "play Ok")
@@ -258,7 +260,7 @@ def _all_prophecies(revealed):
 
 
 def test_r4_key_discard_reveals_five():
-    """SPEC ruling 4: "only a Key discarded in phase A triggers it ... Reveal the top min(5,
+    """Ruling B4: "only a Key discarded in phase A triggers it ... Reveal the top min(5,
     deck) cards"; rules/rulebook-en.txt: "If the discarded card is a Key card, you trigger a
     Prophecy" and "Prophecy: look at the top 5 cards of the deck, discard one of them (this is
     mandatory), and put the 4 remaining cards back on top of the deck in the order of your
@@ -273,7 +275,7 @@ def test_r4_key_discard_reveals_five():
 
 
 def test_r4_prophecy_with_repeated_cards_lists_each_outcome_once():
-    """SPEC ruling 4 / section 4: a prophecy chooses the discarded card and the order of the
+    """Ruling B4 / section 4: a prophecy chooses the discarded card and the order of the
     others; identical cards give identical outcomes."""
     deck = ["N", "N", "Os", "Os", "Am", "Ls"]
     s = make(hand="Ak,Os,Gs,Gk,Ls", row="-", deck=deck)
@@ -284,7 +286,7 @@ def test_r4_prophecy_with_repeated_cards_lists_each_outcome_once():
 
 
 def test_r4_prophecy_discards_exactly_one_and_reorders():
-    """SPEC ruling 4: "discard exactly one of them ... and put the rest back on top in any
+    """Ruling B4: "discard exactly one of them ... and put the rest back on top in any
     order"; section 4: "`keep` is the new top of the deck, top first"."""
     deck = ["N", "Gs", "DA", "Os", "Lm", "Am", "Ls"]
     s = make(hand="Ak,Os,Gs,Gk,Ls", row="-", deck=deck)
@@ -298,7 +300,7 @@ def test_r4_prophecy_discards_exactly_one_and_reorders():
 
 
 def test_r4_prophecy_may_discard_a_door_or_nightmare():
-    """SPEC ruling 4: "discard exactly one of them (any card, a Door or Nightmare too: a
+    """Ruling B4: "discard exactly one of them (any card, a Door or Nightmare too: a
     discarded Door makes the game unwinnable, which is legal)" """
     deck = ["N", "Gs", "DA", "Os", "Lm", "Am"]
     s = make(hand="Ak,Os,Gs,Gk,Ls", row="-", deck=deck)
@@ -331,14 +333,14 @@ def test_r4_non_key_discard_has_no_prophecy():
 
 
 def test_r4_key_played_to_the_row_has_no_prophecy():
-    """SPEC ruling 4: "never a Key played to the row"."""
+    """Ruling B4: "never a Key played to the row"."""
     s = make(hand="Ak,Os,Gs,Gm,Ls", row="Om", deck="Ls,Gs,DA,Os,Lm,Am")
     do(s, "play Ak")
     assert s.phase == "play" and codes(s.deck) == ["Gs", "DA", "Os", "Lm", "Am"]
 
 
 def test_r4_key_paid_for_a_door_or_nightmare_has_no_prophecy():
-    """SPEC ruling 4: "never a Key paid for a Door or a Nightmare"; rules/guide-en-with-two-
+    """Ruling B4: "never a Key paid for a Door or a Nightmare"; rules/guide-en-with-two-
     player.txt: "this Key does not trigger prophecy" and "A Key paid for a Cauchemar does not
     trigger prophecy." """
     s = make(hand="Ak,Gk,Os,Gs,Ls", row="-", deck="DA,N,Lm,Lm,Lm,Lm,Ls,Ls")
@@ -351,7 +353,7 @@ def test_r4_key_paid_for_a_door_or_nightmare_has_no_prophecy():
 
 
 def test_r4_short_deck_reveals_all_and_is_not_a_loss():
-    """SPEC ruling 4: "Reveal the top min(5, deck) cards"; rules/rulebook-en.txt: "Note: if
+    """Ruling B4: "Reveal the top min(5, deck) cards"; rules/rulebook-en.txt: "Note: if
     there are less than 5 cards remaining in the deck, reveal all those cards, discard one of
     them , and put the remaining cards back in the order of your choice." """
     for deck in (["Gs", "N", "Lm", "Os"], ["Gs", "N", "Lm"], ["Gs", "Lm"]):
@@ -365,8 +367,8 @@ def test_r4_short_deck_reveals_all_and_is_not_a_loss():
 
 
 def test_r4_one_card_prophecy_then_the_refill_loses():
-    """SPEC ruling 4 with one card: it is revealed and must be discarded (the prophecy itself
-    is not a loss); then SPEC ruling 8: "the moment a card must be drawn ... and the deck is
+    """Ruling B4 with one card: it is revealed and must be discarded (the prophecy itself
+    is not a loss); then ruling B8: "the moment a card must be drawn ... and the deck is
     empty" the game is lost."""
     s = make(hand="Ak,Os,Gs,Gm,Ls", row="-", deck="Lm")
     do(s, "discard Ak")
@@ -376,7 +378,7 @@ def test_r4_one_card_prophecy_then_the_refill_loses():
 
 
 def test_r4_empty_deck_prophecy_does_nothing():
-    """SPEC ruling 4: "if at least one is revealed, discard exactly one of them" -- with an
+    """Ruling B4: "if at least one is revealed, discard exactly one of them" -- with an
     empty deck nothing is revealed, nothing discarded; the refill then loses (ruling 8)."""
     s = make(hand="Ak,Os,Gs,Gm,Ls", row="-", deck="-")
     before = Counter(codes(s.discard))
@@ -389,7 +391,7 @@ def test_r4_empty_deck_prophecy_does_nothing():
 # Ruling 5: a Door drawn while refilling
 # =============================================================================================
 def test_r5_door_with_its_key_offers_the_choice():
-    """SPEC ruling 5: "the player may discard a Key of its colour from hand to put the Door in
+    """Ruling B5: "the player may discard a Key of its colour from hand to put the Door in
     play (no prophecy); otherwise, or by choice, the Door goes to limbo"; rules/rulebook-en.txt:
     "It is a Door card. You may immediately discard from your hand a Key card of the same
     color." """
@@ -425,7 +427,7 @@ def test_r5_door_limbo_by_choice_with_the_key():
 
 
 def test_r5_door_without_its_key_goes_to_limbo():
-    """SPEC ruling 5 "otherwise ... the Door goes to limbo": with no Key of its colour (a Key of
+    """Ruling B5 "otherwise ... the Door goes to limbo": with no Key of its colour (a Key of
     another colour does not count) there is no decision."""
     s = make(hand="Gk,Ok,Os,Gm,Ls", row="-", deck="DA,Lm,Om,Lm", seed=9, shuffles=4)
     do(s, "discard Os")
@@ -438,7 +440,7 @@ def test_r5_door_without_its_key_goes_to_limbo():
 # Ruling 6: a Nightmare drawn while refilling
 # =============================================================================================
 def test_r6_nightmare_options_all_possible():
-    """SPEC ruling 6: "choose one that is possible: a. discard a Key from hand ... b. move one
+    """Ruling B6: "choose one that is possible: a. discard a Key from hand ... b. move one
     Door in play to limbo; c. reveal ... d. discard the whole hand"."""
     s = make(hand="Ak,Gk,Os,Gm,Ls", row="-", doors="DO,DL", deck="N,Lm,Om,Lm")
     do(s, "discard Os")
@@ -450,7 +452,7 @@ def test_r6_nightmare_options_all_possible():
 
 def test_r6_key_only_with_a_key_and_door_only_with_a_door():
     """rules/guide-en-with-two-player.txt: "You cannot choose to return a Door if you do not
-    have any."; SPEC ruling 6 "choose one that is possible"."""
+    have any."; ruling B6 "choose one that is possible"."""
     s = make(hand="Os,Gm,Ls,Am,As", row="-", deck="N,Lm,Om,Lm")
     do(s, "discard Os")
     assert sorted(legal(s)) == ["nightmare redraw", "nightmare reveal"]
@@ -460,7 +462,7 @@ def test_r6_key_only_with_a_key_and_door_only_with_a_door():
 
 
 def test_r6a_discard_a_key():
-    """SPEC ruling 6a: "discard a Key from hand (no prophecy)"; rules/rulebook-en.txt:
+    """Ruling B6a: "discard a Key from hand (no prophecy)"; rules/rulebook-en.txt:
     "Discard a Key card from your hand." then "Once the Nightmare card has been resolved,
     discard it." """
     s = make(hand="Ak,Gk,Os,Gm,Ls", row="-", deck="N,Lm,Om,Lm,Ls")
@@ -473,7 +475,7 @@ def test_r6a_discard_a_key():
 
 
 def test_r6b_move_a_door_to_limbo():
-    """SPEC ruling 6b: "move one Door in play to limbo"; rules/rulebook-en.txt: "Place one of
+    """Ruling B6b: "move one Door in play to limbo"; rules/rulebook-en.txt: "Place one of
     your gained Door cards in the Limbo pile." It is shuffled back at the end of the turn."""
     s = make(hand="Ak,Gk,Os,Gm,Ls", row="-", doors="DO,DL", deck="N,Lm,Om,Lm", seed=2,
              shuffles=7)
@@ -484,7 +486,7 @@ def test_r6b_move_a_door_to_limbo():
 
 
 def test_r6c_reveal_five():
-    """SPEC ruling 6c: "reveal the top min(5, deck) cards: Locations to the discard pile, Doors
+    """Ruling B6c: "reveal the top min(5, deck) cards: Locations to the discard pile, Doors
     and Nightmares to limbo"; rules/rulebook-en.txt: "Reveal the top 5 cards from the deck:
     discard all those cards, except Door and/ or Dream cards, which are placed into the Limbo
     pile." """
@@ -499,7 +501,7 @@ def test_r6c_reveal_five():
 
 
 def test_r6c_reveal_with_a_short_deck():
-    """SPEC ruling 6c: "(possible with any deck size ...)": with 3 cards all 3 are revealed; the
+    """Ruling B6c: "(possible with any deck size ...)": with 3 cards all 3 are revealed; the
     refill then finds the deck empty and the game is lost (ruling 8)."""
     s = make(hand="Ak,Gk,Os,Gm,Ls", row="-", deck="N,Os,DA,N")
     assert "nightmare reveal" in legal(after(s, "discard Os"))
@@ -511,7 +513,7 @@ def test_r6c_reveal_with_a_short_deck():
 
 
 def test_r6c_reveal_with_an_empty_deck_does_nothing():
-    """SPEC ruling 6c: "with an empty deck it does nothing" (the refill that follows loses)."""
+    """Ruling B6c: "with an empty deck it does nothing" (the refill that follows loses)."""
     s = make(hand="Ak,Gk,Os,Gm,Ls", row="-", deck="N")
     do(s, "discard Os")
     assert "nightmare reveal" in legal(s)
@@ -522,7 +524,7 @@ def test_r6c_reveal_with_an_empty_deck_does_nothing():
 
 
 def test_r6d_redraw_sets_doors_and_nightmares_aside_unresolved():
-    """SPEC ruling 6d: "discard the whole hand, then draw until the hand holds 5 Locations,
+    """Ruling B6d: "discard the whole hand, then draw until the hand holds 5 Locations,
     setting drawn Doors and Nightmares aside into limbo unresolved (no Keys may be used on those
     Doors)"; rules/rulebook-en.txt: "(the Dream cards are not resolved, and you cannot obtain a
     Door card by discarding a Key card)." """
@@ -538,7 +540,7 @@ def test_r6d_redraw_sets_doors_and_nightmares_aside_unresolved():
 
 
 def test_r6d_redraw_from_a_short_deck_loses():
-    """SPEC ruling 8: "the moment a card must be drawn (refill or option 6d) and the deck is
+    """Ruling B8: "the moment a card must be drawn (refill or option 6d) and the deck is
     empty"."""
     s = make(hand="Ak,Gk,Os,Gm,Ls", row="-", deck="N,Os,Gs,DA,Lm")
     do(s, "discard Os", "nightmare redraw")
@@ -547,7 +549,7 @@ def test_r6d_redraw_from_a_short_deck_loses():
 
 
 def test_r6_nightmare_is_discarded_and_the_refill_continues():
-    """SPEC ruling 6: "Then the Nightmare goes to the discard pile and refilling continues.";
+    """Ruling B6: "Then the Nightmare goes to the discard pile and refilling continues.";
     rules/rulebook-en.txt: "Note: if you have less than 4 cards, you draw - and, if necessary,
     resolve - one card after the other." A second Nightmare met while refilling is resolved in
     turn (guide: "Another Nightmare pricked during this normal reconstitution must be solved in
@@ -568,7 +570,7 @@ SEVEN = "DO,DO,DA,DA,DG,DL,DL"
 
 
 def test_r7_win_by_series_immediately_without_refill():
-    """SPEC ruling 7: "the moment all 8 Doors are in play, the game is won (no refill, no
+    """Ruling B7: "the moment all 8 Doors are in play, the game is won (no refill, no
     further step)"; rules/rulebook-en.txt: "You win if, at any point, all 8 Door cards are in
     play at the same time. The game ends immediately (you don't have to replenish your
     hand)." """
@@ -582,7 +584,7 @@ def test_r7_win_by_series_immediately_without_refill():
 
 
 def test_r7_win_by_key_on_a_drawn_door():
-    """SPEC ruling 7 with a Door obtained by a Key while refilling: the hand is not refilled."""
+    """Ruling B7 with a Door obtained by a Key while refilling: the hand is not refilled."""
     s = make(hand="Gk,Os,Am,Gm,Ls", row="-", doors=SEVEN, deck="DG,Lm,Ls")
     do(s, "discard Os", "door key")
     assert s.phase == "won" and s.returns() == [1.0]
@@ -590,7 +592,7 @@ def test_r7_win_by_key_on_a_drawn_door():
 
 
 def test_r7_seven_doors_do_not_win():
-    """SPEC ruling 7: all 8 Doors are needed."""
+    """Ruling B7: all 8 Doors are needed."""
     s = make(hand="Gs,Os,Am,Gk,Ls", row="Gm", doors="DO,DO,DA,DA,DL,DL",
              deck="Lm,DG,Ls,DG")
     do(s, "play Gs")
@@ -601,7 +603,7 @@ def test_r7_seven_doors_do_not_win():
 # Ruling 8: loss
 # =============================================================================================
 def test_r8_lost_when_the_refill_needs_a_card_from_an_empty_deck():
-    """SPEC ruling 8: "the moment a card must be drawn (refill or option 6d) and the deck is
+    """Ruling B8: "the moment a card must be drawn (refill or option 6d) and the deck is
     empty"; rules/rulebook-en.txt: "You lose if you must draw a card to fill you hand, and
     there is no card left in the deck." """
     s = make(hand="Gs,Os,Am,Gk,Ls", row="-", deck="-")
@@ -612,7 +614,7 @@ def test_r8_lost_when_the_refill_needs_a_card_from_an_empty_deck():
 
 
 def test_r8_the_last_card_can_still_be_drawn():
-    """SPEC ruling 8: the loss comes when a card must be drawn and none is left, not when the
+    """Ruling B8: the loss comes when a card must be drawn and none is left, not when the
     deck merely becomes empty."""
     s = make(hand="Gs,Os,Am,Gk,Ls", row="-", deck="Lm")
     do(s, "play Gs")
@@ -621,7 +623,7 @@ def test_r8_the_last_card_can_still_be_drawn():
 
 def test_r8_discard_pile_is_not_reused_to_avoid_the_loss():
     """rules/guide-en-with-two-player.txt: "Never remix all the waste to artificially prolong
-    the dream." (and SPEC ruling 10)."""
+    the dream." (and ruling B10)."""
     s = make(hand="Gs,Os,Am,Gk,Ls", row="-", deck="-")
     assert len(s.discard) == 71
     do(s, "discard Os")
@@ -632,7 +634,7 @@ def test_r8_discard_pile_is_not_reused_to_avoid_the_loss():
 # Ruling 9: limbo
 # =============================================================================================
 def test_r9_limbo_shuffled_only_if_not_empty():
-    """SPEC ruling 9: "shuffled into the deck at the end of the turn, only if it holds any
+    """Ruling B9: "shuffled into the deck at the end of the turn, only if it holds any
     card"; rules/rulebook-en.txt: "If no cards were put in the Limbo this turn, skip this step:
     there is no phase 3 this turn." """
     deck = ["Lm", "Om", "DO", "As"]
@@ -649,8 +651,8 @@ def test_r9_limbo_shuffled_only_if_not_empty():
 
 
 def test_r9_limbo_shuffle_uses_the_next_shuffle_index():
-    """SPEC section 5: "every later shuffle [is] drawn from a documented counter-based
-    generator keyed by (seed, shuffle index)"; SPEC ruling 9 end-of-turn shuffle."""
+    """docs/RULINGS.md: "every later shuffle [is] drawn from a documented counter-based
+    generator keyed by (seed, shuffle index)"; ruling B9 end-of-turn shuffle."""
     s = make(hand="Gs,Os,Am,Gk,Ls", row="-", deck="N,Lm,DO,As,Ls,Gs,Lk,Am,Om", seed=12,
              shuffles=5)
     do(s, "discard Os", "nightmare reveal")    # Lm,As,Ls,Gs discarded, DO to limbo; Lk refills
@@ -664,11 +666,11 @@ def test_r9_limbo_shuffle_uses_the_next_shuffle_index():
 
 
 def test_r9_setup_doors_and_nightmares_go_to_limbo_and_back():
-    """SPEC ruling 9: "At setup, Doors and Nightmares drawn for the opening hand go to limbo and
+    """Ruling B9: "At setup, Doors and Nightmares drawn for the opening hand go to limbo and
     are shuffled back before turn 1"; rules/rulebook-en.txt: "If you draw any Door or Dream
     cards, set them aside, and replace them with the top card of the deck, until you have 5
     Location cards in hand. Then, re-shuffle all cards set aside back into the deck."
-    Replayed by hand from the generator for several seeds (SPEC section 5: shuffle index 0 is
+    Replayed by hand from the generator for several seeds (docs/RULINGS.md: shuffle index 0 is
     the setup's shuffle)."""
     seen_aside = seen_clean = 0
     for seed in range(40):
@@ -715,7 +717,7 @@ def test_r9_setup_nightmares_are_not_resolved_chance_mode():
 # Ruling 10: discard pile
 # =============================================================================================
 def test_r10_discard_pile_never_returns():
-    """SPEC ruling 10: "Discard pile: never returns to play."; rules/guide-en-with-two-player.
+    """Ruling B10: "Discard pile: never returns to play."; rules/guide-en-with-two-player.
     txt: "The waste remains outside the base stock." A limbo shuffle takes only the limbo."""
     s = make(hand="Gs,Os,Am,Gk,Ls", row="-", deck="DO,Lm,Om", seed=6)
     disc = Counter(codes(s.discard))

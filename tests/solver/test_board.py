@@ -4,8 +4,9 @@ step's arguments.
 Each rule step is called directly (the njit dispatchers run from Python) and compared with what
 :mod:`engine.game` does on an engine state built to realise the same arguments: a row that
 ends in ``last`` with open series ``ser``, a hand, the Doors in play.  The engine states are
-clones of one position (every card but the hand in the deck, SPEC order) with the fields
-under test set directly; the engine's steps read only those fields (and take a Door from the
+clones of one position (every card but the hand in the deck, the card order of docs/NOTATION.md)
+with the fields under test set directly; the engine's steps read only those fields (and take a
+Door from the
 deck when a series completes).  Rule texts are quoted from /work/shared/rules/.
 """
 from __future__ import annotations
@@ -31,8 +32,8 @@ HAND_OFFSETS = (0, 8)          # the solo kernels' hands: solver.clairvoyant.dea
 
 @pytest.fixture(scope="module")
 def base():
-    """A solo position with five Os in hand and every other card in the deck (SPEC order,
-    top first)."""
+    """A solo position with five Os in hand and every other card in the deck (the card order of
+    docs/NOTATION.md, top first)."""
     return make(hand="Os,Os,Os,Os,Os", row="-", deck=DECK, discard="-")
 
 

@@ -18,7 +18,7 @@ def test_deals_are_won_with_certificates_that_replay():
         wall = time.perf_counter() - t0
         assert r.result in ("WIN", "LOSS", "UNKNOWN")
         if r.result == "WIN":
-            # the strings are SPEC section 4 strings, as the engine formats them
+            # the strings are docs/NOTATION.md section 4 strings, as the engine formats them
             ok, msg = replay_line(Game(1).new_initial_state(seed), r.line)
             assert ok, msg
             t = Game(1).new_initial_state(seed)

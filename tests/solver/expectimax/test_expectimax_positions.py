@@ -233,7 +233,7 @@ def test_cli_budget_gives_bounds(capsys):
     out = json.loads(capsys.readouterr().out)
     for a in out["actions"]:
         assert 0 <= a["lo"] <= a["hi"] <= 1
-        # value: the exact value or null, never a midpoint (SPEC section 6)
+        # value: the exact value or null, never a midpoint (docs/NOTATION.md section 5)
         assert a["value"] == (a["lo"] if a["exact"] else None)
     assert any(not a["exact"] for a in out["actions"])
 

@@ -1,5 +1,6 @@
-"""A policy's random numbers come from a policy seed, independent of the deal (SPEC section 6),
-and compile time stays out of every deal's seconds (the rollout policy's warm_up)."""
+"""A policy's random numbers come from a policy seed, independent of the deal (docs/WINRATE.md,
+"Honest mode"), and compile time stays out of every deal's seconds (the rollout policy's
+warm_up)."""
 import json
 import subprocess
 import sys
