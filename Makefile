@@ -6,7 +6,7 @@ PLOTS := $(VENV)/.plots
 # pytest processes (pytest-xdist); 1 runs the suite in one process, as plain pytest does
 JOBS ?= 2
 
-.PHONY: demo test test-fast bench coverage coverage-kernel install clean
+.PHONY: demo test test-fast bench coverage coverage-kernel install clean browser
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -44,6 +44,16 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m onirim.precompile --jobs $(JOBS)
 	$(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1 -m "not slow"
+
+# Debian's chromium for the browser tests of `onirim serve` (tests/web, driven by the test
+# extra's playwright; never `playwright install`).  Needs root and apt-get; elsewhere it says
+# so and those tests skip with the same words.  CI (.ci/run) runs it before `make test`.
+browser:
+	@if [ -x /usr/bin/chromium ]; then /usr/bin/chromium --version; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	else echo "make browser: needs root and apt-get for Debian's chromium;" \
+	  "the browser tests will skip"; fi
 
 # The full benchmark, with the optional plots (installs matplotlib).
 bench: $(PLOTS)

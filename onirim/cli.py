@@ -12,9 +12,11 @@ echoed cut short (:func:`one_line`): a 100 KB position does not come back in ful
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import platform
 import re
+import signal
 import sys
 from importlib import metadata
 
@@ -32,6 +34,7 @@ COMMANDS = {
     "best": "rank every legal action of a position",
     "bench": "run the throughput benchmarks",
     "bound": "an upper bound on honest play by information relaxation",
+    "serve": "the analysis board in the browser (a local web server)",
 }
 
 
@@ -136,18 +139,46 @@ def fail(message: str) -> int:
     return 2
 
 
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt():
+    """While active (in the main thread), SIGTERM raises KeyboardInterrupt as Ctrl-C does:
+    every command then stops on either with one line and status 130."""
+    try:
+        old = signal.signal(signal.SIGTERM, _raise_interrupt)
+    except ValueError:          # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 def main(argv=None) -> int:
+    with sigterm_as_interrupt():
+        return _main(argv)
+
+
+def _main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(first if first in COMMANDS else "")
-    try:
+    try:        # Ctrl-C while the command's modules load: the same one line, status 130
+        parser = build_parser(first if first in COMMANDS else "")
         args = parser.parse_args(argv)
     except UsageError as e:
         return fail(str(e))
     except SystemExit as e:       # --help, --version: printed, then argparse exits
         return e.code if isinstance(e.code, int) else 0
+    except KeyboardInterrupt:
+        print("onirim: interrupted", file=sys.stderr)
+        return 130
     if not getattr(args, "command", None):
-        parser.print_help()
+        # no command is a usage error: the help goes to stderr, with status 2
+        parser.print_help(file=sys.stderr)
         return 2
     if not hasattr(args, "_run"):
         return fail(f"the command {args.command!r} is not available in this build")
