@@ -17,20 +17,25 @@ bounds the honest win probability from above.  Options as ``winrate``'s (``--dea
   ``--w exact``.
 
 One row per deal in the SQLite file (table ``bound_rows``, keyed by the configuration),
-committed as it finishes; a rerun skips stored deals, so an interrupted run resumes.
+committed as it finishes; a rerun skips stored deals, so an interrupted run resumes.  The file
+follows ``winrate``'s rules (``onirim.results_file``, ``solver.runs.db.BoundDB``): a file of
+another program or a ``winrate`` results file is refused unchanged, a run whose deals are all
+stored only reads, every argument is checked before the file is touched, and Ctrl-C or SIGTERM
+stops the run with one line and status 130.
 """
 from __future__ import annotations
 
 import json
 import math
 import os
-import sqlite3
+import shlex
 import sys
 import time
 
 from onirim.cli import UsageError
 
 MAX_SEED = (1 << 64) - 1
+MAX_POLICY_SEED = (1 << 63) - 1
 MAX_DEALS = 10_000_000
 Z95 = 1.959963984540054
 Z95_ONE_SIDED = 1.6448536269514722
@@ -88,54 +93,39 @@ def _check(args):
                          "relaxed player takes over)")
     if args.switch is not None and not 0 <= args.switch <= 76:
         raise UsageError(f"--switch: must be from 0 to 76, not {args.switch}")
+    if args.policy is not None and not 0 <= args.policy_seed <= MAX_POLICY_SEED:
+        raise UsageError(f"--policy-seed: {args.policy_seed} is not a whole number from 0 to "
+                         "2^63-1")
+    if args.cluster is not None:
+        from solver.runs.cluster import parse_cluster, require_dask
+        if args.jobs != 1:
+            raise UsageError("--jobs: give either --jobs or --cluster, not both")
+        parse_cluster(args.cluster)
+        require_dask()
 
 
 def _policy_config(args):
     if args.policy is None:
         return None
-    from solver.api import make_policy, parse_policy_args
+    from solver.api import make_policy, parse_policy_args, policy_entries
     from solver.errors import PolicyError
+    from solver.runs.runner import clock_problem
     try:
-        pol = make_policy(args.policy, **parse_policy_args(args.policy_arg))
+        pargs = parse_policy_args(args.policy_arg)
     except PolicyError as e:
-        raise UsageError(f"--policy: {e}") from None
+        raise UsageError(f"--policy-arg: {e}") from None
+    try:
+        pol = make_policy(args.policy, **pargs)
+    except Exception as e:   # PolicyError, or a policy that refuses its arguments
+        # an unknown name is about --policy; anything else about its arguments
+        field = "--policy-arg" if args.policy in policy_entries() else "--policy"
+        raise UsageError(f"{field}: {e}") from None
     if 1 not in (pol.players or (1,)):
         raise UsageError(f"--policy: {args.policy!r} does not play solo")
+    problem = clock_problem(pol.config)
+    if problem is not None:
+        raise UsageError(f"--policy-arg: {problem}")
     return pol.config
-
-
-class Store:
-    """The rows of one configuration in the SQLite file, one per deal."""
-
-    def __init__(self, path, key):
-        self.path = path
-        self.key = key
-        self.new = not os.path.exists(path)
-        try:
-            self.con = sqlite3.connect(path)
-            self.con.execute("CREATE TABLE IF NOT EXISTS bound_rows (key TEXT NOT NULL, seed "
-                             "TEXT NOT NULL, row TEXT NOT NULL, PRIMARY KEY (key, seed))")
-            self.con.commit()
-        except sqlite3.DatabaseError as e:
-            raise UsageError(f"--db: {path}: not a usable SQLite file ({e})") from None
-
-    def rows(self, seeds) -> dict:
-        out = {}
-        cur = self.con.execute("SELECT seed, row FROM bound_rows WHERE key = ?", (self.key,))
-        wanted = seeds
-        for seed, row in cur:
-            s = int(seed)
-            if s in wanted:
-                out[s] = json.loads(row)
-        return out
-
-    def add(self, row) -> None:
-        self.con.execute("INSERT OR REPLACE INTO bound_rows VALUES (?, ?, ?)",
-                         (self.key, str(row["seed"]), json.dumps(row, sort_keys=True)))
-        self.con.commit()
-
-    def close(self):
-        self.con.close()
 
 
 def _run_local(config, seeds, jobs, on_row):
@@ -148,9 +138,23 @@ def _run_local(config, seeds, jobs, on_row):
     import multiprocessing as mp
     bound_run.warm_up(config, build=False)          # compile once; forked workers inherit the code
     ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    with ctx.Pool(jobs, initializer=bound_run.warm_up, initargs=(config,)) as pool:
+    pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(config,))
+    try:
         for row in pool.imap_unordered(_one, [(config, s) for s in seeds]):
             on_row(row)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def _init_worker(config) -> None:
+    from solver.bound import run as bound_run
+    from solver.runs.runner import quiet_worker
+    quiet_worker()
+    bound_run.warm_up(config)
 
 
 def _one(args):
@@ -158,11 +162,12 @@ def _one(args):
     return bound_run.bound_deal(*args)
 
 
-def _run_cluster(spec, config, seeds, on_row):
+def _run_cluster(spec, config, seeds, on_row, on_start=lambda: None):
     from solver.runs.cluster import ClusterRun
     from solver.bound import run as bound_run
     from distributed import as_completed
     with ClusterRun(spec) as cl:
+        on_start()          # once the cluster is reached (a refused one leaves no new file)
         size = max(1, min(20, len(seeds) // max(1, 2 * cl.workers())))
         chunks = [seeds[i:i + size] for i in range(0, len(seeds), size)]
         futs = cl.client.map(bound_run.bound_chunk, [config] * len(chunks), chunks, pure=False,
@@ -210,49 +215,120 @@ def _w_name(config) -> str:
             f"{config['stop']} unknown cards, the relaxed player is paid V* of that view")
 
 
+def resume_command(args) -> str:
+    """The command line that resumes this run."""
+    parts = ["onirim", "bound", "--deals", str(args.deals), "--seed", str(args.seed),
+             "--db", args.db, "--w", args.w]
+    for flag, value in (("--stop", args.stop), ("--policy", args.policy),
+                        ("--switch", args.switch), ("--ex-budget", args.ex_budget)):
+        if value is not None:
+            parts += [flag, str(value)]
+    for a in args.policy_arg:
+        parts += ["--policy-arg", a]
+    if args.policy is not None:
+        parts += ["--policy-seed", str(args.policy_seed)]
+    parts += ["--budget-nodes", str(args.budget_nodes)]
+    if args.jobs != 1:
+        parts += ["--jobs", str(args.jobs)]
+    if args.cluster is not None:
+        parts += ["--cluster", args.cluster]
+    if args.json:
+        parts.append("--json")
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _open(args, key, seeds):
+    """The results file (``onirim.results_file``'s rules), its stored rows of ``seeds`` and
+    whether it is open for writing."""
+    from onirim.results_file import must_write, open_for_write, open_readonly
+    from solver.runs.db import BoundDB
+    ro = open_readonly(args.db, BoundDB)
+    have = {}
+    if ro is not None:
+        have = ro.rows(key, seeds)
+        if len(have) == args.deals:
+            return ro, have, False
+        ro.close()
+    db = open_for_write(args.db, BoundDB, must_write(args.deals - len(have), args.deals))
+    return db, db.rows(key, seeds), True
+
+
+def _clean(x):
+    """Floats rounded to 12 decimals (no ``0.9999999999999999`` in the JSON)."""
+    if isinstance(x, float):
+        return round(x, 12) if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    return x
+
+
 def run(args) -> int:
     _check(args)
+    from onirim.results_file import (interrupted_line, remove_new_file, say_new_file,
+                                     sigterm_as_interrupt)
     from solver.bound import run as bound_run
     pconf = _policy_config(args)
-    config = bound_run.make_config(args.w, args.stop, args.budget_nodes, args.ex_budget, args.policy,
-                           pconf, args.policy_seed, args.switch)
+    config = bound_run.make_config(args.w, args.stop, args.budget_nodes, args.ex_budget,
+                                   args.policy, pconf, args.policy_seed, args.switch)
     key = bound_run.config_key(config)
     seeds = range(args.seed, args.seed + args.deals)
-    store = Store(args.db, key)
-    if store.new:
-        print(f"onirim bound: new results file {args.db}", file=sys.stderr)
-    have = store.rows(seeds)
-    todo = [s for s in seeds if s not in have]
-    t0 = time.perf_counter()
-    done = [0]
+    if args.w == "exact" and args.stop is None and args.ex_budget is None:
+        print("onirim bound: warning: --w exact without --stop or --ex-budget: the exact "
+              "searches of W have no node limit, so one deal may take hours (--ex-budget E "
+              "caps them per deal; Ctrl-C stops the run)", file=sys.stderr, flush=True)
+    with sigterm_as_interrupt():
+        try:
+            db, have, writable = _open(args, key, seeds)
+        except KeyboardInterrupt:
+            print("onirim: interrupted", file=sys.stderr, flush=True)
+            return 130
+        todo = [s for s in seeds if s not in have]
+        t0 = time.perf_counter()
+        done = [0]
+        show = not args.json and sys.stderr.isatty()
 
-    def on_row(row):
-        store.add(row)
-        have[row["seed"]] = row
-        done[0] += 1
-        if not args.json and sys.stderr.isatty():
-            print(f"\r{len(have)}/{args.deals} deals", end="", file=sys.stderr)
+        def on_row(row):
+            db.add(key, row)
+            have[row["seed"]] = row
+            done[0] += 1
+            if show:
+                print(f"\r{len(have)}/{args.deals} deals", end="", file=sys.stderr, flush=True)
 
-    try:
-        if todo:
-            if args.cluster:
-                _run_cluster(args.cluster, config, todo, on_row)
-            else:
+        try:
+            def start():
+                say_new_file(db, args.db, quiet=args.json)
+                if show:
+                    print(f"{len(have)}/{args.deals} deals", end="", file=sys.stderr,
+                          flush=True)
+
+            if todo and args.cluster:
+                _run_cluster(args.cluster, config, todo, on_row, start)
+            elif todo:
+                start()
                 _run_local(config, todo, args.jobs, on_row)
-    except KeyboardInterrupt:
-        print(f"\nonirim bound: interrupted; {len(have)} of {args.deals} deals stored in "
-              f"{args.db}; the same command resumes", file=sys.stderr)
-        store.close()
-        return 130
-    store.close()
+        except KeyboardInterrupt:
+            stored = len(have)
+            db.close()
+            print(("\n" if show else "") + interrupted_line(
+                stored, args.deals, args.db, resume_command(args)), file=sys.stderr, flush=True)
+            return 130
+        except BaseException:
+            db.close()
+            if not done[0]:
+                remove_new_file(db)
+            raise
+        db.close()
     rows = [have[s] for s in seeds]
     out = summary(rows, config)
     out.update(seed=args.seed, db=args.db, new_deals=done[0],
-               wall_s=time.perf_counter() - t0, loadavg=list(os.getloadavg()))
+               wall_s=round(time.perf_counter() - t0, 6),
+               loadavg=[round(x, 2) for x in os.getloadavg()])
     if args.json:
-        print(json.dumps(out, indent=2, sort_keys=True))
+        print(json.dumps(_clean(out), sort_keys=True))
         return 0
-    if sys.stderr.isatty():
+    if show:
         print(file=sys.stderr)
     print(f"deals {args.seed} .. {args.seed + args.deals - 1}: {out['deals']} "
           f"({out['unfinished']} not finished)")

@@ -42,6 +42,13 @@ def replay_honest(seed: int, actions, players: int = 1) -> tuple[bool, int, int]
 
 
 def run(args) -> int:
+    """Ctrl-C or SIGTERM stops the check with one line and status 130 (it writes nothing)."""
+    from onirim.results_file import sigterm_as_interrupt
+    with sigterm_as_interrupt():
+        return _verify(args)
+
+
+def _verify(args) -> int:
     from engine import Game
     from solver.clairvoyant.solve import check_loss, replay_line
     from solver.runs.db import DBError, ResultsDB

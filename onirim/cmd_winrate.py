@@ -185,25 +185,10 @@ def check_memory(tt_mb: float, jobs: int, avail: int | None = None) -> None:
 
 def _open_db(path, need: str | None = None):
     """``path`` open for writing (created if missing).  ``need``: why this run must write,
-    said when the file cannot be written."""
-    from solver.runs.db import DBError, ResultsDB
-    from solver.expectimax.memo_file import path_problem
-    why = f"; {need}" if need else ""
-    problem = path_problem(path)
-    if problem is not None:
-        raise UsageError(f"--db: {problem}{why if 'permission' in problem else ''}")
-    try:
-        db = ResultsDB(path)
-        with db.con:
-            db.con.execute("CREATE TABLE IF NOT EXISTS _probe (x INTEGER)")
-            db.con.execute("DROP TABLE _probe")
-    except DBError as e:
-        if "not an onirim results file" in str(e):
-            raise UsageError(f"--db: {e}") from None
-        raise UsageError(f"--db: {e}{why}") from None
-    except Exception as e:  # sqlite3.Error on a read-only folder or file
-        raise UsageError(f"--db: cannot write database {path!r}: {e}{why}") from None
-    return db
+    said when the file cannot be written (``onirim.results_file``)."""
+    from onirim.results_file import open_for_write
+    from solver.runs.db import ResultsDB
+    return open_for_write(path, ResultsDB, need)
 
 
 def resume_command(args) -> str:
@@ -387,25 +372,17 @@ def _open_for_run(args, key, seeds, players):
     ``readonly``): nothing is written, so an archive or a read-only mount works.  Otherwise
     the run must write: the file is opened for writing, and a file that cannot be written is
     refused, saying that this run needs write access and why."""
-    import os
-    from solver.runs.db import DBError, ResultsDB
-    path = args.db
+    from onirim.results_file import must_write, open_readonly
+    from solver.runs.db import ResultsDB
     stored = 0
-    if os.path.isfile(path) and os.path.getsize(path) > 0:
-        try:
-            ro = ResultsDB(path, readonly=True, require_results=False)
-        except DBError as e:
-            raise UsageError(f"--db: {e}") from None
+    ro = open_readonly(args.db, ResultsDB, require_results=False)
+    if ro is not None:
         if ro.version == 3 and ro.has_results and ro.honest_players:
             stored = _count_stored(ro, args, key, seeds, players)
             if stored == args.deals:
                 return ro, stored, False
         ro.close()
-    created = not os.path.exists(path)
-    need = (f"{args.deals - stored:,} of the {args.deals:,} deals asked are not stored in "
-            "it, so this run must write (a run whose deals are all stored only reads)")
-    db = _open_db(path, need)
-    db.created = created
+    db = _open_db(args.db, must_write(args.deals - stored, args.deals))
     if stored == 0:
         stored = _count_stored(db, args, key, seeds, players)
     return db, stored, True
@@ -414,19 +391,13 @@ def _open_for_run(args, key, seeds, players):
 def _say_new_file(args, db) -> None:
     """A results file made by this run is announced once deals are about to be played (no
     silent ``./onirim-results.sqlite``); a run refused before that removes it again."""
-    if getattr(db, "created", False) and not args.json:
-        print(f"onirim: storing the results in the new file {args.db} (--db); the same "
-              "command resumes from it", file=sys.stderr, flush=True)
+    from onirim.results_file import say_new_file
+    say_new_file(db, args.db, quiet=args.json)
 
 
 def _remove_new_file(db) -> None:
-    import os
-    if getattr(db, "created", False):
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.remove(db.path + suffix)
-            except OSError:
-                pass
+    from onirim.results_file import remove_new_file
+    remove_new_file(db)
 
 
 def _work(args, db, seeds, players, key, tally):
@@ -490,6 +461,10 @@ def run(args) -> int:
         except Exception as e:   # PolicyError, or a policy that refuses its arguments
             # an unknown name is about --policy; anything else about its arguments
             field = "--policy-arg" if args.policy in policy_entries() else "--policy"
+        from solver.runs.runner import clock_problem
+        problem = clock_problem(policy.config)
+        if problem is not None:
+            raise UsageError(f"--policy-arg: {problem}")
             raise UsageError(f"{field}: {e}") from None
         from solver.honest import DEFAULT_POLICY_SEED, seeded_hash
         pseed = DEFAULT_POLICY_SEED if args.policy_seed is None else args.policy_seed
@@ -579,8 +554,9 @@ def run(args) -> int:
             n = _count_stored(db, args, key, seeds, players)
         except Exception:
             n = tally.n
-        print(f"onirim: interrupted: {n} of {args.deals} deals are stored in {args.db}; "
-              f"resume with: {resume_command(args)}", file=sys.stderr, flush=True)
+        from onirim.results_file import interrupted_line
+        print(interrupted_line(n, args.deals, args.db, resume_command(args)), file=sys.stderr,
+              flush=True)
         return 130
     finally:
         signal.signal(signal.SIGTERM, old_term)

@@ -38,6 +38,7 @@ from math import factorial
 
 from engine import cards as card_codes
 from engine import rng
+from engine.errors import OnirimError
 from engine.game import State
 from engine.view import known_top, player_view
 
@@ -45,8 +46,9 @@ from engine.view import known_top, player_view
 ORDER_INDEX = 0
 
 
-class Unfixed(Exception):
-    """A shuffle that a :class:`TableShuffles` does not fix yet: ``(k, counts)``."""
+class Unfixed(OnirimError):
+    """A shuffle that a :class:`TableShuffles` does not fix yet: ``(k, counts)`` (the
+    enumeration's signal, an ``OnirimError`` like every exception a caller may meet)."""
 
     def __init__(self, k: int, counts: tuple):
         super().__init__(k, counts)
@@ -162,8 +164,8 @@ def arrangement_count(counts) -> int:
     return out
 
 
-class TooManyDeals(Exception):
-    pass
+class TooManyDeals(OnirimError):
+    """:func:`expect_over_deals` passed its ``max_deals``."""
 
 
 def expect_over_deals(view: State, f, max_deals: int = 200_000):

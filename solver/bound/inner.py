@@ -11,6 +11,7 @@ The expectimax tables (``V*`` for ``exact``, ``noisy`` and the stops) are kept a
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,9 +82,8 @@ class KernelInner:
         ctr = np.zeros(BK.CT_SIZE, dtype=np.int64)
         if self.ex_budget is not None:
             self.ex_cfg[EK.SE_LIMIT] = self.ex_ctr[EK.CT_NODES] + self.ex_budget
-        v = BK.inner(root, order, np.uint64(deal.shuffles.seed), np.int64(deal.shuffles.first),
-                     self.settings, self.noise, self.keys, self.vals, self.ex_keys,
-                     self.ex_vals, self.ex_cfg, self.ex_ctr, ctr)
+        v = self._inner(root, order, np.uint64(deal.shuffles.seed),
+                        np.int64(deal.shuffles.first), ctr)
         if ctr[BK.CT_ERROR]:
             raise RuntimeError("bound kernel: a deal's card was not a chance outcome")
         counters = {name: int(ctr[i]) for name, i in COUNTER_NAMES.items()}
@@ -92,6 +92,46 @@ class KernelInner:
         if not finished:
             v = 1.0 if self.w == "zero" else None
         return KernelResult(v, finished, counters)
+
+    def _inner(self, root, order, seed, first, ctr) -> float:
+        """``BK.inner`` in a thread of its own while this (main) thread waits, so that a
+        Ctrl-C or SIGTERM is answered at once: the search is stopped (its node limit and
+        the expectimax's set to 0, read at every node), this thread waits for it to end and
+        raises KeyboardInterrupt; nothing of the cut-short search is returned.  Outside the
+        main thread (a pool or cluster worker) the kernel runs here."""
+        args = (root, order, seed, first, self.settings, self.noise, self.keys, self.vals,
+                self.ex_keys, self.ex_vals, self.ex_cfg, self.ex_ctr, ctr)
+        if threading.current_thread() is not threading.main_thread():
+            return BK.inner(*args)
+        out: list = []
+        done = threading.Event()
+
+        def work():
+            try:
+                out.append(BK.inner(*args))
+            except BaseException as e:     # re-raised in the calling thread
+                out.append(e)
+            finally:
+                done.set()
+
+        limit, ex_limit = int(self.settings[BK.BS_LIMIT]), int(self.ex_cfg[EK.SE_LIMIT])
+        thread = threading.Thread(target=work, daemon=True)
+        interrupted = False
+        thread.start()
+        while not done.is_set():        # until the search has ended, even when stopped
+            try:
+                done.wait(0.25)
+            except KeyboardInterrupt:
+                interrupted = True
+                self.settings[BK.BS_LIMIT] = 0
+                self.ex_cfg[EK.SE_LIMIT] = 0
+        if interrupted:
+            self.settings[BK.BS_LIMIT] = limit
+            self.ex_cfg[EK.SE_LIMIT] = ex_limit
+            raise KeyboardInterrupt
+        if isinstance(out[0], BaseException):
+            raise out[0]
+        return out[0]
 
     def value(self, view: State) -> float:
         """V* of a view from this solver's expectimax tables (exact or its upper end)."""

@@ -374,7 +374,8 @@ class Expectimax(SolverBase):
     def rank(self, state: State, budget_nodes: int | None = None,
              budget_s: float | None = None, position: str | None = None,
              first_round: int = 200_000, on_progress=None, probes: bool = True,
-             estimate: bool = True, stream: int | None = None, reserve_s: float = 0.0) -> Ranking:
+             estimate: bool = True, stream: int | None = None, reserve_s: float = 0.0,
+             partial: bool = True) -> Ranking:
         """Rank every legal action of a decision state by its win probability.
 
         ``state`` may be a live game: a seeded (deal-mode) state is first turned into the
@@ -402,7 +403,10 @@ class Expectimax(SolverBase):
         ``on_progress(exact, total, nodes, round)``: the actions exact so far, the number of
         actions, the nodes expanded by this query, and the round (0 for the probes, then
         from 1).  Ctrl-C (KeyboardInterrupt) ends the search: the bounds found so far are
-        returned, with ``extra["interrupted"] = True`` and no estimates."""
+        returned, with ``extra["interrupted"] = True`` and no estimates.  With ``partial``
+        False the KeyboardInterrupt is raised again instead (the memo holds sound entries
+        only): a policy whose games are stored must never act on a ranking a signal cut
+        short (``solver.policies.endgame``)."""
         budget_nodes = check_nodes(budget_nodes, "budget_nodes")
         budget_s = check_seconds(budget_s, "budget_s")
         view, converted = as_view(state)
@@ -416,6 +420,8 @@ class Expectimax(SolverBase):
                 self._probe_actions(q)
             self._rounds(q, first_round)
         except KeyboardInterrupt:
+            if not partial:
+                raise
             interrupted = True
         acts = [ActionValue(action=s, action_id=a, lo=q.results[a].lo, hi=q.results[a].hi)
                 for a, s, _ in q.children]
@@ -427,6 +433,8 @@ class Expectimax(SolverBase):
             try:
                 self._estimate(q, ranking, stream)
             except KeyboardInterrupt:
+                if not partial:
+                    raise
                 interrupted = True
                 for av in acts:                   # estimates of some actions only: none
                     av.estimate = av.ci95 = None

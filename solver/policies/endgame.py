@@ -134,12 +134,14 @@ class EndgameSwitch(PolicyBase):
         self.base.warm_up()
 
     def search(self, view):
-        """The ranking of ``view`` under the budgets, on a cleared memo."""
+        """The ranking of ``view`` under the budgets, on a cleared memo.  A Ctrl-C or SIGTERM
+        during the search is raised out of it (``partial=False``), never acted on: a
+        ranking a signal cut short would make the move depend on when the signal came."""
         self.solver.clear()
         return self.solver.rank(view, budget_nodes=self.budget_nodes,
                                 budget_s=self.budget_s or None,
                                 first_round=max(1000, self.budget_nodes // 8), probes=False,
-                                estimate=False)
+                                estimate=False, partial=False)
 
     def act(self, view, stream: int) -> int:
         return self.decide(view, stream).action

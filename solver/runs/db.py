@@ -211,6 +211,9 @@ class ResultsDB:
             problem = None
             if cols and cols not in (COLUMNS, COLUMNS_V2, COLUMNS_V1):
                 problem = f"its table 'results' has the columns {', '.join(cols)}"
+            elif BOUND_TABLE in tables and not set(tables) & set(TABLES):
+                problem = (f"it is an onirim bound file (table {BOUND_TABLE!r}); give "
+                           "winrate a file of its own")
             elif tables and not set(tables) & set(TABLES):
                 shown = ", ".join(repr(t) for t in tables[:5]) + (
                     f" and {len(tables) - 5} more" if len(tables) > 5 else "")
@@ -483,3 +486,84 @@ class ResultsDB:
             yield {"policy_hash": phash, "seed": int(seed), "won": bool(won), "doors": doors,
                    "decisions": decisions, "seconds": seconds, "actions": actions,
                    "players": int(players), "cpu_seconds": cpu_s}
+
+
+# ----------------------------------------------------------------------------- bound rows
+BOUND_TABLE = "bound_rows"
+BOUND_COLUMNS = ["key", "seed", "row"]
+BOUND_SCHEMA = ("CREATE TABLE IF NOT EXISTS bound_rows (key TEXT NOT NULL, seed TEXT NOT NULL, "
+                "row TEXT NOT NULL, PRIMARY KEY (key, seed))")
+
+
+def _tables(con) -> list[str]:
+    return [r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+
+
+def _shown(tables) -> str:
+    return ", ".join(repr(t) for t in tables[:5]) + (
+        f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+
+
+class BoundDB:
+    """The per-deal rows of ``onirim bound`` (table ``bound_rows``: the configuration's key,
+    the seed as decimal text, the row as JSON), under the rules of :class:`ResultsDB`: a file
+    of another program (tables, none of them ``bound_rows``) or a ``winrate`` results file is
+    refused (:class:`DBError`) before anything is written; ``readonly`` opens it without
+    writing anything, not even a side file (:func:`_connect_readonly`)."""
+
+    def __init__(self, path: str, readonly: bool = False):
+        self.path = path
+        if not str(path).strip():
+            raise DBError("database path is empty")
+        d = os.path.dirname(os.path.abspath(path)) or "."
+        if not os.path.isdir(d):
+            raise DBError(f"cannot open database {path!r}: folder {d!r} does not exist")
+        try:
+            self.con = (_connect_readonly(path) if readonly
+                        else sqlite3.connect(path, timeout=30))
+            tables = _tables(self.con)
+            cols = _columns(self.con, BOUND_TABLE)
+            problem = None
+            if set(tables) & set(TABLES):
+                problem = (f"it is an onirim winrate results file (tables "
+                           f"{_shown([t for t in tables if t in TABLES])}); give bound a "
+                           "file of its own")
+            elif cols and cols != BOUND_COLUMNS:
+                problem = f"its table {BOUND_TABLE!r} has the columns {', '.join(cols)}"
+            elif tables and not cols:
+                problem = f"it holds the table(s) {_shown(tables)} and not {BOUND_TABLE!r}"
+            if problem is not None:
+                self.con.close()
+                raise DBError(f"database {path!r} is not an onirim bound file: {problem}")
+            if not readonly:
+                self.con.execute("PRAGMA journal_mode=WAL")
+                self.con.execute("PRAGMA synchronous=NORMAL")
+                with self.con:
+                    self.con.execute(BOUND_SCHEMA)
+        except sqlite3.Error as e:
+            raise DBError(f"cannot open database {path!r}: {e}") from None
+
+    def rows(self, key: str, seeds: range) -> dict:
+        """The stored rows of configuration ``key`` among ``seeds``: seed -> row (a dict)."""
+        out = {}
+        if not _columns(self.con, BOUND_TABLE):
+            return out
+        for length, lo, hi in seed_segments(seeds):
+            for seed, row in self.con.execute(
+                    "SELECT seed, row FROM bound_rows WHERE key=? AND length(seed)=? AND "
+                    "seed BETWEEN ? AND ?", (key, length, lo, hi)):
+                out[int(seed)] = json.loads(row)
+        return out
+
+    def add(self, key: str, row: dict) -> None:
+        """Store one deal's row (committed at once); a stored row of the same deal is kept."""
+        try:
+            with self.con:
+                self.con.execute("INSERT OR IGNORE INTO bound_rows VALUES (?, ?, ?)",
+                                 (key, str(row["seed"]), json.dumps(row, sort_keys=True)))
+        except sqlite3.Error as e:
+            raise DBError(f"cannot write database {self.path!r}: {e}") from None
+
+    def close(self) -> None:
+        self.con.close()

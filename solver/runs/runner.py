@@ -64,6 +64,47 @@ def honest_job(policy, config: dict, players: int = 1, policy_seed: int | None =
                           "policy_seed": seed}, players)
 
 
+def clock_problem(config) -> str | None:
+    """Why a policy configuration may not play stored games, or None.
+
+    A stored game must depend only on the configuration and the seeds (docs/POLICIES.md,
+    "Stored games never depend on the clock"): a time budget (``budget_s`` above 0, at any
+    depth of the configuration, a base's ``NAME:k=v`` text included) makes a move depend on
+    the machine's speed and load, so ``winrate`` and ``bound`` refuse it; ``best`` and
+    ``play``'s hint may use one, they store nothing."""
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "budget_s" and _positive(v):
+                    return f"budget_s={v}"
+                found = walk(v)
+                if found:
+                    return found
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                found = walk(v)
+                if found:
+                    return found
+        elif isinstance(x, str) and "budget_s" in x:
+            for pair in x.replace(":", ",").split(","):
+                k, _, v = pair.partition("=")
+                if k.strip() == "budget_s" and _positive(v.strip()):
+                    return f"budget_s={v.strip()}"
+        return None
+    found = walk(config)
+    if found is None:
+        return None
+    return (f"{found}: a time budget makes a stored game depend on the machine's speed; "
+            "stored games take node budgets only (budget_s=0)")
+
+
+def _positive(v) -> bool:
+    try:
+        return float(v) != 0.0
+    except (TypeError, ValueError):
+        return True
+
+
 # ----------------------------------------------------------------------------- workers
 class ClairvoyantWorker:
     """One clairvoyant solver (one transposition table) reused for every deal."""
@@ -124,6 +165,9 @@ class HonestWorker:
 
     def __init__(self, job: dict):
         from solver.api import make_policy
+        problem = clock_problem(job["config"])
+        if problem is not None:
+            raise ValueError(f"policy {job['policy']}: {problem}")
         self.job = job
         self.policy = make_policy(job["policy"], **job["config"])
 
@@ -217,9 +261,10 @@ def warm_kernels(job: dict) -> float:
 
 
 # ----------------------------------------------------------------------------- local backend
-def _init_pool_worker(job: dict) -> None:
-    # Ctrl-C goes to the whole process group: only the parent reacts (it stops the pool and
-    # says what is stored), so no worker prints a traceback
+def quiet_worker() -> None:
+    """Signals in a pool worker: Ctrl-C goes to the whole process group, and only the parent
+    reacts (it stops the pool and says what is stored), so no worker prints a traceback;
+    the worker dies with the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
@@ -228,6 +273,10 @@ def _init_pool_worker(job: dict) -> None:
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
         except Exception:
             pass
+
+
+def _init_pool_worker(job: dict) -> None:
+    quiet_worker()
     get_worker(job)
 
 
