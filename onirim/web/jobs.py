@@ -1,7 +1,8 @@
 """The server's side of the search processes (:mod:`onirim.web.worker`).
 
 A :class:`Pool` keeps ``size`` worker processes, each driven by a thread of its own that
-takes jobs from one queue, writes the job to its process and reads the progress lines and
+takes jobs from one queue (by priority: a user's analysis and hint before the graph's
+points), writes the job to its process and reads the progress lines and
 the answer back.  The HTTP threads only put jobs in the queue and read their status, so a
 long analysis never blocks a request; the searches run in other processes, so they do not
 hold this process's interpreter either.
@@ -14,6 +15,7 @@ A worker that dies is started again; its job ends with an error line.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
@@ -80,7 +82,7 @@ class _Worker:
 
     def _loop(self):
         while True:
-            job = self.pool.queue.get()
+            _, _, job = self.pool.queue.get()
             if job is None:
                 return
             with self.pool.lock:
@@ -146,19 +148,22 @@ class Pool:
         self.size = size
         self.log = log if log is not None else sys.stderr
         self.argv = argv or [sys.executable, "-m", "onirim.web.worker"]
-        self.queue: queue.Queue = queue.Queue()
+        self.queue: queue.PriorityQueue = queue.PriorityQueue()
+        self.order = itertools.count()
         self.lock = threading.RLock()
         self.jobs: dict[str, Job] = {}
         self.workers = [_Worker(self, i) for i in range(size)]
         for w in self.workers:
             w.thread.start()
 
-    def submit(self, kind: str, payload: dict, owner: str, on_done=None) -> Job:
+    def submit(self, kind: str, payload: dict, owner: str, on_done=None,
+               priority: int = 0) -> Job:
+        """Queue a job; the lower ``priority`` goes first (first come first within one)."""
         job = Job(kind, payload, owner, on_done)
         with self.lock:
             self.jobs[job.id] = job
             self._forget_old()
-        self.queue.put(job)
+        self.queue.put((priority, next(self.order), job))
         return job
 
     def get(self, job_id: str, owner: str) -> Job | None:
@@ -208,7 +213,7 @@ class Pool:
                 if job.status == "queued":
                     job.status = "cancelled"
         for _ in self.workers:
-            self.queue.put(None)
+            self.queue.put((-1, next(self.order), None))
         for w in self.workers:
             w._stop_process()
         for w in self.workers:

@@ -47,7 +47,8 @@ from onirim.web.worker import check_best, error_line
 
 COOKIE = "onirim_session"
 MAX_BODY = 1 << 20             # bytes of a request body
-GRAPH_BUDGET_NODES = 20_000    # default node budget of each graph point's ranking
+GRAPH_BUDGET_NODES = 5_000     # default node budget of each graph point's ranking
+GRAPH_PRIORITY = 1             # the graph's jobs wait for the users' analyses and hints
 MAX_SESSIONS = 1000
 STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                 ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml",
@@ -170,7 +171,7 @@ class App:
 
         self.pool.submit("best", {"position": position,
                                   "budget_nodes": str(sess.graph_budget)},
-                         sess.sid, done)
+                         sess.sid, done, priority=GRAPH_PRIORITY)
 
     def _cancel_analysis(self, sess: Session) -> None:
         if sess.analysis_job is not None and sess.analysis_job.status in ("queued",
@@ -294,7 +295,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Set-Cookie", f"{COOKIE}={cookie}; Path=/; HttpOnly; "
                                            "SameSite=Strict")
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):    # the page went away: nothing to do
+            pass
 
     def _json(self, status: int, obj, cookie=None):
         self._send(status, json.dumps(obj).encode(), "application/json", cookie)
