@@ -39,8 +39,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1
 
 # The fast tier: every test not marked slow (the slow ones are listed, as measured, in
-# tests/conftest.py), after the same precompile step as `make test`.  Under a minute with
-# warm numba caches; `make test` runs everything.
+# tests/conftest.py), after the same precompile step as `make test`; its time target is the
+# one README.md states ("Tests").  `make test` runs everything.
 test-fast: $(STAMP)
 	$(BIN)/python -m onirim.precompile --jobs $(JOBS)
 	$(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1 -m "not slow"

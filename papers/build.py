@@ -1221,6 +1221,8 @@ def generated_texts(recs: dict | None = None) -> dict[Path, str]:
         out[FIGURES / f"{name}.json"] = dump_json(fn(recs))
     from papers import readme
     out[readme.README] = readme.render(recs)
+    if readme.RESULTS_PAGE.exists():
+        out[readme.RESULTS_PAGE] = readme.render(recs, readme.RESULTS_PAGE.read_text())
     return out
 
 
@@ -1240,15 +1242,31 @@ def _save(fig, name):
     fig.savefig(FIGURES / name, format="svg", metadata={"Date": None}, bbox_inches="tight")
 
 
+# The rows the ladder figure labels besides its frontier: the rule-based bases and the two
+# policies a user meets by name.
+LADDER_FIGURE_NAMED = ("greedy", "greedy-plus", "learned-base")
+
+
 def ladder_figure_data(recs) -> dict:
-    """What the ladder figure plots: one point per row (checked by papers/check.py)."""
+    """What the ladder figure plots: one point per row (checked by papers/check.py).  A point
+    is on the frontier when every row of less time per decision wins less; the figure labels
+    the frontier and the named policies only (the table beside it lists every row)."""
+    from papers import readme
+    named = {readme.experiment_of(r): k for k, r in readme.named_rows(recs).items()}
     pts = []
     for r in ladder_rows(recs):
         if r["per_decision"] is None:
             continue
-        pts.append({"label": r["policy"], "x_seconds_per_decision": round(r["per_decision"], 9),
+        name = readme.experiment_of(r)
+        pts.append({"label": r["policy"], "name": name,
+                    "x_seconds_per_decision": round(r["per_decision"], 9),
                     "clock": r["clock"], "rate": round(r["rate"], 6), "lo": round(r["lo"], 6),
-                    "hi": round(r["hi"], 6), "pending": r["pending"]})
+                    "hi": round(r["hi"], 6), "pending": r["pending"],
+                    "named": named.get(name) or (name if name in LADDER_FIGURE_NAMED else None)})
+    best = -1.0
+    for p in sorted(pts, key=lambda p: (p["x_seconds_per_decision"], -p["rate"])):
+        p["frontier"] = p["rate"] > best
+        best = max(best, p["rate"])
     return {"figure": "ladder.svg", "points": pts}
 
 
@@ -1267,22 +1285,40 @@ FIGURE_DATA = {"ladder": ladder_figure_data, "solve_time": solve_time_figure_dat
 
 def figure_ladder(recs, plt):
     d = ladder_figure_data(recs)
-    fig, ax = plt.subplots(figsize=(5.2, 3.0))
+    fig, ax = plt.subplots(figsize=(5.6, 3.4))
+    front = sorted((p for p in d["points"] if p["frontier"]),
+                   key=lambda p: p["x_seconds_per_decision"])
+    ax.step([p["x_seconds_per_decision"] for p in front], [p["rate"] for p in front],
+            where="post", color="C0", lw=0.8, alpha=0.6, zorder=1)
     for p in d["points"]:
         x, y = p["x_seconds_per_decision"], p["rate"]
-        ax.errorbar([x], [y], yerr=[[y - p["lo"]], [p["hi"] - y]], fmt="o", capsize=3,
-                    color="C3" if p["pending"] else "C0",
-                    mfc="white" if p["pending"] else "C0")
-        ax.annotate(p["label"] + (PENDING_MARK if p["pending"] else ""), (x, y),
-                    textcoords="offset points", xytext=(-6, 4), ha="right", fontsize=8)
+        shown = p["frontier"] or p["named"]
+        ax.errorbar([x], [y], yerr=[[y - p["lo"]], [p["hi"] - y]], fmt="o",
+                    capsize=2 if shown else 0, ms=4 if shown else 2.5, lw=0.8,
+                    color="C3" if p["pending"] else ("C0" if shown else "0.6"),
+                    mfc="white" if p["pending"] else None, zorder=3 if shown else 2)
+    # Labels to the left of their points, stacked downwards from the highest so that no two
+    # overlap (at least GAP apart), each joined to its point by a thin line.
+    gap = 0.05
+    labelled = sorted((p for p in d["points"] if p["frontier"] or p["named"]),
+                      key=lambda p: -p["rate"])
+    prev = None
+    for p in labelled:
+        x, y = p["x_seconds_per_decision"], p["rate"]
+        ly = y if prev is None else min(y, prev - gap)
+        prev = ly
+        text = p["named"] if p["named"] in ("default", "strongest") else p["name"]
+        text += PENDING_MARK if p["pending"] else ""
+        ax.annotate(text, (x, y), xytext=(x / 5, ly), ha="right", va="center", fontsize=6.5,
+                    color="0.15", arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.5,
+                                              "shrinkA": 1, "shrinkB": 3})
     ax.axhline(1.0, ls="--", color="grey", lw=1)
-    ax.text(1.5e-6, 0.965, "clairvoyant bound (not honest play)",
-            color="grey", fontsize=8, va="top")
+    ax.text(1.5e-6, 0.985, "clairvoyant (not honest play)", color="grey", fontsize=7,
+            va="top")
     ax.set_xscale("log")
-    ax.set_xlim(1e-6, 1e2)
+    ax.set_xlim(1e-6, 1e0)
     ax.set_ylim(-0.02, 1.05)
-    ax.set_xlabel("time per decision (s): filled, CPU of one core; "
-                  "open" + PENDING_MARK + ", old wall time")
+    ax.set_xlabel("CPU time per decision (s), one core")
     ax.set_ylabel("win rate (Wilson 95%)")
     _save(fig, "ladder.svg")
     plt.close(fig)

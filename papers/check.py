@@ -6,7 +6,7 @@ It fails (exit status 1, one line per problem) when
 
 * the text ``papers/onirim/onirim.typ`` holds a digit typed by hand, outside comments, named
   values (``#num.key``), experiment names (``#exp("...")``) and the few reference patterns
-  listed in ``ALLOWED`` (ruling names such as ``SPEC ruling 3`` or ``D5``, layout widths);
+  listed in ``ALLOWED`` (ruling names such as ``B3`` or ``D5``, layout widths);
 * the text uses a named value that ``tables/numbers.typ`` does not define, or cites an
   experiment that has no record in ``papers/onirim/data/``;
 * a generated file (``tables/numbers.typ``, ``tables/*.typ``, or a record extracted from
@@ -43,7 +43,8 @@ from papers.words import _WORD_RE, number_words  # noqa: F401  (the text rules' 
 # Digits that are references, not measurements.  Each pattern is matched against the text
 # after comments, named values and experiment names are removed.
 ALLOWED = [
-    (re.compile(r"\brulings? \d+(?: (?:to|and) \d+)?"), "a ruling of the SPEC, by number"),
+    (re.compile(r"\brulings? \d+(?: (?:to|and) \d+)?"), "a ruling, by number"),
+    (re.compile(r"\bB(?:10|[1-9])\b"), "a base ruling's name (B1 to B10, docs/RULINGS.md)"),
     (re.compile(r"\bD\d\b"), "a two-player ruling name (D1 to D8)"),
     (re.compile(r"\bwidth: \d+%"), "a figure's layout width"),
 ]
@@ -73,7 +74,7 @@ WORDS = [
     (r"\btop five\b", "the rules (a prophecy)"),
     (r"\beight (?:Doors|rulings)\b", "the rules"),
     (r"\bfor eight Doors\b", "the rules"),
-    (r"\bfixes ten solo\b", "the SPEC's solo rulings"),
+    (r"\bfixes ten solo\b", "the base rulings B1 to B10"),
     (r"\btwo (?:threads|bots|answers|public|disagree|ends)\b", "the method"),
     (r"\bthe two\b", "a pair named just before"),
     (r"\bhas two\s+answers\b", "the question"),
@@ -324,6 +325,10 @@ def check() -> list[str]:
         problems += misordered(text, vals)
         problems += example_replays(records)
     problems += readme.stray_numbers(readme.README.read_text())
+    if readme.RESULTS_PAGE.exists():
+        problems += readme.stray_numbers_results(readme.RESULTS_PAGE.read_text())
+    else:
+        problems.append("docs/RESULTS.md: missing (the full results page)")
     return problems
 
 

@@ -97,7 +97,7 @@ _THIRD_RUN = {
 # A fourth pass, 2026-12-04 after d5e5c89 (`pytest -n 2 --maxschedchunk 1 -m "not slow"
 # --durations=50` in a warm clone, nice -n 19 at load 5 to 8: 543 s of wall, about four times
 # the 120-125 s that `make test-fast` took at low load): the fast tests of 11 s or more there
-# (about 2.5 s at low load) join the slow tier, so that the fast one gets back under 100 s.
+# (about 2.5 s at low load) join the slow tier, so that the fast one gets back under its 2 minutes.
 # Each leaves a sibling in the fast tier (the same kernel against the engine on other
 # positions, deals or parameters); the committed paper's check and the kernel conformance
 # runs stay fast.

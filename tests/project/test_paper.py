@@ -33,7 +33,7 @@ def test_hand_typed_numbers_are_caught():
     text = "\n".join([
         "The greedy policy wins 12.5% of deals.",              # a number typed by hand
         "It wins #num.gp_solo_rate of #num.gp_solo_deals.",  # named values
-        "SPEC ruling 3 and rulings 2 to 4, and D5.",          # references, allowed
+        "ruling B3 and rulings 2 to 4, and D5.",              # references, allowed
         "// a comment may say 42",
         '#exp("certify-thirteen") and a width: 80%',
         "a count of 1,188,311 nodes",
@@ -95,6 +95,8 @@ def _copy_paper(tmp_path, monkeypatch):
     monkeypatch.setattr(experiments, "read", _read_rows_once)
     shutil.copy(readme.README, tmp_path / "README.md")
     monkeypatch.setattr(readme, "README", tmp_path / "README.md")
+    shutil.copy(readme.RESULTS_PAGE, tmp_path / "RESULTS.md")
+    monkeypatch.setattr(readme, "RESULTS_PAGE", tmp_path / "RESULTS.md")
     return dst
 
 
@@ -147,7 +149,7 @@ def test_editing_a_stored_row_fails_the_check(paper):
     problems = check.check()
     assert any("numbers.typ" in p for p in problems), problems
     assert any("honest-ladder.json" in p for p in problems), problems
-    assert any("README.md" in p for p in problems), problems
+    assert any("RESULTS.md" in p for p in problems), problems       # greedy's row there
 
 
 def test_editing_a_stored_result_file_fails_the_check(paper):
@@ -203,16 +205,16 @@ def test_a_number_written_as_a_word_fails_the_check(paper):
     assert any("number written as a word" in p and "hundred" in p for p in problems), problems
     src.write_text(text)
     from papers import readme
-    _edit(readme.README, "An honest player sees only", "Twice in three games, an honest player "
-          "sees only")
+    _edit(readme.README, "An honest policy decides from", "Twice in three games, an honest "
+          "policy decides from")
     problems = check.check()
     assert any("README.md" in p and "Twice" in p for p in problems), problems
 
 
 def test_readme_numbers_outside_blocks_or_changed_fail_the_check(paper):
     from papers import readme
-    text = _edit(readme.README, "An honest player sees only", "An honest player (66.85%) sees "
-                 "only")
+    text = _edit(readme.README, "An honest policy decides from", "An honest policy (66.85%) "
+                 "decides from")
     problems = check.check()
     assert any("README.md" in p and "66.85%" in p for p in problems), problems
     readme.README.write_text(text)
@@ -222,6 +224,21 @@ def test_readme_numbers_outside_blocks_or_changed_fail_the_check(paper):
     readme.README.write_text(text.replace(body, body.replace(digit, str((int(digit) + 1) % 10),
                                                              1)))
     assert any("README.md" in p for p in check.check())
+
+
+def test_results_page_numbers_outside_blocks_or_changed_fail_the_check(paper):
+    """docs/RESULTS.md is generated and checked like the README's blocks: a figure typed
+    outside a block, or a figure changed inside one, fails the check."""
+    from papers import readme
+    text = _edit(readme.RESULTS_PAGE, "Honest policies, sorted by win rate.",
+                 "Honest policies (the best wins 91.5%), sorted by win rate.")
+    problems = check.check()
+    assert any("RESULTS.md" in p and "91.5%" in p for p in problems), problems
+    readme.RESULTS_PAGE.write_text(text)
+    assert check.check() == []
+    readme.RESULTS_PAGE.write_text(text.replace("| 88.95% [87.50, 90.25] |",
+                                                "| 89.95% [87.50, 90.25] |"))
+    assert any("RESULTS.md" in p for p in check.check())
 
 
 def test_a_record_written_by_hand_needs_a_reason(paper):
