@@ -216,10 +216,10 @@ def describe(before, after, log, action_name: str) -> list[str]:
 
 
 class Hinter:
-    """The ``hint`` command: the exact search (``solver.expectimax``) near the end of a solo
-    game, when it proves a best move within ``limit_s`` seconds; when it does not, the leader
-    of the ranking's level-2 estimates if the same ``limit_s`` made them (issue 29: late in a
-    game they do; their leader's mean regret on docs/REGRET.md's late positions is well
+    """The ``hint`` command: the exact search (``solver.api.rank``, mode expectimax) near the
+    end of a solo game, when it proves a best move within ``limit_s`` seconds; when it does
+    not, the leader of the ranking's level-2 estimates if the same ``limit_s`` made them (late
+    in a game they do; their leader's mean regret on docs/REGRET.md's late positions is well
     below the default policy's); otherwise the default honest policy
     (``solver.policies.DEFAULT_HONEST_POLICY`` with ``DEFAULT_HONEST_ARGS``, the strongest
     measured at 10 ms of CPU per decision or less; ``greedy`` if it is not registered), said
@@ -239,20 +239,20 @@ class Hinter:
         self._ranking = None       # the last unproven ranking of _exact
 
     def _exact(self, view):
+        """The exact search's ranking of ``view`` (``solver.api.rank``, mode expectimax, one
+        solver kept between hints so that its memo is reused): the proven best action and
+        the search's seconds, or None (then the ranking is kept for ``_level2_leader``)."""
+        from solver import api
         if self._solver is None:
-            from solver.expectimax import Expectimax
             self._notice("expectimax", "the exact search")
-            self._solver = Expectimax(table_bits=20)
-            self._solver.value(view, budget_nodes=1)            # compile / load, untimed
-        t0 = time.perf_counter()
-        ranking = self._solver.rank(view, budget_s=self.limit_s)
-        seconds = time.perf_counter() - t0
+            self._solver = api.make_solver("expectimax", table_bits=20)
+        ranking = api.rank(view, "expectimax", budget_s=self.limit_s, solver=self._solver)
         acts = ranking.actions
         top = max(acts, key=lambda a: a.lo)
         if all(top.lo >= a.hi - 1e-15 for a in acts if a is not top):
-            return top, seconds
+            return top, ranking.seconds
         self._ranking = ranking
-        return None, seconds
+        return None, ranking.seconds
 
     def _level2_leader(self):
         """The leader of the last unproven ranking when its estimates are level 2 (the

@@ -1,6 +1,7 @@
 """``onirim winrate``: play or solve deals S .. S+N-1 and report the win rate (docs/WINRATE.md).
 
-* ``--mode clairvoyant`` solves each deal with perfect information (``solver.clairvoyant``).
+* ``--mode clairvoyant`` solves each deal with perfect information: the clairvoyant solver
+  registered for the player count (``solver.api.deal_solver_entry``, ``solve_deal``).
 * ``--mode honest --policy NAME [--policy-arg k=v ...]`` plays each deal with a registered
   policy that sees only the player's view (``solver.honest``).
 * ``--players 2`` does either for the two-player cooperative game: the clairvoyant team is
@@ -61,8 +62,8 @@ def _default_policy_text() -> str:
 
 
 def add_arguments(p) -> None:
-    from solver.clairvoyant import solve as solo
-    from solver.duo import search as duo
+    from solver.api import deal_solver_entry
+    solo, duo = deal_solver_entry(1), deal_solver_entry(2)
     p.add_argument("--mode", choices=MODES, default="clairvoyant",
                    help="clairvoyant (perfect information: the deal's seed is known) or honest "
                         "(a policy plays with only what the player may know); default "
@@ -92,14 +93,14 @@ def add_arguments(p) -> None:
                         "stored; otherwise the run writes to it")
     p.add_argument("--budget-nodes", type=int, default=None,
                    help="clairvoyant: node budget per deal (default "
-                        f"{solo.DEFAULT_NODE_BUDGET:,} solo, {duo.DEFAULT_NODE_BUDGET:,} "
+                        f"{solo.budget_nodes:,} solo, {duo.budget_nodes:,} "
                         "two-player)")
     p.add_argument("--budget-s", type=float, default=None,
                    help="clairvoyant: extra wall-clock budget per deal, seconds "
                         "(default none; not reproducible)")
     p.add_argument("--tt-mb", type=float, default=None,
                    help="clairvoyant: transposition table size per worker, MB (default "
-                        f"{solo.DEFAULT_TT_MB:g} solo, {duo.DEFAULT_TT_MB:g} two-player)")
+                        f"{solo.tt_mb:g} solo, {duo.tt_mb:g} two-player)")
     p.add_argument("--cluster", default=None, metavar="local:N|ADDRESS",
                    help="play on a Dask cluster: local:N starts N local worker processes, "
                         "ADDRESS connects to a scheduler (needs the [cluster] extra); default "
@@ -434,20 +435,18 @@ def run(args) -> int:
         ckind, ctarget = parse_cluster(cluster)
     players = getattr(args, "players", 1)
     if args.mode == "clairvoyant":
-        if players == 2:
-            from solver.duo import search as CV
-        else:
-            from solver.clairvoyant import solve as CV
+        from solver.api import deal_solver_entry
         from solver.runs.db import unknown_key
-        budget = CV.DEFAULT_NODE_BUDGET if args.budget_nodes is None else args.budget_nodes
-        tt_mb = CV.DEFAULT_TT_MB if args.tt_mb is None else args.tt_mb
+        entry = deal_solver_entry(players)      # the registered clairvoyant solver
+        budget = entry.budget_nodes if args.budget_nodes is None else args.budget_nodes
+        tt_mb = entry.tt_mb if args.tt_mb is None else args.tt_mb
         if ckind != "address":
             check_memory(tt_mb, ctarget if ckind == "local" else args.jobs)
         job = runner.clairvoyant_job(budget, args.budget_s, tt_mb, players)
         # the solver version is part of the UNKNOWN key (solo "cv..", two-player "duo-cv1");
         # the player count is a column of the key of every row (solver.runs.db)
         settings = {"budget_nodes": budget, "budget_s": args.budget_s, "tt_mb": tt_mb,
-                    "solver": CV.SOLVER_VERSION}
+                    "solver": entry.version}
         key = unknown_key(settings)
     else:
         from solver.api import config_hash, make_policy, parse_policy_args, policy_entries

@@ -52,6 +52,7 @@ import os
 import signal
 import threading
 import time
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from engine.errors import OnirimError
@@ -69,7 +70,8 @@ __all__ = ["Policy", "PolicyBase", "Param", "PolicyEntry", "PolicyError", "regis
            "policy_entries", "parse_policy_args", "make_policy", "make_default_policy",
            "config_hash", "EXACT_TOL", "Interval", "bounds", "ActionValue", "Ranking",
            "proven_best", "finish", "sort_actions", "Solver", "SolverBase", "register_solver",
-           "solver_entries", "resolve_mode", "OptionError", "rank"]
+           "solver_entries", "resolve_mode", "OptionError", "rank", "make_solver",
+           "DealSolverEntry", "deal_solver_entry", "solve_deal"]
 
 # ----------------------------------------------------------------------------- policies
 @runtime_checkable
@@ -225,6 +227,72 @@ def check_options(entry: SolverEntry, given: dict) -> None:
             raise OptionError(name, f"not available in {entry.mode} mode{only}")
 
 
+def make_solver(mode: str, **kw):
+    """A solver of ``mode`` (its registered factory, given the keywords among ``threads``
+    and ``table_bits`` that the mode takes), to pass to :func:`rank` again and again: its
+    memo is kept between queries (``onirim play``'s hint does so)."""
+    entries = solver_entries()
+    if mode not in entries:
+        raise OptionError("mode", f"unknown (known: {', '.join(entries)})", mode)
+    entry = entries[mode]
+    check_options(entry, {"threads": kw.get("threads", 1) != 1,
+                          "table_bits": kw.get("table_bits") is not None})
+    return entry.factory(**{k: v for k, v in kw.items() if k in entry.options})
+
+
+# ------------------------------------------------------------------ clairvoyant deals
+@dataclass(frozen=True)
+class DealSolverEntry:
+    """The registered clairvoyant (deal-mode) solver of ``players``-player deals
+    (``solver.registry.register_clairvoyant``): its class (``factory(tt_mb=...)``, with
+    ``solve_deal`` and ``solve_state``), the version that keys its UNKNOWN results, and its
+    default node budget per deal and table size (MB)."""
+
+    players: int
+    factory: type
+    version: str
+    budget_nodes: int
+    tt_mb: float
+
+
+def deal_solver_entry(players: int) -> DealSolverEntry:
+    """The clairvoyant solver of ``players``-player deals (1 or 2), as registered."""
+    import sys
+    from .registry import CLAIRVOYANT_SOLVERS
+    solver_entries()      # the built-in solvers register the two families
+    if players not in CLAIRVOYANT_SOLVERS:
+        raise OptionError("players", "no clairvoyant solver of that player count", players)
+    cls = CLAIRVOYANT_SOLVERS[players]
+    family = sys.modules[cls.__module__]
+    return DealSolverEntry(players, cls, family.SOLVER_VERSION, family.DEFAULT_NODE_BUDGET,
+                           family.DEFAULT_TT_MB)
+
+
+LOSS_PROOF = "re-solve"    # a LOSS certificate: solve the deal again with the same settings
+
+
+def solve_deal(solver, seed: int, players: int, budget_nodes: int, budget_s: float | None,
+               tt_mb: float) -> dict:
+    """Deal ``seed`` solved by ``solver`` (made from :func:`deal_solver_entry`, with a table
+    of ``tt_mb``) under the budgets: the row ``onirim winrate --mode clairvoyant`` stores,
+    with its certificate: a WIN's line (replayed in the engine by the solver), a LOSS's
+    recipe (the same search, budget and table find it again: ``onirim verify``), nothing
+    for an UNKNOWN."""
+    r = solver.solve_deal(seed, budget_nodes=budget_nodes, budget_s=budget_s)
+    if r.result == "WIN":
+        cert = list(r.line)
+    elif r.result == "LOSS":
+        cert = {"proof": LOSS_PROOF, "solver": deal_solver_entry(players).version}
+        if players == 2:
+            cert["players"] = 2
+        cert.update(budget_nodes=int(budget_nodes), budget_s=budget_s, tt_mb=tt_mb,
+                    nodes=int(r.nodes))
+    else:
+        cert = []
+    return {"seed": seed, "result": r.result, "nodes": int(r.nodes),
+            "seconds": float(r.seconds), "certificate": cert}
+
+
 LINE_SHARE = 0.1       # of budget_s kept for the principal line and the tree
 LINE_MAX_S = 2.0       # ... but at most this many seconds (and this many after the ranking
                        # under budget_nodes alone)
@@ -235,7 +303,7 @@ def rank(position, mode: str | None = None, *, budget_nodes: int | None = None,
          budget_s: float | None = None, threads: int = 1, table_bits: int | None = None,
          memo: str | None = None, view: bool = False, line: bool = False,
          tree: bool = False, certify: bool = False, on_progress=None,
-         on_certify=None, say=None) -> Ranking:
+         on_certify=None, say=None, solver=None) -> Ranking:
     """Rank every legal action of ``position`` (a ``State`` or its notation) with the solver
     of ``mode`` (default: expectimax solo, open-hands two-player); the one entry behind
     ``onirim best``.
@@ -248,6 +316,8 @@ def rank(position, mode: str | None = None, *, budget_nodes: int | None = None,
     ``certify`` (expectimax) replays one optimal strategy in the engine afterwards, outside
     the budget (``extra["certificate"]``; ``on_certify(n)`` reports positions replayed).
     ``view``: rank from the player's (the team's) view, the listed deck order hidden.
+    ``solver``: a solver of ``mode`` made earlier (:func:`make_solver`; ``threads`` and
+    ``table_bits`` are then its own) to rank with again, its memo kept between queries.
 
     Ctrl-C (SIGINT) and SIGTERM stop the search: the ranking found so far comes back, sound,
     with ``extra["interrupted"] = True``; the memo file is saved in every case.  A bad
@@ -265,7 +335,8 @@ def rank(position, mode: str | None = None, *, budget_nodes: int | None = None,
     line = line and "line" in entry.options     # the modes without one just have none
     kw = {k: v for k, v in (("threads", threads), ("table_bits", table_bits))
           if k in entry.options}
-    solver = entry.factory(**kw)
+    if solver is None:
+        solver = entry.factory(**kw)
     ranked, note = solver.position(state, view)
     if memo is not None:
         from solver.expectimax.memo_file import check_writable

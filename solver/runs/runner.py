@@ -107,57 +107,24 @@ def _positive(v) -> bool:
 
 # ----------------------------------------------------------------------------- workers
 class ClairvoyantWorker:
-    """One clairvoyant solver (one transposition table) reused for every deal."""
+    """One clairvoyant solver (one transposition table) reused for every deal: the solver
+    registered for the job's player count (``solver.api.deal_solver_entry``: solo
+    ``ClairvoyantSolver``, two-player ``DuoSolver``), each row from ``solver.api.solve_deal``.
+    WIN lines are replayed in ``engine/`` by the solver before they are returned."""
 
     def __init__(self, job: dict):
-        from solver.clairvoyant.solve import ClairvoyantSolver
+        from solver.api import deal_solver_entry
         self.job = job
-        self.solver = ClairvoyantSolver(tt_mb=job["tt_mb"])
+        self.players = job_players(job)
+        self.solver = deal_solver_entry(self.players).factory(tt_mb=job["tt_mb"])
 
     def warm_up(self) -> None:
-        warm_clairvoyant(self.solver)
+        (warm_duo if self.players == 2 else warm_clairvoyant)(self.solver)
 
     def play(self, seed: int) -> dict:
-        from solver.clairvoyant import loss_recipe
-        r = self.solver.solve_deal(seed, budget_nodes=self.job["budget_nodes"],
-                                   budget_s=self.job["budget_s"])
-        if r.result == "WIN":
-            cert = list(r.line)
-        elif r.result == "LOSS":
-            cert = loss_recipe(self.job["budget_nodes"], self.job["budget_s"],
-                               self.job["tt_mb"], r.nodes)
-        else:
-            cert = []
-        return {"seed": seed, "result": r.result, "nodes": int(r.nodes),
-                "seconds": float(r.seconds), "certificate": cert}
-
-
-class DuoClairvoyantWorker:
-    """One two-player clairvoyant solver (``DuoSolver``, one table) reused for every deal.
-    Its WIN lines are replayed in ``engine/`` by the solver before they are returned."""
-
-    def __init__(self, job: dict):
-        from solver.duo.search import DuoSolver
-        self.job = job
-        self.solver = DuoSolver(tt_mb=job["tt_mb"])
-
-    def warm_up(self) -> None:
-        warm_duo(self.solver)
-
-    def play(self, seed: int) -> dict:
-        from solver.duo.search import SOLVER_VERSION
-        r = self.solver.solve_deal(seed, budget_nodes=self.job["budget_nodes"],
-                                   budget_s=self.job["budget_s"])
-        if r.result == "WIN":
-            cert = list(r.line)
-        elif r.result == "LOSS":   # the same search, same budget and table, finds it again
-            cert = {"proof": "re-solve", "solver": SOLVER_VERSION, "players": 2,
-                    "budget_nodes": self.job["budget_nodes"], "budget_s": self.job["budget_s"],
-                    "tt_mb": self.job["tt_mb"], "nodes": int(r.nodes)}
-        else:
-            cert = []
-        return {"seed": seed, "result": r.result, "nodes": int(r.nodes),
-                "seconds": float(r.seconds), "certificate": cert}
+        from solver.api import solve_deal
+        return solve_deal(self.solver, seed, self.players, self.job["budget_nodes"],
+                          self.job["budget_s"], self.job["tt_mb"])
 
 
 class HonestWorker:
@@ -220,7 +187,7 @@ def warm_duo(solver) -> None:
 
 def make_worker(job: dict):
     if job["mode"] == "clairvoyant":
-        return DuoClairvoyantWorker(job) if job_players(job) == 2 else ClairvoyantWorker(job)
+        return ClairvoyantWorker(job)
     if job["mode"] == "honest":
         return HonestWorker(job)
     raise ValueError(f"unknown mode {job['mode']!r}")
@@ -249,12 +216,11 @@ def warm_kernels(job: dict) -> float:
     """Compile (or load) the kernels ``job`` uses, in this process, without keeping a big
     table; returns the seconds it took.  Forked workers inherit the compiled code."""
     t0 = time.perf_counter()
-    if job["mode"] == "clairvoyant" and job_players(job) == 2:
-        from solver.duo.search import DuoSolver
-        warm_duo(DuoSolver(tt_mb=1))
-    elif job["mode"] == "clairvoyant":
-        from solver.clairvoyant.solve import ClairvoyantSolver
-        warm_clairvoyant(ClairvoyantSolver(tt_mb=1))
+    if job["mode"] == "clairvoyant":
+        from solver.api import deal_solver_entry
+        players = job_players(job)
+        solver = deal_solver_entry(players).factory(tt_mb=1)
+        (warm_duo if players == 2 else warm_clairvoyant)(solver)
     else:
         HonestWorker(job).warm_up()
     return time.perf_counter() - t0

@@ -8,6 +8,7 @@ from engine.game import Game
 from engine.policy import greedy_action
 from engine.view import player_view
 from onirim.cmd_play import Hinter
+from solver.api import SolverBase
 
 
 def _late(seed=5, deck=15):
@@ -24,15 +25,16 @@ class _Row:
 
 class _Ranking:
     def __init__(self, rows, leader, estimator):
-        self.actions, self.leader = rows, leader
+        self.actions, self.leader, self.criterion = rows, leader, None
         self.extra = {"estimates": {"estimator": estimator, "playouts_per_action": 77}}
 
 
-class _Solver:
+class _Solver(SolverBase):     # a registered solver's interface (the hint calls api.rank)
     def __init__(self, ranking):
         self.ranking, self.seen = ranking, []
 
-    def rank(self, view, budget_s=None):
+    def rank(self, view, budget_nodes=None, budget_s=None, *, on_progress=None,
+             reserve_s=0.0):
         self.seen.append((view, budget_s))
         return self.ranking
 

@@ -262,7 +262,7 @@ def test_two_player_hint_is_the_duo_default_from_the_players_view():
 
 class _FakeRanking:
     def __init__(self, rows):
-        self.actions = rows
+        self.actions, self.extra, self.criterion = rows, {}, None
 
 
 class _Row:
@@ -277,11 +277,14 @@ def test_hint_uses_the_exact_answer_only_when_proven(monkeypatch):
     h = Hinter(lambda _: None)
     seen = []
 
-    class Fake:
+    from solver.api import SolverBase
+
+    class Fake(SolverBase):       # a registered solver's interface (the hint calls api.rank)
         def __init__(self, rows):
             self.rows = rows
 
-        def rank(self, view, budget_s=None):
+        def rank(self, view, budget_nodes=None, budget_s=None, *, on_progress=None,
+                 reserve_s=0.0):
             seen.append((view, budget_s))
             return _FakeRanking(self.rows)
 
