@@ -1037,20 +1037,20 @@ def _mark(r, text: str) -> str:
 
 
 def table_ladder(recs) -> str:
+    """The solo ladder by experiment name (its arguments are in ``docs/RESULTS.md`` and
+    ``python -m benchmarks.experiments list``), sorted by win rate, one line per row."""
+    from papers import readme
     rows = []
-    for r in ladder_rows(recs):
-        cfg = ", ".join(f"{k}={v}" for k, v in r["config"].items()) or "default"
+    for r in sorted(ladder_rows(recs), key=lambda r: (-r["rate"], readme.experiment_of(r))):
         rows.append([
-            _mark(r, r["policy"]), cfg, fint(r["deals"]), _mark(r, fint(r["wins"])),
-            _mark(r, fpct_auto(r["rate"])),
-            _mark(r, f"{fpct_auto(r['lo'])} to {fpct_auto(r['hi'])}"),
-            _time_cell(r), r["commit"],
-            "not measured" if r["regret"] is None else
-            f"{r['regret']['mean']:.4f} ({fint(r['regret']['positions'])} positions)",
+            _mark(r, readme.experiment_of(r)), fint(r["deals"]),
+            _mark(r, f"{fpct_auto(r['rate'])} ({fpct_auto(r['lo'])} to {fpct_auto(r['hi'])})"),
+            _time_cell(r),
+            "" if r["regret"] is None else
+            f"{r['regret']['mean']:.4f} ({fint(r['regret']['positions'])})",
         ])
-    return _table(["policy", "config", "deals", "wins", "win rate", "Wilson 95%",
-                   "time per decision", "commit", "regret vs exact"], rows,
-                  "left, left, right, right, right, right, right, left, right")
+    return _table(["experiment", "deals", "win rate (Wilson 95%)", "time per decision",
+                   "regret (positions)"], rows, "left, right, right, right, right")
 
 
 def table_reproduce(recs) -> str:
