@@ -536,7 +536,7 @@ class Session:
 
 def _stream(seed: int, i: int) -> int:
     from solver.honest import DEFAULT_POLICY_SEED, decision_stream
-    return decision_stream(DEFAULT_POLICY_SEED, i)   # independent of the deal (SPEC 6)
+    return decision_stream(DEFAULT_POLICY_SEED, i)   # independent of the deal (docs/WINRATE.md)
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -37,7 +37,7 @@ position, picks the mode, checks the budgets (``budget_nodes``, ``budget_s``: th
 spelling across the package) and options, compiles before the clock, loads and saves the
 memo file, runs the clock and turns Ctrl-C and SIGTERM into an answer marked interrupted.
 
-Its answers are :class:`ActionValue` rows in a :class:`Ranking`, the JSON of SPEC section 6:
+Its answers are :class:`ActionValue` rows in a :class:`Ranking`, the JSON of docs/NOTATION.md:
 ``lo``/``hi`` are sound bounds (an :class:`Interval`; ``EXACT_TOL``), ``value`` is the exact
 value or ``None`` (never a midpoint), and ``estimate``/``ci95`` carry a search policy's
 estimate, kept apart from the bounds.  ``best`` is an action only when it is proven best;

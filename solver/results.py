@@ -100,7 +100,7 @@ def proven_best(actions: list[ActionValue]) -> ActionValue | None:
 
 @dataclass
 class Ranking:
-    """A ranked answer for one position (SPEC section 6).  ``line`` (the principal line) and
+    """A ranked answer for one position (docs/NOTATION.md).  ``line`` (the principal line) and
     ``graph`` (the explored graph, ``--tree``) are for the text output and files; the JSON
     carries ``line`` only where a mode puts it in ``extra``."""
 

@@ -1,4 +1,4 @@
-"""Exact expectimax for honest information (SPEC section 6, mode ``expectimax``).
+"""Exact expectimax for honest information (docs/NOTATION.md section 5, mode ``expectimax``).
 
 The player knows the hand, the row, the Doors, the discard pile, the limbo and every card the
 position lists on top of the deck (a prophecy, or a listed deck); every other card lies below

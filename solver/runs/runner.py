@@ -153,7 +153,7 @@ class HonestWorker:
 
 
 def action_strings(seed: int, actions, players: int = 1) -> list[str]:
-    """The engine action numbers of a game of deal ``seed`` as SPEC action strings."""
+    """The engine action numbers of a game of deal ``seed`` as action strings."""
     s = Game(players).new_initial_state(seed)
     out = []
     for a in actions:
