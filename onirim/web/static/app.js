@@ -259,8 +259,7 @@ function renderDiscard(pile) {
   const row = el("div", "cards small");
   for (const c of Object.keys(counts).sort()) {
     const card = cardEl(c, true);
-    if (counts[c] > 1) card.appendChild(el("span", "name", "×" + counts[c]));
-    card.querySelector(".name").style.display = "block";
+    if (counts[c] > 1) card.appendChild(el("span", "count", "×" + counts[c]));
     row.appendChild(card);
   }
   box.appendChild(el("div", "note", pile.length + " card" + (pile.length === 1 ? "" : "s")));
