@@ -35,6 +35,7 @@ def assert_one_line(status, body, want_status=400):
     return line
 
 
+@pytest.mark.slow
 def test_a_bad_position_gets_the_command_lines_line(client):
     rc, _, err = cli("best", "--budget-nodes", "100", BAD)
     assert rc == 2
@@ -48,6 +49,7 @@ def test_a_bad_position_gets_the_command_lines_line(client):
         == err.strip()
 
 
+@pytest.mark.slow
 def test_bad_budgets_and_seeds_get_the_command_lines_line(client):
     status, board = client.get("/api/state")
     assert status == 200
@@ -132,6 +134,7 @@ def _ranking_without_time(r: dict) -> dict:
     return {k: v for k, v in r.items() if k != "seconds"}
 
 
+@pytest.mark.slow
 def test_an_analysis_is_onirim_best_json(client):
     status, board = client.post("/api/new", {"seed": "130"})
     for _ in range(26):               # late in the deal (24 cards left): a quick search
@@ -193,13 +196,14 @@ def test_a_queued_job_cancels_at_once(web_server):
     assert first.status in ("error", "cancelled")
 
 
+@pytest.mark.slow
 def test_the_hint_and_the_graph(client):
+    client.post("/api/graph/budget", {"budget_nodes": "500"})     # before the deal's first point
     status, board = client.post("/api/new", {"seed": "9"})
     status, job = client.post("/api/hint")
     job = client.wait_job(job["id"])
     assert job["status"] == "done", job
     assert job["result"]["action"] in board["legal"] and job["result"]["why"]
-    client.post("/api/graph/budget", {"budget_nodes": "500"})
     _, board = client.post("/api/move", {"move": job["result"]["action"]})
     t_end = time.monotonic() + 120
     while True:
