@@ -143,7 +143,8 @@ HEAVY_FILES = ("test_invariants.py", "test_winrate_honest.py", "test_strong.py",
                "test_winrate_cli.py", "test_winrate_duo.py", "test_cluster.py",
                "test_expectimax_probe.py", "test_strategy_graph.py", "test_fuzz_positions.py",
                "test_board.py", "test_duo_expectimax.py", "test_kernel_diff.py",
-               "test_best_cli.py", "test_estimate.py")
+               "test_best_cli.py", "test_estimate.py",
+               "test_web_browser.py")   # a whole game in Chromium: about a minute
 
 
 def start_order(file_name: str, test_name: str) -> tuple[int, int]:
