@@ -88,8 +88,11 @@ class WebGame:
         position = self.view_text()
         log = s.apply_action_logged(action)
         name = before.action_to_string(action)
+        lines = describe(before, s, log, name)
+        if s.players == 2:
+            lines = [_private_draws(line) for line in lines]
         entry = {"n": len(self.moves), "player": before.turn, "action": name,
-                 "position": position, "log": describe(before, s, log, name)}
+                 "position": position, "log": lines}
         self.undo_stack.append(before)
         self.moves.append(entry)
         self.version += 1
@@ -168,6 +171,16 @@ class WebGame:
         for r in drops:
             r["marked"] = True
         return {"points": pts, "marked": [r["i"] for r in drops]}
+
+
+def _private_draws(line: str) -> str:
+    """Two players: a line of ``describe`` that names the cards drawn into a hand (``drew Os
+    Am``) says only how many, since a player does not see the partner's hand; Doors and
+    Nightmares drawn, limbo and reveals are public and stay."""
+    if line.startswith("drew ") and ":" not in line and "," not in line:
+        n = len(line.split()) - 1
+        return f"drew {n} card{'s' if n != 1 else ''}"
+    return line
 
 
 def _code(c: int) -> str:

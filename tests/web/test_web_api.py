@@ -66,6 +66,35 @@ def test_bad_budgets_and_seeds_get_the_command_lines_line(client):
     assert assert_one_line(*client.post("/api/new", {"seed": "x"})) == err.strip()
 
 
+def test_the_position_box_reads_notation_and_json(client):
+    _, board = client.post("/api/new", {"seed": "4"})
+    _, board = client.post("/api/move", {"move": board["legal"][0]})
+    status, out = client.post("/api/position", {"text": board["position"]})
+    assert status == 200 and out["position"] == board["position"]
+    status, out = client.post("/api/position", {"text": json.dumps(board["position_json"])})
+    assert status == 200 and out["position"] == board["position"]
+    _, duo = client.post("/api/new", {"seed": "4", "players": 2})
+    for _ in range(2):                     # a card drafted by each player
+        _, duo = client.post("/api/move", {"move": duo["legal"][0]})
+    assert "?" in duo["position"]          # the partner's card
+    status, out = client.post("/api/position", {"text": json.dumps(duo["position_json"])})
+    assert status == 200 and out["position"] == duo["position"]
+
+
+def test_two_players_see_their_own_cards_only(client):
+    import re
+    _, board = client.post("/api/new", {"seed": "4", "players": 2})
+    for _ in range(12):
+        _, board = client.post("/api/move", {"move": board["legal"][0]})
+        turn = board["turn"]
+        assert board["fields"][f"hand{1 - turn}"] == ["?"] * len(
+            board["fields"][f"hand{1 - turn}"])
+        assert "?" not in board["fields"][f"hand{turn}"]
+    lines = [line for m in board["moves"] for line in m["log"]]
+    assert any(line.startswith("drew ") for line in lines)
+    assert not [line for line in lines if re.match(r"drew [A-Z][a-z]( |$)", line)]
+
+
 def test_a_bad_move_changes_nothing(client):
     status, before = client.post("/api/new", {"seed": "5"})
     assert status == 200

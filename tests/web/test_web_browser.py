@@ -87,8 +87,10 @@ def test_a_whole_game_by_clicking(web_server, tmp_path):
         try:
             page = ctx.new_page()
             page.set_default_timeout(120_000)
-            errors = []
+            errors, elsewhere = [], []
             page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: None if r.url.startswith((base + "/", "data:", "blob:"))
+                    else elsewhere.append(r.url))      # no network beyond the server
             page.goto(base + "/")
             page.wait_for_selector("body[data-ready='1']")
             page.fill("#graph-budget", "300")
@@ -119,7 +121,11 @@ def test_a_whole_game_by_clicking(web_server, tmp_path):
                     want = (f"best: {ranking['best']}" if ranking["best"]
                             else f"leader: {ranking['leader']}")
                     assert want in verdict
-                    page.wait_for_timeout(1500)            # a few graph points
+                    # the position box copies the position out; the graph has its points
+                    page.click("#copy-text")
+                    assert page.input_value("#position") == ranking["position"]
+                    page.wait_for_function("document.querySelectorAll('#graph-svg circle')"
+                                           f".length >= {ANALYSED}")
                     shot = tmp_path / "web-board.png"
                     page.screenshot(path=str(shot), full_page=True)
                     target = os.environ.get("ONIRIM_WEB_SCREENSHOT")
@@ -140,5 +146,6 @@ def test_a_whole_game_by_clicking(web_server, tmp_path):
             page.wait_for_selector("#error:not([hidden])")
             assert page.inner_text("#error").strip() == err.strip()
             assert not errors, errors
+            assert not elsewhere, elsewhere
         finally:
             ctx.close()
