@@ -120,12 +120,23 @@ def _player_view(args):
     """(position, mode): a two-player player's view (the partner's cards written ``?``, as
     ``onirim play --players 2`` prints it) is parsed as that view and ranked by mode
     ``duo-view`` (solver/duo/view_rank.py: that player's information only); any other text
-    goes to ``api.rank`` as it is."""
-    if "?" not in args.position:
-        return args.position, args.mode
+    goes to ``api.rank`` as it is.  The JSON form of either (an argument that starts with
+    ``{``, docs/NOTATION.md section 2.5) is read as ``onirim show`` reads it."""
+    from engine.errors import PlayerViewError
     from engine.notation import parse_view
     from engine.view import is_duo_view
-    state = parse_view(args.position)
+    if args.position.lstrip().startswith("{"):
+        from .cmd_show import load_position
+        try:
+            state = load_position(args.position)    # show's reading: one line if bad
+        except PlayerViewError as e:
+            state = e.view
+        if not is_duo_view(state):
+            return state, args.mode
+    elif "?" not in args.position:
+        return args.position, args.mode
+    else:
+        state = parse_view(args.position)
     if not is_duo_view(state):
         return args.position, args.mode
     if args.mode not in (None, "duo-view"):

@@ -15,9 +15,18 @@ best action is among them), and the last decision made is the leader:
   node budget of at least ``STRONG_NODES`` nodes, or when the time left is at least
   ``GROWTH`` times what the step before took (and ``STRONG_MIN_S`` at 12 unknown cards or
   fewer, where its end-game search runs);
-* the same with ``seq-rollout`` at n=16,384 (indifference stop 0.0025) and then 65,536 (no
-  stop) playouts per action (the same search with more playouts), under a time budget only,
-  on the same rule.
+* at ``LATE_UNKNOWN`` (12) unknown cards or fewer, ``late-l2``'s level-2 leader (256
+  playouts per action, each played to the end by the level-1 rollout over
+  greedy-keep-doors): under a node budget of at least ``LATE_NODES``, or with ``LATE_MIN_S``
+  left.  On the late positions of docs/REGRET.md it chooses better than both policies' searches
+  (mean regret 0.0075 standalone, against 0.0162 for the default's and 0.0092 for
+  strongest's);
+* with more than 12 unknown cards, strongest's search with ``seq-rollout`` at n=16,384
+  (indifference stop 0.0025) and then 65,536 (no stop) playouts per action (the same search
+  with more playouts), under a time budget only, on the same rule.
+
+A step whose policy's own exact search proves its action best (``how`` ``exact``) ends the
+ladder: a proof is not improved on.
 
 Each step is the policy's own ``decide`` (``EndgameSwitch.decide``, which calls
 ``SeqRollout.search``, the one function behind the policies' ``act``), never a copy of their
@@ -42,9 +51,15 @@ STRONG_NODES = 400_000      # a node budget from this up: strongest's step (its 
 GROWTH = 4.0                # a step is run if the time left is this many times the last one's
 STRONG_MIN_S = 1.0          # ... and at least this at <= 12 unknown cards (strongest's
                             # end-game search of 400,000 nodes; about 0.2 to 1 s of CPU)
-MORE = ((16_384, 0.0025), (65_536, 0.0))   # the time budget's further steps: strongest's
-                            # search with more playouts per action and a smaller indifference
-                            # stop (at stop=0.01 the playouts end at the same point whatever n)
+LATE_UNKNOWN = 12           # at most this many unknown cards: the level-2 leader (late-l2) ...
+LATE_NODES = 20_000         # ... under a node budget from this up, or with LATE_MIN_S left
+LATE_MIN_S = 1.0            # (its 256 level-2 playouts per action: 0.2 to 0.8 s of CPU)
+MORE = ((16_384, 0.0025, 2.0), (4_096, 0.0, 0.0), (16_384, 0.0, 0.0), (65_536, 0.0, 0.0))
+                            # the time budget's further steps:
+                            # strongest's search with more playouts per action, a smaller
+                            # indifference stop and at last no drop (n, stop, zdrop): at
+                            # stop=0.01 the playouts end at the same point whatever n; the
+                            # last gives every action n playouts
 
 _POLICIES: dict[str, object] = {}
 
@@ -65,12 +80,14 @@ def _policy(step: str):
             _POLICIES[step] = make_default_policy()
         elif step == "strongest":
             _POLICIES[step] = make_policy("strongest")
+        elif step == "late-l2":
+            _POLICIES[step] = make_policy("late-l2", base="greedy")
         else:
             from solver.policies.endgame import EndgameSwitch
             strong = _policy("strongest")
-            n, stop = next((n, stop) for n, stop in MORE if step == _more_name(n, stop))
-            base = make_policy("seq-rollout", n=n, batch=64, stop=stop, base="learned-base",
-                               horizon=32)
+            n, stop, zdrop = next(m for m in MORE if step == _more_name(*m))
+            base = make_policy("seq-rollout", n=n, batch=64, stop=stop, zdrop=zdrop,
+                               base="learned-base", horizon=32)
             sw = EndgameSwitch(base, unknown=strong.unknown, budget_nodes=strong.budget_nodes,
                                fallback=strong.fallback, warm=False)
             sw.solver = strong.solver
@@ -79,14 +96,14 @@ def _policy(step: str):
     return _POLICIES[step]
 
 
-def _more_name(n: int, stop: float) -> str:
-    return f"n={n} stop={stop:g}"
+def _more_name(n: int, stop: float, zdrop: float) -> str:
+    return f"n={n} stop={stop:g} zdrop={zdrop:g}"
 
 
 def prepare() -> None:
     """Make (compile or load) every step's policy before any clock: making ``strongest``
     allocates its exact search's memo (about 64 MiB) and warms it."""
-    for step in _steps(STRONG_NODES, 0.0):
+    for step in ("default", "strongest", "late-l2", *(_more_name(*m) for m in MORE)):
         _policy(step)
 
 
@@ -95,7 +112,10 @@ def _label(step: str) -> str:
         return "the default policy"
     if step == "strongest":
         return "strongest"
-    return f"strongest at {step.replace(' stop=', ' (indifference stop ')})"
+    if step == "late-l2":
+        return "late-l2 (the level-2 leader)"
+    n, stop, zdrop = step.split()
+    return f"strongest's search at {n} ({stop.replace('=', ' ')}, {zdrop.replace('=', ' ')})"
 
 
 class Advice:
@@ -121,16 +141,22 @@ class Advice:
                 "steps": self.steps, "seconds": round(self.seconds, 3)}
 
 
-def _steps(budget_nodes, deadline):
-    """The ladder's steps this budget may run, in order (each also subject to the clock)."""
+def _steps(budget_nodes, deadline, unknown=0):
+    """The ladder's steps this budget may run at a view with ``unknown`` unknown deck cards,
+    in order (each also subject to the clock)."""
     yield "default"
     if deadline is None:
         if budget_nodes is not None and budget_nodes >= STRONG_NODES:
             yield "strongest"
+        if budget_nodes is not None and budget_nodes >= LATE_NODES and unknown <= LATE_UNKNOWN:
+            yield "late-l2"
         return
     yield "strongest"
-    for n, stop in MORE:
-        yield _more_name(n, stop)
+    if unknown <= LATE_UNKNOWN:
+        yield "late-l2"
+        return
+    for more in MORE:
+        yield _more_name(*more)
 
 
 def advise(view, actions, budget_nodes=None, deadline=None, stream=None) -> Advice:
@@ -144,25 +170,39 @@ def advise(view, actions, budget_nodes=None, deadline=None, stream=None) -> Advi
     out = Advice()
     t0 = time.perf_counter()
     last = 0.0
-    for step in _steps(budget_nodes, deadline):
+    unknown = unknown_cards(view)
+    for step in _steps(budget_nodes, deadline, unknown):
+        if out.how == "exact":
+            break                  # a step's own exact search proved its action best
         if deadline is not None and out.steps:
             left = deadline - time.perf_counter()
             need = GROWTH * last
-            if step == "strongest" and unknown_cards(view) <= 12:
+            if step.startswith("n="):        # its playouts at the last step's pace
+                n = int(step.split()[0][2:])
+                per = last / max(1, out.steps[-1]["playouts"])
+                spread = len(allowed) if step.endswith("zdrop=0") else 2
+                need = max(need, GROWTH * per * n * spread)
+            if step == "strongest" and unknown <= 12:
                 need = max(need, STRONG_MIN_S)
+            if step == "late-l2":
+                need = max(need, LATE_MIN_S)
             if left < need:
                 break
         policy = _policy(step)
         t = time.perf_counter()
-        d = policy.decide(view, stream, allowed)
+        if step == "late-l2":
+            from solver.policies.endgame import Decision
+            found = policy.search(view, stream, allowed)
+            d = Decision(found.action, "level-2", None, found)
+        else:
+            d = policy.decide(view, stream, allowed)
         last = time.perf_counter() - t
         out.action, out.how, out.policy = d.action, d.how, _label(step)
         if d.found is not None and d.found.rows:
             out.rows, out.search = dict(d.found.rows), d.found.search
-        elif d.how == "exact":
-            out.rows = {}
-            out.search = (f"its end-game search ({policy.budget_nodes:,} nodes) proves this "
-                          "action best")
+        elif d.how == "exact":            # the estimates of the search it would have run
+            found = policy.base.search(view, stream, allowed if len(allowed) > 1 else None)
+            out.rows, out.search = dict(found.rows), found.search
         out.steps.append({"policy": out.policy, "action": view.action_to_string(d.action),
                           "how": d.how, "seconds": round(last, 3),
                           "playouts": d.found.playouts if d.found is not None else 0})

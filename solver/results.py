@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["EXACT_TOL", "Interval", "bounds", "ActionValue", "proven_best", "Ranking",
-           "CRITERION_ESTIMATE", "CRITERION_LO", "CRITERION_POLICY", "NO_LEADER",
+           "CRITERION_ESTIMATE", "CRITERION_LO", "CRITERION_POLICY", "CRITERION_POLICY_EXACT",
+           "NO_LEADER",
            "sort_actions", "finish", "name_estimates"]
 
 # Bounds closer than this are one value up to floating-point rounding (docs/EXPECTIMAX.md
@@ -144,6 +145,8 @@ CRITERION_ESTIMATE = _CRITERION_ESTIMATE_OF.format("greedy-keep-doors")
 CRITERION_LO = "highest lo (the winning chance proven reachable) among the actions"
 CRITERION_POLICY = ("the action {} plays here, among the actions not proven worse than "
                     "another (estimates: {})")
+CRITERION_POLICY_EXACT = ("the action {} plays here: its own exact end-game search, larger "
+                          "than this query's, proves it best (estimates: {})")
 LO_LEADER = 5e-7        # a lo below this shows as 0.000000 (the six places of the text
                         # output): no leader by such a lo, every lo reads 0
 NO_LEADER = ("no leader: every action's lo is 0 (below 5e-7) and there are no estimates, "
@@ -196,7 +199,8 @@ def finish(ranking: Ranking) -> None:
         ranking.actions.remove(chosen[0])
         ranking.actions.insert(0, chosen[0])
         ranking.leader = chosen[0].action
-        ranking.criterion = CRITERION_POLICY.format(est.get("policy"), est.get("search"))
+        template = CRITERION_POLICY_EXACT if est.get("how") == "exact" else CRITERION_POLICY
+        ranking.criterion = template.format(est.get("policy"), est.get("search"))
     elif any(a.estimate is not None for a in ranking.actions):
         ranking.leader, ranking.criterion = ranking.actions[0].action, CRITERION_ESTIMATE
     elif max(a.lo for a in ranking.actions) >= LO_LEADER:

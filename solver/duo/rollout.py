@@ -110,17 +110,62 @@ class DuoKRollout(PolicyBase):
         small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED)), 0)
 
     def act(self, view, stream: int) -> int:
+        return self.search(view, stream).action
+
+    def search(self, view, stream: int, n: int | None = None):
+        """The decision of :meth:`act` (``n`` None: the policy's own) with the search's
+        per-candidate estimates (``solver.policies.seq.SeqSearch``: the share of each
+        candidate's playouts that won, Wilson 95%; the choice itself is made on the
+        ``reward``): the kernel's ``decide`` step by step on the same arrays, so that
+        ``onirim best`` on a two-player view shows what this policy plays on."""
+        from solver.duo.info_state import NS, legal
+        from solver.honest.screening import row_of, screen_top, screens, select
+        from solver.policies.seq import SeqSearch, _estimate_of
         if getattr(view, "players", 1) != 2:
             raise PolicyError("duo-krollout plays two-player games only")
         if not is_duo_view(view):
             raise PolicyError("duo-krollout decides from a player's view (player_view)")
+        n = self.n if n is None else n
+        label = f"duo-krollout n={n} over duo-{self.base}"
         acts = view.legal_actions()
         if len(acts) == 1:
-            return acts[0]
+            return SeqSearch(acts[0], label)
         S = encode(view)
-        a = IP.decide(S, np.int64(self.n), np.float64(self.z),
-                      np.uint64(key_of_stream(stream)), np.int64(self.screen),
-                      np.int64(self.keep), np.int64(IP.BASES[self.base]),
-                      np.int64(IP.REWARDS[self.reward]), np.int64(IP.SWAPS[self.swaps]),
-                      self.stats)
-        return int(a)
+        ids = np.empty(IP.MAX_LEGAL, dtype=np.int64)
+        nact = legal(S, ids)
+        base = np.int64(IP.BASES[self.base])
+        b = IP.base_action(S, base)
+        cands = np.empty(IP.MAX_LEGAL, dtype=np.int64)
+        m = IP.candidates(S, ids, nact, b, np.int64(IP.SWAPS[self.swaps]), cands)
+        if m == 1:
+            return SeqSearch(int(b), label)
+        key = np.uint64(key_of_stream(stream))
+        reward = np.int64(IP.REWARDS[self.reward])
+        bi = row_of(cands, m, b, 0)
+        res = np.full((m, n), -1, dtype=np.int8)       # -1: no playout made there
+        work = np.empty(NS, dtype=np.int64)
+        sel = np.empty(m + 1, dtype=np.int64)
+        if screens(n, self.screen, self.keep, m):
+            for i in range(m):
+                IP._eval(S, cands[i], 0, self.screen, key, work, res[i], base, reward)
+            q = screen_top(res, m, bi, self.screen, self.keep, sel)
+            for t in range(q):
+                IP._eval(S, cands[sel[t]], self.screen, n, key, work, res[sel[t]], base,
+                         reward)
+            self.stats[0] += m * self.screen + q * (n - self.screen)
+        else:
+            q = m
+            for i in range(m):
+                sel[i] = i
+                IP._eval(S, cands[i], 0, n, key, work, res[i], base, reward)
+            self.stats[0] += m * n
+        self.stats[1] += m
+        out = SeqSearch(int(cands[select(res, sel, q, bi, n, self.z)]), label,
+                        playouts=int(sum(int((res[i] >= 0).sum()) for i in range(m))))
+        from engine.rules import DOORS_TO_WIN
+        full = 1 if self.reward == "win" else DOORS_TO_WIN    # a won playout's score
+        for i in range(m):
+            made = res[i][res[i] >= 0]
+            if len(made):
+                out.rows[int(cands[i])] = _estimate_of((made >= full).astype(np.int8), 1)
+        return out

@@ -5,14 +5,15 @@
 duo view of :mod:`engine.view` (what that player may know, the strict reading of
 ``docs/DUO.md``).  This mode answers from that information only:
 
-* **Per-action estimates** (every legal action gets one within the budget): after the action,
-  both seats play ``duo-greedy-plus`` (:mod:`solver.duo.info_greedy`) on their own cards, the
-  partner's hand dealt from the unknown cards and the deck drawn from them
-  (:mod:`solver.duo.info_playouts`), common random numbers across the actions.  The estimate
-  is the share of those playouts won, with its Wilson 95% interval: the winning chance of
-  "this action, then duo-greedy-plus", a policy's value, not a bound.  Rounds with doubling
-  playouts run until the budget (time, or ``budget_nodes`` playouts) is spent; the first round
-  always runs, so a tiny budget still gives every action an estimate.
+* **The leader and its estimates**: the decision of the mode's default policy
+  (``duo-krollout``, :mod:`solver.duo.rollout`: after each candidate action both seats play
+  ``duo-greedy-plus`` on their own cards, the partner's hand dealt from the unknown cards,
+  common random numbers, the z-margin rule on the Doors reward), by its own search
+  (``DuoKRollout.search``, what its ``act`` runs); then, while the budget affords it, the same
+  search with 4 times the playouts (anytime: the first search always runs).  Each candidate's
+  estimate is the share of its playouts won, with its Wilson 95% interval: the winning chance
+  of "this action, then duo-greedy-plus", a policy's value, not a bound; the actions the
+  policy does not try (other orders of a prophecy's cards) have none.
 * **Sound bounds where the open-hands search proves something.**  For each possible partner
   hand ``k`` (probability ``P(k)``: the partner's cards are dealt uniformly from the unknown
   Locations), an honest player's winning chance after action ``a`` is at most the team's with
@@ -22,8 +23,8 @@ duo view of :mod:`engine.view` (what that player may know, the strict reading of
   (``MAX_DECK``), on part of the budget; elsewhere every action keeps ``[0, 1]``.  An action
   with ``hi = 0`` is proven lost (exact 0).  ``lo`` stays 0 (no honest strategy is certified).
 
-The JSON adds ``information`` (the strict reading), ``estimate_policy``, ``playouts`` (per
-action), ``worlds`` and ``open_hands`` (what the exact part did).
+The JSON adds ``information`` (the strict reading), ``estimates`` (the policy, its search, its
+steps), ``playouts`` (in all), ``worlds`` and ``open_hands`` (what the exact part did).
 """
 from __future__ import annotations
 
@@ -40,22 +41,24 @@ from engine.view import is_duo_view, player_view
 from solver.budgets import check_nodes, check_seconds
 from solver.duo import info_playouts as IP
 from solver.duo.info_state import MAX_LEGAL, encode, legal
-from solver.duo.rollout import KNOWLEDGE, key_of_stream
+from solver.duo.rollout import DEFAULT_DUO_POLICY, KNOWLEDGE
 from solver.errors import UnsupportedPosition
 from solver.registry import _SOLVERS, SolverBase, register_solver
 from solver.results import ActionValue, Ranking, bounds, finish
-from solver.stats import wilson
 
 MODE = "duo-view"
-FIRST_N = 32              # playouts per action in the first round (always run)
+GROWTH = 4.0              # a search 4 times larger runs if the time left is this many times
+                          # the last one's
+_DUO_POLICY: dict = {}
+FIRST_N = 32              # warm_up's budget: FIRST_N * 64 playouts
 MAX_N = 1 << 16           # playouts per action, at most
-DEFAULT_N = 4096          # with no budget at all
 MAX_WORLDS = 6            # partner hands for the open-hands bound, at most
 MAX_DECK = 10             # deck size for the open-hands bound, at most
 OPEN_SHARE = 0.4          # of the time budget for the open-hands bound
 ESTIMATE_POLICY = ("after the action, both seats play duo-greedy-plus on their own cards "
                    "(the partner's hand dealt from the unknown cards, the deck drawn from "
-                   "them); estimate = share of playouts won, Wilson 95%")
+                   "them); estimate = share of the default policy's (duo-krollout's) "
+                   "playouts won, Wilson 95%")
 _DECISION = ("play", "prophecy", "door", "nightmare", "draft")
 
 
@@ -130,7 +133,8 @@ class DuoViewRank(SolverBase):
         IP.compile_all()
 
     def rank(self, view, budget_nodes: int | None = None, budget_s: float | None = None,
-             *, on_progress=None, reserve_s: float = 0.0, stream: int = 0) -> Ranking:
+             *, on_progress=None, reserve_s: float = 0.0,
+             stream: int | None = None) -> Ranking:
         from engine.notation import format_position
         from engine.view import observation_text
         budget_nodes = check_nodes(budget_nodes, "budget_nodes")
@@ -148,37 +152,41 @@ class DuoViewRank(SolverBase):
             nodes = self._open_hands(view, acts, hi, deadline, budget_s, extra)
         except KeyboardInterrupt:
             interrupted = True
-        # the estimates
-        est, n_done = {}, 0
+        # the leader and the estimates: the mode's default policy's search
+        found, steps = None, []
         if not interrupted:
             try:
-                n_done = self._estimates(view, acts, est, deadline, budget_nodes, stream,
-                                         on_progress)
+                found, steps = self._leader(view, hi, deadline, budget_nodes, stream,
+                                            on_progress)
             except KeyboardInterrupt:
                 interrupted = True
         out = []
         for a, name in zip(acts, names):
-            h = hi[a]
-            av = ActionValue(action=name, action_id=a, lo=0.0, hi=bounds(0.0, h).hi)
-            if a in est:
-                k, n = est[a]
-                av.estimate = k / n
-                av.ci95 = wilson(k, n)
+            av = ActionValue(action=name, action_id=a, lo=0.0, hi=bounds(0.0, hi[a]).hi)
+            row = None if found is None else found.rows.get(a)
+            if row is not None:
+                av.estimate, av.ci95 = row[0], (row[1], row[2])
             out.append(av)
         try:
             pos = observation_text(view)
         except Exception:  # noqa: BLE001 - a view always prints; the full text otherwise
             pos = format_position(view)
-        ranking = Ranking(pos, MODE, out, nodes + n_done * len(acts), 0.0)
-        finish(ranking)
-        extra["playouts"] = n_done
-        extra["estimates"] = {"policy": "duo-greedy-plus (both seats, each on its own cards)",
-                              "playouts_per_action": n_done,
-                              "method": "the partner's hand dealt from the unknown cards, "
-                                        "common random numbers",
-                              "interval": "Wilson 95%"}
+        played = 0 if found is None else found.playouts
+        ranking = Ranking(pos, MODE, out, nodes + played, 0.0)
+        extra["playouts"] = played
+        if found is not None:
+            extra["estimates"] = {
+                "estimator": "policy", "policy": f"the default two-player policy "
+                f"({DEFAULT_DUO_POLICY})", "search": found.search,
+                "leader": view.action_to_string(found.action), "playouts": played,
+                "playouts_per_action": max((r[3] for r in found.rows.values()), default=0),
+                "method": "the partner's hand dealt from the unknown cards, common random "
+                          "numbers; the choice on the policy's reward (Doors at the end), "
+                          "the estimate the share of playouts won",
+                "interval": "Wilson 95%", "steps": steps}
         extra["information"] = f"{KNOWLEDGE}; bounds: {extra.get('open_hands')}"
         ranking.extra.update(extra)
+        finish(ranking)
         if interrupted:
             ranking.extra["interrupted"] = True
         ranking.seconds = time.perf_counter() - t0
@@ -227,38 +235,48 @@ class DuoViewRank(SolverBase):
                                    "partner hands: no bound")
         return nodes
 
-    def _estimates(self, view, acts, est, deadline, budget_nodes, stream, on_progress) -> int:
-        S = encode(view)
-        ids = np.zeros(MAX_LEGAL, dtype=np.int64)
-        nact = legal(S, ids)
-        assert [int(x) for x in ids[:nact]] == acts
-        key = np.uint64(key_of_stream(stream))
-        n = FIRST_N
-        done = 0
-        rnd = 0
-        while True:
+    def _leader(self, view, hi, deadline, budget_nodes, stream, on_progress):
+        """The default two-player policy's decision with its search's estimates, then the
+        same search with 4 times the playouts while the budget affords it (``deadline``: the
+        time left at least ``GROWTH`` times the last search's; ``budget_nodes``: the
+        playouts of all candidates at most that; neither: the policy's own search only).
+        The choice is among the actions whose ``hi`` is above 0 when some are proven lost
+        (a lost action is never the leader unless all are).  (search, steps)."""
+        from solver.api import make_policy
+        if DEFAULT_DUO_POLICY not in _DUO_POLICY:
+            _DUO_POLICY[DEFAULT_DUO_POLICY] = make_policy(DEFAULT_DUO_POLICY)
+        policy = _DUO_POLICY[DEFAULT_DUO_POLICY]
+        stream = _view_stream(view) if stream is None else stream
+        n, found, steps = policy.n, None, []
+        while n <= MAX_N:
             t = time.perf_counter()
-            res = np.zeros((nact, n), dtype=np.int8)
-            IP.estimate(S, np.int64(n), key, ids, np.int64(nact),
-                        np.int64(IP.BASES["greedy-plus"]), np.int64(IP.WIN), res)
-            for i in range(nact):
-                est[acts[i]] = (int(res[i].sum()), n)
-            done = n
-            rnd += 1
-            if on_progress is not None:
-                on_progress(0, nact, done * nact, rnd)
+            nxt = policy.search(view, stream, n=n)
             took = time.perf_counter() - t
-            nxt = 2 * n
-            if nxt > MAX_N:
+            if found is not None and budget_nodes is not None and nxt.playouts > budget_nodes:
                 break
-            if budget_nodes is not None and nxt * nact > budget_nodes:
+            found = nxt
+            steps.append({"n": n, "action": view.action_to_string(found.action),
+                          "playouts": found.playouts, "seconds": round(took, 3)})
+            if on_progress is not None:
+                on_progress(0, len(hi), found.playouts, len(steps))
+            if deadline is None and budget_nodes is None:
                 break
-            if deadline is not None and time.perf_counter() + 2.2 * took > deadline:
+            if deadline is not None and deadline - time.perf_counter() < GROWTH * took:
                 break
-            if deadline is None and budget_nodes is None and nxt > DEFAULT_N:
-                break
-            n = nxt
-        return done
+            n *= 4
+        alive = [a for a in hi if hi[a] > 0.0]
+        if alive and hi[found.action] <= 0.0:          # proven lost: the best estimate alive
+            best = max(alive, key=lambda a: (found.rows.get(a, (-1.0,))[0], -a))
+            found.action = best
+        return found, steps
+
+
+def _view_stream(view) -> int:
+    """The policy's stream at a two-player view: a 64-bit hash of its text (the same view,
+    the same stream)."""
+    import hashlib
+    from engine.view import observation_text
+    return int(hashlib.sha256(observation_text(view).encode()).hexdigest()[:16], 16)
 
 
 def warm_up() -> None:

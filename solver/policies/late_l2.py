@@ -48,16 +48,32 @@ class LateL2(PolicyBase):
         self._leader(player_view(Game(1).new_initial_state(seed=0)), 0, n=2, inner=2)
 
     def _leader(self, view, stream, n, inner):
-        from solver.honest import kernel as HK
+        return self.search(view, stream, n=n, inner=inner).action
+
+    def search(self, view, stream, allowed=None, n=None, inner=None):
+        """The level-2 leader with its per-action estimates (``SeqSearch``: wins of the ``n``
+        level-2 playouts after each action, Wilson 95%): the action with the most wins among
+        ``allowed`` (None: every legal action; ties: the first in the kernel's order).  What
+        :meth:`act` plays at few unknown cards, and what ``onirim best`` shows there."""
+        from solver.honest import kernel as honest_kernel
         from solver.honest import strong
-        S = HK.encode(view)
-        acts = np.zeros(HK.MAX_LEGAL, dtype=np.int64)
-        res = np.zeros((HK.MAX_LEGAL, n), dtype=np.int8)
+        from solver.policies.seq import SeqSearch, _estimate_of
+        n = self.n if n is None else n
+        inner = self.inner if inner is None else inner
+        S = honest_kernel.encode(view)
+        acts = np.zeros(honest_kernel.MAX_LEGAL, dtype=np.int64)
+        res = np.zeros((honest_kernel.MAX_LEGAL, n), dtype=np.int8)
         m = strong.estimate_all_l2(S, np.int64(n), np.uint64(_key(stream)), acts, res,
                                    np.int64(inner), np.float64(1.0), np.int64(16), np.int64(6),
                                    np.int64(strong.KEEP_DOORS))
+        keep = [i for i in range(m) if allowed is None or int(acts[i]) in allowed]
         wins = res[:m].sum(axis=1, dtype=np.int64)
-        return int(acts[int(np.argmax(wins))])
+        best = max(keep, key=lambda i: (wins[i], -i))
+        out = SeqSearch(int(acts[best]), f"level-2 rollout n={n} (inner {inner}) over "
+                        "greedy-keep-doors", playouts=n * len(keep))
+        for i in keep:
+            out.rows[int(acts[i])] = _estimate_of(res[i], 1)
+        return out
 
     def act(self, view, stream: int) -> int:
         if view.players != 1:

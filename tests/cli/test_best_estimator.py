@@ -1,17 +1,11 @@
-"""``onirim best`` names the estimator of its estimates (issue 29 item 3): level 2 (the
-action, then rollout play) when the budget buys enough of its playouts, else level 1
-(greedy-keep-doors play), in the text and the JSON, and the leader's criterion names the
-same policy.  Which one a real budget picks depends on the machine's speed, so the rule's
-constants are set here to force each."""
+"""``onirim best`` names what its estimates are and who chose the leader: the policy whose
+decision the leader is (``solver/advice.py``), the search whose per-action playouts the
+estimates are, in the text and the JSON, and the leader's criterion names the same policy."""
 from __future__ import annotations
 
 import json
 
-import pytest
-
 from onirim.cli import main
-from solver.honest import estimate
-from solver.honest import estimate_l2 as L
 
 # A late position (13 unknown cards) whose ranking the exact search does not finish in a
 # second: deal 4, decision 37 of docs/REGRET.md's positions.
@@ -21,35 +15,34 @@ LATE = ("mode=solo phase=nightmare drawn=N hand=Os,Os,Os,Lm row=Om,Os,Ok,As,Ak,A
 
 
 def _best(capsys, *extra):
-    assert main(["best", LATE, "--budget-s", "1", *extra]) == 0
+    assert main(["best", LATE, *extra]) == 0
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("level", [1, 2])
-def test_the_json_names_the_estimator_and_the_criterion_its_policy(capsys, monkeypatch,
-                                                                   level):
-    if level == 2:
-        monkeypatch.setattr(estimate, "L2_RATIO", 1e-9)        # the first round is tried ...
-        monkeypatch.setattr(estimate, "L2_MIN_PLAYOUTS", 2)    # ... and two rounds are enough
-    else:
-        monkeypatch.setattr(estimate, "L2_RATIO", 1e12)        # a round would never fit
-    out = json.loads(_best(capsys, "--json"))
-    assert out["best"] is None                          # undecided: estimates
+def test_the_json_names_the_policy_its_search_and_the_criterion(capsys):
+    out = json.loads(_best(capsys, "--budget-nodes", "2000", "--json"))
+    assert out["best"] is None                          # undecided: a policy's leader
     est = out["estimates"]
-    policy = L.POLICY if level == 2 else estimate.POLICY
-    assert est["estimator"] == f"level-{level}" and est["policy"] == policy
-    assert est["playouts_per_action"] >= 1
-    assert (level == 1) == ("note" in est)              # level 1 says why not level 2
-    assert policy in out["criterion"] and out["leader"] == out["actions"][0]["action"]
-    ests = [a["estimate"] for a in out["actions"]]
-    assert ests == sorted(ests, reverse=True)           # ranked by the estimates
+    assert est["estimator"] == "policy" and est["policy"] == "the default policy"
+    assert est["search"] == "seq-rollout n=1024 over learned-base, horizon 32"
+    assert [s["policy"] for s in est["steps"]] == ["the default policy"]
+    assert est["playouts_per_action"] >= 1 and est["playouts"] >= est["playouts_per_action"]
+    assert est["policy"] in out["criterion"] and est["search"] in out["criterion"]
+    assert out["leader"] == out["actions"][0]["action"] == est["leader"]
 
 
-def test_the_text_names_the_estimator(capsys, monkeypatch):
-    monkeypatch.setattr(estimate, "L2_RATIO", 1e-9)
-    monkeypatch.setattr(estimate, "L2_MIN_PLAYOUTS", 2)
-    out = _best(capsys, "--no-progress")
-    flat = " ".join(out.split())
-    assert "level-2 estimator)" in flat
-    assert f"estimates: the winning chance of {L.POLICY} play after the action" in flat
-    assert f"by highest estimate ({L.POLICY} play after the action)" in flat
+def test_a_time_budget_runs_the_default_first(capsys):
+    out = json.loads(_best(capsys, "--budget-s", "1", "--json"))
+    if out["best"] is None:
+        steps = out["estimates"]["steps"]
+        assert steps[0]["policy"] == "the default policy"
+        assert out["leader"] == steps[-1]["action"]
+
+
+def test_the_text_names_the_policy_and_its_search(capsys):
+    flat = " ".join(_best(capsys, "--budget-nodes", "2000", "--no-progress").split())
+    assert ("by the action the default policy plays here, among the actions not proven "
+            "worse than another (estimates: seq-rollout n=1024 over learned-base, horizon "
+            "32)") in flat
+    assert ("estimates: seq-rollout n=1024 over learned-base, horizon 32, the search of the "
+            "default policy") in flat

@@ -60,3 +60,43 @@ def test_the_default_policy_decides_as_it_acts():
         assert d.action == p.act(view, stream)
         if d.how in ("base", "base-open", "pruned"):
             assert d.found is not None and d.found.action == d.action
+
+
+def test_duo_krollout_search_chooses_the_kernels_action():
+    """The two-player default's search (what ``onirim best`` shows on a player's view) makes
+    the compiled ``decide``'s choice at every decision of 2 two-player games, with and
+    without the screen; the shares won are in their intervals."""
+    import random
+
+    from engine.game import Game
+    from engine.view import player_view
+    from solver.duo import info_playouts
+    from solver.duo.info_state import encode
+    from solver.duo.rollout import key_of_stream as duo_key
+    configs = [make_policy("duo-krollout", n=32, screen=8, keep=2),
+               make_policy("duo-krollout", n=16, screen=0)]
+    rnd = random.Random(5)
+    checked = 0
+    for seed in (3, 4):
+        s = Game(2).new_initial_state(seed=seed)
+        while not s.is_terminal():
+            view = player_view(s)
+            acts = s.legal_actions()
+            if len(acts) > 1:
+                stream = rnd.getrandbits(64)
+                for p in configs:
+                    found = p.search(view, stream)
+                    stats = np.zeros(2, dtype=np.int64)
+                    kernel_choice = info_playouts.decide(
+                        encode(view), np.int64(p.n), np.float64(p.z),
+                        np.uint64(duo_key(stream)), np.int64(p.screen), np.int64(p.keep),
+                        np.int64(info_playouts.BASES[p.base]),
+                        np.int64(info_playouts.REWARDS[p.reward]),
+                        np.int64(info_playouts.SWAPS[p.swaps]), stats)
+                    assert found.action == int(kernel_choice)
+                    for mean, lo, hi, n in found.rows.values():
+                        assert 0.0 <= lo <= mean <= hi <= 1.0 and n >= 1
+                checked += 1
+            s.apply_action(acts[rnd.randrange(len(acts))] if rnd.random() < 0.3
+                           else configs[1].act(view, 0))
+    assert checked >= 20
