@@ -49,7 +49,8 @@ class KernelInner:
     end); ``limit``: nodes per deal (None: no limit); ``cuts``: the hopeless and win cuts;
     ``memo_bits``/``ex_bits``: table sizes (2**bits rows); ``ex_budget``: expectimax nodes
     per deal for W and the stops (None: none; a search cut short gives its upper end, which
-    keeps the bound valid, and is counted as ``inexact``)."""
+    keeps the bound valid, and is counted as ``inexact``; the expectimax tables are then
+    emptied before every deal, so that a row does not depend on the deals before it)."""
 
     def __init__(self, w: str = "zero", stop: int | None = None, limit: int | None = None,
                  cuts: bool = True, noise: float = 0.02, memo_bits: int = 18,
@@ -81,6 +82,11 @@ class KernelInner:
         self.keys[:, 0] = -1
         ctr = np.zeros(BK.CT_SIZE, dtype=np.int64)
         if self.ex_budget is not None:
+            # a budgeted search's answer depends on what the memo holds: an empty memo for
+            # every deal keeps a deal's row a function of the deal alone (not of the deals
+            # this process played before it: resume, --jobs and a cluster give the same rows)
+            self.ex_keys.fill(-1)
+            self.ex_keys[:, 7] = 0
             self.ex_cfg[EK.SE_LIMIT] = self.ex_ctr[EK.CT_NODES] + self.ex_budget
         v = self._inner(root, order, np.uint64(deal.shuffles.seed),
                         np.int64(deal.shuffles.first), ctr)

@@ -32,8 +32,14 @@ _SOLVERS: dict = {}
 _POLICIES: dict = {}
 
 
+# With an expectimax budget, rows made before KernelInner emptied its expectimax tables for
+# every deal depended on the deals played before them in the process: not reused.
+VERSION_EX_BUDGET = "bk2"
+
+
 def config_key(config: dict) -> str:
-    return json.dumps(dict(config, version=VERSION), sort_keys=True, separators=(",", ":"))
+    version = VERSION if config.get("ex_budget") is None else VERSION_EX_BUDGET
+    return json.dumps(dict(config, version=version), sort_keys=True, separators=(",", ":"))
 
 
 def make_config(w="zero", stop=None, budget_nodes=2_000_000, ex_budget=None, policy=None,

@@ -177,3 +177,23 @@ def test_bound_errors_derive_from_onirim_error():
     from engine.errors import OnirimError
     from solver.bound.deal import TooManyDeals, Unfixed
     assert issubclass(Unfixed, OnirimError) and issubclass(TooManyDeals, OnirimError)
+
+
+def test_a_row_with_an_expectimax_budget_does_not_depend_on_the_deals_before_it():
+    """With ``--ex-budget`` a search cut short pays its upper end, which depends on what the
+    expectimax memo holds: the tables are emptied for every deal, so a deal's row is the same
+    after other deals as alone (resume, --jobs and a cluster then store the same rows)."""
+    from solver.bound import run as bound_run
+    config = bound_run.make_config("zero", stop=12, budget_nodes=300_000, ex_budget=3000)
+
+    def stable(row):
+        return {k: v for k, v in row.items() if k not in ("cpu_s", "seconds", "pid")}
+    bound_run._SOLVERS.clear()
+    alone = [stable(bound_run.bound_deal(config, s)) for s in (4, 5)]
+    bound_run._SOLVERS.clear()
+    for s in (4, 5, 0, 1):         # the memo warm, even with these deals' own searches
+        bound_run.bound_deal(config, s)
+    after = [stable(bound_run.bound_deal(config, s)) for s in (4, 5)]
+    bound_run._SOLVERS.clear()
+    assert after == alone
+    assert any(r["inexact"] for r in alone)       # the budget did cut searches short
