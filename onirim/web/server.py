@@ -70,19 +70,21 @@ def _bad(message: str, status: int = 400) -> WebError:
 class Session:
     """One browser's game and its jobs."""
 
-    def __init__(self, sid: str):
+    def __init__(self, sid: str, graph_budget: int = GRAPH_BUDGET_NODES):
         self.sid = sid
         self.lock = threading.RLock()
         self.game: WebGame | None = None
         self.analysis_job = None
-        self.graph_budget = GRAPH_BUDGET_NODES
+        self.graph_jobs: list = []          # the graph's jobs of the current game
+        self.graph_budget = graph_budget
 
 
 class App:
     """The server's state: the sessions and the worker pool."""
 
-    def __init__(self, workers: int = 2, log=None):
+    def __init__(self, workers: int = 2, log=None, graph_budget: int = GRAPH_BUDGET_NODES):
         self.pool = Pool(workers, log=log)
+        self.new_graph_budget = graph_budget        # a new session's
         self.sessions: dict[str, Session] = {}
         self.lock = threading.Lock()
         self.static = resources.files("onirim.web") / "static"
@@ -93,7 +95,7 @@ class App:
                 return self.sessions[sid], False
             if len(self.sessions) >= MAX_SESSIONS:       # the oldest goes
                 self.sessions.pop(next(iter(self.sessions)))
-            s = Session(secrets.token_hex(16))
+            s = Session(secrets.token_hex(16), self.new_graph_budget)
             self.sessions[s.sid] = s
             return s, True
 
@@ -113,6 +115,9 @@ class App:
             seed = secrets.randbelow(1_000_000)
         with sess.lock:
             self._cancel_analysis(sess)
+            for job in sess.graph_jobs:         # the old game's points are not wanted now
+                self.pool.cancel(job)
+            sess.graph_jobs = []
             sess.game = WebGame(int(players), seed, bool(body.get("analysis", False)))
             self._graph_job(sess, 0)
             return sess.game.board()
@@ -169,9 +174,10 @@ class App:
                     if point is not None:
                         game.points[index] = point
 
-        self.pool.submit("best", {"position": position,
-                                  "budget_nodes": str(sess.graph_budget)},
-                         sess.sid, done, priority=GRAPH_PRIORITY)
+        sess.graph_jobs = [j for j in sess.graph_jobs if j.status in ("queued", "running")]
+        sess.graph_jobs.append(self.pool.submit(
+            "best", {"position": position, "budget_nodes": str(sess.graph_budget)},
+            sess.sid, done, priority=GRAPH_PRIORITY))
 
     def _cancel_analysis(self, sess: Session) -> None:
         if sess.analysis_job is not None and sess.analysis_job.status in ("queued",
@@ -322,6 +328,8 @@ class Handler(BaseHTTPRequestHandler):
         cookie = sess.sid if new else None
         try:
             out = self._route(method, url, sess)
+            if isinstance(out, dict) and "fields" in out:      # a board: the session's
+                out["graph_budget"] = sess.graph_budget        # graph setting with it
         except WebError as e:
             return self._json(e.status, {"error": e.line}, cookie)
         except Exception as e:       # a bug: one line for the page, the traceback in the log
@@ -377,9 +385,11 @@ class Handler(BaseHTTPRequestHandler):
         self._api("POST")
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, log=None):
-    """The server (not started) and its app; port 0 picks a free port."""
-    app = App(workers, log=log)
+def make_server(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, log=None,
+                graph_budget: int = GRAPH_BUDGET_NODES):
+    """The server (not started) and its app; port 0 picks a free port; ``graph_budget``:
+    a new session's node budget of the graph's points (0: no graph until it sets one)."""
+    app = App(workers, log=log, graph_budget=graph_budget)
     handler = type("BoundHandler", (Handler,), {"app": app})
     httpd = ThreadingHTTPServer((host, port), handler)
     httpd.daemon_threads = True

@@ -12,8 +12,10 @@ from web_kit import Client
 
 @pytest.fixture(scope="module")
 def web_server():
-    """(base URL, app) of a server on a free port of 127.0.0.1 with 2 workers."""
-    httpd, app = make_server("127.0.0.1", 0, workers=2)
+    """(base URL, app) of a server on a free port of 127.0.0.1 with 2 workers.  Its users
+    have no graph until they set its budget (the tests that look at the graph do), so that
+    the other tests' moves queue no work."""
+    httpd, app = make_server("127.0.0.1", 0, workers=2, graph_budget=0)
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.1},
                               daemon=True)
     thread.start()

@@ -232,6 +232,9 @@ function renderBoard(b) {
   renderProphecy(b);
   renderLog(b);
   renderOver(b);
+  if (b.graph_budget !== undefined && document.activeElement !== $("graph-budget")) {
+    $("graph-budget").value = String(b.graph_budget);
+  }
   document.body.dataset.decisions = String(b.decisions);   // for tests and scripts
   document.body.dataset.over = b.over ? "1" : "0";
   $("position").placeholder = "paste a position (notation or JSON) to analyse it";
