@@ -159,8 +159,11 @@ def sigterm_as_interrupt():
 
 
 def main(argv=None) -> int:
-    with sigterm_as_interrupt():
-        return _main(argv)
+    try:
+        with sigterm_as_interrupt():
+            return _main(argv)
+    except KeyboardInterrupt:   # a signal as the command ended: its line is said already
+        return 130
 
 
 def _main(argv=None) -> int:

@@ -64,12 +64,12 @@ def _budgets(args):
     check_seconds(args.budget_s, "--budget-s")
     check_nodes(args.budget_nodes, "--budget-nodes")
     if args.table_bits is not None and not 10 <= args.table_bits <= 30:
-        raise UsageError("--table-bits must be from 10 to 30")
+        raise UsageError(f"--table-bits: must be from 10 to 30, not {args.table_bits}")
     if args.table_bits is not None and args.mode in (None, "expectimax"):
         from solver.expectimax.solver import check_table_memory
         check_table_memory(args.table_bits, "--table-bits")
     if not 1 <= args.threads <= 64:
-        raise UsageError("--threads must be from 1 to 64")
+        raise UsageError(f"--threads: must be from 1 to 64, not {args.threads}")
     default = DEFAULT_BUDGET_S if args.budget_nodes is None else None
     return args.budget_nodes, default if args.budget_s is None else args.budget_s
 

@@ -96,3 +96,21 @@ def test_ctrl_c_while_loading_is_one_line(capsys, monkeypatch):
     monkeypatch.setattr(cli, "build_parser", interrupted)
     rc, out, err = run_main(capsys, "winrate", "--deals", "1")
     assert rc == 130 and err.strip() == "onirim: interrupted"
+
+
+@pytest.mark.parametrize("flag, value", [("--threads", "0"), ("--threads", "65"),
+                                         ("--table-bits", "9"), ("--table-bits", "31")])
+def test_threads_and_table_bits_errors_name_their_field(capsys, flag, value):
+    rc, out, err = run_main(capsys, "best", SOLO, flag, value)
+    one_error_line(rc, err, f"{flag}: must be from")
+
+
+def test_a_signal_as_the_command_ends_is_status_130(capsys, monkeypatch):
+    """A KeyboardInterrupt that escapes the command (a second signal as it ends) is still
+    status 130, not Python's death by SIGINT."""
+    from onirim import cli
+
+    def late(argv):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "_main", late)
+    assert cli.main(["verify", "--db", "x"]) == 130
