@@ -17,14 +17,19 @@ action's own number in the same ranking, so a bad draw is not counted as a bad m
 """
 from __future__ import annotations
 
-from engine.errors import IllegalActionError
+from engine.errors import GameConfigError, IllegalActionError
 from engine.game import Game
+from engine.notation import clip
 from engine.view import observation_fields
 
 from onirim.cmd_play import _stream, describe
 from onirim.render import _series_groups, phase_line
 
-GAME_MODES = {1: "solo", 2: "two-player (the silent game)"}   # the page's list of modes
+# The game modes the page offers: name -> (label, players).  A new mode (the open
+# two-player game, once the engine has it) is an entry here, its deal in ``WebGame``, and
+# its fields on the page.
+GAME_MODES = {"solo": ("solo", 1), "silent": ("two-player (the silent game)", 2)}
+MODE_OF_PLAYERS = {1: "solo", 2: "silent"}     # ``onirim play --players N``'s game
 MARKED_DROPS = 3          # the graph marks this many of the largest drops
 MIN_DROP = 0.005          # ... when at least this large
 
@@ -53,12 +58,13 @@ def point_of(ranking: dict) -> dict | None:
 class WebGame:
     """A game in progress: the state, the moves so far, the undo stack, the graph points."""
 
-    def __init__(self, players: int, seed: int, analysis: bool = False):
-        if players not in GAME_MODES:
-            raise IllegalActionError(f"players: {players} is not a game mode here "
-                                     f"(1 solo, 2 two-player)")
-        self.players, self.seed, self.analysis = players, seed, analysis
-        self.state = Game(players).new_initial_state(seed)
+    def __init__(self, mode: str, seed: int, analysis: bool = False):
+        if mode not in GAME_MODES:
+            raise GameConfigError(f"mode: {clip(str(mode))!r} is not a game mode here "
+                                  f"(known: {', '.join(GAME_MODES)})")
+        self.mode, self.seed, self.analysis = mode, seed, analysis
+        self.players = GAME_MODES[mode][1]
+        self.state = Game(self.players).new_initial_state(seed)
         self.moves: list[dict] = []
         self.undo_stack: list = []
         self.points: dict[int, dict] = {}   # decision index -> point_of(its ranking)
@@ -117,7 +123,8 @@ class WebGame:
         over = s.is_terminal()
         fields = observation_fields(s)
         deck = [c for c in fields.get("deck", []) if c != "*"]
-        d = {"players": s.players, "mode": GAME_MODES[s.players], "phase": s.phase,
+        d = {"players": s.players, "game_mode": self.mode, "mode": GAME_MODES[self.mode][0],
+             "phase": s.phase,
              "phase_text": phase_line(s), "turn": s.turn, "fields": fields,
              "deck_count": s.deck_size(), "deck_known": deck,
              "legal": [] if over else [s.action_to_string(a) for a in s.legal_actions()],
@@ -128,7 +135,8 @@ class WebGame:
              "series": [[[_code(c) for c in g] for g in _series_groups(row)]
                         for row in s.rows],
              "position": self.view_text(), "position_json": fields,
-             "modes": [[k, v] for k, v in GAME_MODES.items()], "version": self.version}
+             "modes": [[k, label] for k, (label, _) in GAME_MODES.items()],
+             "version": self.version}
         if s.phase == "prophecy":
             d["revealed"] = deck[:min(5, s.deck_size())]
         if over:

@@ -92,6 +92,10 @@ class _Worker:
                 if self.proc is None or self.proc.poll() is not None:
                     self._start()
                 with self.pool.lock:
+                    if job.status != "queued" or self.pool.closed:   # cancelled meanwhile
+                        if self.pool.closed:
+                            self._stop_process()
+                        continue
                     job.status, job.pid = "running", self.proc.pid
                 self.proc.stdin.write(json.dumps(dict(job.payload, id=job.id,
                                                       kind=job.kind)) + "\n")
@@ -152,6 +156,7 @@ class Pool:
         self.order = itertools.count()
         self.lock = threading.RLock()
         self.jobs: dict[str, Job] = {}
+        self.closed = False
         self.workers = [_Worker(self, i) for i in range(size)]
         for w in self.workers:
             w.thread.start()
@@ -209,6 +214,7 @@ class Pool:
     def close(self) -> None:
         """Stop every worker (the running searches are ended)."""
         with self.lock:
+            self.closed = True
             for job in self.jobs.values():
                 if job.status == "queued":
                     job.status = "cancelled"

@@ -12,7 +12,8 @@ API (JSON in and out; GET for reading, POST for changing):
 
 ====================  =================================================================
 GET  /api/state       the game as the player sees it (``WebGame.board``); a new deal if none
-POST /api/new         ``{"players": 1|2, "seed": "" or a number, "analysis": bool}``
+POST /api/new         ``{"mode": "solo"|"silent" (or "players": 1|2), "seed": "" or a
+                      number, "analysis": bool}``
 POST /api/move        ``{"move": "play Os"}`` (an engine action string)
 POST /api/undo        analysis mode only
 GET  /api/deck        the whole deck in order: analysis mode, or after the game
@@ -41,7 +42,7 @@ from urllib.parse import parse_qs, urlparse
 
 from engine.errors import OnirimError
 
-from onirim.web.games import WebGame, point_of
+from onirim.web.games import MODE_OF_PLAYERS, WebGame, point_of
 from onirim.web.jobs import Pool
 from onirim.web.worker import check_best, error_line
 
@@ -102,9 +103,12 @@ class App:
     # ---------------------------------------------------------------- games
     def new_game(self, sess: Session, body: dict) -> dict:
         from onirim.cmd_play import seed_arg
-        players = body.get("players", 1)
-        if players not in (1, 2, "1", "2"):
-            raise _bad(f"--players: invalid choice: {players!r} (choose from 1, 2)")
+        mode = body.get("mode")
+        if mode is None:
+            players = body.get("players", 1)
+            if players not in (1, 2, "1", "2"):
+                raise _bad(f"--players: invalid choice: {players!r} (choose from 1, 2)")
+            mode = MODE_OF_PLAYERS[int(players)]
         seed_text = str(body.get("seed", "") or "").strip()
         if seed_text:
             try:
@@ -113,12 +117,16 @@ class App:
                 raise _bad(f"--seed: {e}") from None
         else:
             seed = secrets.randbelow(1_000_000)
+        try:
+            game = WebGame(mode, seed, bool(body.get("analysis", False)))
+        except OnirimError as e:
+            raise _bad(str(e)) from None
         with sess.lock:
             self._cancel_analysis(sess)
             for job in sess.graph_jobs:         # the old game's points are not wanted now
                 self.pool.cancel(job)
             sess.graph_jobs = []
-            sess.game = WebGame(int(players), seed, bool(body.get("analysis", False)))
+            sess.game = game
             self._graph_job(sess, 0)
             return sess.game.board()
 
@@ -400,16 +408,16 @@ def serve(host: str, port: int, workers: int = 2, out=None) -> int:
     """Serve until Ctrl-C (or SIGTERM); then stop the workers and return 0."""
     out = out if out is not None else sys.stdout
     httpd, app = make_server(host, port, workers)
-    shown = f"[{host}]" if ":" in host else host
-    print(f"onirim serve: http://{shown}:{httpd.server_address[1]}/  (Ctrl-C stops it)",
-          file=out, flush=True)
     old = old_int = None
     if threading.current_thread() is threading.main_thread():
         old = signal.signal(signal.SIGTERM, _raise_interrupt)
         # Ctrl-C stops the server even when it was started with SIGINT ignored (a
         # background job of a script)
         old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    shown = f"[{host}]" if ":" in host else host
     try:
+        print(f"onirim serve: http://{shown}:{httpd.server_address[1]}/  (Ctrl-C stops it)",
+              file=out, flush=True)
         httpd.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
         pass

@@ -95,6 +95,17 @@ def test_two_players_see_their_own_cards_only(client):
     assert not [line for line in lines if re.match(r"drew [A-Z][a-z]( |$)", line)]
 
 
+def test_game_modes_by_name(client):
+    _, board = client.get("/api/state")
+    assert [m[0] for m in board["modes"]] == ["solo", "silent"]
+    _, board = client.post("/api/new", {"mode": "silent", "seed": "8"})
+    assert board["players"] == 2 and board["game_mode"] == "silent"
+    line = assert_one_line(*client.post("/api/new", {"mode": "open"}))
+    assert "mode: 'open' is not a game mode here (known: solo, silent)" in line
+    _, after = client.get("/api/state")
+    assert after == board                 # a refused deal changes nothing
+
+
 def test_a_bad_move_changes_nothing(client):
     status, before = client.post("/api/new", {"seed": "5"})
     assert status == 200
@@ -280,7 +291,7 @@ def test_ctrl_c_stops_the_server_and_its_workers():
     finally:
         if p.poll() is None:
             p.kill()
-    assert p.returncode == 0, err
-    assert "onirim serve: stopped" in out and "Traceback" not in err
+    assert p.returncode == 0, (out, err)
+    assert "onirim serve: stopped" in out and "Traceback" not in err, (out, err)
     assert not [w for w in workers if os.path.exists(f"/proc/{w}")
                 and "onirim.web.worker" in open(f"/proc/{w}/cmdline").read()]

@@ -378,7 +378,7 @@ function afterChange(b) {
 async function newGame() {
   try {
     const b = await api("POST", "/api/new", { seed: $("seed").value,
-      players: Number($("players").value), analysis: $("analysis-mode").checked });
+      mode: $("players").value, analysis: $("analysis-mode").checked });
     clearError();
     clearRanking();
     afterChange(b);
