@@ -47,8 +47,14 @@ def cli(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-def _without_time(ranking: dict) -> dict:
-    return {k: v for k, v in ranking.items() if k != "seconds"}
+def _without_time(ranking):
+    """The ranking's JSON without its timings (``seconds``, at any depth: the estimates
+    time their steps too), which are the clock's, not the search's."""
+    if isinstance(ranking, dict):
+        return {k: _without_time(v) for k, v in ranking.items() if k != "seconds"}
+    if isinstance(ranking, list):
+        return [_without_time(v) for v in ranking]
+    return ranking
 
 
 def _move(page, decisions: int) -> None:
