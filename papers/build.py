@@ -125,12 +125,13 @@ def extract_bench_full() -> dict:
     p = d["playouts"]
     rec = _base("bench-full", "The full benchmark: playouts, clairvoyant solver, expectimax sizes",
                 [f], "onirim bench", d["machine"],
-                note="Every figure of the README's performance table.")
+                note="Every figure of docs/RESULTS.md's throughput table.")
     rec["numbers"] = {
         "seconds": d["seconds"],
         "section_seconds": d["section_seconds"],
         "playouts": {k: {kk: v[kk] for kk in ("games", "wins", "steps", "seconds", "playouts_per_s",
-                                              "steps_per_s") if kk in v}
+                                              "steps_per_s", "cpu_seconds",
+                                              "playouts_per_cpu_s") if kk in v}
                      for k, v in p.items()},
         "first_seed": p["engine_greedy"]["first_seed"],
         "kernel_compile_seconds": d["kernel_compile_seconds"],
