@@ -397,9 +397,9 @@ def make_server(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, log
                 graph_budget: int = GRAPH_BUDGET_NODES):
     """The server (not started) and its app; port 0 picks a free port; ``graph_budget``:
     a new session's node budget of the graph's points (0: no graph until it sets one)."""
-    app = App(workers, log=log, graph_budget=graph_budget)
-    handler = type("BoundHandler", (Handler,), {"app": app})
-    httpd = ThreadingHTTPServer((host, port), handler)
+    handler = type("BoundHandler", (Handler,), {"app": None})
+    httpd = ThreadingHTTPServer((host, port), handler)    # first: a busy port starts nothing
+    app = handler.app = App(workers, log=log, graph_budget=graph_budget)
     httpd.daemon_threads = True
     return httpd, app
 

@@ -301,3 +301,21 @@ def test_ctrl_c_stops_the_server_and_its_workers():
     assert "onirim serve: stopped" in out and "Traceback" not in err, (out, err)
     assert not [w for w in workers if os.path.exists(f"/proc/{w}")
                 and "onirim.web.worker" in open(f"/proc/{w}/cmdline").read()]
+
+
+def test_serve_refuses_bad_arguments_in_one_line(capsys):
+    import socket
+    from onirim.cli import main
+    assert main(["serve", "--port", "99999"]) == 2
+    assert capsys.readouterr().err == \
+        "onirim: error: --port: must be from 0 to 65535, not 99999\n"
+    assert main(["serve", "--workers", "0"]) == 2
+    assert capsys.readouterr().err == "onirim: error: --workers: must be from 1 to 64, not 0\n"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"onirim: error: --port: cannot listen on 127.0.0.1:{port}: ")
+    assert err.count("\n") == 1
