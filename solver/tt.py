@@ -19,11 +19,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solver.steps import GAMMA, mix64     # SplitMix64's increment and finaliser (engine.rng)
+
 BUCKET = 4
 KEY_WORDS = 3          # the solo kernel's state (solver.clairvoyant.deal_kernel.NW)
 EPOCH_SHIFT = np.uint64(40)
 WORK_MASK = np.uint64((1 << 40) - 1)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
 
 
 def make_table(mb: float, key_words: int = KEY_WORDS) -> np.ndarray:
@@ -40,19 +41,12 @@ def make_table(mb: float, key_words: int = KEY_WORDS) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
 def _bucket(c, nw, nbuckets):
     """First slot of the bucket of key ``c[:nw]``: the hash folds the words from the last,
-    ``mix(c[0] ^ mix(c[1] ^ ... mix(c[nw-1] + GOLD)))``."""
-    h = _mix(np.uint64(c[nw - 1]) + _GOLD)
+    ``mix64(c[0] ^ mix64(c[1] ^ ... mix64(c[nw-1] + GAMMA)))``."""
+    h = mix64(np.uint64(c[nw - 1]) + GAMMA)
     for i in range(nw - 2, -1, -1):
-        h = _mix(np.uint64(c[i]) ^ h)
+        h = mix64(np.uint64(c[i]) ^ h)
     return np.int64(h & np.uint64(nbuckets - 1)) * BUCKET
 
 
@@ -145,7 +139,7 @@ def _bench_ops(table, n, epoch):
     c = np.zeros(table.shape[1] - 1, dtype=np.int64)
     z = np.uint64(12345)
     for i in range(n):
-        z = _mix(z + np.uint64(i))
+        z = mix64(z + np.uint64(i))
         c[0] = np.int64(z >> np.uint64(2))
         c[1] = i
         c[2] = 7
@@ -153,7 +147,7 @@ def _bench_ops(table, n, epoch):
     z = np.uint64(12345)
     hits = 0
     for i in range(n):
-        z = _mix(z + np.uint64(i))
+        z = mix64(z + np.uint64(i))
         c[0] = np.int64(z >> np.uint64(2))
         c[1] = i
         c[2] = 7

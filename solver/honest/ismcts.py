@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit
 
 # absolute, not relative (see solver.honest.state)
+from solver import steps
 from solver.honest.greedy import BASES, _base_at
 from solver.honest.playouts import MAX_DECISIONS, playout, to_decision
 from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn,
@@ -57,7 +58,7 @@ from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, 
 
 SALT_TREE = np.uint64(0x3C6EF372FE94F82B)
 SALT_DECISION = np.uint64(0x5851F42D4C957F2D)
-_HMUL = np.uint64(0x9E3779B97F4A7C15)
+_HMUL = steps.GAMMA          # the slot hash's multiplier: SplitMix64's increment
 NODES_PER_ITER = 8          # node capacity per iteration (chance chains included)
 MAX_PATH = 4096
 

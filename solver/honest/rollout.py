@@ -173,7 +173,7 @@ class Rollout:
 
 def stream_of_key(key) -> int:
     """A stream for a nested call, derived from a playout key (deterministic)."""
-    return int(rng.mix64((int(key) ^ 0x9E3779B97F4A7C15) & rng.MASK))
+    return int(rng.mix64((int(key) ^ rng.GAMMA) & rng.MASK))
 
 
 def _select_among(ids, res, allowed, base_id, z) -> int:
