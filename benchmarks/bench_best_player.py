@@ -18,7 +18,8 @@ policy's and ``strongest``'s stored rows on the same deals (``bench_frontier.pai
 
     python -m benchmarks.bench_best_player --budget-nodes 20 --table-bits 16 --deals 500
     python -m benchmarks.bench_best_player --budget-s 10 --deals 100 --name best-s10
-    python -m benchmarks.bench_best_player --pair best-nodes-100
+    python -m benchmarks.bench_best_player --control --deals 500     # the default on best's stream
+    python -m benchmarks.bench_best_player --pair best-nodes-20
 """
 from __future__ import annotations
 
@@ -81,8 +82,37 @@ class BestPlayer:
         return next(a.action_id for a in r.actions if a.action == name)
 
 
+class DefaultAtBestStream:
+    """The control: the default policy alone, on ``best``'s stream (a hash of the position,
+    ``solver.advice.position_stream``) instead of the decision stream, with no exact search
+    of ``best``'s own and no pruning by its bounds (``--control``)."""
+
+    name = "default-at-best-stream"
+    config: dict = {}
+    players = (1,)
+
+    def __init__(self):
+        from solver.api import make_default_policy
+        self.policy = make_default_policy()
+        self.reset()
+
+    def reset(self):
+        self.stats = {"proven": 0, "leaders": {}, "max_decision_cpu_s": 0.0, "no_leader": 0}
+
+    def warm_up(self):
+        self.policy.warm_up()
+
+    def act(self, view, stream):
+        from solver.advice import position_stream
+        c0 = time.process_time()
+        a = self.policy.act(view, position_stream(view))
+        st = self.stats
+        st["max_decision_cpu_s"] = max(st["max_decision_cpu_s"], time.process_time() - c0)
+        return a
+
+
 def play(name, budget_nodes, budget_s, first, deals, argv, quiet=False,
-         table_bits=None) -> int:
+         table_bits=None, control=False) -> int:
     from benchmarks.experiments import _load, git_state, machine
     from solver.honest.play import play_honest
     commit, clean = git_state()
@@ -96,7 +126,10 @@ def play(name, budget_nodes, budget_s, first, deals, argv, quiet=False,
               "timing": "cpu_s: CPU time of this process (time.process_time) over the deal; "
                         "wall_s: wall time over the same span; load: 1-minute load average "
                         "at its end; one process, one core; compile time excluded"}
-    player = BestPlayer(budget_nodes, budget_s, table_bits)
+    player = DefaultAtBestStream() if control else BestPlayer(budget_nodes, budget_s,
+                                                              table_bits)
+    if control:
+        header["params"]["kind"] = "best-player-control"
     written = 0
     with RowWriter(name, header) as out:
         todo = [s for s in range(first, first + deals) if s not in out.done]
@@ -155,6 +188,8 @@ def main(argv=None) -> int:
                     "2^16)")
     ap.add_argument("--name", help="rows name (default best-nodes-N or best-sT)")
     ap.add_argument("--pair", metavar="NAME", help="print the paired report of stored rows")
+    ap.add_argument("--control", action="store_true", help="the control: the default policy "
+                    "alone on best's stream (rows best-control unless --name)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     if args.pair:
@@ -164,6 +199,13 @@ def main(argv=None) -> int:
         except FileNotFoundError as e:
             print(f"bench_best_player: error: {e}", file=sys.stderr)
             return 2
+        return 0
+    if args.control:
+        argv = ["python", "-m", "benchmarks.bench_best_player"] + list(
+            sys.argv[1:] if argv is None else argv)
+        n = play(args.name or "best-control", None, None, args.first, args.deals, argv,
+                 args.quiet, control=True)
+        print(f"{n} deals stored in {args.name or 'best-control'}")
         return 0
     if (args.budget_nodes is None) == (args.budget_s is None):
         print("bench_best_player: error: give --budget-nodes or --budget-s", file=sys.stderr)
