@@ -19,7 +19,8 @@ from paths import ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage"]     # a container's small /dev/shm must not crash it
 SEED = 354            # a short deal: 32 decisions, 5 of them prophecies, as _move plays
 ANALYSED = 6          # the decision analysed (a play with 6 moves, 59 cards in the deck)
 NODES = "2000"        # the analysis' node budget (tiny: the ranking is compared, not its quality)
