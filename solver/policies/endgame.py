@@ -126,7 +126,7 @@ class EndgameSwitch(PolicyBase):
         self.last = None            # what the last act() did (for tests and benchmarks)
         if warm:
             self.solver.rank(parse_position(_WARM_POSITION), budget_nodes=2000, probes=False,
-                             estimate=False)
+                             estimate=False, partial=False)     # Ctrl-C here stops the run
             self.solver.clear()
 
     def warm_up(self) -> None:
