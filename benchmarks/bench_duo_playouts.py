@@ -136,8 +136,6 @@ def load_duo_at(ref: str, out_dir: str = OUT_DIR):
     names = {f"solver.duo.{m}": f"duo_{m}_at_{sha}" for m in DUO_MODULES}
     names["solver.honest.state"] = f"honest_state_at_{sha}"
     os.makedirs(out_dir, exist_ok=True)
-    if out_dir not in sys.path:
-        sys.path.insert(0, out_dir)
     for dotted, name in names.items():
         src = subprocess.run(["git", "show", f"{sha}:{dotted.replace('.', '/')}.py"],
                              cwd=ROOT, capture_output=True, text=True, check=True).stdout
@@ -150,6 +148,8 @@ def load_duo_at(ref: str, out_dir: str = OUT_DIR):
         if old != src:                  # rewritten only when it changed (keeps numba's cache)
             with open(path, "w") as fh:
                 fh.write(src)
+    # each is loaded from its file and registered before the next one, which imports it by
+    # that name (dependencies first): no sys.path entry is needed
     mods = {}
     for dotted in ("solver.honest.state",) + tuple(f"solver.duo.{m}" for m in DUO_MODULES):
         name = names[dotted]

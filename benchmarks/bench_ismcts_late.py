@@ -13,15 +13,25 @@ import argparse
 import time
 
 
+def _test_positions():
+    """``_late_positions`` of tests/solver/honest/test_ismcts.py, loaded from its file (the
+    test module imports only the package; nothing is put on ``sys.path``)."""
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "solver",
+                        "honest", "test_ismcts.py")
+    spec = importlib.util.spec_from_file_location("bench_ismcts_late_positions", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod._late_positions
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--count", type=int, default=40)
     ap.add_argument("--limit", type=int, default=8)
     args = ap.parse_args(argv)
-    import os
-    import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "solver", "honest"))
-    from test_ismcts import _late_positions
+    _late_positions = _test_positions()
 
     from solver.api import make_policy
     from solver.honest.play import decision_stream
