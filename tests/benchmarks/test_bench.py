@@ -370,13 +370,26 @@ def test_out_in_a_missing_folder_is_refused_like_db_and_tree(tmp_path):
 
 def test_cache_callbacks_reports_both_processes(capsys):
     """benchmarks.cache_callbacks (cited by docs/DUO.md) runs and reports the cache counts of
-    two fresh processes; the first one, with an empty cache, must miss."""
+    two fresh processes; the first one, with an empty cache, must miss.  ``cached`` is what
+    the second process shows (served from the cache: hits and no miss), and on the numba
+    version docs/DUO.md names it is what the doc says: recompiled in each process, no hit."""
+    import re
+    import numba
     from benchmarks import cache_callbacks
+    from paths import ROOT
     assert cache_callbacks.main(["--json"]) == 0
     res = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert len(res["processes"]) == 2
-    assert res["processes"][0]["misses"] > 0 and res["processes"][0]["hits"] == 0
-    assert isinstance(res["cached"], bool)
+    first, second = res["processes"]
+    assert first["misses"] > 0 and first["hits"] == 0
+    assert res["cached"] is (second["hits"] > 0 and second["misses"] == 0)
+    with open(os.path.join(ROOT, "docs", "DUO.md")) as f:
+        doc = " ".join(f.read().split())
+    claim = re.search(r"shows `run` recompiled in each process, two cache misses and no hit "
+                      r"in the second \(numba ([0-9.]+)\)", doc)
+    assert claim, "docs/DUO.md no longer states what cache_callbacks shows"
+    assert res["numba"] == numba.__version__
+    if claim.group(1) == numba.__version__:
+        assert res["cached"] is False and second == dict(second, hits=0, misses=2)
 
 
 @pytest.mark.slow

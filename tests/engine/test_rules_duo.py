@@ -24,11 +24,28 @@ def shuffled(cards_codes, seed, index):
     return codes(shuffle_counts(counts_of(cards_codes), seed, index))
 
 
-def test_duo_rulings_are_documented():
+def test_duo_rulings_are_documented_and_tested():
     """docs/RULINGS.md: "where they are silent, decide, document the ruling beside these, and
-    test it." -- D1 to D8 exist."""
-    for i in range(1, 9):
-        assert f"D{i} " in DUO_RULINGS
+    test it."  Each ruling D1-D8 of ``engine.DUO_RULINGS`` is stated in docs/RULINGS.md, and
+    is checked by a test of this file that names it (``ruling Dn`` in its docstring) and
+    plays the engine: a ruling whose last test goes fails here."""
+    import inspect
+    import re
+    import sys
+    from paths import ROOT
+    rulings = re.findall(r"^(D[0-9]+) ", DUO_RULINGS, re.M)
+    assert rulings == [f"D{i}" for i in range(1, 9)]
+    with open(f"{ROOT}/docs/RULINGS.md") as f:
+        doc = f.read()
+    me = test_duo_rulings_are_documented_and_tested
+    tests = {name: fn for name, fn in vars(sys.modules[__name__]).items()
+             if name.startswith("test_") and callable(fn) and fn is not me}
+    engine_call = re.compile(r"\b(Game|duo|make|do|after|legal)\(")
+    for r in rulings:
+        assert f"**{r} " in doc, f"{r} is not stated in docs/RULINGS.md"
+        citing = [n for n, fn in tests.items() if re.search(rf"\b{r}\b", fn.__doc__ or "")]
+        assert any(engine_call.search(inspect.getsource(tests[n])) for n in citing), \
+            f"no test of this file checks ruling {r} on the engine"
 
 
 # =============================================================================================
