@@ -72,6 +72,77 @@ def _heap_up(heap, score, order, i):
             return
 
 
+@njit(cache=True, inline="always")
+def _win_line(b, level, k, tm, ti, lv_parent, lv_acts, lv_nacts, out_line):
+    """Write the winning line into ``out_line``: the turns of the ancestors of beam entry
+    ``b`` of ``level`` (followed back through ``lv_parent``), then the ``k + 1`` decisions
+    of this turn (the stack ``tm``/``ti``).  Returns its length."""
+    idx = b
+    lv = level
+    total = k + 1
+    while lv > 0:
+        total += lv_nacts[lv, idx]
+        idx = lv_parent[lv, idx]
+        lv -= 1
+    pos = total
+    for j in range(k, -1, -1):
+        pos -= 1
+        out_line[pos] = tm[j, ti[j] - 1]
+    idx = b
+    lv = level
+    while lv > 0:
+        m = lv_nacts[lv, idx]
+        for j in range(m - 1, -1, -1):
+            pos -= 1
+            out_line[pos] = lv_acts[lv, idx, j]
+        idx = lv_parent[lv, idx]
+        lv -= 1
+    return total
+
+
+@njit(cache=True, inline="always")
+def _seen(c, dkeys, dstamp, stamp, hmask):
+    """True if the packed state ``c`` is already among this level's leaves (the hash table
+    ``dkeys``, its slots of this level stamped ``stamp``); otherwise record it (unless its
+    16 probes found no free slot) and return False."""
+    h = (c[0] * np.int64(0x9E3779B97F4A7C1)) ^ (c[1] * np.int64(0x5851F42D4C957F2D)) \
+        ^ (c[2] * np.int64(0x2545F4914F6CDD1D))
+    h ^= h >> 29
+    hi = h & hmask
+    probes = 0
+    while probes < 16:
+        if dstamp[hi] != stamp:
+            break
+        if dkeys[hi, 0] == c[0] and dkeys[hi, 1] == c[1] and dkeys[hi, 2] == c[2]:
+            return True
+        hi = (hi + 1) & hmask
+        probes += 1
+    if probes < 16:
+        dstamp[hi] = stamp
+        dkeys[hi, 0] = c[0]
+        dkeys[hi, 1] = c[1]
+        dkeys[hi, 2] = c[2]
+    return False
+
+
+@njit(cache=True, inline="always")
+def _next_level(hn, level, cur_st, cur_perm, nxt_st, nxt_perm, nxt_parent, nxt_acts,
+                nxt_nacts, lv_parent, lv_acts, lv_nacts):
+    """The ``hn`` entries kept for the next level become the current beam, in slot order,
+    and their parents and turns are recorded for ``level + 1`` (the winning line's way
+    back)."""
+    for i in range(hn):
+        for z in range(deal.NW):
+            cur_st[i, z] = nxt_st[i, z]
+        for z in range(deal.PERM_W):
+            cur_perm[i, z] = nxt_perm[i, z]
+        lv_parent[level + 1, i] = nxt_parent[i]
+        m = nxt_nacts[i]
+        lv_nacts[level + 1, i] = m
+        for j in range(m):
+            lv_acts[level + 1, i, j] = nxt_acts[i, j]
+
+
 @njit(cache=True)
 def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
           cur_st, cur_perm, nxt_st, nxt_perm, nxt_score, nxt_order, nxt_parent, nxt_acts,
@@ -152,31 +223,10 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                     slot_m[s_after - s_root] = c[2]
                 ph = deal._phase(c)
                 if ph == deal.PH_WON:
-                    # line: the turns of the ancestors, then this turn
-                    idx = b
-                    lv = level
-                    # count first
-                    total = k + 1
-                    while lv > 0:
-                        total += lv_nacts[lv, idx]
-                        idx = lv_parent[lv, idx]
-                        lv -= 1
-                    pos = total
-                    for j in range(k, -1, -1):
-                        pos -= 1
-                        out_line[pos] = tm[j, ti[j] - 1]
-                    idx = b
-                    lv = level
-                    while lv > 0:
-                        m = lv_nacts[lv, idx]
-                        for j in range(m - 1, -1, -1):
-                            pos -= 1
-                            out_line[pos] = lv_acts[lv, idx, j]
-                        idx = lv_parent[lv, idx]
-                        lv -= 1
                     res[0] = BEAM_WIN
                     res[1] = nodes
-                    res[2] = total
+                    res[2] = _win_line(b, level, k, tm, ti, lv_parent, lv_acts, lv_nacts,
+                                       out_line)
                     res[3] = level
                     return
                 if ph == deal.PH_LOST:
@@ -201,27 +251,8 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                 if k + 1 > TA:
                     res[5] = 1
                     continue
-                h = (c[0] * np.int64(0x9E3779B97F4A7C1)) ^ (c[1] * np.int64(0x5851F42D4C957F2D)) \
-                    ^ (c[2] * np.int64(0x2545F4914F6CDD1D))
-                h ^= h >> 29
-                hi = h & hmask
-                dup = False
-                probes = 0
-                while probes < 16:
-                    if dstamp[hi] != stamp:
-                        break
-                    if dkeys[hi, 0] == c[0] and dkeys[hi, 1] == c[1] and dkeys[hi, 2] == c[2]:
-                        dup = True
-                        break
-                    hi = (hi + 1) & hmask
-                    probes += 1
-                if dup:
+                if _seen(c, dkeys, dstamp, stamp, hmask):
                     continue
-                if probes < 16:
-                    dstamp[hi] = stamp
-                    dkeys[hi, 0] = c[0]
-                    dkeys[hi, 1] = c[1]
-                    dkeys[hi, 2] = c[2]
                 ln = c[1] & 15
                 sc = _eval_nb(hand, deckc, doors, ldoors, board.row_last(c[0], deal.ROW_AT),
                               board.row_series(c[0], deal.ROW_AT), ln, weights)
@@ -263,17 +294,8 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
             res[1] = nodes
             res[3] = level
             return
-        # the next level, in slot order
-        for i in range(hn):
-            for z in range(deal.NW):
-                cur_st[i, z] = nxt_st[i, z]
-            for z in range(deal.PERM_W):
-                cur_perm[i, z] = nxt_perm[i, z]
-            lv_parent[level + 1, i] = nxt_parent[i]
-            m = nxt_nacts[i]
-            lv_nacts[level + 1, i] = m
-            for j in range(m):
-                lv_acts[level + 1, i, j] = nxt_acts[i, j]
+        _next_level(hn, level, cur_st, cur_perm, nxt_st, nxt_perm, nxt_parent, nxt_acts,
+                    nxt_nacts, lv_parent, lv_acts, lv_nacts)
         nb = hn
     res[0] = BEAM_EMPTY
     res[1] = nodes
