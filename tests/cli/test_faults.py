@@ -304,3 +304,28 @@ def test_the_same_deals_under_heavy_load_store_the_same_games(tmp_path, tmp_path
             b.wait()
     assert r.returncode == 0, r.stderr
     assert rows_of(str(tmp_path / "F")) == ref
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [INT, TERM])
+def test_bound_w_exact_answers_a_signal_inside_a_deal(tmp_path, sig):
+    """``bound --w exact`` spends minutes in one kernel call per deal (no per-deal limit, as
+    its warning says); a signal stops it inside the deal (the kernel runs beside the main
+    thread and reads its node limit at every node): one line, 130, nothing stored.  The
+    limit below is a liveness check, far above the stop's cost: before, the signal waited
+    for the deal's end (150 s and more)."""
+    p = _popen(["bound", "--w", "exact", "--deals", "1", "--db", "F"], cwd=tmp_path)
+    t0 = time.time()
+    line = p.stderr.readline()           # the warning: the run has started
+    assert "no node limit" in line, line
+    time.sleep(3.0)
+    assert p.poll() is None
+    p.send_signal(sig)
+    sent = time.time()
+    out, err = p.communicate(timeout=120)
+    assert time.time() - sent < 60, "the signal was not answered inside the deal"
+    assert p.returncode == 130, (p.returncode, err)
+    said = [x for x in err.strip().splitlines() if not x.startswith(NOTICES)]
+    assert len(said) == 1 and said[0].startswith("onirim: interrupted"), err
+    assert bound_rows(str(tmp_path / "F")) == []
+    assert time.time() - t0 < TIMEOUT
