@@ -115,7 +115,7 @@ def _label(step: str) -> str:
     if step == "late-l2":
         return "late-l2 (the level-2 leader)"
     n, stop, zdrop = step.split()
-    return f"strongest's search at {n} ({stop.replace('=', ' ')}, {zdrop.replace('=', ' ')})"
+    return f"strongest at {n} ({stop.replace('=', ' ')}, {zdrop.replace('=', ' ')})"
 
 
 class Advice:
