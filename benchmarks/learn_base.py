@@ -218,7 +218,10 @@ def main(argv=None) -> int:
                     help="fresh games of the final check: 500,000 [200,000]")
     ap.add_argument("--write", action="store_true",
                     help="write solver/honest/learned_weights.py [learned2_weights.py]")
-    ap.add_argument("--out", default=WEIGHTS_FILE, help=argparse.SUPPRESS)
+    ap.add_argument("--out", default=WEIGHTS_FILE, metavar="PATH",
+                    help="the weights module --write rewrites (default: the package's "
+                         "solver/honest/learned_weights.py [learned2_weights.py], which the "
+                         "learned-base policies read)")
     a = ap.parse_args(argv)
     one = a.base == 1
     for name, d1, d2 in (("iters", 60, 40), ("pop", 40, 32), ("elite", 10, 8),

@@ -108,11 +108,12 @@ def summary(w, X, y):
             "win_share": round(base, 4), "calibration": calib}
 
 
-def write_weights(w, command):
-    text = open(WEIGHTS_FILE, encoding="utf-8").read()
+def write_weights(w, command, path=WEIGHTS_FILE):
+    """Replace the ``VWEIGHTS`` line of the weights module at ``path`` (its head is kept)."""
+    text = open(path, encoding="utf-8").read()
     head = text[:text.index("VWEIGHTS = ")]
     vals = ", ".join(f"{x:.6g}" for x in w)
-    with open(WEIGHTS_FILE, "w", encoding="utf-8") as fh:
+    with open(path, "w", encoding="utf-8") as fh:
         fh.write(head + f"VWEIGHTS = ({vals})\n# {command}\n")
 
 
@@ -123,7 +124,12 @@ def main(argv=None) -> int:
     ap.add_argument("--key", type=lambda s: int(s, 0), default=0x5EED0F)
     ap.add_argument("--every", type=int, default=3)
     ap.add_argument("--ridge", type=float, default=1e-4)
-    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--write", action="store_true",
+                    help="write the weights (fit on every state) into --out; without it "
+                         "nothing is written")
+    ap.add_argument("--out", default=WEIGHTS_FILE, metavar="PATH",
+                    help="the weights module --write rewrites (default: the package's "
+                         "solver/honest/value_weights.py, which seq-rollout's horizon reads)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     if a.games < 100 or a.every < 1 or a.ridge < 0:
@@ -138,7 +144,7 @@ def main(argv=None) -> int:
            "train": summary(w, X[~test], y[~test]), "held_out": summary(w, X[test], y[test])}
     if a.write:
         w_all = fit(X, y, a.ridge)
-        write_weights(w_all, out["command"])
+        write_weights(w_all, out["command"], a.out)
         out["written"] = dict(zip(FEATURES, [round(float(x), 6) for x in w_all]))
     if a.json:
         print(json.dumps(out, indent=1))
