@@ -9,7 +9,7 @@ strongest policy the budget affords, among the actions the bounds do not prove w
 policies' stream is ``best``'s own (a hash of the position), not the decision stream of the
 rows it is paired with: the games are not replays of the default policy's.
 
-One row per deal in ``benchmarks/results/rows/NAME.jsonl.gz`` (``benchmarks/rows.py``: the
+One row per deal in ``benchmarks/results/NAME.jsonl.gz`` (``benchmarks/rows.py``: the
 run's command, commit, machine; per deal ``won``, ``doors``, ``decisions``, ``proven`` (the
 decisions with a proven best action), ``leaders`` (the decisions played by each policy's
 leader), ``cpu_s``, ``wall_s``, ``load``, ``max_decision_cpu_s``).  A run resumes: the deals
@@ -28,7 +28,11 @@ import shlex
 import sys
 import time
 
-from benchmarks.rows import RowWriter
+from benchmarks.rows import ROWS_DIR, RowWriter
+
+# Not experiments of benchmarks/experiments.py (rows/ holds only theirs): the same row format
+# beside the other result files, read with benchmarks.rows.read(name, BEST_DIR).
+BEST_DIR = ROWS_DIR.parent
 
 DEFAULT_ROWS = "endgame8-seq-n1024-h32-stop-learned"     # the default policy's rows
 STRONGEST_ROWS = "endgame12p-seq-n4096-h32-stop-learned"  # strongest's rows
@@ -131,7 +135,7 @@ def play(name, budget_nodes, budget_s, first, deals, argv, quiet=False,
     if control:
         header["params"]["kind"] = "best-player-control"
     written = 0
-    with RowWriter(name, header) as out:
+    with RowWriter(name, header, BEST_DIR) as out:
         todo = [s for s in range(first, first + deals) if s not in out.done]
         if todo:
             player.warm_up()
@@ -159,7 +163,7 @@ def report(name) -> dict:
     from benchmarks.bench_frontier import ms_per_decision, pair
     from benchmarks.rows import by_seed, read
     from solver.stats import wilson
-    data = {name: by_seed(read(name))}
+    data = {name: by_seed(read(name, BEST_DIR))}
     for other in (DEFAULT_ROWS, STRONGEST_ROWS):
         data[other] = by_seed(read(other))
     rows = list(data[name].values())

@@ -75,9 +75,10 @@ def _policy(step: str):
     """The policy of a ladder step, made once per process (making one warms its exact
     search; the further steps share ``strongest``'s exact search and its memo)."""
     if step not in _POLICIES:
-        from solver.api import make_default_policy, make_policy
-        if step == "default":
-            _POLICIES[step] = make_default_policy()
+        from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+        from solver.registry import build_policy as make_policy    # policies registered
+        if step == "default":                                       # by the import above
+            _POLICIES[step] = make_policy(DEFAULT_HONEST_POLICY, **DEFAULT_HONEST_ARGS)
         elif step == "strongest":
             _POLICIES[step] = make_policy("strongest")
         elif step == "late-l2":

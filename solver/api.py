@@ -337,12 +337,18 @@ def rank(position, mode: str | None = None, *, budget_nodes: int | None = None,
           if k in entry.options}
     if solver is None:
         solver = entry.factory(**kw)
+    if hasattr(solver, "adviser"):      # the leader when nothing is proven: solver/advice.py
+        from . import advice
+        solver.adviser = advice.advise
     ranked, note = solver.position(state, view)
     if memo is not None:
         from solver.expectimax.memo_file import check_writable
         check_writable(memo, "memo")
     with _TermAsInterrupt():
         solver.prepare(ranked, say)
+        if getattr(solver, "adviser", None) is not None:
+            from . import advice
+            advice.prepare()            # the leader's policies, made before the clock
         loaded = _load_memo(solver, memo)
         try:
             ranking = _search(solver, ranked, budget_nodes, budget_s, line, tree,

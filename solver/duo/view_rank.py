@@ -43,7 +43,7 @@ from solver.duo import info_playouts as IP
 from solver.duo.info_state import MAX_LEGAL, encode, legal
 from solver.duo.rollout import DEFAULT_DUO_POLICY, KNOWLEDGE
 from solver.errors import UnsupportedPosition
-from solver.registry import _SOLVERS, SolverBase, register_solver
+from solver.registry import _SOLVERS, SolverBase, build_policy, register_solver
 from solver.results import ActionValue, Ranking, bounds, finish
 
 MODE = "duo-view"
@@ -242,9 +242,8 @@ class DuoViewRank(SolverBase):
         playouts of all candidates at most that; neither: the policy's own search only).
         The choice is among the actions whose ``hi`` is above 0 when some are proven lost
         (a lost action is never the leader unless all are).  (search, steps)."""
-        from solver.api import make_policy
-        if DEFAULT_DUO_POLICY not in _DUO_POLICY:
-            _DUO_POLICY[DEFAULT_DUO_POLICY] = make_policy(DEFAULT_DUO_POLICY)
+        if DEFAULT_DUO_POLICY not in _DUO_POLICY:      # registered by solver.duo.rollout
+            _DUO_POLICY[DEFAULT_DUO_POLICY] = build_policy(DEFAULT_DUO_POLICY)
         policy = _DUO_POLICY[DEFAULT_DUO_POLICY]
         stream = _view_stream(view) if stream is None else stream
         n, found, steps = policy.n, None, []

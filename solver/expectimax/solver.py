@@ -114,6 +114,10 @@ class Expectimax(SolverBase):
     the searches run in ``self.runner`` (``solver.expectimax.runner.SearchRunner``: the
     threads, their settings and counters, signals, the deadline)."""
 
+    # the leader when nothing is proven (``_estimate``): solver.api.rank sets
+    # solver.advice.advise here; None, greedy-keep-doors estimates (the solver knows no policy)
+    adviser = None
+
     def __init__(self, table_bits: int | None = None, prune: bool = True,
                  bound: bool = True, peek: bool = False, threads: int = 1,
                  max_table_bits: int | None = None):
@@ -343,11 +347,8 @@ class Expectimax(SolverBase):
         return view, note
 
     def prepare(self, state: State | None = None, say=None) -> None:
-        """Compile or load the kernels before the clock (``prepare_kernels``), and make the
-        default policy that names the leader (``solver.advice.prepare``)."""
-        from solver import advice
+        """Compile or load the kernels before the clock (``prepare_kernels``)."""
         prepare_kernels(say)
-        advice.prepare()
 
     def memo_note(self) -> str:
         """The memo's line in the text output: its size and growth."""
@@ -392,8 +393,9 @@ class Expectimax(SolverBase):
         ``estimate``: if the budgets leave the best action unproven, the leader is the
         decision of the strongest policy the budget affords among the actions not proven
         worse, and the actions its search played out get its ``estimate`` and ``ci95``,
-        apart from the bounds (``solver.advice``; the policies' stream is ``stream``, None:
-        a hash of the position).  Under a time budget the exact search then takes
+        apart from the bounds (``adviser``, set by ``solver.api.rank``: ``solver.advice``;
+        the policies' stream is ``stream``, None: a hash of the position; without an
+        adviser, greedy-keep-doors estimates, ``_estimate``).  Under a time budget the exact search then takes
         ``EXACT_SHARE`` of it (``EXACT_SHARE_LARGE`` with more than ``LARGE_UNKNOWN``
         unknown cards) and the policies the rest; under a node budget alone the policies
         the budget names (the default policy; ``strongest`` from 400,000 nodes).
@@ -487,17 +489,31 @@ class Expectimax(SolverBase):
             allowance = min(2 * allowance, 1 << 50)
 
     def _estimate(self, q: "_RankQuery", ranking: Ranking, stream: int | None) -> None:
-        """The leader when nothing is proven, and the estimates: the decision of the strongest
+        """The leader when nothing is proven, and the estimates.  With an ``adviser``
+        (``solver.api.rank`` gives ``solver.advice.advise``): the decision of the strongest
         policy the budget affords among the actions not proven worse, with its search's
-        per-action estimates (``solver.advice``; by the end of the time budget, or the
-        steps a node budget names).  ``stream`` None: a hash of the position."""
-        from solver.advice import advise
-        adv = advise(q.view, ranking.actions, q.budget_nodes, q.end, stream)
+        per-action estimates (by the end of the time budget, or the steps a node budget
+        names).  Without one (this class used on its own): every action's estimate of
+        greedy-keep-doors play after it (``solver.honest.estimate``), NODE_BUDGET_PLAYOUTS per
+        action under a node budget.  ``stream`` None: a hash of the position (adviser), 0."""
+        if self.adviser is not None:
+            adv = self.adviser(q.view, ranking.actions, q.budget_nodes, q.end, stream)
+            for av in ranking.actions:
+                row = adv.rows.get(av.action_id)
+                av.estimate, av.ci95 = ((None, None) if row is None
+                                        else (row[0], (row[1], row[2])))
+            ranking.extra["estimates"] = adv.describe()
+            ranking.extra["estimates"]["leader"] = q.view.action_to_string(adv.action)
+            return
+        from solver.honest.estimate import estimate_actions
+        est = estimate_actions(q.view, [a.action_id for a in ranking.actions], q.end,
+                               stream or 0, max_playouts=None if q.end is not None
+                               else NODE_BUDGET_PLAYOUTS)
         for av in ranking.actions:
-            row = adv.rows.get(av.action_id)
-            av.estimate, av.ci95 = (None, None) if row is None else (row[0], (row[1], row[2]))
-        ranking.extra["estimates"] = adv.describe()
-        ranking.extra["estimates"]["leader"] = q.view.action_to_string(adv.action)
+            e = est.by_action[av.action_id]
+            av.estimate = e.estimate
+            av.ci95 = (e.ci95[0], e.ci95[1])
+        ranking.extra["estimates"] = est.describe()
 
     def child_values(self, state: State, budget_nodes: int | None = None,
                      deadline: float | None = None):
