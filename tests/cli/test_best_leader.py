@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from engine.game import Game
 from engine.notation import format_position, parse_position, to_json
 from engine.policy import keep_doors_action
@@ -112,6 +114,7 @@ def test_a_tiny_time_budget_names_the_default_policys_decision():
     assert est["playouts_per_action"] > 1
 
 
+@pytest.mark.slow
 def test_a_node_budget_gives_the_same_answer_and_the_default_policys_leader():
     view = _mid_game_view(11)
     a = api.rank(view, "expectimax", budget_nodes=300).to_json()

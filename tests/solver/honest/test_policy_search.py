@@ -5,6 +5,7 @@ directly), and ``solver.advice`` names the default policy's decision when nothin
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from honest_kit import decisions
 from solver.api import make_default_policy, make_policy
@@ -25,6 +26,7 @@ def _kernel_choice(p, view, stream, allowed=None):
     return int(strong.decide_seq_among(state, al, np.int64(len(al)), *args))
 
 
+@pytest.mark.slow       # about 5 s on a quiet machine (76 s at load 20)
 def test_seq_search_chooses_the_kernels_action_and_estimates_what_it_played():
     """At every decision of 3 games, for a plain and a horizon configuration: the search's
     action is decide_seq's (every action) and decide_seq_among's (a subset); every searched
@@ -51,6 +53,7 @@ def test_seq_search_chooses_the_kernels_action_and_estimates_what_it_played():
     assert checked >= 30
 
 
+@pytest.mark.slow
 def test_the_default_policy_decides_as_it_acts():
     """``decide`` is ``act`` with its reasons: the same action at every decision of 2 games,
     a search with estimates wherever the base was asked."""
