@@ -460,11 +460,11 @@ def run(args) -> int:
         except Exception as e:   # PolicyError, or a policy that refuses its arguments
             # an unknown name is about --policy; anything else about its arguments
             field = "--policy-arg" if args.policy in policy_entries() else "--policy"
+            raise UsageError(f"{field}: {e}") from None
         from solver.runs.runner import clock_problem
         problem = clock_problem(policy.config)
         if problem is not None:
             raise UsageError(f"--policy-arg: {problem}")
-            raise UsageError(f"{field}: {e}") from None
         from solver.honest import DEFAULT_POLICY_SEED, seeded_hash
         pseed = DEFAULT_POLICY_SEED if args.policy_seed is None else args.policy_seed
         if not 0 <= pseed < 1 << 63:
