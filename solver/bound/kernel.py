@@ -207,18 +207,16 @@ def _layout(ords, row, m_lo, m_hi, seed, index):
     return _shuffle_row(counts, seed, index, ords, row)
 
 
+# The node limit ``settings[BS_LIMIT]`` is read at every node, and the kernel holds no GIL, so
+# another thread stops a running search by setting it to 0 (and ``ex_cfg``'s ``SE_LIMIT`` to 0
+# to stop an expectimax search of ``W`` or a stop): ``KernelInner.solve`` does so on Ctrl-C.
 @nb.njit(cache=True, nogil=True)
 def inner(root, order, seed, first, settings, noise, keys, vals, ex_keys, ex_vals, ex_cfg,
           ex_ctr, ctr):
     """The inner maximum from the canonical view ``root`` (status, w0..w3) on the deal whose
     unknown order (top first) is ``order`` and whose later shuffles are the engine's shuffles
     ``first``, ``first + 1``, ... of ``seed``.  Returns the value (meaningless if
-    ``ctr[CT_UNFINISHED]`` is set).
-
-    The node limit ``settings[BS_LIMIT]`` is read at every node, and the kernel holds no GIL,
-    so another thread stops a running search by setting it to 0 (and ``ex_cfg``'s
-    ``SE_LIMIT`` to 0 to stop an expectimax search of ``W`` or a stop): ``KernelInner.solve``
-    does so on Ctrl-C."""
+    ``ctr[CT_UNFINISHED]`` is set).  Stopping it from another thread: see above."""
     stop = settings[BS_STOP]
     wmode = settings[BS_WMODE]
     cuts = settings[BS_CUTS] != 0 and wmode != W_NOISY

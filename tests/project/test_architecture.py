@@ -214,11 +214,7 @@ def test_no_sys_path_edits_in_the_tree():
     assert not found, found
 
 
-@pytest.mark.parametrize("folder", [
-    pytest.param("solver", marks=pytest.mark.xfail(
-        strict=False, reason="solver/bound/kernel.py inner is 202 lines (it grew past 200 in "
-        "a847dc4, the interrupt work on bound); remove this mark when it is split")),
-    "onirim", "papers"])
+@pytest.mark.parametrize("folder", ["solver", "onirim", "papers"])
 def test_no_function_over_200_lines(folder):
     assert folder in FUNCTION_DIRS
     found = long_functions(python_files(ROOT, (folder,)))
