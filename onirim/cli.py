@@ -42,6 +42,30 @@ class UsageError(Exception):
     """Bad command-line usage: printed as one line, exit status 2."""
 
 
+def policy_from_args(name: str, arg_pairs):
+    """The policy of ``--policy NAME --policy-arg K=V ...`` for a run whose games are stored
+    (``winrate``, ``bound``): a bad argument is a :class:`UsageError` under ``--policy-arg``,
+    an unknown name under ``--policy``, and a policy that would read the clock is refused
+    (a stored game depends only on its configuration and seeds: docs/POLICIES.md)."""
+    from solver.api import make_policy, parse_policy_args, policy_entries
+    from solver.errors import PolicyError
+    from solver.runs.runner import clock_problem
+    try:
+        pargs = parse_policy_args(arg_pairs)
+    except PolicyError as e:
+        raise UsageError(f"--policy-arg: {e}") from None
+    try:
+        policy = make_policy(name, **pargs)
+    except Exception as e:   # PolicyError, or a policy that refuses its arguments
+        # an unknown name is about --policy; anything else about its arguments
+        field = "--policy-arg" if name in policy_entries() else "--policy"
+        raise UsageError(f"{field}: {e}") from None
+    problem = clock_problem(policy.config)
+    if problem is not None:
+        raise UsageError(f"--policy-arg: {problem}")
+    return policy
+
+
 def _option_name(name: str) -> str:
     """argparse's name of an argument (``--seed``, ``-s/--seed``, ``COMMAND``) as a field."""
     parts = name.split("/")

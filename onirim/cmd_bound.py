@@ -32,7 +32,7 @@ import shlex
 import sys
 import time
 
-from onirim.cli import UsageError
+from onirim.cli import UsageError, policy_from_args
 
 MAX_SEED = (1 << 64) - 1
 MAX_POLICY_SEED = (1 << 63) - 1
@@ -107,24 +107,9 @@ def _check(args):
 def _policy_config(args):
     if args.policy is None:
         return None
-    from solver.api import make_policy, parse_policy_args, policy_entries
-    from solver.errors import PolicyError
-    from solver.runs.runner import clock_problem
-    try:
-        pargs = parse_policy_args(args.policy_arg)
-    except PolicyError as e:
-        raise UsageError(f"--policy-arg: {e}") from None
-    try:
-        pol = make_policy(args.policy, **pargs)
-    except Exception as e:   # PolicyError, or a policy that refuses its arguments
-        # an unknown name is about --policy; anything else about its arguments
-        field = "--policy-arg" if args.policy in policy_entries() else "--policy"
-        raise UsageError(f"{field}: {e}") from None
+    pol = policy_from_args(args.policy, args.policy_arg)
     if 1 not in (pol.players or (1,)):
         raise UsageError(f"--policy: {args.policy!r} does not play solo")
-    problem = clock_problem(pol.config)
-    if problem is not None:
-        raise UsageError(f"--policy-arg: {problem}")
     return pol.config
 
 
@@ -139,15 +124,10 @@ def _run_local(config, seeds, jobs, on_row):
     bound_run.warm_up(config, build=False)          # compile once; forked workers inherit the code
     ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(config,))
-    try:
+    from solver.runs.runner import closing_pool
+    with closing_pool(pool):
         for row in pool.imap_unordered(_one, [(config, s) for s in seeds]):
             on_row(row)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
 
 
 def _init_worker(config) -> None:

@@ -29,7 +29,7 @@ import threading
 import time
 
 from engine.errors import OnirimError
-from onirim.cli import UsageError
+from onirim.cli import UsageError, policy_from_args
 from solver.budgets import available_memory, check_nodes, check_seconds
 
 MODES = ("clairvoyant", "honest")
@@ -449,22 +449,8 @@ def run(args) -> int:
                     "solver": entry.version}
         key = unknown_key(settings)
     else:
-        from solver.api import config_hash, make_policy, parse_policy_args, policy_entries
-        from solver.errors import PolicyError
-        try:
-            pargs = parse_policy_args(args.policy_arg)
-        except PolicyError as e:
-            raise UsageError(f"--policy-arg: {e}") from None
-        try:
-            policy = make_policy(args.policy, **pargs)
-        except Exception as e:   # PolicyError, or a policy that refuses its arguments
-            # an unknown name is about --policy; anything else about its arguments
-            field = "--policy-arg" if args.policy in policy_entries() else "--policy"
-            raise UsageError(f"{field}: {e}") from None
-        from solver.runs.runner import clock_problem
-        problem = clock_problem(policy.config)
-        if problem is not None:
-            raise UsageError(f"--policy-arg: {problem}")
+        from solver.api import config_hash
+        policy = policy_from_args(args.policy, args.policy_arg)
         from solver.honest import DEFAULT_POLICY_SEED, seeded_hash
         pseed = DEFAULT_POLICY_SEED if args.policy_seed is None else args.policy_seed
         if not 0 <= pseed < 1 << 63:

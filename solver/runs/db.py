@@ -155,6 +155,15 @@ def seed_segments(seeds: range):
         lo = top + 1
 
 
+def _check_path(path: str) -> None:
+    """A results file's path names a file in a folder that exists (:class:`DBError` if not)."""
+    if not str(path).strip():
+        raise DBError("database path is empty")
+    d = os.path.dirname(os.path.abspath(path)) or "."
+    if not os.path.isdir(d):
+        raise DBError(f"cannot open database {path!r}: folder {d!r} does not exist")
+
+
 def _connect_readonly(path: str) -> sqlite3.Connection:
     """A connection that writes nothing, neither the file nor a side file beside it.
 
@@ -191,11 +200,7 @@ class ResultsDB:
 
     def __init__(self, path: str, readonly: bool = False, require_results: bool = True):
         self.path = path
-        if not str(path).strip():
-            raise DBError("database path is empty")
-        d = os.path.dirname(os.path.abspath(path)) or "."
-        if not os.path.isdir(d):
-            raise DBError(f"cannot open database {path!r}: folder {d!r} does not exist")
+        _check_path(path)
         try:
             if readonly:
                 self.con = _connect_readonly(path)
@@ -514,11 +519,7 @@ class BoundDB:
 
     def __init__(self, path: str, readonly: bool = False):
         self.path = path
-        if not str(path).strip():
-            raise DBError("database path is empty")
-        d = os.path.dirname(os.path.abspath(path)) or "."
-        if not os.path.isdir(d):
-            raise DBError(f"cannot open database {path!r}: folder {d!r} does not exist")
+        _check_path(path)
         try:
             self.con = (_connect_readonly(path) if readonly
                         else sqlite3.connect(path, timeout=30))

@@ -20,12 +20,27 @@ processes, one seed per task, each row handed to ``on_rows`` as soon as it arriv
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import sys
 import time
 
 from engine.game import Game
+
+
+@contextlib.contextmanager
+def closing_pool(pool):
+    """Run work on a ``multiprocessing`` pool: closed and joined when the work is done; on any
+    exception, Ctrl-C included, terminated (no worker goes on with a deal) and joined."""
+    try:
+        yield pool
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 MODES = ("clairvoyant", "honest")
 WARM_SEED = 0            # the deal solved (and thrown away) to warm the clairvoyant kernels
@@ -292,7 +307,7 @@ def run_local(job: dict, seeds, jobs: int, on_rows) -> None:
             raise rows
         on_rows(rows)
 
-    try:
+    with closing_pool(pool):
         for s in itertools.chain([first], it):
             while in_flight >= ahead:
                 collect()
@@ -301,9 +316,3 @@ def run_local(job: dict, seeds, jobs: int, on_rows) -> None:
             in_flight += 1
         while in_flight:
             collect()
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()

@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 from paths import ROOT
-from web_kit import Client
+from web_kit import Client, without_time as _without_time
 
 BAD = "mode=solo phase=play hand=Os"      # no row: refused by the notation's parser
 
@@ -169,15 +169,6 @@ def test_two_users_have_two_games(web_server):
     _, a_again = alice.get("/api/state")
     assert a_again == a2 and a2["decisions"] == 1
 
-
-def _without_time(ranking):
-    """The ranking's JSON without its timings (``seconds``, at any depth: the estimates
-    time their steps too), which are the clock's, not the search's."""
-    if isinstance(ranking, dict):
-        return {k: _without_time(v) for k, v in ranking.items() if k != "seconds"}
-    if isinstance(ranking, list):
-        return [_without_time(v) for v in ranking]
-    return ranking
 
 
 @pytest.mark.slow

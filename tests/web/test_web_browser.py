@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from paths import ROOT
+from web_kit import without_time as _without_time
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -47,15 +48,6 @@ def cli(*args):
                        cwd=ROOT, timeout=300)
     return p.returncode, p.stdout, p.stderr
 
-
-def _without_time(ranking):
-    """The ranking's JSON without its timings (``seconds``, at any depth: the estimates
-    time their steps too), which are the clock's, not the search's."""
-    if isinstance(ranking, dict):
-        return {k: _without_time(v) for k, v in ranking.items() if k != "seconds"}
-    if isinstance(ranking, list):
-        return [_without_time(v) for v in ranking]
-    return ranking
 
 
 def _move(page, decisions: int) -> None:

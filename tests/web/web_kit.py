@@ -43,3 +43,13 @@ class Client:
                 return job
             assert time.monotonic() < t_end, f"job still {job['status']} after {limit_s} s"
             time.sleep(0.1)
+
+
+def without_time(ranking):
+    """The ranking's JSON without its timings (``seconds``, at any depth: the estimates
+    time their steps too), which are the clock's, not the search's."""
+    if isinstance(ranking, dict):
+        return {k: without_time(v) for k, v in ranking.items() if k != "seconds"}
+    if isinstance(ranking, list):
+        return [without_time(v) for v in ranking]
+    return ranking
