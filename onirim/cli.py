@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import platform
 import re
 import signal
@@ -218,3 +219,15 @@ def _main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def entry() -> int:
+    """The console script ``onirim``: :func:`main`, and an interrupted command (status 130,
+    its one line said) leaves with status 130 as ``python -m onirim`` does
+    (``onirim/__main__.py`` says why Python's own exit may not)."""
+    code = main()
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    return code
