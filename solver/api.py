@@ -268,9 +268,6 @@ def deal_solver_entry(players: int) -> DealSolverEntry:
                            family.DEFAULT_TT_MB)
 
 
-LOSS_PROOF = "re-solve"    # a LOSS certificate: solve the deal again with the same settings
-
-
 def solve_deal(solver, seed: int, players: int, budget_nodes: int, budget_s: float | None,
                tt_mb: float) -> dict:
     """Deal ``seed`` solved by ``solver`` (made from :func:`deal_solver_entry`, with a table
@@ -281,12 +278,11 @@ def solve_deal(solver, seed: int, players: int, budget_nodes: int, budget_s: flo
     r = solver.solve_deal(seed, budget_nodes=budget_nodes, budget_s=budget_s)
     if r.result == "WIN":
         cert = list(r.line)
-    elif r.result == "LOSS":
-        cert = {"proof": LOSS_PROOF, "solver": deal_solver_entry(players).version}
-        if players == 2:
-            cert["players"] = 2
-        cert.update(budget_nodes=int(budget_nodes), budget_s=budget_s, tt_mb=tt_mb,
-                    nodes=int(r.nodes))
+    elif r.result == "LOSS":      # the recipe onirim verify re-solves (solver.clairvoyant)
+        from solver.clairvoyant.solve import loss_recipe
+        cert = loss_recipe(budget_nodes, budget_s, tt_mb, r.nodes,
+                           solver=deal_solver_entry(players).version,
+                           players=2 if players == 2 else None)
     else:
         cert = []
     return {"seed": seed, "result": r.result, "nodes": int(r.nodes),

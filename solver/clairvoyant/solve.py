@@ -247,14 +247,20 @@ def solve_deal(seed: int, budget_nodes: int = DEFAULT_NODE_BUDGET,
 LOSS_PROOF = "re-solve"
 
 
-def loss_recipe(budget_nodes, budget_s, tt_mb, nodes) -> dict:
+def loss_recipe(budget_nodes, budget_s, tt_mb, nodes, solver: str = SOLVER_VERSION,
+                players: int | None = None) -> dict:
     """What makes a stored LOSS checkable: the settings to solve the deal again with.  A LOSS
     found within a node budget is found again by the same search with the same node budget and
-    table size (the search is deterministic; ``budget_s`` only ever stops a search earlier)."""
-    return {"proof": LOSS_PROOF, "solver": SOLVER_VERSION,
-            "budget_nodes": DEFAULT_NODE_BUDGET if budget_nodes is None else int(budget_nodes),
-            "budget_s": budget_s, "tt_mb": DEFAULT_TT_MB if tt_mb is None else tt_mb,
-            "nodes": int(nodes)}
+    table size (the search is deterministic; ``budget_s`` only ever stops a search earlier).
+    ``solver``: the version of the solver that found it; ``players``: 2 for a two-player deal
+    (absent from a solo recipe)."""
+    recipe = {"proof": LOSS_PROOF, "solver": solver}
+    if players is not None:
+        recipe["players"] = players
+    recipe.update(
+        budget_nodes=DEFAULT_NODE_BUDGET if budget_nodes is None else int(budget_nodes),
+        budget_s=budget_s, tt_mb=DEFAULT_TT_MB if tt_mb is None else tt_mb, nodes=int(nodes))
+    return recipe
 
 
 def check_loss(state, recipe) -> tuple[str, str]:
