@@ -700,18 +700,19 @@ class State:
         return log
 
     # ------------------------------------------------------------------ conveniences
-    def observation_string(self, player: int | None = None) -> str:
+    def observation_string(self, player: int | None = None, talk: str = "none") -> str:
         """What ``player`` (default: the one to move) may know now, in the one-line notation
         of ``docs/NOTATION.md``: no hidden deck order, no ``seed`` or ``shuffles``, and in a
-        two-player game the partner's own cards as ``?``.  The full position, with the deal,
-        is ``str(state)`` or ``format_position(state, view="full")``."""
-        return observation_text(self, player)
+        two-player game the partner's cards it does not know as ``?`` (``talk``: the game's
+        mode, ``engine.view.player_view``).  The full position, with the deal, is
+        ``str(state)`` or ``format_position(state, view="full")``."""
+        return observation_text(self, player, talk)
 
-    def information_state_string(self, player: int | None = None) -> str:
+    def information_state_string(self, player: int | None = None, talk: str = "none") -> str:
         """:meth:`observation_string`, then ``history=`` and every decision taken so far
         (action integers, oldest first): what ``player`` knows and recalls
         (:func:`engine.view.information_state_text`)."""
-        return information_state_text(self, player)
+        return information_state_text(self, player, talk)
 
     def __str__(self) -> str:
         return join_fields(state_fields(self))   # engine.notation.format_position(self)

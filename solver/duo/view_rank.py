@@ -119,7 +119,9 @@ class DuoViewRank(SolverBase):
         if view.phase not in _DECISION:
             raise NotDuoView(f"phase: the position must be a decision (play, prophecy, door, "
                              f"nightmare or draft), not {view.phase}")
-        note = f"player {view.viewer}'s (the partner's cards and the deck order unknown)"
+        note = (f"player {view.viewer}'s (the deck order unknown, and "
+                + (f"{view.hidden} partner card(s))" if view.hidden else
+                   "no partner card)"))
         return view, note
 
     def prepare(self, state=None, say=None) -> None:
