@@ -221,7 +221,7 @@ def from_fields(raw: dict, views: bool = False) -> State:
             if HIDDEN in vals:
                 if vals[vals.index(HIDDEN):] != [HIDDEN] * vals.count(HIDDEN):
                     raise PositionError(f"hand{p}", "the partner's unknown cards are written "
-                                                    "with one ? each, after its known cards")
+                                                    "one ? per card, after its known cards")
                 if hidden_seat is not None:
                     raise PositionError("hand1", "both hands are hidden (?); a view hides "
                                                  "only the partner's hand")

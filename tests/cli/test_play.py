@@ -382,5 +382,7 @@ def test_two_player_position_is_the_contract_view_and_parses_back():
     for m in moves[:12]:
         s.apply_action(s.string_to_action(m))
     other = 1 - s.turn
-    assert f"hand{other}=?,?,?" in text and "seed=" not in text
+    known = [cards.CODES[c] for c in player_view(s).hands[other]]
+    assert f"hand{other}={','.join(known + ['?'] * (3 - len(known)))} " in text
+    assert "?" in text and "seed=" not in text
     assert parse_view(text) == player_view(s)
