@@ -109,6 +109,11 @@ def add_arguments(parser):
                         help="deal seed, 0 .. 2**64-1 (default: a random one, printed)")
     parser.add_argument("--players", type=int, choices=(1, 2), default=1,
                         help="1 (solo, default) or 2 (two-player cooperative)")
+    parser.add_argument("--talk", choices=("none", "open"), default=None,
+                        help="two players: the mode chosen before the game (docs/DUO.md): "
+                             "none, the silent game (default), or open, hands face up; the "
+                             "hints and the printed view know what that mode lets a player "
+                             "know of its partner's hand")
     parser.add_argument("--analysis", action="store_true",
                         help="analysis mode: 'undo' takes moves back, so you can see a drawn "
                              "card and play differently; this breaks honest play (default off)")
@@ -304,14 +309,16 @@ class Hinter:
             self._duo_policy.warm_up()
         return self._duo_policy
 
-    def hint(self, state, stream: int) -> tuple[int, str]:
-        """(action, the words that say where it comes from)."""
-        view = player_view(state)
+    def hint(self, state, stream: int, talk: str = "none") -> tuple[int, str]:
+        """(action, the words that say where it comes from); ``talk``: the two-player game's
+        mode."""
+        view = player_view(state, talk=talk)
         if state.players == 2:
             p = self.duo_policy()
+            game = "open game" if talk == "open" else "silent game"
             return (p.act(view, stream), f"heuristic: {p.name} policy from player "
-                                         f"{state.turn}'s view (no exact search for two "
-                                         "players); not proven best")
+                                         f"{state.turn}'s view, {game} (no exact search for "
+                                         "two players); not proven best")
         note = ""
         if state.deck_size() <= self.deck_max:
             try:
@@ -343,8 +350,9 @@ class Session:
     """One interactive game: the state and the undo stack."""
 
     def __init__(self, players: int, seed: int, inp=None, out=None, width: int | None = None,
-                 analysis: bool = False):
+                 analysis: bool = False, talk: str = "none"):
         self.game = Game(players)
+        self.talk = talk
         self.seed = seed
         self.analysis = analysis
         self.state = self.game.new_initial_state(seed)
@@ -446,17 +454,19 @@ class Session:
 
     def show_hint(self) -> None:
         s = self.state
-        action, why = self.hinter.hint(s, _stream(self.seed, len(s.history())))
+        action, why = self.hinter.hint(s, _stream(self.seed, len(s.history())), self.talk)
         n = s.legal_actions().index(action) + 1
         for part in wrap(f"hint: {n}) {s.action_to_string(action)}  [{why}]", self.width):
             self.say(part)
 
     def show_position(self) -> None:
         s = self.state
-        text = s.observation_string()
+        text = s.observation_string(talk=self.talk)
         if s.players == 2:
-            self.say(f"Your view (player {s.turn}; ? = a card of your partner's hand, "
-                     "* = the deck's cards of unknown order):")
+            game = ("open game: your partner's hand is face up" if self.talk == "open" else
+                    "silent game: ? = a card of your partner's hand you did not see it take")
+            self.say(f"Your view (player {s.turn}, {game}; * = the deck's cards of unknown "
+                     "order):")
         else:
             self.say("Your view (* = the deck's cards of unknown order); to ask the solver:")
         self.say(f'onirim best "{text}"')
@@ -464,6 +474,7 @@ class Session:
     # -------------------------------------------------------------- main loop
     def replay_line(self) -> str:
         flag = f" --players {self.game.players}" if self.game.players == 2 else ""
+        flag += " --talk open" if self.talk == "open" else ""
         return f"Seed {self.seed} (replay with: onirim play --seed {self.seed}{flag})"
 
     def end(self, text: str) -> int:
@@ -474,6 +485,10 @@ class Session:
 
     def run(self) -> int:
         self.say("Onirim: a new game (the seed is shown when it ends).")
+        if self.game.players == 2:
+            self.say_wrapped("The open game: both hands face up, free talk." if self.talk ==
+                             "open" else "The silent game: no word about your own cards; "
+                             "a player knows of its partner's hand only what it saw it take.")
         if self.analysis:
             self.say_wrapped("Analysis mode: 'undo' takes moves back. You can see a drawn card "
                              "and play differently: this is not honest play.")
@@ -555,5 +570,10 @@ def _isatty(stream) -> bool:
 
 
 def run(args) -> int:
+    talk = getattr(args, "talk", None)
+    if talk is not None and args.players != 2:
+        from onirim.cli import UsageError
+        raise UsageError(f"--talk {talk}: the open and silent games are two-player modes "
+                         "(--players 2)")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    return Session(args.players, seed, analysis=args.analysis).run()
+    return Session(args.players, seed, analysis=args.analysis, talk=talk or "none").run()

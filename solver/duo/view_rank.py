@@ -38,7 +38,7 @@ import numpy as np
 
 from engine import cards
 from engine.game import State
-from engine.view import is_duo_view, player_view
+from engine.view import dealt_position, is_duo_view, player_view
 
 from solver.budgets import check_nodes, check_seconds
 from solver.duo import info_playouts as IP
@@ -100,16 +100,9 @@ def _count_hands(view, cap):
 
 
 def world(view, hand) -> State:
-    """The chance-mode position of ``view`` with the partner holding ``hand``."""
-    s = view.clone()
-    unknown = list(view.unknown)
-    for c in hand:
-        unknown[c] -= 1
-    s.__class__ = type(view).__mro__[2]          # the engine's State
-    s.unknown = unknown
-    s.hands[1 - view.viewer] = sorted(hand)
-    del s.viewer, s.hidden
-    return s
+    """The chance-mode position of ``view`` with the partner holding its known cards and
+    ``hand`` (its hidden cards)."""
+    return dealt_position(view, hand)
 
 
 @register_solver(MODE, players=(2,), options=(),
@@ -128,7 +121,9 @@ class DuoViewRank(SolverBase):
         if view.phase not in _DECISION:
             raise NotDuoView(f"phase: the position must be a decision (play, prophecy, door, "
                              f"nightmare or draft), not {view.phase}")
-        note = f"player {view.viewer}'s (the partner's cards and the deck order unknown)"
+        note = (f"player {view.viewer}'s (the deck order unknown, and "
+                + (f"{view.hidden} partner card(s))" if view.hidden else
+                   "no partner card)"))
         return view, note
 
     def prepare(self, state=None, say=None) -> None:
