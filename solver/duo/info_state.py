@@ -76,16 +76,18 @@ MAX_LEGAL = kernel.MAX_LEGAL_DUO
 mix64 = kernel.mix64
 word = kernel.word
 
-# the turn and the deck model: the one kernel's functions
+# the turn and the deck model: the one kernel's functions; advance, apply_action and drawn
+# are its turn compiled for two players (this module's arrays are two-player ones: NPL = 2),
+# the others read the number of players from the array
 draw_unknown = kernel.draw_unknown
 deck_size = kernel.deck_size
 zone_at = kernel.zone_at
 missing_zone = kernel.missing_zone
 active_count = kernel.active_count
-advance = kernel.advance
-apply_action = kernel.apply_action
+advance = kernel.advance_duo
+apply_action = kernel.apply_action_duo
+drawn = kernel.drawn_duo
 apply_chance = kernel.apply_chance
-drawn = kernel._drawn
 legal = kernel.legal
 legal_list = kernel.legal_list
 step = kernel.step

@@ -250,6 +250,15 @@ def deck_size(S):
 
 
 @njit(cache=True, inline="always")
+def _deck(S, npl):
+    """:func:`deck_size` in the turn specialized to ``npl`` players (solo has no hidden
+    cards)."""
+    if npl == 1:
+        return S[NTOP] + S[UTOT]
+    return S[NTOP] + S[UTOT] - S[HID]
+
+
+@njit(cache=True, inline="always")
 def _pop_top(S):
     c = S[TOP]
     n = S[NTOP]
@@ -285,18 +294,27 @@ def _door_counted(S):
 
 
 @njit(cache=True, inline="always")
-def _gain_door(S, col):
+def _gain_door(S, npl, col):
     """A Door of colour ``col`` goes into play for the active player; True if that wins.  This
     kernel keeps the Doors as counts in array slots with their total beside them, not in a board
     word, so it does not call :func:`solver.board.gain_door` (which reads the total off a
     packed field)."""
-    S[DR + PSTEP * S[TURN] + col] += 1
+    S[DR + PSTEP * _turn(S, npl) + col] += 1
     return _door_counted(S)
 
 
 # ----------------------------------------------------------------------------- zones
 # The active player's cards are one zone solo (its hand) and two with two players: zone 0 its
-# own cards, zone 1 the shared ones (SH).  A solo array's shared slots stay zero.
+# own cards, zone 1 the shared ones (SH).  A solo array's shared slots stay zero.  The turn's
+# steps take ``npl``, the number of players: the entry points (advance, apply_action,
+# apply_chance) read it from the array and pass it on as a constant, so that numba compiles
+# the solo turn without the two-player branches (see advance).
+@njit(cache=True, inline="always")
+def _turn(S, npl):
+    """The player to move (0 solo)."""
+    return 0 if npl == 1 else S[TURN]
+
+
 @njit(cache=True, inline="always")
 def zones(S):
     """How many zones the active player plays from: 1 solo, 2 with two players."""
@@ -312,9 +330,9 @@ def zone_at(S, zone):
 
 
 @njit(cache=True, inline="always")
-def _zone_take(S, zone, c):
+def _zone_take(S, npl, zone, c):
     if zone == 0:
-        p = PSTEP * S[TURN]
+        p = PSTEP * _turn(S, npl)
         S[H + p + c] -= 1
         S[HSIZE + p] -= 1
     else:
@@ -323,9 +341,9 @@ def _zone_take(S, zone, c):
 
 
 @njit(cache=True, inline="always")
-def _zone_put(S, zone, c):
+def _zone_put(S, npl, zone, c):
     if zone == 0:
-        p = PSTEP * S[TURN]
+        p = PSTEP * _turn(S, npl)
         S[H + p + c] += 1
         S[HSIZE + p] += 1
     else:
@@ -334,19 +352,33 @@ def _zone_put(S, zone, c):
 
 
 @njit(cache=True, inline="always")
-def missing_zone(S):
+def _missing(S, npl):
     """The zone a refill or a redraw fills next, -1 when the hand is full: solo the hand
     (:func:`solver.steps.hand_full`); two players :func:`solver.steps.fill_zone` (D4: own
     cards first, then the shared ones)."""
-    if S[NPL] == 1:
+    if npl == 1:
         return -1 if steps.hand_full(S[HSIZE]) else 0
     return steps.fill_zone(S[HSIZE + PSTEP * S[TURN]], S[SHS])
 
 
 @njit(cache=True, inline="always")
-def active_count(S, c):
-    """Cards of type c the active player may use: own and shared (none solo)."""
+def missing_zone(S):
+    """:func:`_missing` for the array's number of players."""
+    return _missing(S, S[NPL])
+
+
+@njit(cache=True, inline="always")
+def _active(S, npl, c):
+    """Cards of type c the active player may use: its hand; two players own and shared."""
+    if npl == 1:
+        return S[H + c]
     return S[H + PSTEP * S[TURN] + c] + S[SH + c]
+
+
+@njit(cache=True, inline="always")
+def active_count(S, c):
+    """:func:`_active` for the array's number of players."""
+    return _active(S, S[NPL], c)
 
 
 @njit(cache=True, inline="always")
@@ -382,17 +414,17 @@ def _to_limbo(S, c):
 
 
 @njit(cache=True, inline="always")
-def _refill_with(S, c):
+def _refill_with(S, npl, c):
     """A card drawn in a refill, where :func:`solver.steps.refill_card` and
     :func:`solver.steps.door_waits` (two players: D5) send it."""
     go = steps.refill_card(c)
     if go == steps.GO_DOOR:
         col = c - FIRST_DOOR
-        if not steps.door_waits(S[NPL] > 1, active_count(S, board.key_of(col)),
-                                S[DR + PSTEP * S[TURN] + col]):
+        if not steps.door_waits(npl > 1, _active(S, npl, board.key_of(col)),
+                                S[DR + PSTEP * _turn(S, npl) + col]):
             go = steps.GO_LIMBO
     if go == steps.GO_HAND:
-        _zone_put(S, missing_zone(S), c)
+        _zone_put(S, npl, _missing(S, npl), c)
     elif go == steps.GO_LIMBO:
         _to_limbo(S, c)
     elif go == steps.GO_DOOR:
@@ -404,14 +436,14 @@ def _refill_with(S, c):
 
 
 @njit(cache=True, inline="always")
-def _place_redrawn(S, c):
+def _place_redrawn(S, npl, c):
     """A card drawn in the setup or a redraw (:func:`solver.steps.redraw_card`): a Location to
     the zone being filled (two players' setup: the centre of the draft), else to limbo."""
     if steps.redraw_card(c) == steps.GO_HAND:
-        if S[PH] == P_SETUP and S[NPL] > 1:
-            _zone_put(S, 1, c)
+        if npl > 1 and S[PH] == P_SETUP:
+            _zone_put(S, npl, 1, c)
         else:
-            _zone_put(S, missing_zone(S), c)
+            _zone_put(S, npl, _missing(S, npl), c)
     else:
         _to_limbo(S, c)
 
@@ -470,60 +502,87 @@ def _deck_phase(S, ph, size):
 
 
 @njit(cache=True, inline="always")
-def _setup_done(S):
+def _setup_done(S, npl):
     """The setup's draws are over: solo the hand is full; two players the centre of the draft
     is dealt (D1, :func:`solver.steps.draft_dealt`)."""
-    if S[NPL] == 1:
+    if npl == 1:
         return steps.hand_full(S[HSIZE])
     return steps.draft_dealt(S[SHS])
 
 
 @njit(cache=True, inline="always")
-def _end_turn(S):
+def _end_turn(S, npl):
     """The hand is full again: the limbo goes back into the deck, the other player (two
     players, D8) is to move."""
     if steps.limbo_back(S[LTOT]):
         _shuffle(S, True)
-    if S[NPL] > 1:
+    if npl > 1:
         S[TURN] = 1 - S[TURN]
     S[PH] = P_PLAY
 
 
 @njit(cache=True, inline="always")
-def advance(S):
-    """engine State._advance: every automatic step until a decision, a chance node or the end."""
+def _advance(S, npl):
+    """engine State._advance for ``npl`` players: every automatic step until a decision, a
+    chance node or the end."""
     while True:
         ph = S[PH]
         if ph == P_SETUP or ph == P_REDRAW:
-            if ph == P_SETUP and _setup_done(S):
+            if ph == P_SETUP and _setup_done(S, npl):
                 if steps.limbo_back(S[LTOT]):
                     _shuffle(S, True)
-                S[PH] = P_PLAY if S[NPL] == 1 else P_DRAFT
+                S[PH] = P_PLAY if npl == 1 else P_DRAFT
                 return
-            if ph == P_REDRAW and missing_zone(S) < 0:         # the hand is redrawn
+            if ph == P_REDRAW and _missing(S, npl) < 0:         # the hand is redrawn
                 S[PH] = P_REFILL
                 continue
-            c = _next_known(S, deck_size(S))
+            c = _next_known(S, _deck(S, npl))
             if c < 0:
                 return
-            _place_redrawn(S, c)
+            _place_redrawn(S, npl, c)
             continue
         if ph == P_REFILL:
-            if missing_zone(S) < 0:
-                _end_turn(S)
+            if _missing(S, npl) < 0:
+                _end_turn(S, npl)
                 return
-            c = _next_known(S, deck_size(S))
+            c = _next_known(S, _deck(S, npl))
             if c < 0:
                 return
-            _refill_with(S, c)
+            _refill_with(S, npl, c)
             if S[PH] != P_REFILL:
                 return
             continue
         if ph == P_REVEAL or ph == P_FORESEE:
-            if _deck_phase(S, ph, deck_size(S)):
+            if _deck_phase(S, ph, _deck(S, npl)):
                 continue
             return
         return
+
+
+# The entry points of the turn read the number of players from the array.  Each has two
+# forms: the inlined one (``advance``) compiles the solo turn in its caller, with the number
+# of players a constant (numba folds the two-player branches away: the solo playouts run as
+# fast as a solo-only kernel), and calls the two-player turn, compiled once; the two-player
+# modules, whose arrays are two-player by construction, inline the two-player turn
+# (``advance_duo``, :mod:`solver.duo.info_state`'s ``advance``).
+@njit(cache=True, inline="always")
+def advance_duo(S):
+    """:func:`advance` of a two-player array."""
+    _advance(S, 2)
+
+
+@njit(cache=True)
+def _advance_2(S):
+    _advance(S, 2)
+
+
+@njit(cache=True, inline="always")
+def advance(S):
+    """engine State._advance: every automatic step until a decision, a chance node or the end."""
+    if S[NPL] == 1:
+        _advance(S, 1)
+    else:
+        _advance_2(S)
 
 
 @njit(cache=True)
@@ -532,24 +591,45 @@ def is_chance(S):
 
 
 @njit(cache=True, inline="always")
-def apply_chance(S, t):
-    """engine State._apply_chance: the next unknown card is of type ``t`` (no advance)."""
-    _remove_unknown(S, t)
-    _drawn(S, t)
+def _drawn_n(S, npl, t):
+    """What happens to a card of type ``t`` just taken from the unknown part (``npl``
+    players)."""
+    ph = S[PH]
+    if ph == P_SETUP or ph == P_REDRAW:
+        _place_redrawn(S, npl, t)
+    elif ph == P_REFILL:
+        _refill_with(S, npl, t)
+    elif ph == P_REVEAL:
+        _revealed(S, t)
+    elif ph == P_FORESEE:
+        _foreseen(S, t)
+
+
+@njit(cache=True, inline="always")
+def drawn_duo(S, t):
+    """:func:`_drawn` of a two-player array."""
+    _drawn_n(S, 2, t)
+
+
+@njit(cache=True)
+def _drawn_2(S, t):
+    _drawn_n(S, 2, t)
 
 
 @njit(cache=True, inline="always")
 def _drawn(S, t):
     """What happens to a card of type ``t`` just taken from the unknown part."""
-    ph = S[PH]
-    if ph == P_SETUP or ph == P_REDRAW:
-        _place_redrawn(S, t)
-    elif ph == P_REFILL:
-        _refill_with(S, t)
-    elif ph == P_REVEAL:
-        _revealed(S, t)
-    elif ph == P_FORESEE:
-        _foreseen(S, t)
+    if S[NPL] == 1:
+        _drawn_n(S, 1, t)
+    else:
+        _drawn_2(S, t)
+
+
+@njit(cache=True, inline="always")
+def apply_chance(S, t):
+    """engine State._apply_chance: the next unknown card is of type ``t`` (no advance)."""
+    _remove_unknown(S, t)
+    _drawn(S, t)
 
 
 @njit(cache=True, inline="always")
@@ -631,7 +711,7 @@ def _legal_prophecy(S, out, size):
 
 
 @njit(cache=True, inline="always")
-def _play(S, p, c):
+def _play(S, npl, p, c):
     """The active player ``p`` plays ``c`` (already taken from its zone) to its row; a
     completed series brings a Door of its colour out of the deck if the player may gain it
     (:func:`solver.steps.may_gain_door`, two players: D5)."""
@@ -641,18 +721,26 @@ def _play(S, p, c):
     S[LAST + r] = c
     S[ROWLEN + r] += 1
     S[PH] = P_REFILL
-    if done >= 0 and steps.may_gain_door(S[NPL] > 1, S[DR + r + done]):
+    if done >= 0 and steps.may_gain_door(npl > 1, S[DR + r + done]):
         if _take_door_from_deck(S, done):
-            if _gain_door(S, done):
+            if _gain_door(S, npl, done):
                 return
             _shuffle(S, False)
 
 
 @njit(cache=True, inline="always")
-def _discard(S, p, a):
+def _zone_card(npl, x):
+    """(zone, card) of a zone's card number ``x`` = zone * ZONE_STRIDE + card (solo: zone 0)."""
+    if npl == 1:
+        return 0, x
+    return x // ZONE_STRIDE, x % ZONE_STRIDE
+
+
+@njit(cache=True, inline="always")
+def _discard(S, npl, p, a):
     """The discard ``a`` (two players: with the exchange of one own card with one shared
     card, D3)."""
-    if a < A_SWAP:
+    if npl == 1 or a < A_SWAP:
         zc = a - A_DISCARD
         ga = -1
         gb = -1
@@ -661,8 +749,8 @@ def _discard(S, p, a):
         zc = x // SWAP_STRIDE
         ga = (x % SWAP_STRIDE) // NLOC
         gb = x % NLOC
-    c = zc % ZONE_STRIDE
-    _zone_take(S, zc // ZONE_STRIDE, c)
+    zone, c = _zone_card(npl, zc)
+    _zone_take(S, npl, zone, c)
     S[D + c] += 1
     if ga >= 0:                   # D3: exchange own ga with shared gb
         own = H + PSTEP * p
@@ -674,7 +762,7 @@ def _discard(S, p, a):
 
 
 @njit(cache=True, inline="always")
-def _nightmare(S, p, a):
+def _nightmare(S, npl, p, a):
     """The Nightmare's option ``a``: a Key from a zone, one of the active player's Doors to
     limbo (two players: D6), the reveal, or the hand (two players: own and shared cards, D4)
     discarded and redrawn."""
@@ -683,12 +771,12 @@ def _nightmare(S, p, a):
     kind, col = board.nightmare_kind(o)
     if kind == board.OPT_KEY:
         k = board.key_of(col)
-        _zone_take(S, zone, k)
+        _zone_take(S, npl, zone, k)
         S[D + k] += 1
     elif kind == board.OPT_DOOR:
         _lose_door(S, DR + PSTEP * p + col, col)
     elif kind == board.OPT_REVEAL:
-        _start_reveal(S, deck_size(S))
+        _start_reveal(S, _deck(S, npl))
     else:
         own = H + PSTEP * p
         for c in range(NLOC):
@@ -701,19 +789,20 @@ def _nightmare(S, p, a):
 
 
 @njit(cache=True, inline="always")
-def apply_action(S, a):
-    """engine State._apply_decision for a legal action ``a`` (no advance)."""
+def _apply(S, a, npl):
+    """engine State._apply_decision for ``npl`` players and a legal action ``a`` (no
+    advance)."""
     ph = S[PH]
-    p = S[TURN]
+    p = _turn(S, npl)
     if ph == P_PLAY:
         if a < A_DISCARD:
-            c = (a - A_PLAY) % ZONE_STRIDE
-            _zone_take(S, (a - A_PLAY) // ZONE_STRIDE, c)
-            _play(S, p, c)
+            zone, c = _zone_card(npl, a - A_PLAY)
+            _zone_take(S, npl, zone, c)
+            _play(S, npl, p, c)
         else:
-            _discard(S, p, a)
+            _discard(S, npl, p, a)
     elif ph == P_PROPHECY:
-        _apply_prophecy(S, a, deck_size(S))
+        _apply_prophecy(S, a, _deck(S, npl))
     elif ph == P_DOOR:
         door = _take_drawn(S)
         if a == A_DOOR_LIMBO:
@@ -721,12 +810,12 @@ def apply_action(S, a):
         else:
             col = door - FIRST_DOOR
             k = board.key_of(col)
-            _zone_take(S, a - A_DOOR_KEY, k)
+            _zone_take(S, npl, a - A_DOOR_KEY, k)
             S[D + k] += 1
-            _gain_door(S, col)
+            _gain_door(S, npl, col)
     elif ph == P_NIGHTMARE:
-        _nightmare(S, p, a)
-    elif ph == P_DRAFT:               # D1: a card from the centre; the other player drafts next
+        _nightmare(S, npl, p, a)
+    elif npl > 1 and ph == P_DRAFT:   # D1: a card from the centre; the other player drafts next
         c = a - A_DRAFT
         S[SH + c] -= 1
         S[SHS] -= 1
@@ -735,6 +824,26 @@ def apply_action(S, a):
         S[TURN] = 1 - p
         if steps.draft_done(S[HSIZE], S[HSIZE + PSTEP]):
             S[PH] = P_PLAY
+
+
+@njit(cache=True, inline="always")
+def apply_action_duo(S, a):
+    """:func:`apply_action` of a two-player array."""
+    _apply(S, a, 2)
+
+
+@njit(cache=True)
+def _apply_2(S, a):
+    _apply(S, a, 2)
+
+
+@njit(cache=True, inline="always")
+def apply_action(S, a):
+    """engine State._apply_decision for a legal action ``a`` (no advance)."""
+    if S[NPL] == 1:
+        _apply(S, a, 1)
+    else:
+        _apply_2(S, a)
 
 
 # ----------------------------------------------------------------------------- legal actions
