@@ -76,9 +76,9 @@ MAX_LEGAL = kernel.MAX_LEGAL_DUO
 mix64 = kernel.mix64
 word = kernel.word
 
-# the turn and the deck model: the one kernel's functions; advance, apply_action and drawn
-# are its turn compiled for two players (this module's arrays are two-player ones: NPL = 2),
-# the others read the number of players from the array
+# the turn and the deck model: the one kernel's functions; advance, apply_action, drawn,
+# step and chance_step are its turn compiled for two players (this module's arrays are
+# two-player ones: NPL = 2), the others read the number of players from the array
 draw_unknown = kernel.draw_unknown
 deck_size = kernel.deck_size
 zone_at = kernel.zone_at
@@ -90,8 +90,8 @@ drawn = kernel.drawn_duo
 apply_chance = kernel.apply_chance
 legal = kernel.legal
 legal_list = kernel.legal_list
-step = kernel.step
-chance_step = kernel.chance_step
+step = kernel.step_duo
+chance_step = kernel.chance_step_duo
 is_chance = kernel.is_chance
 _counts = kernel._counts
 

@@ -940,6 +940,21 @@ def chance_step(S, t):
     advance(S)
 
 
+@njit(cache=True)
+def step_duo(S, a):
+    """:func:`step` of a two-player array (the turn compiled for two players only)."""
+    apply_action_duo(S, a)
+    advance_duo(S)
+
+
+@njit(cache=True)
+def chance_step_duo(S, t):
+    """:func:`chance_step` of a two-player array."""
+    _remove_unknown(S, t)
+    drawn_duo(S, t)
+    advance_duo(S)
+
+
 # ----------------------------------------------------------------------------- Python side
 def encode(state) -> np.ndarray:
     """The kernel array of a solo chance-mode engine ``State`` (e.g. a player_view)."""

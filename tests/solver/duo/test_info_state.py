@@ -63,11 +63,12 @@ def test_one_kernel_plays_both_player_counts():
     NPL; the slots of both players and the shared ones do not overlap, and a solo array (NS
     slots) stops before player 1's."""
     from solver.honest import state as kernel
-    for name in ("apply_chance", "legal", "step", "chance_step", "draw_unknown", "deck_size",
-                 "is_chance", "legal_list"):
+    for name in ("apply_chance", "legal", "draw_unknown", "deck_size", "is_chance",
+                 "legal_list"):
         assert getattr(info, name) is getattr(kernel, name), name
-    assert (info.advance, info.apply_action, info.drawn) == \
-        (kernel.advance_duo, kernel.apply_action_duo, kernel.drawn_duo)
+    assert (info.advance, info.apply_action, info.drawn, info.step, info.chance_step) == \
+        (kernel.advance_duo, kernel.apply_action_duo, kernel.drawn_duo, kernel.step_duo,
+         kernel.chance_step_duo)
     assert info.INITIAL[info.NPL] == 2 and kernel.INITIAL[kernel.NPL] == 1
     widths = {"U": 17, "D": 17, "L": 17, "TOP": info.TOP_CAP, "ARR": cards.TOTAL_CARDS,
               "SH": info.NLOC}
