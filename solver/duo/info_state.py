@@ -78,13 +78,17 @@ word = kernel.word
 
 # the turn and the deck model: the one kernel's functions; advance, apply_action, drawn,
 # step and chance_step are its turn compiled for two players (this module's arrays are
-# two-player ones: NPL = 2), the others read the number of players from the array
+# two-player ones: NPL = 2), the *_inline forms the turn inlined where called (with npl = 2:
+# the playout loop), the others read the number of players from the array
 draw_unknown = kernel.draw_unknown
 deck_size = kernel.deck_size
 zone_at = kernel.zone_at
 missing_zone = kernel.missing_zone
 active_count = kernel.active_count
 advance = kernel.advance_duo
+advance_inline = kernel.advance_inline
+apply_action_inline = kernel.apply_action_inline
+drawn_inline = kernel.drawn_inline
 apply_action = kernel.apply_action_duo
 drawn = kernel.drawn_duo
 apply_chance = kernel.apply_chance

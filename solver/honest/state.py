@@ -559,30 +559,45 @@ def _advance(S, npl):
         return
 
 
-# The entry points of the turn read the number of players from the array.  Each has two
-# forms: the inlined one (``advance``) compiles the solo turn in its caller, with the number
-# of players a constant (numba folds the two-player branches away: the solo playouts run as
-# fast as a solo-only kernel), and calls the two-player turn, compiled once; the two-player
-# modules, whose arrays are two-player by construction, inline the two-player turn
-# (``advance_duo``, :mod:`solver.duo.info_state`'s ``advance``).
+# The entry points of the turn, one per number of players, each compiled once as a function
+# of its own: ``advance``, ``apply_action``, ``_drawn`` for a solo array (the turn with ``npl``
+# = 1: numba prunes the two-player branches on the constant) and ``advance_duo``,
+# ``apply_action_duo``, ``drawn_duo`` for a two-player one (:mod:`solver.duo.info_state` gives
+# them its plain names); the arrays of each family have one number of players by
+# construction.  They are not inlined: numba types an inlined function again in every caller,
+# and the turn inlined into each loop that steps a game was most of the kernels' compile time.
+# The one loop where a call per step costs (the playout loop, about 5-25% of a playout's time)
+# inlines the turn's ``*_inline`` forms instead, in one compiled function per number of
+# players (solver.honest.playouts._play, solver.duo.info_playouts._play).
 @njit(cache=True, inline="always")
-def advance_duo(S):
-    """:func:`advance` of a two-player array."""
-    _advance(S, 2)
+def advance_inline(S, npl):
+    """:func:`advance` for ``npl`` players (a constant), inlined where it is called."""
+    _advance(S, npl)
+
+
+@njit(cache=True, inline="always")
+def apply_action_inline(S, a, npl):
+    """:func:`apply_action` for ``npl`` players (a constant), inlined where it is called."""
+    _apply(S, a, npl)
+
+
+@njit(cache=True, inline="always")
+def drawn_inline(S, t, npl):
+    """:func:`_drawn` for ``npl`` players (a constant), inlined where it is called."""
+    _drawn_n(S, npl, t)
 
 
 @njit(cache=True)
-def _advance_2(S):
-    _advance(S, 2)
-
-
-@njit(cache=True, inline="always")
 def advance(S):
-    """engine State._advance: every automatic step until a decision, a chance node or the end."""
-    if S[NPL] == 1:
-        _advance(S, 1)
-    else:
-        _advance_2(S)
+    """engine State._advance of a solo array: every automatic step until a decision, a chance
+    node or the end."""
+    _advance(S, 1)
+
+
+@njit(cache=True)
+def advance_duo(S):
+    """:func:`advance` of a two-player array."""
+    _advance(S, 2)
 
 
 @njit(cache=True)
@@ -605,29 +620,22 @@ def _drawn_n(S, npl, t):
         _foreseen(S, t)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def _drawn(S, t):
+    """What happens to a card of type ``t`` just taken from the unknown part (a solo array)."""
+    _drawn_n(S, 1, t)
+
+
+@njit(cache=True)
 def drawn_duo(S, t):
     """:func:`_drawn` of a two-player array."""
     _drawn_n(S, 2, t)
 
 
 @njit(cache=True)
-def _drawn_2(S, t):
-    _drawn_n(S, 2, t)
-
-
-@njit(cache=True, inline="always")
-def _drawn(S, t):
-    """What happens to a card of type ``t`` just taken from the unknown part."""
-    if S[NPL] == 1:
-        _drawn_n(S, 1, t)
-    else:
-        _drawn_2(S, t)
-
-
-@njit(cache=True, inline="always")
 def apply_chance(S, t):
-    """engine State._apply_chance: the next unknown card is of type ``t`` (no advance)."""
+    """engine State._apply_chance of a solo array: the next unknown card is of type ``t`` (no
+    advance)."""
     _remove_unknown(S, t)
     _drawn(S, t)
 
@@ -826,24 +834,16 @@ def _apply(S, a, npl):
             S[PH] = P_PLAY
 
 
-@njit(cache=True, inline="always")
-def apply_action_duo(S, a):
-    """:func:`apply_action` of a two-player array."""
-    _apply(S, a, 2)
+@njit(cache=True)
+def apply_action(S, a):
+    """engine State._apply_decision of a solo array for a legal action ``a`` (no advance)."""
+    _apply(S, a, 1)
 
 
 @njit(cache=True)
-def _apply_2(S, a):
+def apply_action_duo(S, a):
+    """:func:`apply_action` of a two-player array."""
     _apply(S, a, 2)
-
-
-@njit(cache=True, inline="always")
-def apply_action(S, a):
-    """engine State._apply_decision for a legal action ``a`` (no advance)."""
-    if S[NPL] == 1:
-        _apply(S, a, 1)
-    else:
-        _apply_2(S, a)
 
 
 # ----------------------------------------------------------------------------- legal actions
