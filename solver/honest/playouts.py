@@ -32,14 +32,21 @@ MAX_DECISIONS = 2000   # a guard: a solo game has far fewer decisions
 CUT = -2               # playout_h: stopped at its horizon
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def to_decision(S, key, ctr):
     """Advance ``S`` through the automatic steps and the unknown cards' draws (draw ``ctr``
     on of stream ``key``) to the next decision or the end of the game.  Returns (1 won,
     0 lost, -1 a decision waits; the next draw's counter).  The whole-game loops of the
     kernel (``strong.seq_games``, ``ismcts.ismcts_games``, ``learned_games.weights_games``)
-    step through it, one call per decision (the turn inlined here, compiled once); :func:`playout`
-    keeps its own loop, which also traces the draws."""
+    step through it, one call per decision; :func:`playout` keeps its own loop, which also
+    traces the draws.  (The counter goes on as an ``int64``: a caller's first ``ctr = 0``
+    would otherwise compile :func:`_to_decision` a second time, for the literal 0.)"""
+    return _to_decision(S, key, np.int64(ctr))
+
+
+@njit(cache=True, _nrt=False)
+def _to_decision(S, key, ctr):
+    """:func:`to_decision`, compiled once: the solo turn inlined here."""
     while True:
         advance_inline(S, 1)
         ph = S[PH]
@@ -99,7 +106,7 @@ def playout(S, key, trace, base):
     Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game).  If ``trace`` is
     not empty, trace[0] = how many steps follow in trace[1:]: decisions as engine action
     integers, draws as DRAW + type (as far as the trace reaches)."""
-    return _play(S, key, trace, base, 0)
+    return _play(S, key, trace, base, np.int64(0))     # not a literal: one _play for both
 
 
 @njit(cache=True, _nrt=False)
