@@ -268,9 +268,10 @@ def _pop_top(S):
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _shuffle(S, with_limbo):
-    """The deck (and the limbo) becomes unknown: counts only."""
+    """The deck (and the limbo) becomes unknown: counts only.  (A rare step: a call, not
+    inlined; see "Hot and rare steps" below.)"""
     for i in range(S[NTOP]):
         _add_unknown(S, S[TOP + i])
     S[NTOP] = 0
@@ -481,7 +482,7 @@ def _next_known(S, size):
     return _pop_top(S)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _deck_phase(S, ph, size):
     """advance's step in phase reveal or foresee (``ph``), the deck holding ``size`` cards:
     True to go on, False at a decision or a chance node."""
@@ -521,6 +522,40 @@ def _end_turn(S, npl):
     S[PH] = P_PLAY
 
 
+# Hot and rare steps.  The turn's steps that run at almost every step of a playout (the
+# refill, a play, a discard, a card drawn into the hand) are inlined into the turn; the rare
+# ones (the setup and a redraw, a known card drawn after a prophecy, the reveal and the
+# prophecy's foresight, the prophecy, Door and Nightmare decisions, the draft, a shuffle) are
+# functions of their own, called.  numba compiles each of those once per number of players
+# (``npl`` reaches them as a literal constant, and numba prunes the other count's branches in
+# a function typed for a literal argument), and the loops that inline the turn type only its
+# hot part.
+@njit(cache=True)
+def _setup_step(S, npl):
+    """advance's step in phase setup or redraw: True to go on, False at a decision (the
+    setup's end) or a chance node."""
+    ph = S[PH]
+    if ph == P_SETUP and _setup_done(S, npl):
+        if steps.limbo_back(S[LTOT]):
+            _shuffle(S, True)
+        S[PH] = P_PLAY if npl == 1 else P_DRAFT
+        return False
+    if ph == P_REDRAW and _missing(S, npl) < 0:         # the hand is redrawn
+        S[PH] = P_REFILL
+        return True
+    c = _next_known(S, _deck(S, npl))
+    if c < 0:
+        return False
+    _place_redrawn(S, npl, c)
+    return True
+
+
+@njit(cache=True)
+def _refill_known(S, npl, c):
+    """advance's refill with the known top card ``c`` (after a prophecy)."""
+    _refill_with(S, npl, c)
+
+
 @njit(cache=True, inline="always")
 def _advance(S, npl):
     """engine State._advance for ``npl`` players: every automatic step until a decision, a
@@ -528,19 +563,9 @@ def _advance(S, npl):
     while True:
         ph = S[PH]
         if ph == P_SETUP or ph == P_REDRAW:
-            if ph == P_SETUP and _setup_done(S, npl):
-                if steps.limbo_back(S[LTOT]):
-                    _shuffle(S, True)
-                S[PH] = P_PLAY if npl == 1 else P_DRAFT
-                return
-            if ph == P_REDRAW and _missing(S, npl) < 0:         # the hand is redrawn
-                S[PH] = P_REFILL
+            if _setup_step(S, npl):
                 continue
-            c = _next_known(S, _deck(S, npl))
-            if c < 0:
-                return
-            _place_redrawn(S, npl, c)
-            continue
+            return
         if ph == P_REFILL:
             if _missing(S, npl) < 0:
                 _end_turn(S, npl)
@@ -548,7 +573,7 @@ def _advance(S, npl):
             c = _next_known(S, _deck(S, npl))
             if c < 0:
                 return
-            _refill_with(S, npl, c)
+            _refill_known(S, npl, c)
             if S[PH] != P_REFILL:
                 return
             continue
@@ -605,19 +630,26 @@ def is_chance(S):
     return S[PH] >= P_SETUP and S[PH] <= P_FORESEE
 
 
-@njit(cache=True, inline="always")
-def _drawn_n(S, npl, t):
-    """What happens to a card of type ``t`` just taken from the unknown part (``npl``
-    players)."""
+@njit(cache=True)
+def _drawn_rare(S, npl, t):
+    """:func:`_drawn_n` outside a refill: the setup, a redraw, the reveal, the foresight."""
     ph = S[PH]
     if ph == P_SETUP or ph == P_REDRAW:
         _place_redrawn(S, npl, t)
-    elif ph == P_REFILL:
-        _refill_with(S, npl, t)
     elif ph == P_REVEAL:
         _revealed(S, t)
     elif ph == P_FORESEE:
         _foreseen(S, t)
+
+
+@njit(cache=True, inline="always")
+def _drawn_n(S, npl, t):
+    """What happens to a card of type ``t`` just taken from the unknown part (``npl``
+    players)."""
+    if S[PH] == P_REFILL:
+        _refill_with(S, npl, t)
+    else:
+        _drawn_rare(S, npl, t)
 
 
 @njit(cache=True)
@@ -800,16 +832,24 @@ def _nightmare(S, npl, p, a):
 def _apply(S, a, npl):
     """engine State._apply_decision for ``npl`` players and a legal action ``a`` (no
     advance)."""
-    ph = S[PH]
-    p = _turn(S, npl)
-    if ph == P_PLAY:
+    if S[PH] == P_PLAY:
+        p = _turn(S, npl)
         if a < A_DISCARD:
             zone, c = _zone_card(npl, a - A_PLAY)
             _zone_take(S, npl, zone, c)
             _play(S, npl, p, c)
         else:
             _discard(S, npl, p, a)
-    elif ph == P_PROPHECY:
+    else:
+        _apply_rare(S, a, npl)
+
+
+@njit(cache=True)
+def _apply_rare(S, a, npl):
+    """:func:`_apply` outside phase play: the prophecy, a Door, a Nightmare, the draft."""
+    ph = S[PH]
+    p = _turn(S, npl)
+    if ph == P_PROPHECY:
         _apply_prophecy(S, a, _deck(S, npl))
     elif ph == P_DOOR:
         door = _take_drawn(S)
