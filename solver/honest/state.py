@@ -268,10 +268,10 @@ def _pop_top(S):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shuffle(S, with_limbo):
     """The deck (and the limbo) becomes unknown: counts only.  (A rare step: a call, not
-    inlined; see "Hot and rare steps" below.)"""
+    inlined; see "The rare steps" below.)"""
     for i in range(S[NTOP]):
         _add_unknown(S, S[TOP + i])
     S[NTOP] = 0
@@ -482,7 +482,7 @@ def _next_known(S, size):
     return _pop_top(S)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deck_phase(S, ph, size):
     """advance's step in phase reveal or foresee (``ph``), the deck holding ``size`` cards:
     True to go on, False at a decision or a chance node."""
@@ -522,15 +522,13 @@ def _end_turn(S, npl):
     S[PH] = P_PLAY
 
 
-# Hot and rare steps.  The turn's steps that run at almost every step of a playout (the
-# refill, a play, a discard, a card drawn into the hand) are inlined into the turn; the rare
-# ones (the setup and a redraw, a known card drawn after a prophecy, the reveal and the
-# prophecy's foresight, the prophecy, Door and Nightmare decisions, the draft, a shuffle) are
-# functions of their own, called.  numba compiles each of those once per number of players
-# (``npl`` reaches them as a literal constant, and numba prunes the other count's branches in
-# a function typed for a literal argument), and the loops that inline the turn type only its
-# hot part.
-@njit(cache=True)
+# The rare steps: a known card drawn after a prophecy (:func:`_refill_known`) and a shuffle
+# (:func:`_shuffle`) are functions of their own, called: numba compiles ``_refill_known``
+# once per number of players (``npl`` reaches it as a literal constant, and numba prunes the
+# other count's branches in a function typed for a literal argument).  The other steps are
+# inlined: with the setup, the reveal, the foresight and the prophecy, Door and Nightmare
+# decisions called too, whole games from the setup ran 7-26% slower.
+@njit(cache=True, inline="always")
 def _setup_step(S, npl):
     """advance's step in phase setup or redraw: True to go on, False at a decision (the
     setup's end) or a chance node."""
@@ -550,7 +548,7 @@ def _setup_step(S, npl):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _refill_known(S, npl, c):
     """advance's refill with the known top card ``c`` (after a prophecy)."""
     _refill_with(S, npl, c)
@@ -612,14 +610,14 @@ def drawn_inline(S, t, npl):
     _drawn_n(S, npl, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(S):
     """engine State._advance of a solo array: every automatic step until a decision, a chance
     node or the end."""
     _advance(S, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance_duo(S):
     """:func:`advance` of a two-player array."""
     _advance(S, 2)
@@ -630,7 +628,7 @@ def is_chance(S):
     return S[PH] >= P_SETUP and S[PH] <= P_FORESEE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _drawn_rare(S, npl, t):
     """:func:`_drawn_n` outside a refill: the setup, a redraw, the reveal, the foresight."""
     ph = S[PH]
@@ -652,19 +650,19 @@ def _drawn_n(S, npl, t):
         _drawn_rare(S, npl, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _drawn(S, t):
     """What happens to a card of type ``t`` just taken from the unknown part (a solo array)."""
     _drawn_n(S, 1, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def drawn_duo(S, t):
     """:func:`_drawn` of a two-player array."""
     _drawn_n(S, 2, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_chance(S, t):
     """engine State._apply_chance of a solo array: the next unknown card is of type ``t`` (no
     advance)."""
@@ -844,7 +842,7 @@ def _apply(S, a, npl):
         _apply_rare(S, a, npl)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_rare(S, a, npl):
     """:func:`_apply` outside phase play: the prophecy, a Door, a Nightmare, the draft."""
     ph = S[PH]
@@ -874,13 +872,13 @@ def _apply_rare(S, a, npl):
             S[PH] = P_PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(S, a):
     """engine State._apply_decision of a solo array for a legal action ``a`` (no advance)."""
     _apply(S, a, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action_duo(S, a):
     """:func:`apply_action` of a two-player array."""
     _apply(S, a, 2)
@@ -966,28 +964,28 @@ def legal(S, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step(S, a):
     """apply_action then advance (the conformance harness's step)."""
     apply_action(S, a)
     advance(S)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance_step(S, t):
     """apply_chance then advance."""
     apply_chance(S, t)
     advance(S)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_duo(S, a):
     """:func:`step` of a two-player array (the turn compiled for two players only)."""
     apply_action_duo(S, a)
     advance_duo(S)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance_step_duo(S, t):
     """:func:`chance_step` of a two-player array."""
     _remove_unknown(S, t)
