@@ -49,9 +49,10 @@ class _Digest:
 def _duo_end(info, S) -> list:
     fields = [S[info.PH], S[info.UTOT], S[info.NTOP], S[info.LTOT], S[info.NDOORS], S[info.TURN], S[info.SHS]]
     for p in range(2):
-        fields += [S[info.LAST + p], S[info.SER + p], S[info.ROWLEN + p], S[info.HSZ + p]]
-        fields += list(S[info.H + info.OWN_STEP * p:info.H + info.OWN_STEP * p + info.NLOC])
-        fields += list(S[info.DR + 4 * p:info.DR + 4 * p + 4])
+        r = info.PSTEP * p           # player p's slots
+        fields += [S[info.LAST + r], S[info.SER + r], S[info.ROWLEN + r], S[info.HSIZE + r]]
+        fields += list(S[info.H + r:info.H + r + info.NLOC])
+        fields += list(S[info.DR + r:info.DR + r + 4])
     fields += list(S[info.U:info.U + 17]) + list(S[info.D:info.D + 17]) + list(S[info.L:info.L + 17])
     fields += list(S[info.SH:info.SH + info.NLOC]) + list(S[info.TOP:info.TOP + S[info.NTOP]])
     return fields

@@ -31,7 +31,7 @@ from solver import steps
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
                                    DRAWN as DRAWN_SLOT,
-                                   NLOC, OWN_STEP, P_DOOR, P_DRAFT, P_NIGHTMARE, P_PLAY,
+                                   NLOC, OWN_STEP, P_DOOR, P_DRAFT, P_NIGHTMARE, P_PLAY, PSTEP,
                                    P_PROPHECY, PH, SER, SH, TOP, TURN, ZONE_STRIDE, deck_size)
 
 NO_RANK = steps.NO_RANK
@@ -45,7 +45,7 @@ DRAFT_PREF[KEY], DRAFT_PREF[SUN], DRAFT_PREF[MOON] = 0, 1, 2
 @njit(cache=True, inline="always")
 def _needed(S, p, col):
     """Player p may still gain a Door of colour col (two-player: it holds none, D5)."""
-    return S[DR + COLOURS * p + col] == 0
+    return S[DR + PSTEP * p + col] == 0
 
 
 @njit(cache=True, inline="always")
@@ -62,10 +62,10 @@ def _cnt(S, own, col):
 def _series(S, p):
     """(colour, open series) of player p's row: (-1, 0) for an empty row; the series is 0
     once the last card completed one (engine: series_length 3)."""
-    last = S[LAST + p]
+    last = S[LAST + PSTEP * p]
     if last == NO_CARD:
         return -1, 0
-    return last // SYMBOLS, S[SER + p]
+    return last // SYMBOLS, S[SER + PSTEP * p]
 
 
 @njit(cache=True, inline="always")
@@ -97,17 +97,17 @@ def _greedy_play(S):
     (engine.policy._zone_action)."""
     p = S[TURN]
     own = H + OWN_STEP * p
-    last = S[LAST + p]
+    last = S[LAST + PSTEP * p]
     if last == NO_CARD:
         s_col = -1
         s_len = 0
         ls1 = 0
     else:
         s_col = last // SYMBOLS
-        s_len = S[SER + p]
+        s_len = S[SER + PSTEP * p]
         ls1 = last % SYMBOLS + 1
     # the hand is own + shared cards and "needed" is D5's (no Door held): this kernel's
-    play, c = steps.play_choice(S, own, SH, True, DR + COLOURS * p, True, s_col, s_len, ls1)
+    play, c = steps.play_choice(S, own, SH, True, DR + PSTEP * p, True, s_col, s_len, ls1)
     return (A_PLAY if play else A_DISCARD) + _zone_of(S, own, c) * ZONE_STRIDE + c
 
 
@@ -145,7 +145,7 @@ def _greedy_nightmare(S):
     p = S[TURN]
     own = H + OWN_STEP * p
     s_col, s_len = _series(S, p)
-    d = DR + COLOURS * p
+    d = DR + PSTEP * p
     best = steps.nightmare_key(S, own, SH, True, d, True, s_col, s_len)
     if best >= 0:
         return A_NM_KEY + _zone_of(S, own, board.key_of(best)) * COLOURS + best
@@ -210,8 +210,8 @@ def _plus_of(S, a):
         zc = a - A_DISCARD
         c = zc % ZONE_STRIDE
         p = S[TURN]
-        last = S[LAST + p]
-        open_needed = (last != NO_CARD and S[SER + p] != 0
+        last = S[LAST + PSTEP * p]
+        open_needed = (last != NO_CARD and S[SER + PSTEP * p] != 0
                        and _needed(S, p, last // SYMBOLS))
         if steps.plus_plays(last, c, open_needed):
             return A_PLAY + zc

@@ -32,8 +32,9 @@ from numba import njit
 from solver.duo.info_greedy import BASES, base_action, prophecy_with_victim
 from solver.duo.info_state import (A_DISCARD, A_DRAW, A_PLAY, A_SWAP, MAX_LEGAL, NDOORS, NS,
                                    P_LOST, P_PLAY, P_PROPHECY, P_SETUP, P_WON, PH, SWAP_STRIDE,
-                                   TOP, advance, apply_action, deal_partner, deck_size, drawn,
-                                   draw_unknown, legal, new_game, word)
+                                   TOP, advance_inline, apply_action, apply_action_inline,
+                                   deal_partner, deck_size, draw_unknown, drawn_inline, legal,
+                                   new_game, word)
 from solver.honest.screening import row_of, screen_top, screens, select
 from solver import steps as turn_steps
 
@@ -49,11 +50,12 @@ SALT_DEAL = np.uint64(0xD1B54A32D192ED03)
 def playout(S, key, base):
     """Play the dealt position ``S`` (``HID`` = 0) to the end, both seats by the base policy,
     draws from stream ``key``.  Returns the Doors in play at the end (8 = won), or -1 if the
-    guard hit (never in a legal game)."""
+    guard hit (never in a legal game).  The two-player turn is inlined here (``npl`` = 2), and
+    nowhere else in the kernel (see solver.honest.state, the turn's entry points)."""
     ctr = 0
     steps = 0
     while True:
-        advance(S)
+        advance_inline(S, 2)
         ph = S[PH]
         if ph == P_WON:
             return S[NDOORS]
@@ -62,9 +64,9 @@ def playout(S, key, base):
         if ph >= P_SETUP and ph < P_WON:
             t = draw_unknown(S, key, ctr)
             ctr += 1
-            drawn(S, t)
+            drawn_inline(S, t, 2)
             continue
-        apply_action(S, base_action(S, base))
+        apply_action_inline(S, base_action(S, base), 2)
         steps += 1
         if steps > MAX_DECISIONS:
             return -1

@@ -21,8 +21,9 @@ from numba import njit
 from solver.honest.greedy import BASES, _base_at, base_action, greedy
 from solver.honest.screening import row_of, screen_top, screens, select
 from solver.honest.state import (A_DRAW, MAX_LEGAL, NS, P_LOST, P_SETUP, P_WON, PH, _drawn,
-                                 advance, apply_action, apply_chance, draw_unknown, is_chance,
-                                 legal, legal_list, mix64, new_game, word)
+                                 advance, advance_inline, apply_action, apply_action_inline,
+                                 apply_chance, draw_unknown, drawn_inline, is_chance, legal,
+                                 legal_list, mix64, new_game, word)
 from solver.honest.value import NFV, VSCALE, value_at
 
 
@@ -37,9 +38,17 @@ def to_decision(S, key, ctr):
     on of stream ``key``) to the next decision or the end of the game.  Returns (1 won,
     0 lost, -1 a decision waits; the next draw's counter).  The whole-game loops of the
     kernel (``strong.seq_games``, ``ismcts.ismcts_games``, ``learned_games.weights_games``)
-    step through it; :func:`playout` keeps its own loop, which also traces the draws."""
+    step through it, one call per decision; :func:`playout` keeps its own loop, which also
+    traces the draws.  (The counter goes on as an ``int64``: a caller's first ``ctr = 0``
+    would otherwise compile :func:`_to_decision` a second time, for the literal 0.)"""
+    return _to_decision(S, key, np.int64(ctr))
+
+
+@njit(cache=True, _nrt=False)
+def _to_decision(S, key, ctr):
+    """:func:`to_decision`, compiled once: the solo turn inlined here."""
     while True:
-        advance(S)
+        advance_inline(S, 1)
         ph = S[PH]
         if ph == P_WON:
             return 1, ctr
@@ -49,17 +58,19 @@ def to_decision(S, key, ctr):
             return -1, ctr
         t = draw_unknown(S, key, ctr)
         ctr += 1
-        _drawn(S, t)
+        drawn_inline(S, t, 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _play(S, key, trace, base, horizon):
-    """The playout loop of :func:`playout` and :func:`playout_h` (``horizon`` 0: to the end)."""
+    """The playout loop of :func:`playout` and :func:`playout_h` (``horizon`` 0: to the end),
+    compiled once: the solo turn is inlined here (a call per step would cost up to a quarter
+    of a playout's time), and nowhere else in the kernel."""
     ctr = 0
     steps = 0
     nt = trace.shape[0]
     while True:
-        advance(S)
+        advance_inline(S, 1)
         ph = S[PH]
         if ph == P_WON:
             return 1
@@ -68,7 +79,7 @@ def _play(S, key, trace, base, horizon):
         if ph >= P_SETUP:
             t = draw_unknown(S, key, ctr)
             ctr += 1
-            _drawn(S, t)
+            drawn_inline(S, t, 1)
             if nt > 0 and trace[0] + 1 < nt:
                 trace[0] += 1
                 trace[trace[0]] = A_DRAW + t
@@ -79,7 +90,7 @@ def _play(S, key, trace, base, horizon):
         if nt > 0 and trace[0] + 1 < nt:
             trace[0] += 1
             trace[trace[0]] = a
-        apply_action(S, a)
+        apply_action_inline(S, a, 1)
         steps += 1
         if steps > MAX_DECISIONS:
             return -1
@@ -95,7 +106,7 @@ def playout(S, key, trace, base):
     Returns 1 (won), 0 (lost) or -1 (the guard hit: never in a legal game).  If ``trace`` is
     not empty, trace[0] = how many steps follow in trace[1:]: decisions as engine action
     integers, draws as DRAW + type (as far as the trace reaches)."""
-    return _play(S, key, trace, base, 0)
+    return _play(S, key, trace, base, np.int64(0))     # not a literal: one _play for both
 
 
 @njit(cache=True, _nrt=False)

@@ -18,16 +18,14 @@ TURN_STEPS = ("hand_full", "fill_zone", "draft_dealt", "draft_done", "draw_next"
               "discard_foresees", "foresee_reveals", "prophecy_count")
 _SOLO = {"hand_full", "draw_next", "refill_card", "door_waits", "may_gain_door", "redraw_card",
          "reveal_card", "limbo_back", "discard_foresees", "foresee_reveals", "prophecy_count"}
-# the steps each deck model calls itself; the two-player information-state kernel takes its
-# deck steps (the reveal, the known draw, the foresee) from solver/honest/state.py by import
+# the steps each deck model calls itself; the information-state kernel (solver/honest/state.py)
+# plays one and two players, so it calls the two-player steps too (solver/duo/info_state.py
+# holds the two-player encoding and the partner's deal, no turn)
 CALLS = {
     "solver/clairvoyant/deal_kernel.py": _SOLO,
-    "solver/honest/state.py": _SOLO,
+    "solver/honest/state.py": _SOLO | {"fill_zone", "draft_dealt", "draft_done"},
     "solver/expectimax/rules.py": _SOLO,
     "solver/duo/kernel.py": (_SOLO - {"hand_full"}) | {"fill_zone", "draft_done"},
-    "solver/duo/info_state.py": {"fill_zone", "draft_dealt", "draft_done", "refill_card",
-                                 "door_waits", "may_gain_door", "redraw_card", "limbo_back",
-                                 "discard_foresees"},
 }
 
 

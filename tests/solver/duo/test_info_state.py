@@ -61,30 +61,32 @@ def test_a_view_encodes_to_what_the_player_may_know():
     assert n > 500 and known > 100
 
 
-def test_the_deck_model_is_the_solo_kernels():
-    """issue 26: the deck model's slots are the solo honest kernel's offsets (by name) and its
-    steps are the solo kernel's functions, imported, not copies; the two-player fields lie
-    outside them."""
-    from solver.honest import state as HS
-    deck = ("U", "D", "L", "PH", "DRAWN", "LEFT", "NTOP", "UTOT", "NDOORS", "LTOT", "TOP", "ARR")
-    assert {n: getattr(info, n) for n in deck} == {n: getattr(HS, n) for n in deck}
-    for step in ("draw_unknown", "_remove_unknown", "_pop_top", "_shuffle", "_to_limbo",
-                 "_take_door_from_deck", "_revealed", "_foreseen", "_next_known",
-                 "_deck_phase", "_take_drawn", "_lose_door", "_start_reveal", "_door_counted",
-                 "_apply_prophecy", "_legal_prophecy"):
-        assert getattr(info, step) is getattr(HS, step), step
+def test_one_kernel_plays_both_player_counts():
+    """The turn is written once (solver/honest/state.py) for one and two players: this module
+    re-exports the kernel's functions, not copies; the number of players is the array's slot
+    NPL; the slots of both players and the shared ones do not overlap, and a solo array (NS
+    slots) stops before player 1's."""
+    from solver.honest import state as kernel
+    for name in ("apply_chance", "legal", "draw_unknown", "deck_size", "is_chance",
+                 "legal_list"):
+        assert getattr(info, name) is getattr(kernel, name), name
+    assert (info.advance, info.apply_action, info.drawn, info.step, info.chance_step) == \
+        (kernel.advance_duo, kernel.apply_action_duo, kernel.drawn_duo, kernel.step_duo,
+         kernel.chance_step_duo)
+    assert info.INITIAL[info.NPL] == 2 and kernel.INITIAL[kernel.NPL] == 1
+    widths = {"U": 17, "D": 17, "L": 17, "TOP": info.TOP_CAP, "ARR": cards.TOTAL_CARDS,
+              "SH": info.NLOC}
+    player = {"H": info.NLOC, "DR": 4, "LAST": 1, "SER": 1, "ROWLEN": 1, "HSIZE": 1}
+    shared = ("U", "D", "L", "PH", "DRAWN", "LEFT", "NTOP", "UTOT", "NDOORS", "LTOT", "NPL",
+              "TURN", "TOP", "SH", "SHS", "HID", "VIEWER", "ARR")
     used = set()
-    for n in deck:
-        width = {"U": 17, "D": 17, "L": 17, "TOP": info.TOP_CAP, "ARR": info.NS - info.ARR}.get(n, 1)
-        used |= set(range(getattr(info, n), getattr(info, n) + width))
-    duo = {"H": info.NLOC, "SH": info.NLOC, "DR": 8, "LAST": 2, "SER": 2, "ROWLEN": 2, "HSZ": 2,
-           "SHS": 1, "TURN": 1, "HID": 1, "VIEWER": 1}
-    own1 = set(range(info.H + info.OWN_STEP, info.H + info.OWN_STEP + info.NLOC))
-    assert not own1 & used
-    for n, width in duo.items():
-        slots = set(range(getattr(info, n), getattr(info, n) + width))
+    for n, at in [(n, getattr(info, n)) for n in shared] + \
+            [(n, getattr(info, n) + info.PSTEP * p) for n in player for p in range(2)]:
+        slots = set(range(at, at + widths.get(n, player.get(n, 1))))
         assert not slots & used, n
-        assert not slots & own1, n
+        assert max(slots) < info.NS, n
+        if at < info.PSTEP:
+            assert max(slots) < kernel.NS, n
         used |= slots
 
 
