@@ -48,6 +48,7 @@ from solver.duo.open_hands import (DEFAULT_FLAGS, F_DEAD, F_PROPHECY_SORT, F_PRU
 from solver.duo.search import ALL_BOUNDS, _dead_nb
 from solver.errors import UnsupportedPosition
 from solver.expectimax.search import now_us
+from solver.expectimax.table import prefetch_row
 from solver.results import Interval, bounds
 from solver.tt import BUCKET, _bucket, _same
 
@@ -162,18 +163,15 @@ def make_key(S, flags, out):
 
 
 # ----------------------------------------------------------------------------- the dead bound
-@njit(cache=True)
-def is_dead(S, scratch):
+@njit(cache=True, inline="always")
+def is_dead(S, allhand, deckc, doors, ldoors):
     """DB1-DB3 (docs/DUO.md, ``solver.duo.search.dead_duo``) on the array: True only if no
     order of the deck lets the team win (docs/DUO_EXPECTIMAX.md section 3, ``F_DEAD``); the
-    inputs are the Python search's (``solver.duo.open_hands.is_dead``)."""
+    inputs are the Python search's (``solver.duo.open_hands.is_dead``), written into the
+    caller's arrays ``allhand`` (12), ``deckc`` (17), ``doors`` and ``ldoors`` (4 each)."""
     ph = S[PH]
     if ph == P_WON or ph == P_LOST or ph == P_SETUP:
         return False
-    allhand = scratch[0:12]
-    deckc = scratch[12:29]
-    doors = scratch[29:33]
-    ldoors = scratch[33:37]
     for c in range(NLOC):
         allhand[c] = S[H + c] + S[H + PSTEP + c] + S[SH + c]
     for t in range(NUM_TYPES):
@@ -193,52 +191,63 @@ def is_dead(S, scratch):
 
 
 # ----------------------------------------------------------------------------- the memo
+# One row of 8 words per entry (64 bytes: one cache line): the KW key words, lo and hi (as
+# float64, read through a float view of the same memory) and the nodes the entry cost (0:
+# the row is empty).
+ROW = 8
+M_LO, M_HI, M_WORK = KW, KW + 1, KW + 2
+
+
 def new_table(bits: int):
-    """An empty memo of 2**bits rows: keys (rows x KW), intervals (rows x 2), work (rows; 0 =
-    empty)."""
-    n = 1 << int(bits)
-    return (np.zeros((n, KW), dtype=np.uint64), np.zeros((n, 2), dtype=np.float64),
-            np.zeros(n, dtype=np.int64))
+    """An empty memo of 2**bits rows: the rows (uint64) and a float64 view of them."""
+    mem = np.zeros((1 << int(bits), ROW), dtype=np.uint64)
+    return mem, mem.view(np.float64)
+
+
+@njit(cache=True, inline="always")
+def _slot0(mem, key):
+    return _bucket(key, KW, mem.shape[0] // BUCKET)
 
 
 @njit(cache=True)
-def memo_find(mk, mw, key):
+def memo_find(mem, key):
     """The row of ``key`` in the memo, or -1."""
-    b = _bucket(key, KW, mk.shape[0] // BUCKET)
+    b = _slot0(mem, key)
     for i in range(b, b + BUCKET):
-        if mw[i] > 0 and _same(mk, i, key, KW):
+        if mem[i, M_WORK] != 0 and _same(mem, i, key, KW):
             return i
     return -1
 
 
 @njit(cache=True)
-def memo_put(mk, mv, mw, key, lo, hi, work, ctr):
+def memo_put(mem, memf, key, lo, hi, work, ctr):
     """Store ``key`` -> [lo, hi]: its own row if present, else an empty row of its bucket, else
     the row of the bucket that cost the least work (the memo only saves work)."""
-    b = _bucket(key, KW, mk.shape[0] // BUCKET)
+    b = _slot0(mem, key)
     victim = -1
-    least = np.int64(1) << 62
+    least = np.uint64(1) << np.uint64(62)
     for i in range(b, b + BUCKET):
-        if mw[i] == 0:
+        w = mem[i, M_WORK]
+        if w == 0:
             if least > 0:
                 victim = i
-                least = 0
+                least = np.uint64(0)
             continue
-        if _same(mk, i, key, KW):
+        if _same(mem, i, key, KW):
             victim = i
             break
-        if mw[i] < least:
-            least = mw[i]
+        if w < least:
+            least = w
             victim = i
-    if mw[victim] == 0:
+    if mem[victim, M_WORK] == 0:
         ctr[C_STORED] += 1
-    elif not _same(mk, victim, key, KW):
+    elif not _same(mem, victim, key, KW):
         ctr[C_REPLACED] += 1
     for z in range(KW):
-        mk[victim, z] = np.uint64(key[z])
-    mv[victim, 0] = lo
-    mv[victim, 1] = hi
-    mw[victim] = max(work, 1)
+        mem[victim, z] = np.uint64(key[z])
+    memf[victim, M_LO] = lo
+    memf[victim, M_HI] = hi
+    mem[victim, M_WORK] = np.uint64(max(work, 1))
 
 
 # ----------------------------------------------------------------------------- children
@@ -369,33 +378,50 @@ def _codes(S, flags, base, pcode, pp, legal_out):
     return n, True
 
 
+@njit(cache=True, inline="always")
+def copy_state(src, dst):
+    """dst = src where the kernel may read: the slots below the unknown list, the list's
+    ``UTOT`` entries, and player 1's block (the list's entries past ``UTOT`` are never read)."""
+    for i in range(IS.ARR + src[UTOT]):          # (a loop: numba's slice copy is slower)
+        dst[i] = src[i]
+    for i in range(PSTEP, NS):
+        dst[i] = src[i]
+
+
 @njit(cache=True)
-def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, scratch,
-            mk, mv, mw, ctr):
+def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, scratch, mem,
+            memf, ctr):
     """Make every child, settle those that cost no search (won, lost, dead, an exact memo
-    entry) and write every child's bounds so far (its memo entry, else [0, 1]) and key."""
+    entry) and write every child's bounds so far (its memo entry, else [0, 1]) and key.  The
+    first pass makes the children and asks the CPU for their memo rows, the second reads them
+    (the rows' fetches overlap)."""
     for i in range(n):
-        child[:] = S
+        copy_state(S, child)
         _apply_code(child, chance, pcode[base + i])
         ph = child[PH]
+        lo, hi = 0.0, 1.0
         if ph == P_WON:
-            lo, hi = 1.0, 1.0
+            lo = 1.0
         elif ph == P_LOST:
-            lo, hi = 0.0, 0.0
-        elif (flags & F_DEAD) and is_dead(child, scratch):
+            hi = 0.0
+        elif (flags & F_DEAD) and is_dead(child, scratch[0], scratch[1], scratch[2], scratch[3]):
             ctr[C_DEAD] += 1
-            lo, hi = 0.0, 0.0
+            hi = 0.0
         else:
             make_key(child, flags, key)
-            lo, hi = 0.0, 1.0
-            r = memo_find(mk, mw, key)
-            if r >= 0:
-                lo = mv[r, 0]
-                hi = mv[r, 1]
+            prefetch_row(mem, _slot0(mem, key))
+            for z in range(KW):
+                pkey[base + i, z] = key[z]
+            lo = -1.0
         plo[base + i] = lo
         phi[base + i] = hi
-        for z in range(KW):
-            pkey[base + i, z] = key[z] if lo != hi else 0
+    for i in range(base, base + n):
+        if plo[i] < 0.0:
+            plo[i] = 0.0
+            r = memo_find(mem, pkey[i])
+            if r >= 0:
+                plo[i] = memf[r, M_LO]
+                phi[i] = memf[r, M_HI]
 
 
 @njit(cache=True)
@@ -435,6 +461,13 @@ ENTER, NEXT, RETURN = 0, 1, 2
 
 
 @njit(cache=True)
+def _scratch():
+    """The dead bound's input arrays (is_dead)."""
+    return (np.zeros(12, dtype=np.int64), np.zeros(NUM_TYPES, dtype=np.int64),
+            np.zeros(COLOURS, dtype=np.int64), np.zeros(COLOURS, dtype=np.int64))
+
+
+@njit(cache=True)
 def _root_quick(S, flags, scratch, ctr):
     """The root's value when it costs no search (won, lost, dead), else -1."""
     ph = S[PH]
@@ -442,7 +475,7 @@ def _root_quick(S, flags, scratch, ctr):
         return 1.0
     if ph == P_LOST:
         return 0.0
-    if (flags & F_DEAD) and is_dead(S, scratch):
+    if (flags & F_DEAD) and is_dead(S, scratch[0], scratch[1], scratch[2], scratch[3]):
         ctr[C_DEAD] += 1
         return 0.0
     return -1.0
@@ -533,11 +566,12 @@ def _returned(d, clo, chi, ff, fi, flags, pp, plo, phi, stopped):
 
 
 @njit(cache=True)
-def search_array(root, alpha, beta, flags, mk, mv, mw, ctr, limit, deadline_us):
+def search_array(root, alpha, beta, flags, mem, memf, ctr, limit, deadline_us):
     """Sound bounds (lo, hi) on the open-hands value of the two-player array ``root``
     (``HID`` = 0) under a node ``limit`` (on ctr[C_NODES]) and a deadline (``now_us``
     microseconds, 0 for none); ctr[C_STOPPED] = 1 when either stopped the search."""
-    q = _root_quick(root, flags, np.zeros(40, dtype=np.int64), ctr)
+    scratch = _scratch()
+    q = _root_quick(root, flags, scratch, ctr)
     if q >= 0.0:
         return q, q
     st = np.empty((MAXD, NS), dtype=np.int64)
@@ -553,7 +587,6 @@ def search_array(root, alpha, beta, flags, mk, mv, mw, ctr, limit, deadline_us):
     pkey = np.zeros((cap, KW), dtype=np.int64)
     child = np.empty(NS, dtype=np.int64)
     key = np.zeros(KW, dtype=np.int64)
-    scratch = np.zeros(40, dtype=np.int64)
     legal_out = np.zeros(MAX_LEGAL, dtype=np.int64)
     st[0, :] = root
     make_key(root, flags, key)
@@ -571,11 +604,11 @@ def search_array(root, alpha, beta, flags, mk, mv, mw, ctr, limit, deadline_us):
             b = ff[d, F_BETA]
             if (flags & F_PRUNE) == 0:
                 a, b = -1.0, 2.0
-            r = memo_find(mk, mw, fkey[d])
+            r = memo_find(mem, fkey[d])
             lo0, hi0 = 0.0, 1.0
             if r >= 0:
-                lo0 = mv[r, 0]
-                hi0 = mv[r, 1]
+                lo0 = memf[r, M_LO]
+                hi0 = memf[r, M_HI]
                 if lo0 == hi0 or hi0 <= a or lo0 >= b:
                     ctr[C_HITS] += 1
                     rlo, rhi = lo0, hi0
@@ -608,7 +641,7 @@ def search_array(root, alpha, beta, flags, mk, mv, mw, ctr, limit, deadline_us):
                 pkey = _grow2(pkey, cap)
             n, chance = _codes(st[d], flags, top, pcode, pp, legal_out)
             _settle(st[d], n, top, chance, flags, pcode, plo, phi, pkey, child, key,
-                    scratch, mk, mv, mw, ctr)
+                    scratch, mem, memf, ctr)
             _order(n, top, chance, pp, plo, phi, pord)
             ff[d, F_ALPHA] = a
             ff[d, F_BETA] = b
@@ -636,14 +669,14 @@ def search_array(root, alpha, beta, flags, mk, mv, mw, ctr, limit, deadline_us):
         elif mode == NEXT:
             i = _pick(d, ff, fi, flags, pp, plo, phi, pord)
             if i >= 0:
-                st[d + 1, :] = st[d]
+                copy_state(st[d], st[d + 1])
                 _apply_code(st[d + 1], fi[d, I_CHANCE] != 0, pcode[i])
                 fkey[d + 1, :] = pkey[i]
                 d += 1
                 mode = ENTER
                 continue
             rlo, rhi = _finish(d, ff, fi, plo, phi, pp)
-            memo_put(mk, mv, mw, fkey[d], rlo, rhi, ctr[C_NODES] - fi[d, I_NODES0] + 1, ctr)
+            memo_put(mem, memf, fkey[d], rlo, rhi, ctr[C_NODES] - fi[d, I_NODES0] + 1, ctr)
             top = fi[d, I_BASE]
             mode = RETURN
         else:
@@ -678,7 +711,7 @@ class OpenSearch(DuoExpectimax):
     def __init__(self, flags: int = DEFAULT_FLAGS, table_bits: int = DEFAULT_TABLE_BITS):
         super().__init__(flags=flags)
         self.table_bits = int(table_bits)
-        self.mk, self.mv, self.mw = new_table(self.table_bits)
+        self.mem, self.memf = new_table(self.table_bits)
         self.ctr = np.zeros(N_COUNTERS, dtype=np.int64)
 
     def prepare(self, state=None, say=None) -> None:
@@ -695,7 +728,7 @@ class OpenSearch(DuoExpectimax):
         n0 = int(ctr[C_NODES])
         limit = (1 << 62) if budget_nodes is None else n0 + int(budget_nodes)
         dl = 0 if deadline is None else max(1, int(deadline * 1e6))
-        lo, hi = search_array(S, 0.0, 1.0, np.int64(self.flags), self.mk, self.mv, self.mw,
+        lo, hi = search_array(S, 0.0, 1.0, np.int64(self.flags), self.mem, self.memf,
                               ctr, np.int64(limit), np.int64(dl))
         self.nodes += int(ctr[C_NODES]) - n0
         self.dead_hits = int(ctr[C_DEAD])
