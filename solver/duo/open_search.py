@@ -62,8 +62,8 @@ DEFAULT_TABLE_BITS = 20  # memo rows: 2**20 of 64 bytes (64 MB)
 CLOCK_MASK = 255        # a look at the clock every 256 nodes
 
 # counters (ctr)
-C_NODES, C_STOPPED, C_DEAD, C_HITS, C_STORED, C_REPLACED, C_DEPTH_CUT, C_MAX_DEPTH = range(8)
-N_COUNTERS = 8
+C_NODES, C_STOPPED, C_DEAD, C_HITS, C_STORED, C_REPLACED, C_DEPTH_CUT, C_MAX_DEPTH, C_KIDS = range(9)
+N_COUNTERS = 9
 
 NS = IS.NS
 PSTEP = IS.PSTEP
@@ -209,7 +209,7 @@ def _slot0(mem, key):
     return _bucket(key, KW, mem.shape[0] // BUCKET)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def memo_find(mem, key):
     """The row of ``key`` in the memo, or -1."""
     b = _slot0(mem, key)
@@ -219,7 +219,7 @@ def memo_find(mem, key):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def memo_put(mem, memf, key, lo, hi, work, ctr):
     """Store ``key`` -> [lo, hi]: its own row if present, else an empty row of its bucket, else
     the row of the bucket that cost the least work (the memo only saves work)."""
@@ -346,7 +346,7 @@ def _reveal_outcomes(S, r, base, pcode, pp):
             rem -= m[q]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _need(S, flags):
     """An upper bound on the children of the node ``S`` (the pool must hold them)."""
     if not IS.is_chance(S):
@@ -356,7 +356,7 @@ def _need(S, flags):
     return NUM_TYPES
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _codes(S, flags, base, pcode, pp, legal_out):
     """The children of node ``S`` as codes (and probabilities at a chance node) from pool
     entry ``base``; returns (how many, chance node)."""
@@ -388,7 +388,7 @@ def copy_state(src, dst):
         dst[i] = src[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, scratch, mem,
             memf, ctr):
     """Make every child, settle those that cost no search (won, lost, dead, an exact memo
@@ -424,18 +424,37 @@ def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, scratc
                 phi[i] = memf[r, M_HI]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _before(chance, pp, plo, phi, i, j):
+    """True if child i is searched before child j (ties: the children's order)."""
+    if chance:
+        return pp[i] > pp[j]
+    if phi[i] != phi[j]:
+        return phi[i] > phi[j]
+    return plo[i] > plo[j]
+
+
+@njit(cache=True, inline="always")
 def _order(n, base, chance, pp, plo, phi, pord):
     """The search order of a node's children: a chance node's by falling probability, a
-    decision's by falling upper, then lower bound (stable: ties keep the children's order)."""
-    if chance:
-        o = np.argsort(-pp[base:base + n], kind="mergesort")
-    else:
-        o = np.argsort(-plo[base:base + n], kind="mergesort")
-        o2 = np.argsort(-phi[base:base + n][o], kind="mergesort")
-        o = o[o2]
+    decision's by falling upper, then lower bound (stable: ties keep the children's order).
+    An insertion sort (no allocation; a node has a few children), a merge sort past 64."""
+    if n > 64:
+        if chance:
+            o = np.argsort(-pp[base:base + n], kind="mergesort")
+        else:
+            o = np.argsort(-plo[base:base + n], kind="mergesort")
+            o = o[np.argsort(-phi[base:base + n][o], kind="mergesort")]
+        for i in range(n):
+            pord[base + i] = base + o[i]
+        return
     for i in range(n):
-        pord[base + i] = base + o[i]
+        x = base + i
+        j = base + i
+        while j > base and _before(chance, pp, plo, phi, x, pord[j - 1]):
+            pord[j] = pord[j - 1]
+            j -= 1
+        pord[j] = x
 
 
 @njit(cache=True)
@@ -481,7 +500,7 @@ def _root_quick(S, flags, scratch, ctr):
     return -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish(d, ff, fi, plo, phi, pp):
     """A node's interval from its children's (a chance node's sums in one fixed order, so
     that exact children give lo == hi bit for bit), intersected with what the memo held."""
@@ -505,7 +524,7 @@ def _finish(d, ff, fi, plo, phi, pp):
     return nlo, nhi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pick(d, ff, fi, flags, pp, plo, phi, pord):
     """The next child frame ``d`` searches (its pool entry, and its window into ff[d + 1]),
     or -1 when the node is done (every child settled, or a cut)."""
@@ -544,7 +563,7 @@ def _pick(d, ff, fi, flags, pp, plo, phi, pord):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _returned(d, clo, chi, ff, fi, flags, pp, plo, phi, stopped):
     """Frame ``d`` takes its child's interval [clo, chi] and decides whether to stop (a cut,
     or the search stopped)."""
@@ -640,6 +659,7 @@ def search_array(root, alpha, beta, flags, mem, memf, ctr, limit, deadline_us):
                 phi = _grow1(phi, cap)
                 pkey = _grow2(pkey, cap)
             n, chance = _codes(st[d], flags, top, pcode, pp, legal_out)
+            ctr[C_KIDS] += n
             _settle(st[d], n, top, chance, flags, pcode, plo, phi, pkey, child, key,
                     scratch, mem, memf, ctr)
             _order(n, top, chance, pp, plo, phi, pord)
@@ -712,6 +732,7 @@ class OpenSearch(DuoExpectimax):
         super().__init__(flags=flags)
         self.table_bits = int(table_bits)
         self.mem, self.memf = new_table(self.table_bits)
+        self.mem.fill(0)         # touch every page now, not in the first search's time
         self.ctr = np.zeros(N_COUNTERS, dtype=np.int64)
 
     def prepare(self, state=None, say=None) -> None:
@@ -737,7 +758,7 @@ class OpenSearch(DuoExpectimax):
 
     def counters(self) -> dict:
         names = ("nodes", "stopped", "dead", "hits", "stored", "replaced", "depth_cut",
-                 "max_depth")
+                 "max_depth", "children")
         return {k: int(v) for k, v in zip(names, self.ctr)}
 
 
@@ -746,7 +767,7 @@ def warm_up() -> None:
     from engine.notation import parse_position
     from solver.duo.open_hands import open_hands
     s = open_hands(parse_position(_WARM))
-    OpenSearch(table_bits=4).value(s, budget_nodes=50)
+    OpenSearch(table_bits=4).value(s, budget_nodes=50, budget_s=60.0)
 
 
 _WARM = ("mode=duo phase=play turn=1 hand0=Os,Om,As hand1=Ak,Gk,Ls shared=As,Am "
