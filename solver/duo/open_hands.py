@@ -37,7 +37,7 @@ from engine import cards
 from engine.game import CHANCE_PHASES, State, series_length
 from engine.rules import PROPHECY_SIZE
 
-from solver.registry import SolverBase, register_solver
+from solver.registry import SolverBase
 from solver.results import ActionValue, Interval, Ranking, bounds, finish
 from solver.budgets import check_nodes, check_seconds
 from solver.duo.search import ALL_BOUNDS, dead_duo
@@ -260,8 +260,9 @@ INFORMATION = ("open hands: both players' cards known to the team, the deck orde
 
 
 # ------------------------------------------------------------------------------- solver
-@register_solver(MODE, players=(2,), options=("view",),
-                 doc="two-player expectimax with open hands (the deck order unknown)")
+# The open-hands mode of solver.api.rank is solver.duo.open_search.OpenSearch: this class's
+# queries with the search of one position in numba.  This pure-Python search stays the
+# reference its tests compare with (docs/DUO_EXPECTIMAX.md section 6).
 class DuoExpectimax(SolverBase):
     """A memoised open-hands expectimax with sound [lo, hi] bounds under a node/time budget.
 

@@ -44,9 +44,10 @@ from numba import njit
 from engine.rules import COLOURS, FIRST_DOOR, NUM_TYPES
 from solver.duo import info_state as IS
 from solver.duo.open_hands import (DEFAULT_FLAGS, F_DEAD, F_PROPHECY_SORT, F_PRUNE, F_REVEAL,
-                                   F_SWAP, DuoExpectimax, _lean)
+                                   F_SWAP, MODE, DuoExpectimax, _lean)
 from solver.duo.search import ALL_BOUNDS, _dead_nb
 from solver.errors import UnsupportedPosition
+from solver.registry import register_solver
 from solver.expectimax.search import now_us
 from solver.expectimax.table import prefetch_row
 from solver.results import Interval, bounds
@@ -722,6 +723,8 @@ def encode_open(state) -> np.ndarray:
     return S
 
 
+@register_solver(MODE, players=(2,), options=("view",),
+                 doc="two-player expectimax with open hands (the deck order unknown)")
 class OpenSearch(DuoExpectimax):
     """:class:`solver.duo.open_hands.DuoExpectimax` with the search of a position in numba
     (:func:`search_array` on the information-state kernel's arrays) and the memo a table of
