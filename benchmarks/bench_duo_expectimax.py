@@ -54,17 +54,17 @@ def _rows():
     return rows
 
 
-def _solver(kernel):
+def _solver(kernel, table_bits=None):
     if kernel == "numba":
-        from solver.duo.open_search import OpenSearch
-        return OpenSearch()
+        from solver.duo.open_search import DEFAULT_TABLE_BITS, OpenSearch
+        return OpenSearch(table_bits=table_bits or DEFAULT_TABLE_BITS)
     from solver.duo.open_hands import DuoExpectimax
     return DuoExpectimax()
 
 
-def _timed(kernel, state, budget_s):
+def _timed(kernel, state, budget_s, table_bits=None):
     """One search of ``state`` by a fresh solver: (interval, nodes, wall s, CPU s)."""
-    d = _solver(kernel)
+    d = _solver(kernel, table_bits)
     t0, c0 = time.perf_counter(), time.process_time()
     iv = d.value(state, budget_s=budget_s)
     return iv, d.nodes, time.perf_counter() - t0, time.process_time() - c0
@@ -136,6 +136,10 @@ def main(argv=None):
     ap.add_argument("--side-by-side", action="store_true",
                     help="both searches on the same positions, A B A B (nodes per CPU s)")
     ap.add_argument("--pairs", type=int, default=2, help="--side-by-side: rounds of A B")
+    ap.add_argument("--table-bits", type=int, default=None,
+                    help="--kernel numba: a memo of 2**B rows (default "
+                         "solver.duo.open_search.DEFAULT_TABLE_BITS)")
+    ap.add_argument("--only", default=None, help="only these fixture indices (comma list)")
     ap.add_argument("--tag", default="", help="a name part of the output file (a new series)")
     a = ap.parse_args(argv)
     os.makedirs(".bench-results", exist_ok=True)
@@ -144,7 +148,7 @@ def main(argv=None):
     if a.kernel == "numba":
         from solver.duo.open_search import warm_up
         warm_up()
-        a.tag += "-nb"
+        a.tag += "-nb" if a.table_bits is None else f"-nb{a.table_bits}"
     rows = _rows()
     path = _out(a.budget_s, a.tag)
     done = _load(path)
@@ -155,7 +159,10 @@ def main(argv=None):
         for i, (u, text) in enumerate(rows):
             if i in done or u > a.max_unknown or (skip_exact is not None and i in skip_exact):
                 continue
-            iv, nodes, wall, cpu = _timed(a.kernel, parse_position(text), a.budget_s)
+            if a.only is not None and i not in {int(x) for x in a.only.split(",")}:
+                continue
+            iv, nodes, wall, cpu = _timed(a.kernel, parse_position(text), a.budget_s,
+                                          a.table_bits)
             r = {"index": i, "unknown": u, "exact": iv.exact, "lo": iv.lo, "hi": iv.hi,
                  "nodes": nodes, "seconds": round(wall, 3), "cpu_s": round(cpu, 3)}
             fh.write(json.dumps(r) + "\n")

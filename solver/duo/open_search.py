@@ -60,7 +60,7 @@ MAX_TOP = 11            # known deck cards a key holds (5 bits each after a 4-bi
 MAXD = 1024             # frames: the deepest path the search may walk
 POOL0 = 1 << 12         # child entries to start with (the pool doubles when needed)
 DEFAULT_TABLE_BITS = 20  # memo rows: 2**20 of 64 bytes (64 MB)
-CLOCK_MASK = 255        # a look at the clock every 256 nodes
+CLOCK_MASK = 1023       # a look at the clock every 1,024 nodes (one look: a few microseconds)
 
 # counters (ctr)
 C_NODES, C_STOPPED, C_DEAD, C_HITS, C_STORED, C_REPLACED, C_DEPTH_CUT, C_MAX_DEPTH, C_KIDS = range(9)
@@ -96,7 +96,7 @@ def _player_word(S, p):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make_key(S, flags, out):
     """The memo key of the two-player array ``S`` into ``out`` (KW words): every field a rule
     can still read, nothing else (docs/DUO_EXPECTIMAX.md section 2; the discard pile, the rows
