@@ -202,9 +202,8 @@ class DuoViewRank(SolverBase):
                                    f"{MAX_WORLDS} hands, a deck of at most {MAX_DECK} and "
                                    "no known top cards)")
             return 0
-        # the open-hands solver through the registry (solver.duo.open_search registers it;
-        # imported here, not at the top: solver.duo.open_hands imports this module)
-        from solver.duo import open_search  # noqa: F401
+        # the open-hands solver through the registry (solver.duo.open_search registers it
+        # and imports this module: no import back)
         solver = _SOLVERS["open-hands"].factory()
         share = None if budget_s is None else OPEN_SHARE * budget_s
         t_end = None if share is None else time.perf_counter() + share

@@ -1,5 +1,5 @@
-"""The open-hands expectimax in numba (solver/duo/open_search.py, docs/DUO_EXPECTIMAX.md
-section 6) against the Python search (solver/duo/open_hands.py) and the brute force of
+"""The open-hands expectimax in numba (solver/duo/open_search.py and its kernel
+solver/duo/open_kernel.py, docs/DUO_EXPECTIMAX.md section 7) against the Python search (solver/duo/open_hands.py) and the brute force of
 tests/open_hands_kit.py:
 
 * the same exact values as the Python search (and the same nodes: the same search) on the
@@ -25,6 +25,7 @@ import pytest
 
 from engine.notation import format_position
 from solver.duo import open_hands as DX
+from solver.duo import open_kernel as OK
 from solver.duo import open_search as OS
 
 from open_hands_kit import brute_or_skip, fast_positions, open_lines, open_positions
@@ -146,9 +147,9 @@ def test_key_merges_exactly_what_the_python_key_merges(flags):
     assert len(states) > 500
     by_py: dict = {}
     by_nb: dict = {}
-    key = np.zeros(OS.KW, dtype=np.int64)
+    key = np.zeros(OK.KW, dtype=np.int64)
     for s in states:
-        OS.make_key(OS.encode_open(s), np.int64(flags), key)
+        OK.make_key(OS.encode_open(s), np.int64(flags), key)
         kn = tuple(int(x) for x in key)
         kp = DX.state_key(s, flags)
         assert by_py.setdefault(kp, kn) == kn, format_position(s)
@@ -171,17 +172,17 @@ def test_budget_bounds_contain_the_exact_value():
 
 def test_reveal_outcomes_are_the_python_multisets():
     from math import comb, prod
-    S = np.zeros(OS.NS, dtype=np.int64)
+    S = np.zeros(OK.NS, dtype=np.int64)
     counts = [0] * 17
     counts[0], counts[3], counts[12], counts[16] = 2, 1, 1, 3
     for t, n in enumerate(counts):
-        S[OS.U + t] = n
-    S[OS.UTOT] = sum(counts)
+        S[OK.U + t] = n
+    S[OK.UTOT] = sum(counts)
     for r in range(1, 6):
         code = np.zeros(400, dtype=np.int64)
         p = np.zeros(400)
-        n = OS._reveal_outcomes(S, r, 0, code, p)
-        assert n == OS._multiset_count(S, r)
+        n = OK._reveal_outcomes(S, r, 0, code, p)
+        assert n == OK._multiset_count(S, r)
         ms = list(DX._multisets(counts, r))
         assert n == len(ms)
         for i, m in enumerate(ms):
