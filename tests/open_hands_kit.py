@@ -99,3 +99,14 @@ def brute_or_skip(s, cap=60_000):
         return brute(s, cap)
     except Cap:
         return None
+
+
+def swapped(s):
+    """The position ``s`` with the players' roles exchanged: own cards, rows and Doors
+    swapped, the other player to move (the pairs of the F_SWAP rule)."""
+    t = s.clone()
+    t.hands = [t.hands[1], t.hands[0]]
+    t.rows = [t.rows[1], t.rows[0]]
+    t.doors = [t.doors[1], t.doors[0]]
+    t.turn = 1 - t.turn
+    return t

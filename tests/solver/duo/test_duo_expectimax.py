@@ -20,7 +20,7 @@ from engine.notation import format_position, parse_position
 from solver.duo import open_hands as DX
 from solver.errors import UnsupportedPosition
 
-from open_hands_kit import SMALL, Cap, brute
+from open_hands_kit import SMALL, Cap, brute, swapped
 from open_hands_kit import brute_or_skip as _brute_or_skip
 from open_hands_kit import fast_positions as _fast_positions
 from open_hands_kit import open_positions as _open_positions
@@ -214,11 +214,7 @@ def test_swap_symmetry_key():
     """The same position with the players' roles exchanged has the same key under F_SWAP,
     and the same value without it."""
     for s in _open_positions(idx=(1, 2, 3, 5)):
-        t = s.clone()
-        t.hands = [t.hands[1], t.hands[0]]
-        t.rows = [t.rows[1], t.rows[0]]
-        t.doors = [t.doors[1], t.doors[0]]
-        t.turn = 1 - t.turn
+        t = swapped(s)
         assert DX.state_key(s) == DX.state_key(t)
         assert DX.state_key(s, 0) != DX.state_key(t, 0) or s == t
         a = DX.DuoExpectimax(flags=DX.F_DEAD).value(s, budget_nodes=20_000)
