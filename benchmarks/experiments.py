@@ -41,7 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 class Experiment:
     name: str
     kind: str                   # "honest", "clairvoyant", "duo-clairvoyant", "bound",
-    #                             "diff-kernel" or "rule-verification"
+    #                             "best-player", "diff-kernel" or "rule-verification"
     deals: int                  # deals (or chunks) 0 .. deals-1
     params: dict = field(default_factory=dict)
     cost: str = ""              # measured or estimated CPU cost on this project's machine
@@ -93,6 +93,22 @@ def _bound(name, stop, deals=500, cost="", cheap=True):
                        "ex_budget": ex_budget, "policy": "rollout", "config": {"n": 256},
                        "policy_seed": 1, "switch": 12, "seed_first": 0},
                       cost, cheap, shlex.join(cmd))
+
+
+def _best(name, deals, cost, budget_nodes=None, table_bits=None, control=False):
+    """``onirim best``'s answer followed move by move (``benchmarks/best_player.py``, run by
+    ``benchmarks/bench_best_player.py`` too:
+    at every decision the view goes to ``solver.api.rank`` under ``--budget-nodes``; the
+    proven best action is played, else the leader), or with ``control`` the default policy
+    alone on ``best``'s stream; paired in docs/RESULTS.md with the default's and
+    ``strongest``'s rows on the same deals.  Not in ``run-all --cheap``."""
+    from benchmarks.best_player import params
+    cmd = ["python", "-m", "benchmarks.bench_best_player"]
+    cmd += ["--control"] if control else ["--budget-nodes", str(budget_nodes)]
+    cmd += ["--table-bits", str(table_bits)] if table_bits is not None else []
+    return Experiment(name, "best-player", deals,
+                      params(budget_nodes, None, table_bits, control, deals), cost, False,
+                      shlex.join(cmd + ["--deals", str(deals)]))
 
 
 # The deals are always seeds 0 upwards (the same deals for every row).
@@ -238,6 +254,16 @@ EXPERIMENTS = {e.name: e for e in (
             cost="about 15 CPU-minutes", cheap=False),
     _honest("duo-k2048", "duo-krollout", 2_000, {"n": 2048, "screen": 256}, players=2,
             cost="about 45 CPU-minutes", cheap=False),
+    # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
+    # node budget of 20 (the default policy's leader wherever the exact search proves
+    # nothing), its control (the default alone on best's stream), and under 400,000 nodes
+    # (strongest's step, and late-l2's level-2 leader at 12 unknown cards or fewer); costs
+    # from the stored rows: 549 s and 89 s of CPU for 500 deals, 400,000 measured on its
+    # first deals
+    _best("best-nodes-20", 500, "about 10 CPU-minutes", budget_nodes=20, table_bits=16),
+    _best("best-control", 500, "about 2 CPU-minutes", control=True),
+    _best("best-nodes-400000", 500, "about 12 CPU-hours", budget_nodes=400_000,
+          table_bits=18),
     # the ceiling (issue 31): what any player that plays rollout n=256 until 12 unknown cards
     # can reach from there, with and without the exact stop at 8 unknown cards
     _bound("bound-switch12", None, cost="about 2 CPU-minutes"),
@@ -316,6 +342,9 @@ def _worker(e: Experiment):
     p = e.params
     if e.kind == "bound":
         return _BoundWorker(p)
+    if e.kind == "best-player":
+        from benchmarks.best_player import make_player
+        return make_player(p)
     if e.kind == "honest":
         job = runner.honest_job(p["policy"], p["config"], p["players"], p["policy_seed"])
     elif e.kind == "duo-clairvoyant":
@@ -333,6 +362,9 @@ def _play(e: Experiment, w, seed: int) -> dict:
         r = w.play(seed)
         return {"seed": seed, "won": r["won"], "doors": r["doors"],
                 "decisions": r["decisions"]}
+    if e.kind == "best-player":
+        from benchmarks.best_player import play_deal
+        return play_deal(w, seed)
     if e.kind == "bound":
         r = w.play(seed)
         return {"seed": seed, **{k: r[k] for k in (

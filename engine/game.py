@@ -47,6 +47,20 @@ TERMINAL_PHASES = ("won", "lost")
 
 _PERMS = {k: list(itertools.permutations(range(k))) for k in range(PROPHECY_SIZE)}
 
+
+def _turn_action(a: int):
+    """A play, discard or exchange action as ``(zone, card, swap)``: ``swap`` is ``(own,
+    shared)`` for ``discard X swap a/b``, else None."""
+    if a < DISCARD:
+        zone, c = divmod(a - PLAY, 12)
+        return zone, c, None
+    if a < SWAP:
+        zone, c = divmod(a - DISCARD, 12)
+        return zone, c, None
+    zc, ab = divmod(a - SWAP, 144)
+    zone, c = divmod(zc, 12)
+    return zone, c, divmod(ab, 12)
+
 DUO_RULINGS = """\
 D1 Setup: 8 Locations are laid face up (Doors and Nightmares met go to limbo unresolved and
    are shuffled back), then players 0 and 1 alternately take one (0 first) until each has 3;
@@ -124,6 +138,10 @@ class State:
         # part of the position (``__eq__``, notation): in chance mode ``deck`` is exactly
         # the known part.
         self.known_top = 0
+        # Two-player: for each seat, the own cards its partner has seen it take and not yet
+        # seen leave (:meth:`_note_public`; ``engine.view``, the silent game's memory).  Not
+        # part of the position (``__eq__``, notation): a position parsed mid-game has none.
+        self.seen = [[] for _ in range(n)]
         self._history: list[int] = []
 
     # ------------------------------------------------------------------ basic queries
@@ -149,6 +167,7 @@ class State:
         s.seed = self.seed
         s.shuffles = self.shuffles
         s.known_top = self.known_top
+        s.seen = [list(x) for x in self.seen]
         s._history = list(self._history)
         return s
 
@@ -539,21 +558,48 @@ class State:
         elif ph == "foresee":
             self.deck.append(t)   # the revealed card joins the known prefix
 
+    def _note_public(self, a: int) -> None:
+        """Two-player, before decision ``a`` is applied: update ``seen``, the own cards of
+        the active player that its partner saw it take and not leave yet.  Every step here is
+        public (``docs/DUO.md``, "What a player may know"): a card enters an own hand seen
+        when drafted from the face-up centre or taken from the shared cards by an exchange;
+        it leaves when played, discarded (also a Key spent on a Door or a Nightmare, or the
+        whole hand discarded) or given to the shared cards."""
+        seen = self.seen[self.turn]
+
+        def leaves(c):
+            if c in seen:
+                seen.remove(c)
+        ph = self.phase
+        if ph == "draft":
+            self._insert(seen, a - DRAFT)
+        elif ph == "play":
+            zone, c, swap = _turn_action(a)
+            if zone == 0:
+                leaves(c)
+            if swap is not None:
+                leaves(swap[0])
+                self._insert(seen, swap[1])
+        elif ph == "door" and a == DOOR_KEY:
+            leaves(cards.key_of(cards.colour(self.drawn)))
+        elif ph == "nightmare" and a < NM_DOOR:
+            zone, col = divmod(a - NM_KEY, 4)
+            if zone == 0:
+                leaves(cards.key_of(col))
+        elif ph == "nightmare" and a == NM_REDRAW:
+            seen.clear()
+
     def _apply_decision(self, a: int) -> None:
         ph = self.phase
+        if self.players == 2:
+            self._note_public(a)
         if ph == "play":
             if a < DISCARD:
                 zone, c = divmod(a - PLAY, 12)
                 self._zone(zone).remove(c)
                 self._play_to_row(c)
             else:
-                if a < SWAP:
-                    zone, c = divmod(a - DISCARD, 12)
-                    swap = None
-                else:
-                    zc, ab = divmod(a - SWAP, 144)
-                    zone, c = divmod(zc, 12)
-                    swap = divmod(ab, 12)
+                zone, c, swap = _turn_action(a)
                 self._zone(zone).remove(c)
                 self._insert(self.discard, c)
                 if swap is not None:
@@ -654,18 +700,19 @@ class State:
         return log
 
     # ------------------------------------------------------------------ conveniences
-    def observation_string(self, player: int | None = None) -> str:
+    def observation_string(self, player: int | None = None, talk: str = "none") -> str:
         """What ``player`` (default: the one to move) may know now, in the one-line notation
         of ``docs/NOTATION.md``: no hidden deck order, no ``seed`` or ``shuffles``, and in a
-        two-player game the partner's own cards as ``?``.  The full position, with the deal,
-        is ``str(state)`` or ``format_position(state, view="full")``."""
-        return observation_text(self, player)
+        two-player game the partner's cards it does not know as ``?`` (``talk``: the game's
+        mode, ``engine.view.player_view``).  The full position, with the deal, is
+        ``str(state)`` or ``format_position(state, view="full")``."""
+        return observation_text(self, player, talk)
 
-    def information_state_string(self, player: int | None = None) -> str:
+    def information_state_string(self, player: int | None = None, talk: str = "none") -> str:
         """:meth:`observation_string`, then ``history=`` and every decision taken so far
         (action integers, oldest first): what ``player`` knows and recalls
         (:func:`engine.view.information_state_text`)."""
-        return information_state_text(self, player)
+        return information_state_text(self, player, talk)
 
     def __str__(self) -> str:
         return join_fields(state_fields(self))   # engine.notation.format_position(self)

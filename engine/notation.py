@@ -38,8 +38,8 @@ from .view import HIDDEN, _duo_view_class, observation_fields, observation_text
 
 SOLO_ORDER = ("mode", "phase", "drawn", "left", "hand", "row", "doors", "deck", "discard",
               "limbo", "seed", "shuffles")
-DUO_ORDER = ("mode", "phase", "turn", "drawn", "left", "hand0", "hand1", "shared", "row0",
-             "row1", "doors0", "doors1", "deck", "discard", "limbo", "seed", "shuffles")
+DUO_ORDER = ("mode", "phase", "turn", "view", "drawn", "left", "hand0", "hand1", "shared",
+             "row0", "row1", "doors0", "doors1", "deck", "discard", "limbo", "seed", "shuffles")
 PHASES = ("play", "prophecy", "door", "nightmare", "draft", "won", "lost") + CHANCE_PHASES
 LIST_FIELDS = ("hand", "row", "doors", "deck", "discard", "limbo", "hand0", "hand1", "shared",
                "row0", "row1", "doors0", "doors1")
@@ -148,7 +148,7 @@ def from_json(obj, views: bool = False) -> State:
         if k in LIST_FIELDS:
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise PositionError(k, "expected a list of card codes")
-        elif k in ("seed", "shuffles", "left", "turn"):
+        elif k in ("seed", "shuffles", "left", "turn", "view"):
             if isinstance(v, bool) or not isinstance(v, int):
                 raise PositionError(k, "expected an integer")
             v = str(v)
@@ -212,24 +212,31 @@ def from_fields(raw: dict, views: bool = False) -> State:
         if k not in raw:
             raise PositionError(k, "missing")
 
-    # a player's view: the partner's hand written as one ? per card (two-player only)
+    # a player's view: the partner's unknown cards written as one ? each, after the known
+    # ones, or view=P when the viewer knows every card of the partner (two-player only)
     hidden_seat, hidden = None, 0
     if duo and views:
         for p in (0, 1):
             vals = raw[f"hand{p}"]
             if HIDDEN in vals:
-                if any(v != HIDDEN for v in vals):
-                    raise PositionError(f"hand{p}", "a hidden hand is written with one ? per "
-                                                    "card and no card codes")
+                if vals[vals.index(HIDDEN):] != [HIDDEN] * vals.count(HIDDEN):
+                    raise PositionError(f"hand{p}", "the partner's unknown cards are written "
+                                                    "one ? per card, after its known cards")
                 if hidden_seat is not None:
                     raise PositionError("hand1", "both hands are hidden (?); a view hides "
                                                  "only the partner's hand")
-                hidden_seat, hidden = p, len(vals)
+                hidden_seat, hidden = p, vals.count(HIDDEN)
+    if "view" in raw:
+        if not (duo and views):
+            raise PositionError("view", "only in a two-player player's view")
+        seat = _int(raw, "view", 0, 1)
+        if hidden_seat not in (None, 1 - seat):
+            raise PositionError("view", f"player {seat}'s view hides hand{seat}")
+        hidden_seat = 1 - seat
 
     def cards(field):
-        if hidden_seat is not None and field == f"hand{hidden_seat}":
-            return []
-        return [_card(field, x) for x in raw[field]]
+        own = hidden_seat is not None and field == f"hand{hidden_seat}"
+        return [_card(field, x) for x in raw[field] if not (own and x == HIDDEN)]
 
     s = State(Game(2 if duo else 1))
     s.phase = phase

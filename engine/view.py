@@ -17,16 +17,21 @@ Two-player (``docs/DUO.md``, "What a player may know"): the view of a two-player
 a *duo view*, a ``State`` of a subclass made here (:func:`_duo_view_class`) that holds the
 viewer's own 3 cards, the 2 shared cards, both rows, every Door in play (whose), the discard
 pile, the limbo, the deck cards its own prophecy showed (a partner's prophecy shows it
-nothing: :func:`prophecy_seer`), the public decisions so far (``history``:
-no draws), and, as ``unknown``, the multiset of every card the viewer cannot see: the deck's
-unseen part *and* the partner's own cards, merged, since the viewer cannot tell them apart.
-The partner's hand is empty in the view and ``hidden`` says how many cards it holds;
-``deck_size()`` is the real deck size (public).  A duo view is not a game position: it
-refuses ``apply_action`` and chance outcomes; a search samples a position consistent with it
-(:func:`sample_position`, which deals the partner's hand and the deck order from ``unknown``).
-The *strings* of a two-player view: :func:`observation_fields` hides the partner's own cards
-as ``?`` (see ``docs/NOTATION.md``, "The player's view"), and ``State.observation_string`` /
-``State.information_state_string`` print them.
+nothing: :func:`prophecy_seer`), the public decisions so far (``history``: no draws), the
+partner's cards the viewer knows (``hands[partner]``) and, as ``unknown``, the multiset of
+every card the viewer cannot see: the deck's unseen part *and* the partner's other cards,
+merged, since the viewer cannot tell them apart; ``hidden`` says how many of them the partner
+holds.  Which partner cards are known depends on the game the players chose (``talk``, the
+two modes of the rules, :data:`TALK_MODES`): in the silent game (``"none"``, the default)
+those it saw the partner take and not leave yet (a draft pick from the face-up centre, a
+shared card taken by an exchange: ``State.seen``, kept by the engine from public moves);
+in the open game (``"open"``, hands face up) all of them.  ``deck_size()`` is the real deck
+size (public).  A duo view is not a game position: it refuses ``apply_action`` and chance
+outcomes; a search samples a position consistent with it (:func:`sample_position`, which
+deals the partner's hidden cards and the deck order from ``unknown``).  The *strings* of a
+two-player view: :func:`observation_fields` writes each hidden partner card as ``?`` after
+the known ones (see ``docs/NOTATION.md``, "The player's view"), and
+``State.observation_string`` / ``State.information_state_string`` print them.
 """
 from __future__ import annotations
 
@@ -59,15 +64,31 @@ def known_top(state) -> int:
     return min(k, len(state.deck))
 
 
-def player_view(state, player: int | None = None):
+TALK_MODES = ("none", "open")   # the silent game (default), the open game (hands face up)
+
+
+def check_talk(state, talk) -> str:
+    """``talk`` if it is a mode this position can be played in, else GameConfigError: the
+    open game is a two-player mode."""
+    if talk not in TALK_MODES:
+        raise GameConfigError(f"talk: must be one of {', '.join(TALK_MODES)}, not {talk!r}")
+    if talk != "none" and state.players != 2:
+        raise GameConfigError(f"talk {talk}: only a two-player game has an open mode")
+    return talk
+
+
+def player_view(state, player: int | None = None, talk: str = "none"):
     """A copy of ``state`` that holds only what ``player`` (default: the one to move) may
     know, as a chance-mode position: unknown deck cards become counts, ``seed`` is dropped.
+    ``talk``: the two-player game's mode (:data:`TALK_MODES`); in the open game the partner's
+    whole hand is known.
 
     The view has the same legal actions as ``state`` at every decision.  Its ``history`` is
     the player's own list of actions, which it knows.
     """
+    check_talk(state, talk)
     if state.players == 2:
-        return _duo_view(state, _check_player(state, player))
+        return _duo_view(state, _check_player(state, player), talk)
     if player not in (None, 0):
         raise GameConfigError(f"player_view: no player {player!r} in a solo game")
     return _hide_deck(state)
@@ -91,15 +112,17 @@ def _hide_deck(state):
     return v
 
 
-def information_key(state, player: int | None = None) -> tuple:
+def information_key(state, player: int | None = None, talk: str = "none") -> tuple:
     """A hashable key of what ``player`` may know (equal keys: the same information)."""
-    return player_view(state, player)._key()
+    return player_view(state, player, talk)._key()
 
 
 def _check_player(state, player) -> int:
     """The seat whose view is asked for: ``player``, or by default the one to move (at a
-    chance node or the end of the game: ``state.turn``)."""
+    chance node or the end of the game: ``state.turn``; a view's own viewer)."""
     if player is None:
+        if isinstance(state, _DuoViewMixin):
+            return state.viewer
         return state.turn if state.players == 2 else 0
     if isinstance(player, bool) or not isinstance(player, int) \
             or not 0 <= player < state.players:
@@ -111,48 +134,58 @@ def _check_player(state, player) -> int:
 HIDDEN = "?"      # a card the viewer cannot see (two-player: the partner's own cards)
 
 
-def observation_fields(state, player: int | None = None) -> dict:
+def observation_fields(state, player: int | None = None, talk: str = "none") -> dict:
     """The position as the notation's ordered fields (``engine.notation``), holding only what
     ``player`` may know: no hidden deck order, no ``seed``/``shuffles``, and in a two-player
-    game the partner's own cards as ``?`` (one per card).
+    game the partner's cards the viewer does not know as ``?`` (one per card, after the known
+    ones; ``talk`` as in :func:`player_view`).  A two-player view whose partner hand has no
+    ``?`` (every card known) says whose view it is with ``view=P``, so that it parses back
+    into a view, not a position.
 
     Two-player ruling (strict, ``docs/DUO.md``): the deck cards a prophecy put back are known
     only to the player who made the prophecy (:func:`prophecy_seer`); the partner sees them
     as unknown.  Solo: the fields are those of :func:`player_view`, so they parse back into
     it."""
     p = _check_player(state, player)
-    f = state_fields(_hide_deck_duo(state, p) if state.players == 2 else _hide_deck(state))
-    if state.players == 2:
-        other = f"hand{1 - p}"
-        n = len(f[other])
-        if isinstance(state, _DuoViewMixin):    # a view already: its unknown cards include
-            n = state.hidden                    # the partner's, which are not in the deck
-            if sum(state.unknown) == n and f["deck"][-1:] == ["*"]:
-                f["deck"] = f["deck"][:-1]
-        f[other] = [HIDDEN] * n
+    check_talk(state, talk)
+    if state.players != 2:
+        return state_fields(_hide_deck(state))
+    v = _duo_view(state, p, talk)
+    f = state_fields(v)
+    if sum(v.unknown) == v.hidden and f["deck"][-1:] == ["*"]:
+        f["deck"] = f["deck"][:-1]      # every unknown card is the partner's: none in the deck
+    f[f"hand{1 - p}"] = f[f"hand{1 - p}"] + [HIDDEN] * v.hidden
+    if not v.hidden:
+        out = {}
+        for k, x in f.items():
+            out[k] = x
+            if k == "turn":
+                out["view"] = p
+        f = out
     return f
 
 
-def observation_text(state, player: int | None = None) -> str:
+def observation_text(state, player: int | None = None, talk: str = "none") -> str:
     """:func:`observation_fields` in the one-line notation (``docs/NOTATION.md``)."""
-    return join_fields(observation_fields(state, player))
+    return join_fields(observation_fields(state, player, talk))
 
 
-def information_state_text(state, player: int | None = None) -> str:
+def information_state_text(state, player: int | None = None, talk: str = "none") -> str:
     """What ``player`` may know and recall: :func:`observation_text`, then ``history=`` with
     every decision taken so far as action integers, oldest first (``-`` if none).  Decisions
     are public (cards played, discarded, exchanged, drafted); the chance outcomes (the cards
     drawn) are left out, because in a two-player game a partner's draws are private, and what
     a player drew is in the observation while it is held."""
     acts = [a for a in state.history() if a < DRAW]
-    return observation_text(state, player) + " history=" + (",".join(map(str, acts)) or "-")
+    return observation_text(state, player, talk) + " history=" + (",".join(map(str, acts)) or "-")
 
 
 # ----------------------------------------------------------------------------- two-player
 class _DuoViewMixin:
     """What a duo view changes in ``State`` (see the module doc).  ``viewer``: the seat whose
-    view it is; ``hidden``: how many own cards the partner holds (not seen); ``unknown``: the
-    deck's unseen cards and the partner's own cards together."""
+    view it is; ``hands[1 - viewer]``: the partner's cards it knows; ``hidden``: how many
+    other own cards the partner holds (not known); ``unknown``: the deck's unseen cards and
+    those hidden cards together."""
 
     viewer: int
     hidden: int
@@ -199,24 +232,49 @@ def is_duo_view(view) -> bool:
     return isinstance(view, _DuoViewMixin)
 
 
-def _duo_view(state, p: int):
+def _duo_view(state, p: int, talk: str = "none"):
     if isinstance(state, _DuoViewMixin):
         if state.viewer != p:
             raise GameConfigError(f"player_view: this is player {state.viewer}'s view, "
                                   f"not player {p}'s")
+        if talk == "open" and state.hidden:
+            raise GameConfigError("player_view: a view that hides partner cards cannot be "
+                                  "turned into the open game's view")
         return state.clone()
     v = _hide_deck_duo(state, p)
     partner = 1 - p
+    hand = v.hands[partner]
+    known = list(hand) if talk == "open" else known_cards(state, partner)
     unknown = list(v.unknown)
-    for c in v.hands[partner]:
+    for c in _minus(hand, known):
         unknown[c] += 1
-    v.hidden = len(v.hands[partner])
-    v.hands[partner] = []
+    v.hidden = len(hand) - len(known)
+    v.hands[partner] = known
     v.unknown = unknown
     v.viewer = p
     v._history = [a for a in v._history if a < DRAW]   # decisions are public, draws are not
     v.__class__ = _duo_view_class(type(state))
     return v
+
+
+def known_cards(state, seat: int) -> list[int]:
+    """The own cards of ``seat`` that its partner knows in the silent game (``State.seen``:
+    seen taken from the face-up centre or the shared cards, not seen leaving since), sorted.
+    They must be in the hand: a position whose ``seen`` is not raises GameConfigError."""
+    seen = sorted(getattr(state, "seen", [[], []])[seat])
+    if _minus(seen, state.hands[seat]):
+        raise GameConfigError(f"player {seat}'s seen cards {seen} are not all in its hand "
+                              f"{state.hands[seat]}")
+    return seen
+
+
+def _minus(cards_a, cards_b) -> list[int]:
+    """The multiset ``cards_a`` less ``cards_b`` (each card of ``b`` taken once)."""
+    rest = list(cards_a)
+    for c in cards_b:
+        if c in rest:
+            rest.remove(c)
+    return rest
 
 
 def prophecy_seer(state) -> int | None:
@@ -246,10 +304,11 @@ def prophecy_seer(state) -> int | None:
 
 def sample_position(view, rnd):
     """A two-player chance-mode position consistent with the duo ``view``: the partner's
-    ``view.hidden`` own cards are drawn from the unknown Locations, uniformly (the partner
-    holds only Locations), and the deck's unknown part is the rest of ``view.unknown``, in
-    unknown order (chance mode: the engine draws it as chance).  ``rnd`` is a
-    ``random.Random``.  Every card drawn comes from ``view.unknown``: nothing else is read."""
+    ``view.hidden`` unknown cards are drawn from the unknown Locations, uniformly (the partner
+    holds only Locations), and join the partner cards the view knows; the deck's unknown part
+    is the rest of ``view.unknown``, in unknown order (chance mode: the engine draws it as
+    chance).  ``rnd`` is a ``random.Random``.  Every card drawn comes from ``view.unknown``:
+    nothing else is read."""
     if not isinstance(view, _DuoViewMixin):
         raise GameConfigError("sample_position takes a two-player view (player_view)")
     pool = []
@@ -257,12 +316,19 @@ def sample_position(view, rnd):
         if cards.is_location(t):
             pool.extend([t] * n)
     partner = rnd.sample(pool, view.hidden)
+    return dealt_position(view, partner)
+
+
+def dealt_position(view, cards_dealt):
+    """The chance-mode position of the duo ``view`` with ``cards_dealt`` (taken from
+    ``view.unknown``) added to the partner's known cards."""
     s = view.clone()
     unknown = list(view.unknown)
-    for c in partner:
+    for c in cards_dealt:
         unknown[c] -= 1
     s.__class__ = type(view).__mro__[2]      # the engine's State
     s.unknown = unknown
-    s.hands[1 - view.viewer] = sorted(partner)
+    p = 1 - view.viewer
+    s.hands[p] = sorted(list(view.hands[p]) + list(cards_dealt))
     del s.viewer, s.hidden
     return s

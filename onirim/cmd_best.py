@@ -41,6 +41,12 @@ def add_arguments(p):
         help="rank from the player's view of the position: the order of a listed deck is "
              "hidden (its cards become unknown), except the revealed top cards in phase "
              "prophecy.  A position with seed= is always ranked from the player's view")
+    arg("--talk", choices=("none", "open"), default=None,
+        help="two-player positions: rank from the view of the player to move in the game "
+             "the players chose (docs/DUO.md): none, the silent game (the partner's cards "
+             "unknown unless the view lists them; the default for a view written with ? or "
+             "view=), or open, hands face up (the deck order unknown).  A full two-player "
+             "position without --talk is ranked for the open-hands team, as before")
     arg("--no-progress", action="store_true",
         help="no progress bar (shown on standard error when it is a terminal, no --json)")
     arg("--threads", type=int, default=1, metavar="N",
@@ -82,6 +88,7 @@ def run(args) -> int:
     bars = Bars(args, budget_s)
     saved = "" if args.memo is None else f"; memo saved to {args.memo}"
     position, mode = _player_view(args)
+    talk = _talk(args, position, mode)
     try:
         ranking = api.rank(position, mode, budget_nodes=budget_nodes,
                            budget_s=budget_s, threads=args.threads,
@@ -98,6 +105,10 @@ def run(args) -> int:
         return 130
     finally:
         bars.close()
+    if talk is not None:
+        ranking.extra["talk"] = talk
+        game = "open game (hands face up)" if talk == "open" else "silent game"
+        ranking.extra["information"] = f"{game}; {ranking.extra.get('information', '')}"
     if args.tree and ranking.graph is not None:
         import networkx as nx
         try:
@@ -132,9 +143,19 @@ def _player_view(args):
         except PlayerViewError as e:
             state = e.view
         if not is_duo_view(state):
-            return state, args.mode
-    elif "?" not in args.position:
-        return args.position, args.mode
+            view = _talk_view(args, state)
+            if view is None:
+                return state, args.mode
+            state = view
+    elif "?" not in args.position and " view=" not in f" {args.position}":
+        from engine.errors import OnirimError
+        from engine.notation import parse_position
+        try:
+            state = _talk_view(args, parse_position(args.position))
+        except OnirimError:
+            state = None                  # api.rank says what is wrong with it
+        if state is None:
+            return args.position, args.mode
     else:
         state = parse_view(args.position)
     if not is_duo_view(state):
@@ -143,6 +164,34 @@ def _player_view(args):
         raise UsageError(f"--mode {args.mode}: a two-player player's view (the partner's "
                          "cards written ?) is ranked by mode duo-view")
     return state, "duo-view"
+
+
+def _talk_view(args, state):
+    """With ``--talk``: the view, in that mode, of the player to move in the full two-player
+    position ``state`` (None without ``--talk``, or for the open game's exact search, mode
+    open-hands, which ranks the position itself; a solo position is refused with one line)."""
+    if args.talk is None or (args.talk == "open" and args.mode == "open-hands"):
+        return None
+    if state.players != 2:
+        raise UsageError(f"--talk {args.talk}: a two-player position or view only")
+    from engine.view import player_view
+    return player_view(state, talk=args.talk)
+
+
+def _talk(args, position, mode):
+    """The two-player game's mode the ranking is for (None: not a player's view of one)."""
+    from engine.view import is_duo_view
+    if mode == "open-hands" and args.talk == "open":
+        return "open"
+    if mode == "duo-view":
+        if args.talk == "open" and position.hidden:
+            raise UsageError(f"--talk open: this view hides {position.hidden} partner card(s) "
+                             "(?); an open-game view lists them all")
+        return args.talk or "none"
+    if args.talk is not None and not is_duo_view(position):
+        raise UsageError(f"--talk {args.talk}: a two-player position or view only (and "
+                         "--talk open for mode open-hands)")
+    return None
 
 
 def _check_paths(args) -> None:

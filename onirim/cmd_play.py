@@ -9,8 +9,9 @@ legal moves are listed, numbered, fitted to the terminal's width.  Input, one pe
   prophecy ``discard=N keep=...`` is enough);
 * ``undo`` (back to the previous decision) in analysis mode only (``--analysis``): taking a
   move back after seeing the card it drew is not honest play, so a game started without
-  the flag refuses it and says how to turn it on; ``hint`` (the exact search near the end of a
-  game, otherwise the strongest registered policy, said to be a heuristic), ``position`` (the
+  the flag refuses it and says how to turn it on; ``hint`` (near the end of a game
+  ``onirim best``'s answer: the move proven best, else its leader; otherwise the default
+  policy; a move not proven best is said to be a heuristic), ``position`` (the
   player's view in the notation of ``docs/NOTATION.md``, ready for ``onirim best``),
   ``board`` (draw the board again), ``help`` (commands, card legend, Nightmare options),
   ``quit``.
@@ -41,8 +42,8 @@ from engine.view import known_top, player_view
 
 from .render import codes, render, wrap
 
-# The hint tries the exact search when the deck holds at most this many cards, and uses its
-# answer when it proves a best move within EXACT_HINT_S seconds (compile time excluded).
+# The hint asks onirim best (solver.api.rank) when the deck holds at most this many cards,
+# for EXACT_HINT_S seconds (compile time excluded): its proven best move, else its leader.
 EXACT_HINT_DECK = 15
 EXACT_HINT_S = 2.0
 MIN_WIDTH, DEFAULT_WIDTH = 40, 80
@@ -74,9 +75,10 @@ Commands:
              discard=N keep=... is enough)
   undo       take back the last move (repeatable; analysis mode only:
              onirim play --analysis)
-  hint       a suggested move: with {EXACT_HINT_DECK} cards or fewer in the deck, the
-             exact search if it proves a best move within {EXACT_HINT_S:g} s; otherwise
-             a heuristic policy (the hint says which)
+  hint       a suggested move: with {EXACT_HINT_DECK} cards or fewer in the deck, onirim
+             best's answer within {EXACT_HINT_S:g} s (the move proven best, else the move
+             of the strongest policy those seconds afford); earlier, the default
+             policy's move (the hint says which, and whether it is proven)
   position   your view of the position, to paste into: onirim best "..."
   board      draw the board again
   help       this text
@@ -107,6 +109,11 @@ def add_arguments(parser):
                         help="deal seed, 0 .. 2**64-1 (default: a random one, printed)")
     parser.add_argument("--players", type=int, choices=(1, 2), default=1,
                         help="1 (solo, default) or 2 (two-player cooperative)")
+    parser.add_argument("--talk", choices=("none", "open"), default=None,
+                        help="two players: the mode chosen before the game (docs/DUO.md): "
+                             "none, the silent game (default), or open, hands face up; the "
+                             "hints and the printed view know what that mode lets a player "
+                             "know of its partner's hand")
     parser.add_argument("--analysis", action="store_true",
                         help="analysis mode: 'undo' takes moves back, so you can see a drawn "
                              "card and play differently; this breaks honest play (default off)")
@@ -216,18 +223,19 @@ def describe(before, after, log, action_name: str) -> list[str]:
 
 
 class Hinter:
-    """The ``hint`` command: the exact search (``solver.api.rank``, mode expectimax) near the
-    end of a solo game, when it proves a best move within ``limit_s`` seconds; when it does
-    not, the leader of the ranking's level-2 estimates if the same ``limit_s`` made them (late
-    in a game they do; their leader's mean regret on docs/REGRET.md's late positions is well
-    below the default policy's); otherwise the default honest policy
+    """The ``hint`` command.  Solo, with at most ``deck_max`` cards in the deck: one query of
+    ``onirim best`` (``solver.api.rank``, mode expectimax, ``limit_s`` seconds): its proven
+    best action when the exact search proves one; else its leader, the decision of the
+    strongest policy those seconds afford among the actions not proven worse, with that
+    policy's own search estimates (``solver.advice``: the default policy at least), named as
+    the ranking names it.  That is one search: the default policy is not asked again.  With
+    a larger deck (or a position the exact search refuses): the default honest policy
     (``solver.policies.DEFAULT_HONEST_POLICY`` with ``DEFAULT_HONEST_ARGS``, the strongest
-    measured at 10 ms of CPU per decision or less; ``greedy`` if it is not registered), said
-    to be a heuristic.
+    measured at 10 ms of CPU per decision or less; ``greedy`` if it is not registered).
     Two players: the default two-player policy (``solver.duo.rollout.DEFAULT_DUO_POLICY``)
-    from the view of the player to move, said to be a heuristic.
-    Both see only the player's view.  Compiling the search (once per install) happens
-    before its clock starts."""
+    from the view of the player to move.  A hint not proven best says it is a heuristic.
+    All see only the player's view.  Compiling the search (once per install) happens before
+    its clock starts."""
 
     def __init__(self, say, deck_max: int = EXACT_HINT_DECK, limit_s: float = EXACT_HINT_S):
         self.say = say
@@ -236,12 +244,11 @@ class Hinter:
         self._solver = None
         self._policy = None
         self._duo_policy = None
-        self._ranking = None       # the last unproven ranking of _exact
 
     def _exact(self, view):
-        """The exact search's ranking of ``view`` (``solver.api.rank``, mode expectimax, one
-        solver kept between hints so that its memo is reused): the proven best action and
-        the search's seconds, or None (then the ranking is kept for ``_level2_leader``)."""
+        """``onirim best``'s ranking of ``view`` (``solver.api.rank``, mode expectimax, one
+        solver kept between hints so that its memo is reused, ``limit_s`` seconds): the
+        ranking, its proven best row (None if unproven) and its seconds."""
         from solver import api
         if self._solver is None:
             self._notice("expectimax", "the exact search")
@@ -250,19 +257,21 @@ class Hinter:
         acts = ranking.actions
         top = max(acts, key=lambda a: a.lo)
         if all(top.lo >= a.hi - 1e-15 for a in acts if a is not top):
-            return top, ranking.seconds
-        self._ranking = ranking
-        return None, ranking.seconds
+            return ranking, top, ranking.seconds
+        return ranking, None, ranking.seconds
 
-    def _level2_leader(self):
-        """The leader of the last unproven ranking when its estimates are level 2 (the
-        action, then rollout play: solver.honest.estimate_l2, made within the same 2 s),
-        as (action string, playouts per action); else None."""
-        r, self._ranking = self._ranking, None
-        est = getattr(r, "extra", {}).get("estimates", {}) if r is not None else {}
-        if est.get("estimator") != "level-2" or not getattr(r, "leader", None):
+    @staticmethod
+    def _leader(ranking):
+        """The ranking's leader when a policy chose it (``solver.advice``: its
+        ``extra["estimates"]`` name the policy and its search), as (action string, the words
+        naming it); else None (no policy leader: an interrupted ranking)."""
+        est = (getattr(ranking, "extra", None) or {}).get("estimates") or {}
+        if est.get("estimator") != "policy" or not getattr(ranking, "leader", None):
             return None
-        return r.leader, est["playouts_per_action"]
+        how = (" (its own exact end-game search proves it best)" if est.get("how") == "exact"
+               else "")
+        return ranking.leader, (f"heuristic: the move {est.get('policy')} plays here{how}, "
+                                f"onirim best's leader (estimates: {est.get('search')})")
 
     def _notice(self, family: str, what: str) -> None:
         """Before a first use that must compile (numba's cache says so), say so and how
@@ -300,20 +309,23 @@ class Hinter:
             self._duo_policy.warm_up()
         return self._duo_policy
 
-    def hint(self, state, stream: int) -> tuple[int, str]:
-        """(action, the words that say where it comes from)."""
-        view = player_view(state)
+    def hint(self, state, stream: int, talk: str = "none") -> tuple[int, str]:
+        """(action, the words that say where it comes from); ``talk``: the two-player game's
+        mode."""
+        view = player_view(state, talk=talk)
         if state.players == 2:
             p = self.duo_policy()
+            game = "open game" if talk == "open" else "silent game"
             return (p.act(view, stream), f"heuristic: {p.name} policy from player "
-                                         f"{state.turn}'s view (no exact search for two "
-                                         "players); not proven best")
+                                         f"{state.turn}'s view, {game} (no exact search for "
+                                         "two players); not proven best")
         note = ""
         if state.deck_size() <= self.deck_max:
             try:
-                top, seconds = self._exact(view)
+                ranking, top, seconds = self._exact(view)
             except (OnirimError, ValueError) as e:
-                top, seconds, note = None, 0.0, f"; the exact search refused it: {e}"
+                ranking, top, seconds, note = None, None, 0.0, (f"; the exact search "
+                                                                f"refused it: {e}")
             if top is not None and top.hi == 0.0:
                 return (state.string_to_action(top.action),
                         f"exact: no move can win any more ({seconds:.1f} s)")
@@ -324,11 +336,10 @@ class Hinter:
                                        f"({seconds:.1f} s)")
             if not note:
                 note = f"; the exact search did not settle it in {self.limit_s:g} s"
-                lead = self._level2_leader()
+                lead = self._leader(ranking)
                 if lead is not None:
                     return (state.string_to_action(lead[0]),
-                            f"heuristic: leader of level-2 estimates (rollout play after "
-                            f"each move, {lead[1]} playouts per move), not proven best{note}")
+                            f"{lead[1]}, not proven best{note}")
         from solver.policies import policy_label
         p = self.policy()
         return (p.act(view, stream), f"heuristic: {policy_label(p)} policy, not proven "
@@ -339,8 +350,9 @@ class Session:
     """One interactive game: the state and the undo stack."""
 
     def __init__(self, players: int, seed: int, inp=None, out=None, width: int | None = None,
-                 analysis: bool = False):
+                 analysis: bool = False, talk: str = "none"):
         self.game = Game(players)
+        self.talk = talk
         self.seed = seed
         self.analysis = analysis
         self.state = self.game.new_initial_state(seed)
@@ -442,17 +454,19 @@ class Session:
 
     def show_hint(self) -> None:
         s = self.state
-        action, why = self.hinter.hint(s, _stream(self.seed, len(s.history())))
+        action, why = self.hinter.hint(s, _stream(self.seed, len(s.history())), self.talk)
         n = s.legal_actions().index(action) + 1
         for part in wrap(f"hint: {n}) {s.action_to_string(action)}  [{why}]", self.width):
             self.say(part)
 
     def show_position(self) -> None:
         s = self.state
-        text = s.observation_string()
+        text = s.observation_string(talk=self.talk)
         if s.players == 2:
-            self.say(f"Your view (player {s.turn}; ? = a card of your partner's hand, "
-                     "* = the deck's cards of unknown order):")
+            game = ("open game: your partner's hand is face up" if self.talk == "open" else
+                    "silent game: ? = a card of your partner's hand you did not see it take")
+            self.say(f"Your view (player {s.turn}, {game}; * = the deck's cards of unknown "
+                     "order):")
         else:
             self.say("Your view (* = the deck's cards of unknown order); to ask the solver:")
         self.say(f'onirim best "{text}"')
@@ -460,6 +474,7 @@ class Session:
     # -------------------------------------------------------------- main loop
     def replay_line(self) -> str:
         flag = f" --players {self.game.players}" if self.game.players == 2 else ""
+        flag += " --talk open" if self.talk == "open" else ""
         return f"Seed {self.seed} (replay with: onirim play --seed {self.seed}{flag})"
 
     def end(self, text: str) -> int:
@@ -470,6 +485,10 @@ class Session:
 
     def run(self) -> int:
         self.say("Onirim: a new game (the seed is shown when it ends).")
+        if self.game.players == 2:
+            self.say_wrapped("The open game: both hands face up, free talk." if self.talk ==
+                             "open" else "The silent game: no word about your own cards; "
+                             "a player knows of its partner's hand only what it saw it take.")
         if self.analysis:
             self.say_wrapped("Analysis mode: 'undo' takes moves back. You can see a drawn card "
                              "and play differently: this is not honest play.")
@@ -551,5 +570,10 @@ def _isatty(stream) -> bool:
 
 
 def run(args) -> int:
+    talk = getattr(args, "talk", None)
+    if talk is not None and args.players != 2:
+        from onirim.cli import UsageError
+        raise UsageError(f"--talk {talk}: the open and silent games are two-player modes "
+                         "(--players 2)")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    return Session(args.players, seed, analysis=args.analysis).run()
+    return Session(args.players, seed, analysis=args.analysis, talk=talk or "none").run()

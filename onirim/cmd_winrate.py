@@ -81,6 +81,11 @@ def add_arguments(p) -> None:
                         "own defaults)")
     p.add_argument("--players", type=int, choices=(1, 2), default=1,
                    help="1 (solo) or 2 (the two-player cooperative game); default 1")
+    p.add_argument("--talk", choices=("none", "open"), default=None,
+                   help="honest two-player games: the mode the players chose before the "
+                        "game (docs/DUO.md): none, the silent game (default: a player knows "
+                        "of its partner's hand only the cards it saw it take), or open, hands "
+                        "face up (the deck order stays unknown).  Part of the results key")
     p.add_argument("--deals", type=int, required=True,
                    help=f"number of deals N, 1 to {MAX_DEALS:,} (required)")
     p.add_argument("--seed", type=int, default=0,
@@ -142,6 +147,10 @@ def check_args(args):
             raise UsageError("--chunk: applies to --cluster only")
         if not 1 <= args.chunk <= 100_000:
             raise UsageError(f"--chunk: must be from 1 to 100,000, not {args.chunk}")
+    talk = getattr(args, "talk", None)
+    if talk is not None and (args.mode != "honest" or getattr(args, "players", 1) != 2):
+        raise UsageError(f"--talk {talk}: applies to honest two-player games only "
+                         "(--mode honest --players 2)")
     if args.mode == "honest":
         args.policy_default = False
         if not args.policy:
@@ -201,6 +210,8 @@ def resume_command(args) -> str:
         parts += ["--policy", args.policy]
         for a in args.policy_arg:
             parts += ["--policy-arg", a]
+        if getattr(args, "talk", None) is not None:
+            parts += ["--talk", args.talk]
     parts += ["--deals", str(args.deals), "--seed", str(args.seed)]
     if args.jobs != 1:
         parts += ["--jobs", str(args.jobs)]
@@ -456,9 +467,10 @@ def run(args) -> int:
         if not 0 <= pseed < 1 << 63:
             raise UsageError(f"--policy-seed: {pseed} is not a whole number from 0 to 2^63-1")
         args.policy_seed = pseed
-        key = phash = seeded_hash(config_hash(policy), pseed)
+        talk = talk_of(args)
+        key = phash = seeded_hash(config_hash(policy, talk), pseed)
         _check_policy_players(policy, players, args.seed)
-        job = runner.honest_job(policy.name, policy.config, players, pseed)
+        job = runner.honest_job(policy.name, policy.config, players, pseed, talk)
     db, n_stored_before, writable = _open_for_run(args, key, seeds, players)
     tally = _Tally(args.mode)
 
@@ -469,7 +481,9 @@ def run(args) -> int:
     old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     try:
         if writable and args.mode == "honest":
-            db.add_policy(phash, policy.name, policy.config)
+            db.add_policy(phash, policy.name, policy.config
+                          if talk_of(args) == "none" else {**policy.config,
+                                                           "talk": talk_of(args)})
         work = _work(args, db, seeds, players, key, tally)
         first = next(work, None)        # looks chunks up until a deal is left to play
         if first is not None:
@@ -554,6 +568,15 @@ def run(args) -> int:
     return _report_honest(args, tally, n_stored_before, wall, warm_s, policy, phash)
 
 
+def talk_of(args) -> str:
+    """The two-player game's mode of an honest run (``none``, the silent game, by default)."""
+    return getattr(args, "talk", None) or "none"
+
+
+def talk_text(talk: str) -> str:
+    return "open game (hands face up)" if talk == "open" else "silent game"
+
+
 def _batches(it, size):
     """``it`` in lists of at most ``size`` items, lazily."""
     batch = []
@@ -626,6 +649,8 @@ def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> in
     out["policy_hash"] = phash
     out["policy_seed"] = args.policy_seed
     out["policy_default"] = bool(getattr(args, "policy_default", False))
+    if getattr(args, "players", 1) == 2:
+        out["talk"] = talk_of(args)
     out["decisions"] = decisions
     out["seconds_per_decision"] = secs / decisions if decisions else None
     # CPU time of the process over each game (what the policies' costs are measured in);
@@ -639,7 +664,8 @@ def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> in
         print(json.dumps(out))
         return 0
     cfg = ", ".join(f"{k}={v}" for k, v in sorted(policy.config.items()))
-    pl = ", two-player" if getattr(args, "players", 1) == 2 else ""
+    pl = (f", two-player, {talk_text(talk_of(args))}" if getattr(args, "players", 1) == 2
+          else "")
     dflt = (" (the default: the strongest policy measured at 10 ms of CPU per decision or "
             "less)" if getattr(args, "policy_default", False) else "")
     print(f"mode honest{pl}, policy {policy.name}" + (f" ({cfg})" if cfg else "") + dflt

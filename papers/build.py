@@ -389,6 +389,7 @@ EXTRACTED["clairvoyant-winrate"] = rowdata.clairvoyant_record
 EXTRACTED["diff-kernel"] = rowdata.diff_kernel_record
 EXTRACTED["bound"] = rowdata.bound_record
 EXTRACTED["rule-verification"] = rowdata.rule_verification_record
+EXTRACTED["best-player"] = rowdata.best_player_record
 
 # Records written by hand, each with the reason it cannot be computed from stored rows.
 # Every other record is extracted by the build, and papers/check.py fails on any other.

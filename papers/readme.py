@@ -86,24 +86,10 @@ def experiment_of(row: dict) -> str:
     return Path(row["source"]).name.split(".")[0]
 
 
-def _experiment_named(policy: str, config: dict) -> str:
-    """The experiment whose policy and arguments are these (the tests tie the default and
-    ``strongest`` to theirs)."""
-    from benchmarks.experiments import EXPERIMENTS
-    names = [n for n, e in EXPERIMENTS.items()
-             if e.params.get("policy") == policy and e.params.get("config") == config]
-    if len(names) != 1:
-        raise ValueError(f"no single experiment plays {policy} {config}: {names}")
-    return names[0]
-
-
 def named_rows(recs) -> dict[str, dict]:
     """The ladder rows of the default policy and of ``strongest``."""
-    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
-    from solver.policies.endgame import STRONGEST_ARGS
     by_name = {experiment_of(r): r for r in _b().ladder_rows(recs)}
-    return {"default": by_name[_experiment_named(DEFAULT_HONEST_POLICY, DEFAULT_HONEST_ARGS)],
-            "strongest": by_name[_experiment_named("endgame", STRONGEST_ARGS)]}
+    return {k: by_name[name] for k, name in _b().rowdata.solo_named().items()}
 
 
 def _rate_ci(wins: int, n: int) -> str:
@@ -183,6 +169,41 @@ def block_ladder_full(recs) -> str:
                 f"jobs, load average {_load_range(rows)}, from {min(r['date'] for r in rows)}). "
                 f"CPU per decision is the process's CPU time over the decisions, compile time "
                 f"excluded."]
+    return "\n".join(out) + "\n"
+
+
+def _paired(pr) -> str:
+    """A best-player row against another on the same deals."""
+    n = pr["common_deals"]
+    return (f"{pr['won_by_it_only']} / {pr['won_by_them_only']}, p = "
+            f"{pr['p_two_sided']:.2g} ({_pct(pr['their_wins'] / n)} on these {n:,})")
+
+
+def block_best_player(recs) -> str:
+    """``onirim best``'s advice followed move by move (each best-player experiment), paired
+    deal by deal with the default policy's and ``strongest``'s rows and with the control."""
+    rows = recs["best-player"]["rows"]
+    out = ["| experiment | what plays | deals | win rate, Wilson 95% | CPU per decision | "
+           "proven by best | won by it only / by the default only | won by it only / by "
+           "`strongest` only | won by it only / by the control only | commit |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        pairs = {p["with"]: _paired(p) for p in r["pairs"]}
+        proven = "" if r["control"] else _pct(r["proven"] / r["decisions"])
+        deals = (f"{r['deals']:,}" if r["deals"] == r["deals_planned"]
+                 else f"{r['deals']:,} of {r['deals_planned']:,}")
+        out.append(f"| `{r['experiment']}` | {r['policy']} | {deals} | "
+                   f"{_rate_ci(r['wins'], r['deals'])} | "
+                   f"{_secs(r['cpu_s'] / r['decisions'])} (largest "
+                   f"{_secs(r['max_decision_cpu_s'])}) | {proven} | "
+                   + " | ".join(pairs.get(k, "") for k in ("default", "strongest", "control"))
+                   + f" | {r['commit']} |")
+    out += ["", "* **Measured:** one row per deal in `benchmarks/results/rows/NAME.jsonl.gz`, "
+                "one process on one core, load average "
+                f"{_load_range(rows)}; each row's command is in `python -m benchmarks."
+                "experiments list`. A pair counts the deals of the same seeds won by one of "
+                "the two rows only, with the two-sided sign test's p, and gives the other "
+                "row's win rate on those deals."]
     return "\n".join(out) + "\n"
 
 
@@ -403,7 +424,7 @@ def block_rule_verification(recs) -> str:
 BLOCKS = {"headline": block_headline, "ladder-full": block_ladder_full, "bound": block_bound,
           "regret": block_regret, "clairvoyant": block_clairvoyant, "duo": block_duo,
           "performance": block_performance, "rule-verification": block_rule_verification,
-          "anchors": block_anchors}
+          "anchors": block_anchors, "best-player": block_best_player}
 
 
 def render(recs, text: str | None = None) -> str:

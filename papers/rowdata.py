@@ -274,6 +274,88 @@ def _ladder_record(name: str, title: str, out_rows: list) -> dict:
     }
 
 
+def experiment_named(policy: str, config: dict) -> str:
+    """The solo honest experiment whose policy and arguments are these (the tests tie the
+    default and ``strongest`` to theirs)."""
+    from benchmarks.experiments import EXPERIMENTS
+    names = [n for n, e in EXPERIMENTS.items() if e.kind == "honest"
+             and e.params.get("policy") == policy and e.params.get("config") == config]
+    if len(names) != 1:
+        raise ValueError(f"no single experiment plays {policy} {config}: {names}")
+    return names[0]
+
+
+def solo_named() -> dict[str, str]:
+    """The experiments of the default policy and of ``strongest``."""
+    from solver.policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
+    from solver.policies.endgame import STRONGEST_ARGS
+    return {"default": experiment_named(DEFAULT_HONEST_POLICY, dict(DEFAULT_HONEST_ARGS)),
+            "strongest": experiment_named("endgame", dict(STRONGEST_ARGS))}
+
+
+def best_player_row(name: str, rows: list[dict], params: dict, planned: int,
+                    others: dict[str, str]) -> dict:
+    """One best-player experiment (``benchmarks/bench_best_player.py``): its deals, wins,
+    cost, the decisions proven by best's exact search and those played by each policy's
+    leader; then its pairs with the rows of ``others`` (label -> experiment) on the same
+    deals (deals won by one of the two only, the two-sided sign test:
+    ``bench_frontier.pair``)."""
+    from benchmarks.bench_frontier import pair
+    seeds = [r["seed"] for r in rows]
+    leaders: dict[str, int] = {}
+    for r in rows:
+        for k, v in r["leaders"].items():
+            leaders[k] = leaders.get(k, 0) + v
+    out = {"policy": ("the default policy alone on best's stream (the control)"
+                      if params.get("control") else
+                      f"`onirim best --budget-nodes {params['budget_nodes']}`"),
+           "experiment": name, "control": bool(params.get("control")),
+           "budget_nodes": params.get("budget_nodes"), "table_bits": params.get("table_bits"),
+           "deals": len(rows), "deals_planned": planned, "seed_first": min(seeds),
+           "seed_last": max(seeds),
+           "contiguous": seeds == list(range(min(seeds), max(seeds) + 1)),
+           "wins": sum(bool(r["won"]) for r in rows),
+           "decisions": sum(r["decisions"] for r in rows),
+           "proven": sum(r["proven"] for r in rows), "leaders": dict(sorted(leaders.items())),
+           "no_leader": sum(r["no_leader"] for r in rows),
+           "max_decision_cpu_s": max(r["max_decision_cpu_s"] for r in rows),
+           **_timing(rows), **provenance(rows, name), "pairs": []}
+    data = {name: rows_mod.by_seed(rows)}
+    for who, other in others.items():
+        theirs = stored(other)
+        if not theirs:
+            continue
+        data[other] = rows_mod.by_seed(theirs)
+        pr = pair(data, name, other)
+        out["pairs"].append({
+            "with": who, "experiment": other, "common_deals": pr["common_deals"],
+            "wins": pr["rows"][name]["wins"], "their_wins": pr["rows"][other]["wins"],
+            "won_by_it_only": pr["won_by_a_only"], "won_by_them_only": pr["won_by_b_only"],
+            "p_two_sided": pr["p_two_sided"]})
+    return out
+
+
+def best_player_record() -> dict:
+    """``onirim best``'s advice followed move by move: every experiment of kind
+    ``best-player`` with rows stored, each paired with the default's and ``strongest``'s rows
+    on the same deals."""
+    from benchmarks.experiments import EXPERIMENTS
+    out_rows = []
+    controls = [n for n, e in EXPERIMENTS.items()
+                if e.kind == "best-player" and e.params["control"] and stored(n)]
+    for name, e in EXPERIMENTS.items():
+        rows = stored(name) if e.kind == "best-player" else None
+        if rows:
+            others = {**solo_named(), **({} if e.params["control"] else
+                                         {"control": c for c in controls[:1]})}
+            out_rows.append(best_player_row(name, rows, e.params, e.deals, others))
+    if not out_rows:
+        raise FileNotFoundError("no best-player rows stored (python -m benchmarks.experiments "
+                                "run best-nodes-20)")
+    return _ladder_record("best-player", "onirim best's advice followed move by move, paired "
+                          "with the default policy's and strongest's rows", out_rows)
+
+
 def _pct(xs, q):
     s = sorted(xs)
     k = max(1, -(-q * len(s) // 100))

@@ -138,9 +138,14 @@ def make_default_policy():
     return make_policy(DEFAULT_HONEST_POLICY, **DEFAULT_HONEST_ARGS)
 
 
-def config_hash(policy) -> str:
-    """A stable hash of the policy's name and full configuration (16 hex digits)."""
-    text = json.dumps({"policy": policy.name, "config": policy.config}, sort_keys=True)
+def config_hash(policy, talk: str = "none") -> str:
+    """A stable hash of the policy's name and full configuration (16 hex digits), and of the
+    two-player game's mode ``talk`` (``engine.view.TALK_MODES``): the silent game's hash is
+    the one every earlier run stored (no mode in the text), the open game's has it."""
+    obj = {"policy": policy.name, "config": policy.config}
+    if talk != "none":
+        obj["talk"] = talk
+    text = json.dumps(obj, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

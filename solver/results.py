@@ -175,9 +175,9 @@ def sort_actions(actions: list) -> list:
 def name_estimates(ranking: Ranking) -> None:
     """A leader chosen by estimates names the policy they played after each action
     (``extra["estimates"]["policy"]``: greedy-keep-doors, the rollout over it of the level-2
-    estimator, or the two-player view's duo-greedy-plus), in the text and the JSON alike;
-    :func:`finish` runs before a solver describes its estimates, so ``solver.api.rank`` calls
-    this after the solver returns."""
+    estimator; a policy's leader names the policy and its search), in the text and the JSON
+    alike; :func:`finish` runs before a solver describes its estimates, so
+    ``solver.api.rank`` calls this after the solver returns."""
     policy = (ranking.extra.get("estimates") or {}).get("policy")
     if ranking.criterion == CRITERION_ESTIMATE and policy:
         ranking.criterion = _CRITERION_ESTIMATE_OF.format(policy)

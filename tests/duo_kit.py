@@ -7,24 +7,26 @@ from __future__ import annotations
 from solver.duo import kernel as DK
 
 
-def redeal_unseen(state, rnd):
-    """A two-player ``state`` with what the player to move cannot see dealt again: the
-    partner's own cards and the deck below the known top (the top too, unless that player's
-    own prophecy showed it) pooled; the partner gets Locations of the pool back (a partner
-    holds only Locations), the deck the rest in a new order.  The same multiset, the same
-    public cards."""
+def redeal_unseen(state, rnd, talk="none"):
+    """A two-player ``state`` with what the player to move cannot know dealt again: the
+    partner's own cards it does not know (in the silent game all but those it saw the partner
+    take, ``engine.view.known_cards``; in the open game none) and the deck below the known
+    top (the top too, unless that player's own prophecy showed it) pooled; the partner gets
+    its known cards and Locations of the pool back (a partner holds only Locations), the deck
+    the rest in a new order.  The same multiset, the same public cards."""
     from engine import cards
-    from engine.view import known_top, prophecy_seer
+    from engine.view import _minus, known_cards, known_top, prophecy_seer
     s = state.clone()
     partner = 1 - s.turn
     k = known_top(s) if prophecy_seer(s) == s.turn else 0
-    pool = list(s.hands[partner]) + s.deck[k:]
-    h = len(s.hands[partner])
+    known = list(s.hands[partner]) if talk == "open" else known_cards(s, partner)
+    pool = _minus(s.hands[partner], known) + s.deck[k:]
+    h = len(s.hands[partner]) - len(known)
     locs = [j for j, c in enumerate(pool) if cards.is_location(c)]
     pick = set(rnd.sample(locs, h))
     rest = [c for j, c in enumerate(pool) if j not in pick]
     rnd.shuffle(rest)
-    s.hands[partner] = sorted(pool[j] for j in sorted(pick))
+    s.hands[partner] = sorted(known + [pool[j] for j in sorted(pick)])
     s.deck[k:] = rest
     return s
 

@@ -13,8 +13,9 @@ Jobs:
   same JSON); the result is ``{"ranking": ranking.to_json(), "json": the line onirim best
   --json prints, "text": the table onirim best prints}``;
 * ``hint``: ``{"position": the full position, "stream"}``: ``onirim play``'s hint
-  (:class:`onirim.cmd_play.Hinter`: the exact search near the end of a solo game, otherwise
-  the default policy, from the player's view only), ``{"action", "why"}``.
+  (:class:`onirim.cmd_play.Hinter`: ``onirim best``'s answer near the end of a solo game,
+  its proven best action or else its leader; otherwise the default policy; from the player's
+  view only), ``{"action", "why"}``.
 
 Stopping: SIGINT while a job runs is Ctrl-C for it, as in ``onirim best``: ``rank`` returns
 what it has found, sound, marked interrupted.  Between jobs SIGINT is ignored (a late cancel

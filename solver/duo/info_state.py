@@ -153,8 +153,10 @@ def deal_partner(S, key):
 # ----------------------------------------------------------------------------- Python side
 def encode(state) -> np.ndarray:
     """The kernel array of a two-player chance-mode engine position: a player's view
-    (:func:`engine.view.player_view`: the partner's hand inside the unknown multiset, ``HID``
-    = its size) or a full chance-mode ``State`` (both hands known, ``HID`` = 0)."""
+    (:func:`engine.view.player_view`: the partner cards the view knows in the partner's hand,
+    its other cards inside the unknown multiset, ``HID`` = how many, which
+    :func:`deal_partner` adds) or a full chance-mode ``State`` (both hands known, ``HID`` =
+    0)."""
     if state.players != 2:
         raise ValueError("the two-player information-state kernel plays two-player games only")
     if state.seed is not None:

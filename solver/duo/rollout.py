@@ -39,8 +39,9 @@ _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 DEFAULT_DUO_POLICY = "duo-krollout"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
-             "limbo and its own prophecy's cards; the partner's hand and the deck are one "
-             "unknown multiset; no communication")
+             "limbo and its own prophecy's cards, and knows the partner cards its view lists "
+             "(silent game: those it saw the partner take; open game: all); the partner's "
+             "other cards and the deck are one unknown multiset")
 
 
 def key_of_stream(stream: int) -> int:

@@ -5,12 +5,14 @@
 duo view of :mod:`engine.view` (what that player may know, the strict reading of
 ``docs/DUO.md``).  This mode answers from that information only:
 
-* **The leader and its estimates**: the decision of the mode's default policy
-  (``duo-krollout``, :mod:`solver.duo.rollout`: after each candidate action both seats play
-  ``duo-greedy-plus`` on their own cards, the partner's hand dealt from the unknown cards,
-  common random numbers, the z-margin rule on the Doors reward), by its own search
-  (``DuoKRollout.search``, what its ``act`` runs); then, while the budget affords it, the same
-  search with 4 times the playouts (anytime: the first search always runs).  Each candidate's
+* **The leader and its estimates**: the decision of the view's default policy
+  (:func:`leader_policy`, the one place that chooses it: ``duo-krollout``,
+  :mod:`solver.duo.rollout`: after each candidate action both seats play ``duo-greedy-plus``
+  on their own cards, the partner's hand dealt from the unknown cards, common random numbers,
+  the z-margin rule on the Doors reward), by its own search (``DuoKRollout.search``, what its
+  ``act`` runs); then, while the budget affords it, the same search with 4 times the
+  playouts (anytime: the first search always runs; under a node budget no search whose
+  playouts, known before it runs, pass the budget).  Each candidate's
   estimate is the share of its playouts won, with its Wilson 95% interval: the winning chance
   of "this action, then duo-greedy-plus", a policy's value, not a bound; the actions the
   policy does not try (other orders of a prophecy's cards) have none.
@@ -36,7 +38,7 @@ import numpy as np
 
 from engine import cards
 from engine.game import State
-from engine.view import is_duo_view, player_view
+from engine.view import dealt_position, is_duo_view, player_view
 
 from solver.budgets import check_nodes, check_seconds
 from solver.duo import info_playouts as IP
@@ -49,7 +51,7 @@ from solver.results import ActionValue, Ranking, bounds, finish
 MODE = "duo-view"
 GROWTH = 4.0              # a search 4 times larger runs if the time left is this many times
                           # the last one's
-_DUO_POLICY: dict = {}
+_DUO_POLICY: dict = {}       # the leader's policy, by name (leader_policy)
 FIRST_N = 32              # warm_up's budget: FIRST_N * 64 playouts
 MAX_N = 1 << 16           # playouts per action, at most
 MAX_WORLDS = 6            # partner hands for the open-hands bound, at most
@@ -98,16 +100,9 @@ def _count_hands(view, cap):
 
 
 def world(view, hand) -> State:
-    """The chance-mode position of ``view`` with the partner holding ``hand``."""
-    s = view.clone()
-    unknown = list(view.unknown)
-    for c in hand:
-        unknown[c] -= 1
-    s.__class__ = type(view).__mro__[2]          # the engine's State
-    s.unknown = unknown
-    s.hands[1 - view.viewer] = sorted(hand)
-    del s.viewer, s.hidden
-    return s
+    """The chance-mode position of ``view`` with the partner holding its known cards and
+    ``hand`` (its hidden cards)."""
+    return dealt_position(view, hand)
 
 
 @register_solver(MODE, players=(2,), options=(),
@@ -126,7 +121,9 @@ class DuoViewRank(SolverBase):
         if view.phase not in _DECISION:
             raise NotDuoView(f"phase: the position must be a decision (play, prophecy, door, "
                              f"nightmare or draft), not {view.phase}")
-        note = f"player {view.viewer}'s (the partner's cards and the deck order unknown)"
+        note = (f"player {view.viewer}'s (the deck order unknown, and "
+                + (f"{view.hidden} partner card(s))" if view.hidden else
+                   "no partner card)"))
         return view, note
 
     def prepare(self, state=None, say=None) -> None:
@@ -177,7 +174,7 @@ class DuoViewRank(SolverBase):
         if found is not None:
             extra["estimates"] = {
                 "estimator": "policy", "policy": f"the default two-player policy "
-                f"({DEFAULT_DUO_POLICY})", "search": found.search,
+                f"({leader_policy(view).name})", "how": "rollout", "search": found.search,
                 "leader": view.action_to_string(found.action), "playouts": played,
                 "playouts_per_action": max((r[3] for r in found.rows.values()), default=0),
                 "method": "the partner's hand dealt from the unknown cards, common random "
@@ -236,30 +233,32 @@ class DuoViewRank(SolverBase):
         return nodes
 
     def _leader(self, view, hi, deadline, budget_nodes, stream, on_progress):
-        """The default two-player policy's decision with its search's estimates, then the
-        same search with 4 times the playouts while the budget affords it (``deadline``: the
-        time left at least ``GROWTH`` times the last search's; ``budget_nodes``: the
-        playouts of all candidates at most that; neither: the policy's own search only).
-        The choice is among the actions whose ``hi`` is above 0 when some are proven lost
-        (a lost action is never the leader unless all are).  (search, steps)."""
-        if DEFAULT_DUO_POLICY not in _DUO_POLICY:      # registered by solver.duo.rollout
-            _DUO_POLICY[DEFAULT_DUO_POLICY] = build_policy(DEFAULT_DUO_POLICY)
-        policy = _DUO_POLICY[DEFAULT_DUO_POLICY]
+        """The decision of the view's default policy (:func:`leader_policy`) with its own
+        search's estimates (``search``, the function its ``act`` runs), then the same search
+        with 4 times the playouts while the budget affords it: ``deadline``, the time left at
+        least ``GROWTH`` times the last search's; ``budget_nodes``, the next search's playouts
+        (known before it runs: :func:`next_playouts`) at most that; neither, the policy's own
+        search only.  The first search always runs, so no budget gives a leader weaker than
+        the policy's own decision.  The choice is among the actions whose ``hi`` is above 0
+        when some are proven lost (a lost action is never the leader unless all are).
+        (search, steps)."""
+        policy = leader_policy(view)
         stream = _view_stream(view) if stream is None else stream
         n, found, steps = policy.n, None, []
         while n <= MAX_N:
-            t = time.perf_counter()
-            nxt = policy.search(view, stream, n=n)
-            took = time.perf_counter() - t
-            if found is not None and budget_nodes is not None and nxt.playouts > budget_nodes:
+            if found is not None and budget_nodes is not None and next_playouts(
+                    policy, found, n // 4) > budget_nodes:
                 break
-            found = nxt
-            steps.append({"n": n, "action": view.action_to_string(found.action),
+            t = time.perf_counter()
+            found = policy.search(view, stream, n=n)
+            took = time.perf_counter() - t
+            steps.append({"policy": policy.name, "n": n,
+                          "action": view.action_to_string(found.action),
                           "playouts": found.playouts, "seconds": round(took, 3)})
             if on_progress is not None:
                 on_progress(0, len(hi), found.playouts, len(steps))
-            if deadline is None and budget_nodes is None:
-                break
+            if (deadline is None and budget_nodes is None) or not found.playouts:
+                break                     # no budget to grow on, or nothing to play out
             if deadline is not None and deadline - time.perf_counter() < GROWTH * took:
                 break
             n *= 4
@@ -268,6 +267,28 @@ class DuoViewRank(SolverBase):
             best = max(alive, key=lambda a: (found.rows.get(a, (-1.0,))[0], -a))
             found.action = best
         return found, steps
+
+
+def leader_policy(view):
+    """The policy whose decision is the leader at a two-player ``view``, and whose search's
+    estimates ``onirim best`` shows: the default two-player policy
+    (``solver.duo.rollout.DEFAULT_DUO_POLICY``), made once per process.  The one place that
+    chooses it: a view's talk mode, once views carry one, keys the choice here."""
+    name = DEFAULT_DUO_POLICY
+    if name not in _DUO_POLICY:      # registered by solver.duo.rollout
+        _DUO_POLICY[name] = build_policy(name)
+    return _DUO_POLICY[name]
+
+
+def next_playouts(policy, found, n: int) -> int:
+    """The playouts of ``policy.search`` at ``4 n`` playouts per candidate, from its search at
+    ``n`` (``found``), without running it: every candidate the screen keeps gets ``4 n``,
+    every other keeps its ``screen`` playouts.  The screen ranks the first ``screen``
+    playouts, the same at both sizes (common random numbers: playout ``j`` of a candidate
+    has the same deal and draws at every ``n``), so it keeps the same candidates; without a
+    screen every candidate gets ``4 n``."""
+    screened = 0 < policy.screen < n
+    return sum(4 * n if (not screened or r[3] >= n) else r[3] for r in found.rows.values())
 
 
 def _view_stream(view) -> int:

@@ -55,11 +55,12 @@ class HonestGame:
 
 
 def play_honest(policy, seed: int, players: int = 1, max_decisions: int = 100_000,
-                policy_seed: int = DEFAULT_POLICY_SEED) -> HonestGame:
+                policy_seed: int = DEFAULT_POLICY_SEED, talk: str = "none") -> HonestGame:
     """Play deal ``seed`` with ``policy`` under honest information; the policy's random
     numbers come from ``policy_seed`` alone.  ``seconds`` is wall time, ``cpu_seconds`` the
     process's CPU time over the same span (both exclude anything before the first decision,
-    so a policy's ``warm_up`` must have run before)."""
+    so a policy's ``warm_up`` must have run before).  ``talk``: the two-player game's mode
+    (``engine.view.player_view``)."""
     state = Game(players).new_initial_state(seed=seed)
     c0 = time.process_time()
     t0 = time.perf_counter()
@@ -67,7 +68,7 @@ def play_honest(policy, seed: int, players: int = 1, max_decisions: int = 100_00
     while not state.is_terminal():
         if i >= max_decisions:
             raise RuntimeError(f"deal {seed}: no end after {max_decisions} decisions")
-        a = policy.act(player_view(state), decision_stream(policy_seed, i))
+        a = policy.act(player_view(state, talk=talk), decision_stream(policy_seed, i))
         if a not in state.legal_actions():
             raise IllegalActionError(f"policy {policy.name!r} chose an illegal action {a!r} "
                                      f"at decision {i} of deal {seed}")

@@ -72,11 +72,23 @@ def clairvoyant_job(budget_nodes, budget_s, tt_mb, players: int = 1) -> dict:
                           "budget_s": budget_s, "tt_mb": tt_mb}, players)
 
 
-def honest_job(policy, config: dict, players: int = 1, policy_seed: int | None = None) -> dict:
+def honest_job(policy, config: dict, players: int = 1, policy_seed: int | None = None,
+               talk: str = "none") -> dict:
+    """An honest job; ``talk``: the two-player game's mode, in the job only for the open game
+    (a silent job is the job every earlier run had)."""
     from solver.honest import DEFAULT_POLICY_SEED
     seed = DEFAULT_POLICY_SEED if policy_seed is None else int(policy_seed)
-    return _with_players({"mode": "honest", "policy": policy, "config": dict(config),
-                          "policy_seed": seed}, players)
+    job = _with_players({"mode": "honest", "policy": policy, "config": dict(config),
+                         "policy_seed": seed}, players)
+    if talk != "none":
+        if players != 2:
+            raise ValueError(f"talk {talk!r}: a two-player mode")
+        job["talk"] = talk
+    return job
+
+
+def job_talk(job: dict) -> str:
+    return job.get("talk", "none")
 
 
 def clock_problem(config) -> str | None:
@@ -160,11 +172,14 @@ class HonestWorker:
         from solver.honest.play import play_honest
         players = job_players(self.job)
         g = play_honest(self.policy, seed, players=players,
-                        policy_seed=self.job["policy_seed"])
-        return {"seed": seed, "won": bool(g.won), "doors": int(g.doors),
-                "decisions": int(g.decisions), "seconds": float(g.seconds),
-                "cpu_seconds": float(g.cpu_seconds), "policy_seed": int(g.policy_seed),
-                "actions": action_strings(seed, g.actions, players)}
+                        policy_seed=self.job["policy_seed"], talk=job_talk(self.job))
+        row = {"seed": seed, "won": bool(g.won), "doors": int(g.doors),
+               "decisions": int(g.decisions), "seconds": float(g.seconds),
+               "cpu_seconds": float(g.cpu_seconds), "policy_seed": int(g.policy_seed),
+               "actions": action_strings(seed, g.actions, players)}
+        if players == 2:
+            row["talk"] = job_talk(self.job)
+        return row
 
 
 def action_strings(seed: int, actions, players: int = 1) -> list[str]:

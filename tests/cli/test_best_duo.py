@@ -180,3 +180,42 @@ def test_chance_phase_is_refused(capsys):
     assert main(["best", text]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- --talk
+def test_talk_open_with_open_hands_is_the_open_games_exact_value(capsys):
+    out = _json(capsys, ["best", NIGHTMARE, "--talk", "open", "--mode", "open-hands",
+                         "--json"])
+    assert out["talk"] == "open" and out["mode"] == "open-hands"
+    assert abs(out["actions"][0]["value"] - 19 / 72) <= 1e-12
+
+
+@pytest.mark.parametrize("talk", ["none", "open"])
+def test_talk_ranks_the_view_of_the_player_to_move(capsys, talk):
+    """A full two-player position with --talk: that game's view of the player to move (no
+    history: the silent view knows no partner card; the open view all), named in the JSON."""
+    out = _json(capsys, ["best", THIRD, "--talk", talk, "--budget-s", "1", "--json"])
+    st = parse_position(THIRD)
+    assert out["mode"] == "duo-view" and out["talk"] == talk
+    other = f"hand{1 - st.turn}="
+    hand = out["position"].split(other)[1].split()[0].split(",")
+    if talk == "open":
+        assert "?" not in hand and f"view={st.turn}" in out["position"]
+    else:
+        assert set(hand) <= {"?", "-"}
+    assert out["information"].startswith("open game" if talk == "open" else "silent game")
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["best", SOLO, "--talk", "open"], ["--talk open", "two-player"]),
+    (["best", SOLO, "--talk", "none"], ["--talk none", "two-player"]),
+])
+def test_talk_on_a_solo_position_is_refused(capsys, argv, words):
+    _bad(capsys, argv, words)
+
+
+def test_talk_open_on_a_view_that_hides_cards_is_refused(capsys):
+    from engine.view import observation_text
+    view = observation_text(parse_position(THIRD))
+    assert "?" in view
+    _bad(capsys, ["best", view, "--talk", "open"], ["--talk open", "?"])

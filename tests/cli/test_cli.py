@@ -499,7 +499,7 @@ def test_a_pasted_two_player_view_is_answered_by_best(capsys, monkeypatch):
     out = play(capsys, monkeypatch, moves + ["position"], seed=2, players=2)
     line = [x for x in out.splitlines() if x.startswith('onirim best "mode=duo')][-1]
     text = line.removeprefix('onirim best "').removesuffix('"')
-    assert "=?,?,?" in text
+    assert "?" in text.split(" hand1=")[1].split()[0] + text.split(" hand0=")[1].split()[0]
     rc, out, err = run_cli(capsys, monkeypatch, ["best", text, "--budget-s", "0.5", "--json"])
     assert rc == 0, err
     d = json.loads(out)

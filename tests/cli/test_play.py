@@ -260,6 +260,33 @@ def test_two_player_hint_is_the_duo_default_from_the_players_view():
     assert n >= 10 and changed >= n // 2
 
 
+def test_two_player_hint_in_the_open_game_is_the_default_on_the_open_view():
+    """--talk open: the hint decides from the open game's view (the partner's hand listed),
+    says so, and a redeal of the deck alone changes nothing."""
+    from solver.api import make_policy
+    from solver.duo.rollout import DEFAULT_DUO_POLICY
+    h = Hinter(lambda _: None)
+    ref = make_policy(DEFAULT_DUO_POLICY)
+    rnd = random.Random(5)
+    n = 0
+    for s, _ in _steps(2, range(2), limit=10):
+        if len(s.legal_actions()) < 2:
+            continue
+        a, why = h.hint(s, 11, "open")
+        assert "open game" in why and a == ref.act(player_view(s, talk="open"), 11)
+        assert h.hint(redeal_unseen(s, rnd, "open"), 11, "open") == (a, why)
+        n += 1
+    assert n >= 5
+
+
+def test_talk_needs_two_players(tmp_path):
+    from winrate_kit import onirim
+    r = onirim("play", "--talk", "open", cwd=tmp_path)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--talk open" in lines[0] and "--players 2" in lines[0]
+
+
 class _FakeRanking:
     def __init__(self, rows):
         self.actions, self.extra, self.criterion = rows, {}, None
@@ -355,5 +382,7 @@ def test_two_player_position_is_the_contract_view_and_parses_back():
     for m in moves[:12]:
         s.apply_action(s.string_to_action(m))
     other = 1 - s.turn
-    assert f"hand{other}=?,?,?" in text and "seed=" not in text
+    known = [cards.CODES[c] for c in player_view(s).hands[other]]
+    assert f"hand{other}={','.join(known + ['?'] * (3 - len(known)))} " in text
+    assert "?" in text and "seed=" not in text
     assert parse_view(text) == player_view(s)

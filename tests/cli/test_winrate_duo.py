@@ -239,3 +239,48 @@ def test_bad_player_flags(tmp_path, args, words):
     assert len(lines) == 1 and "Traceback" not in r.stderr
     import re
     assert re.search(words, lines[0])
+
+
+def test_the_open_and_silent_games_are_stored_apart_and_silent_is_the_old_key(tmp_path):
+    """--talk: the open game's rows have their own policy hash (never resumed as silent ones),
+    the silent game's is the hash runs stored before the mode existed (config_hash without a
+    mode), with or without --talk none; the mode reaches the policy (the open game's rollout
+    deals no partner card, so some game differs) and is named in the JSON and the text."""
+    from solver.api import config_hash, make_policy
+    from solver.honest import seeded_hash
+    base = ["winrate", "--mode", "honest", "--players", "2", "--policy", "duo-rollout",
+            "--policy-arg", "n=2", "--policy-arg", "screen=0", "--seed", "3", "--deals", "4",
+            "--db", "t.sqlite"]
+    runs = {}
+    for talk in (None, "none", "open"):
+        r = onirim(*base, *(["--talk", talk] if talk else []), "--json", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        runs[talk] = json.loads(r.stdout)
+    old = seeded_hash(config_hash(make_policy("duo-rollout", n=2, screen=0)), 1)
+    assert runs[None]["policy_hash"] == runs["none"]["policy_hash"] == old
+    assert runs["open"]["policy_hash"] != old
+    assert [runs[t]["talk"] for t in (None, "none", "open")] == ["none", "none", "open"]
+    con = sqlite3.connect(tmp_path / "t.sqlite")
+    games = {}
+    for h, seed, actions in con.execute("SELECT policy_hash, seed, actions FROM honest"):
+        games[h, seed] = actions
+    con.close()
+    assert len(games) == 8                      # --talk none replayed nothing: same key
+    assert any(games[old, s] != games[runs["open"]["policy_hash"], s]
+               for s in ("3", "4", "5", "6"))
+    t = onirim(*base, "--talk", "open", cwd=tmp_path)
+    assert "two-player, open game" in t.stdout.splitlines()[0]
+    assert "4 already stored" in t.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--mode", "honest", "--policy", "greedy", "--talk", "open"],
+    ["--mode", "honest", "--policy", "greedy", "--talk", "none"],
+    ["--mode", "clairvoyant", "--players", "2", "--talk", "open"],
+])
+def test_talk_outside_honest_two_player_games_is_refused(tmp_path, args):
+    r = onirim("winrate", "--deals", "2", *args, "--db", "x.sqlite", cwd=tmp_path)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--talk" in lines[0] and "Traceback" not in r.stderr
+    assert not (tmp_path / "x.sqlite").exists()

@@ -353,18 +353,20 @@ def _duo_decisions(seeds, limit=200):
 
 def test_a_two_player_view_formats_and_parses_back():
     """The contract: a player's view writes each card it cannot see as `?` in its list (the
-    partner's hand, `hand1=?,?,?`) and the unknown deck as `deck=*`; it parses back into
-    that player's view (engine.view.player_view), and prints the same text again."""
+    partner's cards it does not know, after those it knows: `hand1=Ok,?,?`) and the unknown
+    deck as `deck=*`; it parses back into that player's view (engine.view.player_view), and
+    prints the same text again."""
     from engine.notation import parse_view
-    from engine.view import observation_text, player_view
+    from engine.view import known_cards, observation_text, player_view
     n = 0
     for s in _duo_decisions(range(12)):
         for p in (0, 1):
             text = observation_text(s, p)
-            if "?" not in text:          # the draft's first pick: the partner holds nothing
-                continue
-            hidden = len(s.hands[1 - p])
-            assert f"hand{1 - p}={','.join(['?'] * hidden)} " in text
+            if "?" not in text:          # the partner's hand known (view=P): the tests of
+                continue                 # tests/solver/duo/test_duo_honest.py
+            known = [cards.CODES[c] for c in known_cards(s, 1 - p)]
+            hidden = len(s.hands[1 - p]) - len(known)
+            assert f"hand{1 - p}={','.join(known + ['?'] * hidden)} " in text
             assert "seed=" not in text
             v = parse_view(text)
             assert v == player_view(s, p)
@@ -405,7 +407,8 @@ def test_star_and_question_mark_out_of_place(text, message):
 def test_a_view_hiding_both_hands_or_mixing_is_refused():
     from engine.notation import parse_view
     from engine.view import observation_text
-    s = next(x for x in _duo_decisions([4]) if x.phase == "play")
+    s = next(x for x in _duo_decisions([4]) if x.phase == "play" and x.turn == 0
+             and "?" in observation_text(x, 0))
     text = observation_text(s, 0)
     own = text.split("hand0=")[1].split()[0]
     with pytest.raises(PositionError, match="both hands are hidden"):

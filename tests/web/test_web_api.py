@@ -76,20 +76,29 @@ def test_the_position_box_reads_notation_and_json(client):
     _, duo = client.post("/api/new", {"seed": "4", "players": 2})
     for _ in range(2):                     # a card drafted by each player
         _, duo = client.post("/api/move", {"move": duo["legal"][0]})
-    assert "?" in duo["position"]          # the partner's card
+    assert "view=0" in duo["position"]     # the partner's card, drafted face up: known
     status, out = client.post("/api/position", {"text": json.dumps(duo["position_json"])})
     assert status == 200 and out["position"] == duo["position"]
 
 
 def test_two_players_see_their_own_cards_only(client):
     import re
+    from engine import Game
+    from engine.view import observation_fields
     _, board = client.post("/api/new", {"seed": "4", "players": 2})
+    s = Game(2).new_initial_state(4)
+    hidden = 0
     for _ in range(12):
-        _, board = client.post("/api/move", {"move": board["legal"][0]})
+        move = board["legal"][0]
+        s.apply_action(s.string_to_action(move))
+        _, board = client.post("/api/move", {"move": move})
         turn = board["turn"]
-        assert board["fields"][f"hand{1 - turn}"] == ["?"] * len(
-            board["fields"][f"hand{1 - turn}"])
+        # the partner's cards: those seen taken face up, then one ? per card not known
+        partner = board["fields"][f"hand{1 - turn}"]
+        assert partner == observation_fields(s, turn)[f"hand{1 - turn}"]
+        hidden += partner.count("?")
         assert "?" not in board["fields"][f"hand{turn}"]
+    assert hidden > 0
     lines = [line for m in board["moves"] for line in m["log"]]
     assert any(line.startswith("drew ") for line in lines)
     assert not [line for line in lines if re.match(r"drew [A-Z][a-z]( |$)", line)]

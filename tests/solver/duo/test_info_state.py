@@ -44,17 +44,21 @@ def test_the_kernel_walks_with_the_engine_from_the_setup():
 
 
 def test_a_view_encodes_to_what_the_player_may_know():
-    n = 0
+    n = known = 0
     for _seed, s in _positions(15):
         v = player_view(s)
         S = info.encode(v)
         assert info.diff(S, v) == {}
         assert info.legal_list(S) == v.legal_actions()
-        assert int(S[info.HID]) == len(s.hands[1 - s.turn]) and int(info.deck_size(S)) == s.deck_size()
-        # nothing of the partner's hand is in the array but its size
-        assert S[info.H + info.OWN_STEP * (1 - s.turn):][:info.NLOC].sum() == 0
+        p = 1 - s.turn
+        assert int(S[info.HID]) == v.hidden == len(s.hands[p]) - len(v.hands[p])
+        assert int(info.deck_size(S)) == s.deck_size()
+        # of the partner's hand the array holds the cards the view knows, and the others' number
+        held = S[info.H + info.OWN_STEP * p:][:info.NLOC]
+        assert [int(x) for x in held] == [v.hands[p].count(c) for c in range(info.NLOC)]
         n += 1
-    assert n > 500
+        known += bool(v.hands[p])
+    assert n > 500 and known > 100
 
 
 def test_one_kernel_plays_both_player_counts():
@@ -112,9 +116,9 @@ def test_the_dealt_partner_hand_comes_from_the_unknown_locations_and_steps_confo
         assert int(S[info.HID]) == 0
         p = 1 - v.viewer
         dealt = S[info.H + info.OWN_STEP * p:][:info.NLOC]
-        assert int(dealt.sum()) == v.hidden
+        assert int(dealt.sum()) == v.hidden + len(v.hands[p])
         for c in range(info.NLOC):
-            assert dealt[c] <= v.unknown[c]
+            assert v.hands[p].count(c) <= dealt[c] <= v.unknown[c] + v.hands[p].count(c)
         e = _dealt_engine_state(v, S)
         assert sum(e.unknown) + v.hidden == sum(v.unknown)
         # the dealt array steps as the engine does, random decisions and draws
