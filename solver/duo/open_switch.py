@@ -11,9 +11,11 @@ every legal action with that search under a node budget (``budget_nodes``) and p
 
 * the proven best action (its ``lo`` at least every other action's ``hi``; on an exact tie,
   the base's action if it is among the tied, else the smallest id), else
-* by the bounds (``fallback``): ``bounds`` plays the action with the largest midpoint of its
-  bounds among those not proven worse (ties: the base's action if among them, else the
-  smallest id); ``base`` plays the base policy's action.
+* by the bounds (``fallback``): ``bounds`` plays the base's action if the bounds do not prove
+  it worse than another (``solver.policies.endgame.not_proven_worse``), else the action with
+  the largest bound midpoint among those not proven worse (ties: smallest id); ``base`` plays
+  the base policy's action.  (A midpoint alone is a poor guide: an action the budget left
+  unsearched keeps [0, 1], midpoint 0.5.)
 
 With a larger deck it plays the base policy (``duo-krollout`` by default, with its own
 arguments: ``base=duo-krollout:n=512``).
@@ -140,9 +142,8 @@ class DuoOpenSwitch(PolicyBase):
         if self.fallback == "base":
             return self.base.act(view, stream), "base-open"
         keep = not_proven_worse(ranking.actions)
-        top = max(a.lo + a.hi for a in keep)
-        ids = sorted(a.action_id for a in keep if a.lo + a.hi >= top - 1e-12)
-        if len(ids) == 1:
-            return ids[0], "bounds"
         b = self.base.act(view, stream)
-        return (b if b in ids else ids[0]), "bounds"
+        if b in {a.action_id for a in keep}:
+            return b, "bounds"
+        top = max(a.lo + a.hi for a in keep)
+        return min(a.action_id for a in keep if a.lo + a.hi >= top - 1e-12), "bounds"
