@@ -36,8 +36,12 @@ from solver.errors import PolicyError
 from solver.policies.endgame import not_proven_worse, parse_base, proven_best_actions
 from solver.registry import Param, PolicyBase, build_policy, check_range, register_policy
 
-DEFAULT_UNKNOWN = 10
-DEFAULT_NODES = 200_000
+# Defaults chosen by measurement (deals 0-299 of the open game, paired against duo-krollout:
+# the commit message of this default and docs/POLICIES.md): 8 unknown cards, 100,000 nodes.
+DEFAULT_UNKNOWN = 8
+DEFAULT_NODES = 100_000
+# the policy `onirim winrate --mode honest --players 2 --talk open` plays when none is named
+DEFAULT_OPEN_POLICY = "duo-open-switch"
 DEFAULT_BASE = "duo-krollout"
 FALLBACKS = ("bounds", "base")
 
