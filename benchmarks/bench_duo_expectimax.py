@@ -43,9 +43,10 @@ def _load(path):
         return {r["index"]: r for r in map(json.loads, fh) if r}
 
 
-def _rows():
+def fixture_rows(path: str = FIXTURE) -> list[tuple[int, str]]:
+    """(unknown cards, position text) of every line of the open-hands fixture."""
     rows = []
-    with open(FIXTURE) as fh:
+    with open(path) as fh:
         for line in fh:
             if line.startswith("#") or not line.strip():
                 continue
@@ -87,7 +88,7 @@ def side_by_side(a) -> dict:
     path = os.path.join(".bench-results", f"duo-open-sbs{a.tag}-b{a.budget_s:g}.jsonl")
     done = _load(path)
     with open(path, "a") as fh:
-        for i, (u, text) in enumerate(_rows()):
+        for i, (u, text) in enumerate(fixture_rows()):
             if i in done or u > a.max_unknown:
                 continue
             s = parse_position(text)
@@ -149,7 +150,7 @@ def main(argv=None):
         from solver.duo.open_search import warm_up
         warm_up()
         a.tag += "-nb" if a.table_bits is None else f"-nb{a.table_bits}"
-    rows = _rows()
+    rows = fixture_rows()
     path = _out(a.budget_s, a.tag)
     done = _load(path)
     skip_exact = None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from fractions import Fraction
 
+from benchmarks.bench_duo_expectimax import fixture_rows
 from engine.notation import parse_position
 from solver.duo import open_hands as DX
 
@@ -22,14 +23,7 @@ SMALL = os.path.join(_fixtures(), "duo_small_positions.txt")
 
 def open_lines():
     """(unknown cards, position text) of every line of the open-hands fixture."""
-    out = []
-    with open(FIXTURE) as fh:
-        for line in fh:
-            if line.startswith("#") or not line.strip():
-                continue
-            u, text = line.rstrip("\n").split("\t")
-            out.append((int(u), text))
-    return out
+    return fixture_rows(FIXTURE)
 
 
 def open_positions(max_unknown: int = 99, idx=None):

@@ -51,8 +51,12 @@ class OpenSearch(DuoExpectimax):
         super().__init__(flags=flags)
         self.table_bits = int(table_bits)
         self.mem, self.memf = new_table(self.table_bits)
-        self.mem.fill(0)         # touch every page now, not in the first search's time
+        self.clear()             # touches every page now, not in the first search's time
         self.ctr = np.zeros(N_COUNTERS, dtype=np.int64)
+
+    def clear(self) -> None:
+        """Empty the memo (its size is kept)."""
+        self.mem.fill(0)
 
     def prepare(self, state=None, say=None) -> None:
         """Compile (or load) the kernel before the clock starts."""

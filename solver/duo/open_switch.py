@@ -33,7 +33,8 @@ from __future__ import annotations
 from engine.view import is_duo_view
 
 from solver.errors import PolicyError
-from solver.policies.endgame import not_proven_worse, parse_base, proven_best_actions
+from solver.policies.endgame import (not_proven_worse, parse_base, proven_best_actions,
+                                     table_bits_for)
 from solver.registry import Param, PolicyBase, build_policy, check_range, register_policy
 
 # Defaults chosen by measurement (open game, paired against duo-krollout on deals 0-599:
@@ -46,15 +47,6 @@ DEFAULT_NODES = 100_000
 DEFAULT_OPEN_POLICY = "duo-open-switch"
 DEFAULT_BASE = "duo-krollout"
 FALLBACKS = ("bounds", "base")
-
-
-def _table_bits(nodes: int) -> int:
-    """A fixed memo size for a search of ``nodes`` nodes: at least twice as many rows, from
-    2**14 to 2**22."""
-    bits = 14
-    while bits < 22 and (1 << bits) < 2 * nodes:
-        bits += 1
-    return bits
 
 
 def deck_unknown(view) -> int:
@@ -97,7 +89,7 @@ class DuoOpenSwitch(PolicyBase):
         self.base = build_policy(name, **args)
         self.unknown, self.budget_nodes = unknown, budget_nodes
         self.fallback, self.skip_silent = fallback, bool(skip_silent)
-        self.solver = OpenSearch(table_bits=_table_bits(budget_nodes))
+        self.solver = OpenSearch(table_bits=table_bits_for(budget_nodes))
         self.last = None            # how the last act() chose: forced, base, exact, bounds
         self.counts: dict[str, int] = {}
 
@@ -112,7 +104,7 @@ class DuoOpenSwitch(PolicyBase):
 
     def search(self, view):
         """The open-hands ranking of ``view`` under the node budget, on a cleared memo."""
-        self.solver.mem.fill(0)
+        self.solver.clear()
         return self.solver.rank(view, budget_nodes=self.budget_nodes,
                                 first_round=max(1000, self.budget_nodes // 8))
 

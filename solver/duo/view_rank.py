@@ -37,7 +37,6 @@ from math import comb
 import numpy as np
 
 from engine import cards
-from engine.game import State
 from engine.view import dealt_position, is_duo_view, player_view
 
 from solver.budgets import check_nodes, check_seconds
@@ -97,12 +96,6 @@ def _count_hands(view, cap):
             if n > cap:
                 break
     return n
-
-
-def world(view, hand) -> State:
-    """The chance-mode position of ``view`` with the partner holding its known cards and
-    ``hand`` (its hidden cards)."""
-    return dealt_position(view, hand)
 
 
 @register_solver(MODE, players=(2,), options=(),
@@ -214,7 +207,7 @@ class DuoViewRank(SolverBase):
             left = None if t_end is None else (t_end - time.perf_counter()) / (len(worlds) - i)
             if left is not None and left <= 0:
                 break
-            r = solver.rank(world(view, hand), budget_s=left,
+            r = solver.rank(dealt_position(view, hand), budget_s=left,
                             budget_nodes=None if left is not None else 2_000_000)
             nodes += r.nodes
             by_id = {x.action_id: x for x in r.actions}

@@ -88,7 +88,7 @@ def not_proven_worse(actions, tol: float = EXACT_TOL) -> list:
     return [a for a in actions if a.hi >= top - tol]
 
 
-def _table_bits(nodes: int) -> int:
+def table_bits_for(nodes: int) -> int:
     """A fixed memo size for a search of ``nodes`` nodes: about twice as many rows (a node
     stores at most one entry), from 2**14 to 2**22 rows."""
     bits = 14
@@ -122,7 +122,7 @@ class EndgameSwitch(PolicyBase):
         self.unknown = unknown
         self.budget_nodes = budget_nodes
         self.budget_s = float(budget_s)
-        self.solver = Expectimax(table_bits=_table_bits(budget_nodes))
+        self.solver = Expectimax(table_bits=table_bits_for(budget_nodes))
         self.last = None            # what the last act() did (for tests and benchmarks)
         if warm:
             self.solver.rank(parse_position(_WARM_POSITION), budget_nodes=2000, probes=False,

@@ -175,7 +175,8 @@ def test_open_hands_bound_is_the_weighted_open_hands_value():
     value over every possible partner hand (each computed exactly here), and the true
     partner hand is one of them."""
     from solver.duo.open_hands import DuoExpectimax
-    from solver.duo.view_rank import DuoViewRank, partner_hands, world
+    from engine.view import dealt_position
+    from solver.duo.view_rank import DuoViewRank, partner_hands
     s, v = _end_game_view()
     hands = partner_hands(v)
     assert abs(sum(p for _h, p in hands) - 1) < 1e-12
@@ -187,7 +188,7 @@ def test_open_hands_bound_is_the_weighted_open_hands_value():
     ex = DuoExpectimax()
     want = {a: 0.0 for a in v.legal_actions()}
     for h, p in hands:
-        rr = ex.rank(world(v, h))
+        rr = ex.rank(dealt_position(v, h))
         for x in rr.actions:
             assert x.exact
             want[x.action_id] += p * x.value
