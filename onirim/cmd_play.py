@@ -299,7 +299,7 @@ class Hinter:
 
     def duo_policy(self):
         """The two-player hint's policy: the default two-player honest policy
-        (``solver.duo.rollout.DEFAULT_DUO_POLICY``, duo-krollout), deciding from the view of
+        (``solver.duo.rollout.DEFAULT_DUO_POLICY``, duo-krollout2), deciding from the view of
         the player to move; compiled or loaded before the first hint is timed."""
         if self._duo_policy is None:
             from solver.api import make_policy

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from engine.view import player_view
 
@@ -72,3 +73,35 @@ def test_plus2_wins_more_kernel_games_than_greedy_plus():
     assert gp["failed"] == p2["failed"] == 0
     assert p2["wins"] > 1.5 * gp["wins"] and p2["doors"] > gp["doors"]
 
+
+
+def test_duo_krollout2_hidden_order_no_decision_changes():
+    """The rollout over plus2 decides from the view only: dealing the partner's hand and the
+    deck's unseen part again changes none of its decisions."""
+    from solver.api import make_policy
+    pol = make_policy("duo-krollout2", n=8, screen=2)
+    assert pol.base == "plus2"
+    rnd = random.Random(8)
+    changed = n = 0
+    for i, (_seed, s) in enumerate(_positions(4, seed0=1500)):
+        if len(s.legal_actions()) == 1 or i % 3:
+            continue
+        r = _redealt(s, rnd)
+        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
+        a = pol.act(player_view(s), 2000 + i)
+        assert a in s.legal_actions()
+        assert pol.act(player_view(r), 2000 + i) == a
+        n += 1
+    assert n > 40 and changed > 20
+
+
+def test_duo_plus2_policy_plays_the_kernel_base():
+    from solver.api import make_policy
+    from solver.errors import PolicyError
+    pol = make_policy("duo-plus2")
+    for _seed, s in _positions(2, seed0=1700):
+        v = player_view(s)
+        assert pol.act(v, 0) == IG.base_at(info.encode(v), "plus2")
+    from engine.game import Game
+    with pytest.raises(PolicyError):
+        pol.act(player_view(Game(1).new_initial_state(seed=0)), 0)
