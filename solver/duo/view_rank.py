@@ -6,15 +6,15 @@ duo view of :mod:`engine.view` (what that player may know, the strict reading of
 ``docs/DUO.md``).  This mode answers from that information only:
 
 * **The leader and its estimates**: the decision of the view's default policy
-  (:func:`leader_policy`, the one place that chooses it: ``duo-krollout``,
-  :mod:`solver.duo.rollout`: after each candidate action both seats play ``duo-greedy-plus``
+  (:func:`leader_policy`, the one place that chooses it: ``duo-krollout2``,
+  :mod:`solver.duo.rollout`: after each candidate action both seats play its base, ``plus2``,
   on their own cards, the partner's hand dealt from the unknown cards, common random numbers,
   the z-margin rule on the Doors reward), by its own search (``DuoKRollout.search``, what its
   ``act`` runs); then, while the budget affords it, the same search with 4 times the
   playouts (anytime: the first search always runs; under a node budget no search whose
   playouts, known before it runs, pass the budget).  Each candidate's
   estimate is the share of its playouts won, with its Wilson 95% interval: the winning chance
-  of "this action, then duo-greedy-plus", a policy's value, not a bound; the actions the
+  of "this action, then the base", a policy's value, not a bound; the actions the
   policy does not try (other orders of a prophecy's cards) have none.
 * **Sound bounds where the open-hands search proves something.**  For each possible partner
   hand ``k`` (probability ``P(k)``: the partner's cards are dealt uniformly from the unknown
@@ -56,10 +56,13 @@ MAX_N = 1 << 16           # playouts per action, at most
 MAX_WORLDS = 6            # partner hands for the open-hands bound, at most
 MAX_DECK = 10             # deck size for the open-hands bound, at most
 OPEN_SHARE = 0.4          # of the time budget for the open-hands bound
-ESTIMATE_POLICY = ("after the action, both seats play duo-greedy-plus on their own cards "
-                   "(the partner's hand dealt from the unknown cards, the deck drawn from "
-                   "them); estimate = share of the default policy's (duo-krollout's) "
-                   "playouts won, Wilson 95%")
+def estimate_policy(policy) -> str:
+    """What an estimate is, for the leader ``policy`` (a ``duo-krollout`` or ``duo-krollout2``
+    instance: its base plays both seats in the playouts)."""
+    return (f"after the action, both seats play duo-{policy.base} on their own cards (the "
+            "partner's hand dealt from the unknown cards, the deck drawn from them); "
+            f"estimate = share of the default policy's ({policy.name}'s) playouts won, "
+            "Wilson 95%")
 _DECISION = ("play", "prophecy", "door", "nightmare", "draft")
 
 
@@ -133,7 +136,8 @@ class DuoViewRank(SolverBase):
         deadline = None if budget_s is None else t0 + max(0.0, budget_s - reserve_s)
         acts = view.legal_actions()
         names = [view.action_to_string(a) for a in acts]
-        extra = {"players": 2, "information": KNOWLEDGE, "estimate_policy": ESTIMATE_POLICY}
+        extra = {"players": 2, "information": KNOWLEDGE,
+                 "estimate_policy": estimate_policy(leader_policy(view))}
         interrupted = False
         # the exact part: open-hands upper bounds over the possible partner hands
         hi = {a: 1.0 for a in acts}
