@@ -49,18 +49,23 @@ class Experiment:
     command: str = ""           # the same figure through the command line
 
 
-def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True):
+def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True, talk="none"):
+    """An honest win-rate experiment; ``talk`` the two-player game's mode (``open``: the
+    partner's hand known, docs/DUO.md), in the parameters only for the open game."""
     config = config or {}
     cmd = ["onirim", "winrate", "--mode", "honest", "--policy", policy]
     for k, v in config.items():
         cmd += ["--policy-arg", f"{k}={v}"]
     if players == 2:
         cmd += ["--players", "2"]
+    if talk != "none":
+        cmd += ["--talk", talk]
     cmd += ["--deals", str(deals), "--seed", "0", "--policy-seed", "1", "--json"]
-    return Experiment(name, "honest", deals,
-                      {"policy": policy, "config": config, "players": players,
-                       "policy_seed": 1, "seed_first": 0},
-                      cost, cheap, shlex.join(cmd))
+    params = {"policy": policy, "config": config, "players": players,
+              "policy_seed": 1, "seed_first": 0}
+    if talk != "none":
+        params["talk"] = talk
+    return Experiment(name, "honest", deals, params, cost, cheap, shlex.join(cmd))
 
 
 def _switch(name, n, unknown, cost, nodes=None, base="learned-base", screen=None, extra=""):
@@ -254,6 +259,15 @@ EXPERIMENTS = {e.name: e for e in (
             cost="about 15 CPU-minutes", cheap=False),
     _honest("duo-k2048", "duo-krollout", 2_000, {"n": 2048, "screen": 256}, players=2,
             cost="about 45 CPU-minutes", cheap=False),
+    # the open game (--talk open: the partner's hand known): the same rollout, and the open
+    # game's default, its end-game switch to the exact open-hands search (solver/duo/
+    # open_switch.py) at 8 unknown deck cards under 100,000 nodes; costs estimated from the
+    # first 600 deals of each (7.4 and 12.2 ms of CPU per decision)
+    _honest("duo-k512-open", "duo-krollout", 2_000, {"n": 512, "screen": 64}, players=2,
+            talk="open", cost="about 15 CPU-minutes", cheap=False),
+    _honest("duo-open-switch", "duo-open-switch", 2_000,
+            {"unknown": 8, "budget_nodes": 100_000}, players=2, talk="open",
+            cost="about 25 CPU-minutes", cheap=False),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
@@ -346,7 +360,8 @@ def _worker(e: Experiment):
         from benchmarks.best_player import make_player
         return make_player(p)
     if e.kind == "honest":
-        job = runner.honest_job(p["policy"], p["config"], p["players"], p["policy_seed"])
+        job = runner.honest_job(p["policy"], p["config"], p["players"], p["policy_seed"],
+                                talk=p.get("talk", "none"))
     elif e.kind == "duo-clairvoyant":
         from solver.duo import search as DS
         job = runner.clairvoyant_job(p["budget_nodes"], None, p["tt_mb"] or DS.DEFAULT_TT_MB,

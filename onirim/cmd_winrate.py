@@ -72,7 +72,8 @@ def add_arguments(p) -> None:
                    help="honest mode: the registered policy to play, one of "
                         f"{_policy_names()} (docs/POLICIES.md); default for solo deals "
                         f"{_default_policy_text()}, for two-player deals duo-krollout: the "
-                        "strongest measured at 10 ms of CPU per decision or less")
+                        "strongest measured at 10 ms of CPU per decision or less (with "
+                        "--talk open: duo-open-switch)")
     p.add_argument("--policy-seed", type=int, default=None, metavar="P",
                    help="honest mode: the seed of the policy's random numbers, independent of "
                         "the deal (default 1; recorded in the JSON, so games replay)")
@@ -154,7 +155,10 @@ def check_args(args):
     if args.mode == "honest":
         args.policy_default = False
         if not args.policy:
-            if getattr(args, "players", 1) == 2:
+            if getattr(args, "players", 1) == 2 and talk == "open":
+                from solver.duo.open_switch import DEFAULT_OPEN_POLICY as default
+                preset = {}
+            elif getattr(args, "players", 1) == 2:
                 from solver.duo.rollout import DEFAULT_DUO_POLICY as default
                 preset = {}
             else:
@@ -666,8 +670,11 @@ def _report_honest(args, t: _Tally, n_before, wall, warm_s, policy, phash) -> in
     cfg = ", ".join(f"{k}={v}" for k, v in sorted(policy.config.items()))
     pl = (f", two-player, {talk_text(talk_of(args))}" if getattr(args, "players", 1) == 2
           else "")
-    dflt = (" (the default: the strongest policy measured at 10 ms of CPU per decision or "
-            "less)" if getattr(args, "policy_default", False) else "")
+    dflt = ("" if not getattr(args, "policy_default", False) else
+            " (the open game's default: duo-krollout with the open-hands end-game switch)"
+            if talk_of(args) == "open" else
+            " (the default: the strongest policy measured at 10 ms of CPU per decision or "
+            "less)")
     print(f"mode honest{pl}, policy {policy.name}" + (f" ({cfg})" if cfg else "") + dflt
           + f" [{phash}]: deals {args.seed}..{args.seed + args.deals - 1} "
           f"({args.deals} deals, {n_before} already stored in {args.db})")

@@ -177,6 +177,8 @@ def _duo_honest() -> None:
     make_policy("duo-krollout", n=4).warm_up()      # winrate's warm-up of the policy
     from solver.duo import view_rank
     view_rank.warm_up()                             # onirim best on a two-player view
+    from solver.duo import open_search
+    open_search.warm_up()                           # onirim best on an open-hands position
     _conformance("duo-honest")
 
 

@@ -111,6 +111,12 @@ DUO_LADDER = (
     ("duo-krollout n=512", "duo-k512", None),
     ("duo-krollout n=2048", "duo-k2048", None),
 )
+# The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
+# stored, with mode "open".
+DUO_OPEN = (
+    ("duo-krollout n=512, open game", "duo-k512-open"),
+    ("duo-open-switch, open game", "duo-open-switch"),
+)
 LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"
 
@@ -251,6 +257,10 @@ def duo_ladder_record() -> dict:
                    "pending_note": PENDING_NOTE + "; seconds are wall time of --jobs 2 on a "
                                                   "loaded machine, not CPU time"}
         out_rows.append(row)
+    for label, name in DUO_OPEN:
+        rows = stored(name)
+        if rows:
+            out_rows.append({**honest_row(label, name, rows), "mode": "open"})
     return _ladder_record("duo-honest-ladder",
                           "The two-player ladder: win rates of honest policies", out_rows)
 

@@ -187,7 +187,7 @@ DEFAULT_MODES = {1: "expectimax", 2: "open-hands"}
 def solver_entries() -> dict[str, SolverEntry]:
     """Every registered solver, by mode (the built-in ones register when imported here)."""
     from solver.clairvoyant import rank  # noqa: F401
-    from solver.duo import open_hands  # noqa: F401
+    from solver.duo import open_search  # noqa: F401
     from solver.expectimax import solver  # noqa: F401
     return dict(sorted(_SOLVERS.items()))
 

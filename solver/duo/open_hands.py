@@ -37,7 +37,7 @@ from engine import cards
 from engine.game import CHANCE_PHASES, State, series_length
 from engine.rules import PROPHECY_SIZE
 
-from solver.registry import SolverBase, register_solver
+from solver.registry import SolverBase
 from solver.results import ActionValue, Interval, Ranking, bounds, finish
 from solver.budgets import check_nodes, check_seconds
 from solver.duo.search import ALL_BOUNDS, dead_duo
@@ -48,12 +48,11 @@ __all__ = ["DuoExpectimax", "open_hands", "check_duo_decision", "F_PRUNE", "F_DE
 
 MODE = "open-hands"
 
-F_PRUNE = 1           # alpha-beta at decisions, Star1 at chance nodes
-F_DEAD = 2            # DB1-DB3: a position that provably cannot be won is worth 0
-F_SWAP = 4            # the memo key is relative to the active player (player-swap symmetry)
-F_PROPHECY_SORT = 8   # the cards being revealed by a prophecy are a multiset in the key
-F_REVEAL = 16         # a Nightmare's reveal of r unknown cards is one chance node over multisets
-DEFAULT_FLAGS = F_PRUNE | F_DEAD | F_SWAP | F_PROPHECY_SORT | F_REVEAL
+# the reductions' flags, shared with the numba search (solver.duo.open_kernel): F_PRUNE
+# alpha-beta / Star1, F_DEAD the dead-position bound, F_SWAP the player-swap key,
+# F_PROPHECY_SORT the revealed cards as a multiset, F_REVEAL a reveal as one chance node
+from solver.duo.open_kernel import (DEFAULT_FLAGS, F_DEAD, F_PROPHECY_SORT,  # noqa: E402
+                                    F_PRUNE, F_REVEAL, F_SWAP)
 
 DEFAULT_MEMO_CAP = 1_500_000    # entries (about 300 bytes each); the memo is emptied when full
 FIRST_ROUND = 20_000            # rank(): node allowance per open action in round 1, doubling
@@ -260,8 +259,9 @@ INFORMATION = ("open hands: both players' cards known to the team, the deck orde
 
 
 # ------------------------------------------------------------------------------- solver
-@register_solver(MODE, players=(2,), options=("view",),
-                 doc="two-player expectimax with open hands (the deck order unknown)")
+# The open-hands mode of solver.api.rank is solver.duo.open_search.OpenSearch: this class's
+# queries with the search of one position in numba.  This pure-Python search stays the
+# reference its tests compare with (docs/DUO_EXPECTIMAX.md section 6).
 class DuoExpectimax(SolverBase):
     """A memoised open-hands expectimax with sound [lo, hi] bounds under a node/time budget.
 
@@ -532,6 +532,3 @@ class DuoExpectimax(SolverBase):
             allowance *= 2
 
 
-# a two-player *player's* view (the partner's cards unknown) is ranked by its own mode,
-# which registers from its own module (solver/duo/view_rank.py)
-from solver.duo import view_rank as _view_rank  # noqa: E402, F401

@@ -199,7 +199,7 @@ class DuoViewRank(SolverBase):
                                    f"{MAX_WORLDS} hands, a deck of at most {MAX_DECK} and "
                                    "no known top cards)")
             return 0
-        # the open-hands solver through the registry (solver.duo.open_hands registers it
+        # the open-hands solver through the registry (solver.duo.open_search registers it
         # and imports this module: no import back)
         solver = _SOLVERS["open-hands"].factory()
         share = None if budget_s is None else OPEN_SHARE * budget_s

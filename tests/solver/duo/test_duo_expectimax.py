@@ -12,9 +12,6 @@
 """
 from __future__ import annotations
 
-import os
-from fractions import Fraction
-
 import pytest
 
 from engine.errors import OnirimError
@@ -23,98 +20,11 @@ from engine.notation import format_position, parse_position
 from solver.duo import open_hands as DX
 from solver.errors import UnsupportedPosition
 
-def _fixtures() -> str:
-    """tests/fixtures, from this file's folder or any folder above it (the file may sit in
-    a sub-folder of tests/)."""
-    d = os.path.dirname(os.path.abspath(__file__))
-    while not os.path.isdir(os.path.join(d, "fixtures")):
-        d = os.path.dirname(d)
-    return os.path.join(d, "fixtures")
-
-
-FIXTURE = os.path.join(_fixtures(), "duo_open_positions.txt")
-SMALL = os.path.join(_fixtures(), "duo_small_positions.txt")
-
-
-def _open_lines():
-    out = []
-    with open(FIXTURE) as fh:
-        for line in fh:
-            if line.startswith("#") or not line.strip():
-                continue
-            u, text = line.rstrip("\n").split("\t")
-            out.append((int(u), text))
-    return out
-
-
-def _open_positions(max_unknown: int = 99, idx=None):
-    rows = _open_lines()
-    if idx is not None:
-        rows = [rows[i] for i in idx]
-    return [parse_position(t) for u, t in rows if u <= max_unknown]
-
-
-def _small_positions(idx=None):
-    with open(SMALL) as fh:
-        rows = [x for x in fh if x.strip() and not x.startswith("#")]
-    if idx is not None:
-        rows = [rows[i] for i in idx]
-    return [DX.open_hands(parse_position(x)) for x in rows]
-
-
-# Positions the brute force walks in well under a second each (3 to 5 unknown cards; values
-# 1, 1/3, 1, 0 and 1/4, 0, 5/12): the fast tier's agreement set.
-FAST_OPEN = (1, 2, 3, 5)
-FAST_SMALL = (30, 51, 57)
-
-
-def _fast_positions():
-    return _open_positions(idx=FAST_OPEN) + _small_positions(FAST_SMALL)
-
-
-# --------------------------------------------------------------------------- brute force
-class Cap(Exception):
-    pass
-
-
-def brute(state, cap: int = 60_000) -> Fraction:
-    """The open-hands value by brute force over the engine: 1/0 at the end, the maximum
-    over ``legal_actions()``, the exact mean over ``chance_outcomes_exact()``; a memo keyed
-    by the engine's own full state equality (``State.__eq__``: the discard pile, the whole
-    rows and the deck order all count).  Raises Cap past ``cap`` distinct positions."""
-    memo: dict = {}
-
-    def v(s):
-        if s.is_terminal():
-            return Fraction(1) if s.won() else Fraction(0)
-        k = s._key()
-        if k in memo:
-            return memo[k]
-        if len(memo) >= cap:
-            raise Cap
-        if s.is_chance_node():
-            r = Fraction(0)
-            for a, p in s.chance_outcomes_exact():
-                c = s.clone()
-                c.apply_action(a)
-                r += p * v(c)
-        else:
-            r = Fraction(0)
-            for a in s.legal_actions():
-                c = s.clone()
-                c.apply_action(a)
-                r = max(r, v(c))
-        memo[k] = r
-        return r
-
-    return v(state)
-
-
-def _brute_or_skip(s, cap=60_000):
-    try:
-        return brute(s, cap)
-    except Cap:
-        return None
+from open_hands_kit import SMALL, Cap, brute, swapped
+from open_hands_kit import brute_or_skip as _brute_or_skip
+from open_hands_kit import fast_positions as _fast_positions
+from open_hands_kit import open_positions as _open_positions
+from open_hands_kit import small_positions as _small_positions
 
 
 # --------------------------------------------------------------------------- agreement
@@ -304,11 +214,7 @@ def test_swap_symmetry_key():
     """The same position with the players' roles exchanged has the same key under F_SWAP,
     and the same value without it."""
     for s in _open_positions(idx=(1, 2, 3, 5)):
-        t = s.clone()
-        t.hands = [t.hands[1], t.hands[0]]
-        t.rows = [t.rows[1], t.rows[0]]
-        t.doors = [t.doors[1], t.doors[0]]
-        t.turn = 1 - t.turn
+        t = swapped(s)
         assert DX.state_key(s) == DX.state_key(t)
         assert DX.state_key(s, 0) != DX.state_key(t, 0) or s == t
         a = DX.DuoExpectimax(flags=DX.F_DEAD).value(s, budget_nodes=20_000)

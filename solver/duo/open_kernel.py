@@ -1,0 +1,708 @@
+"""The kernel of the open-hands two-player expectimax in numba (docs/DUO_EXPECTIMAX.md, section
+7): the search of one position, its packed key and its memo.  The Python side (the queries,
+the solver class of the ``open-hands`` mode) is :mod:`solver.duo.open_search`.
+
+The same search as :mod:`solver.duo.open_hands` (both players' own cards and the shared cards
+known to the team, the deck order unknown, both players maximising the team's winning
+chance), run on the information-state kernel's arrays instead of ``engine/`` states.  A
+position is a two-player array of :mod:`solver.duo.info_state` with ``HID`` = 0 (the partner's
+cards in their own slots), and every step of it is that kernel's turn: ``legal``, ``step``
+(a decision and the automatic steps after it) and ``chance_step`` (the next unknown card is of
+type t, then the automatic steps), the turn that :mod:`solver.honest.state` writes once for one
+and two players.  This file holds no turn rule of its own; it only searches.
+
+The search
+----------
+A depth-first expectimax with an explicit stack of frames (no recursion), one frame per node
+on the current path.  A node's children are made by copying the node's array and stepping it;
+each is settled when that costs no search (won, lost, the dead-position bound, an exact memo
+entry) and the others are searched the most promising first, with the windows of
+:class:`solver.duo.open_hands.DuoExpectimax` (alpha-beta at decisions, Star1 at chance nodes).
+Every frame returns a sound interval [lo, hi] whatever stopped it (a node budget, a deadline),
+as in the Python search: a decision returns [max lo_i, max hi_i], a chance node
+[sum p_i lo_i, sum p_i hi_i] (recomputed in one fixed order at the end), an unexplored child
+counting [0, 1] or its memo bounds.
+
+The memo is a table of ``2**bits`` rows in buckets of 4 holding the **full packed key**
+(:func:`make_key`, ``KW`` words, compared word by word, never a hash alone) with the interval
+and the nodes the entry cost; a full bucket gives up its cheapest entry.  The key holds what
+the Python search's key holds (phase, player to move, drawn card, cards left to reveal, both
+players' own cards, rows' last card and open series, Doors, shared cards, the known deck top,
+the unknown counts, the limbo).  The reductions are the flags below, which
+:mod:`solver.duo.open_hands` uses with the same numbers (their arguments: docs/DUO_EXPECTIMAX.md
+section 3).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.rules import COLOURS, FIRST_DOOR, NUM_TYPES
+from solver.duo import info_state as IS
+from solver.duo.search import ALL_BOUNDS, _dead_nb
+from solver.expectimax.search import now_us
+from solver.expectimax.table import prefetch_row
+from solver.tt import BUCKET, _bucket, _same
+
+__all__ = ["make_key", "search_array", "new_table", "KW", "F_PRUNE", "F_DEAD", "F_SWAP",
+           "F_PROPHECY_SORT", "F_REVEAL", "DEFAULT_FLAGS"]
+
+# the reductions (docs/DUO_EXPECTIMAX.md section 3); solver.duo.open_hands uses these numbers
+F_PRUNE = 1           # alpha-beta at decisions, Star1 at chance nodes
+F_DEAD = 2            # DB1-DB3: a position that provably cannot be won is worth 0
+F_SWAP = 4            # the memo key is relative to the active player (player-swap symmetry)
+F_PROPHECY_SORT = 8   # the cards being revealed by a prophecy are a multiset in the key
+F_REVEAL = 16         # a Nightmare's reveal of r unknown cards is one chance node over multisets
+DEFAULT_FLAGS = F_PRUNE | F_DEAD | F_SWAP | F_PROPHECY_SORT | F_REVEAL
+
+KW = 5                  # key words (make_key)
+MAX_TOP = 11            # known deck cards a key holds (5 bits each after a 4-bit count)
+MAXD = 1024             # frames: the deepest path the search may walk
+POOL0 = 1 << 12         # child entries to start with (the pool doubles when needed)
+DEFAULT_TABLE_BITS = 20  # memo rows: 2**20 of 64 bytes (64 MB)
+CLOCK_MASK = 1023       # a look at the clock every 1,024 nodes (one look: a few microseconds)
+
+# counters (ctr)
+C_NODES, C_STOPPED, C_DEAD, C_HITS, C_STORED, C_REPLACED, C_DEPTH_CUT, C_MAX_DEPTH, C_KIDS = range(9)
+N_COUNTERS = 9
+
+NS = IS.NS
+PSTEP = IS.PSTEP
+H, DR, LAST, SER = IS.H, IS.DR, IS.LAST, IS.SER
+U, L, TOP, NTOP, UTOT = IS.U, IS.L, IS.TOP, IS.NTOP, IS.UTOT
+PH, DRAWN, LEFT, TURN, SH, SHS, HSIZE = IS.PH, IS.DRAWN, IS.LEFT, IS.TURN, IS.SH, IS.SHS, IS.HSIZE
+NLOC = IS.NLOC
+P_PLAY, P_DRAFT, P_DOOR = IS.P_PLAY, IS.P_DRAFT, IS.P_DOOR
+P_PROPHECY, P_FORESEE, P_REVEAL = IS.P_PROPHECY, IS.P_FORESEE, IS.P_REVEAL
+P_WON, P_LOST, P_SETUP = IS.P_WON, IS.P_LOST, IS.P_SETUP
+MAX_LEGAL = IS.MAX_LEGAL
+PROPHECY_SIZE = 5
+NM = NUM_TYPES - 1
+
+
+# ----------------------------------------------------------------------------- the key
+@njit(cache=True, inline="always")
+def _player_word(S, p):
+    """Player p's own cards (3 bits per Location type), its row's last card (4 bits) and open
+    series (2 bits), its Doors (2 bits per colour)."""
+    o = PSTEP * p
+    w = np.int64(0)
+    for c in range(NLOC):
+        w |= S[H + o + c] << (3 * c)
+    w |= S[LAST + o] << 36
+    w |= S[SER + o] << 40
+    for col in range(COLOURS):
+        w |= S[DR + o + col] << (42 + 2 * col)
+    return w
+
+
+@njit(cache=True, inline="always")
+def make_key(S, flags, out):
+    """The memo key of the two-player array ``S`` into ``out`` (KW words): every field a rule
+    can still read, nothing else (docs/DUO_EXPECTIMAX.md section 2; the discard pile, the rows
+    before their last card and the order of the unknown list are left out).  With ``F_SWAP``
+    the player to move is written first and the turn bit is 0; with ``F_PROPHECY_SORT`` the
+    known cards a prophecy is revealing are written sorted."""
+    t = S[TURN]
+    if flags & F_SWAP:
+        out[0] = _player_word(S, t)
+        out[1] = _player_word(S, 1 - t)
+        tb = 0
+    else:
+        out[0] = _player_word(S, 0)
+        out[1] = _player_word(S, 1)
+        tb = t
+    w = np.int64(0)
+    for c in range(NLOC):
+        w |= S[SH + c] << (3 * c)
+    w |= S[PH] << 36
+    w |= (S[DRAWN] + 1) << 40
+    w |= S[LEFT] << 45
+    w |= np.int64(tb) << 48
+    for col in range(COLOURS):
+        w |= S[L + FIRST_DOOR + col] << (49 + 2 * col)
+    w |= S[L + NM] << 57
+    out[2] = w
+    w = np.int64(0)
+    for c in range(NLOC):
+        w |= S[U + c] << (4 * c)
+    for col in range(COLOURS):
+        w |= S[U + FIRST_DOOR + col] << (48 + 2 * col)
+    w |= S[U + NM] << 56
+    out[3] = w
+    n = S[NTOP]
+    ph = S[PH]
+    k = 0
+    if (flags & F_PROPHECY_SORT) and (ph == P_PROPHECY or ph == P_FORESEE):
+        k = min(PROPHECY_SIZE, IS.deck_size(S), n)
+    w = n
+    sh = 4
+    if k > 1:                       # the revealed cards as a multiset: ascending
+        lo_t = -1
+        done = 0
+        while done < k:
+            best = 99
+            cnt = 0
+            for i in range(k):
+                c = S[TOP + i]
+                if c > lo_t and c < best:
+                    best = c
+                    cnt = 1
+                elif c == best:
+                    cnt += 1
+            for _ in range(cnt):
+                w |= np.int64(best) << sh
+                sh += 5
+            done += cnt
+            lo_t = best
+    else:
+        k = 0
+    for i in range(k, n):
+        w |= S[TOP + i] << sh
+        sh += 5
+    out[4] = w
+
+
+# ----------------------------------------------------------------------------- the dead bound
+@njit(cache=True, inline="always")
+def is_dead(S, allhand, deckc, doors, ldoors):
+    """DB1-DB3 (docs/DUO.md, ``solver.duo.search.dead_duo``) on the array: True only if no
+    order of the deck lets the team win (docs/DUO_EXPECTIMAX.md section 3, ``F_DEAD``); the
+    inputs are the Python search's (``solver.duo.open_hands.is_dead``), written into the
+    caller's arrays ``allhand`` (12), ``deckc`` (17), ``doors`` and ``ldoors`` (4 each)."""
+    ph = S[PH]
+    if ph == P_WON or ph == P_LOST or ph == P_SETUP:
+        return False
+    for c in range(NLOC):
+        allhand[c] = S[H + c] + S[H + PSTEP + c] + S[SH + c]
+    for t in range(NUM_TYPES):
+        deckc[t] = S[U + t]
+    for i in range(S[NTOP]):
+        deckc[S[TOP + i]] += 1
+    for col in range(COLOURS):
+        doors[col] = S[DR + col] + S[DR + PSTEP + col]
+        ldoors[col] = S[L + FIRST_DOOR + col]
+    drawn = -1
+    if ph == P_DOOR and S[DRAWN] >= 0:
+        drawn = S[DRAWN] - FIRST_DOOR
+    t = S[TURN]
+    act = S[HSIZE + PSTEP * t] + S[SHS]
+    return _dead_nb(allhand, deckc, doors, ldoors, drawn, S[LAST], S[SER], S[LAST + PSTEP],
+                    S[SER + PSTEP], act, ph == P_PLAY or ph == P_DRAFT, ALL_BOUNDS)
+
+
+# ----------------------------------------------------------------------------- the memo
+# One row of 8 words per entry (64 bytes: one cache line): the KW key words, lo and hi (as
+# float64, read through a float view of the same memory) and the nodes the entry cost (0:
+# the row is empty).
+ROW = 8
+M_LO, M_HI, M_WORK = KW, KW + 1, KW + 2
+
+
+def new_table(bits: int):
+    """An empty memo of 2**bits rows: the rows (uint64) and a float64 view of them."""
+    mem = np.zeros((1 << int(bits), ROW), dtype=np.uint64)
+    return mem, mem.view(np.float64)
+
+
+@njit(cache=True, inline="always")
+def _slot0(mem, key):
+    return _bucket(key, KW, mem.shape[0] // BUCKET)
+
+
+@njit(cache=True, inline="always")
+def memo_find(mem, key):
+    """The row of ``key`` in the memo, or -1."""
+    b = _slot0(mem, key)
+    for i in range(b, b + BUCKET):
+        if mem[i, M_WORK] != 0 and _same(mem, i, key, KW):
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def memo_put(mem, memf, key, lo, hi, work, ctr):
+    """Store ``key`` -> [lo, hi]: its own row if present, else an empty row of its bucket, else
+    the row of the bucket that cost the least work (the memo only saves work)."""
+    b = _slot0(mem, key)
+    victim = -1
+    least = np.uint64(1) << np.uint64(62)
+    for i in range(b, b + BUCKET):
+        w = mem[i, M_WORK]
+        if w == 0:
+            if least > 0:
+                victim = i
+                least = np.uint64(0)
+            continue
+        if _same(mem, i, key, KW):
+            victim = i
+            break
+        if w < least:
+            least = w
+            victim = i
+    if mem[victim, M_WORK] == 0:
+        ctr[C_STORED] += 1
+    elif not _same(mem, victim, key, KW):
+        ctr[C_REPLACED] += 1
+    for z in range(KW):
+        mem[victim, z] = np.uint64(key[z])
+    memf[victim, M_LO] = lo
+    memf[victim, M_HI] = hi
+    mem[victim, M_WORK] = np.uint64(max(work, 1))
+
+
+# ----------------------------------------------------------------------------- children
+@njit(cache=True, inline="always")
+def _apply_code(S, chance, code):
+    """Step ``S`` (in place) to its child ``code``: a decision's action, or a chance outcome
+    (the count of cards r in the low 3 bits, then r card types of 5 bits each: one draw, or
+    the multiset of cards a Nightmare's reveal turns over, ``F_REVEAL``)."""
+    if not chance:
+        IS.step(S, code)
+        return
+    r = code & 7
+    for i in range(r):
+        IS.chance_step(S, (code >> (3 + 5 * i)) & 31)
+
+
+@njit(cache=True)
+def _multiset_count(S, r):
+    """How many multisets of r cards the unknown counts allow (the outcomes of a reveal)."""
+    # ways[j] = number of multisets of size j from the types seen so far
+    ways = np.zeros(r + 1, dtype=np.int64)
+    ways[0] = 1
+    for t in range(NUM_TYPES):
+        n = S[U + t]
+        if n == 0:
+            continue
+        new = np.zeros(r + 1, dtype=np.int64)
+        for j in range(r + 1):
+            for m in range(min(n, j) + 1):
+                new[j] += ways[j - m]
+        ways = new
+    return ways[r]
+
+
+@njit(cache=True, inline="always")
+def _comb(n, k):
+    r = np.int64(1)
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@njit(cache=True)
+def _reveal_outcomes(S, r, base, pcode, pp):
+    """The outcomes of a reveal of r unknown cards as multisets (``F_REVEAL``), in the Python
+    search's order (the vector of counts per type in decreasing lexicographic order), each
+    with its multivariate hypergeometric probability; written from ``base``; returns how many."""
+    types = np.zeros(NUM_TYPES, dtype=np.int64)
+    cap = np.zeros(NUM_TYPES, dtype=np.int64)
+    k = 0
+    for t in range(NUM_TYPES):
+        if S[U + t] > 0:
+            types[k] = t
+            cap[k] = S[U + t]
+            k += 1
+    total = S[UTOT]
+    ways = _comb(total, r)
+    m = np.zeros(k, dtype=np.int64)
+    rem = r
+    for j in range(k):                      # the first vector: greedy from the left
+        m[j] = min(cap[j], rem)
+        rem -= m[j]
+    n = 0
+    while True:
+        num = np.int64(1)
+        code = np.int64(r)
+        sh = 3
+        for j in range(k):
+            if m[j]:
+                num *= _comb(cap[j], m[j])
+                for _ in range(m[j]):
+                    code |= types[j] << sh
+                    sh += 5
+        pcode[base + n] = code
+        pp[base + n] = num / ways
+        n += 1
+        # the next vector: the rightmost j whose count can drop by one with the cards after it
+        # refilled greedily
+        suffix = 0
+        room = 0
+        j = k - 1
+        found = False
+        while j >= 0:
+            if m[j] > 0 and room >= suffix + 1:
+                found = True
+                break
+            suffix += m[j]
+            room += cap[j]
+            j -= 1
+        if not found:
+            return n
+        m[j] -= 1
+        rem = suffix + 1
+        for q in range(j + 1, k):
+            m[q] = min(cap[q], rem)
+            rem -= m[q]
+
+
+@njit(cache=True, inline="always")
+def _need(S, flags):
+    """An upper bound on the children of the node ``S`` (the pool must hold them)."""
+    if not IS.is_chance(S):
+        return MAX_LEGAL
+    if (flags & F_REVEAL) and S[PH] == P_REVEAL and S[LEFT] > 1 and S[NTOP] == 0:
+        return _multiset_count(S, S[LEFT])
+    return NUM_TYPES
+
+
+@njit(cache=True, inline="always")
+def _codes(S, flags, base, pcode, pp, legal_out):
+    """The children of node ``S`` as codes (and probabilities at a chance node) from pool
+    entry ``base``; returns (how many, chance node)."""
+    if not IS.is_chance(S):
+        n = IS.legal(S, legal_out)
+        for i in range(n):
+            pcode[base + i] = legal_out[i]
+            pp[base + i] = 1.0
+        return n, False
+    if (flags & F_REVEAL) and S[PH] == P_REVEAL and S[LEFT] > 1 and S[NTOP] == 0:
+        return _reveal_outcomes(S, S[LEFT], base, pcode, pp), True
+    total = S[UTOT]
+    n = 0
+    for t in range(NUM_TYPES):
+        if S[U + t] > 0:
+            pcode[base + n] = 1 | (t << 3)
+            pp[base + n] = S[U + t] / total
+            n += 1
+    return n, True
+
+
+@njit(cache=True, inline="always")
+def copy_state(src, dst):
+    """dst = src where the kernel may read: the slots below the unknown list, the list's
+    ``UTOT`` entries, and player 1's block (the list's entries past ``UTOT`` are never read)."""
+    for i in range(IS.ARR + src[UTOT]):          # (a loop: numba's slice copy is slower)
+        dst[i] = src[i]
+    for i in range(PSTEP, NS):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
+def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, scratch, mem,
+            memf, ctr):
+    """Make every child, settle those that cost no search (won, lost, dead, an exact memo
+    entry) and write every child's bounds so far (its memo entry, else [0, 1]) and key.  The
+    first pass makes the children and asks the CPU for their memo rows, the second reads them
+    (the rows' fetches overlap)."""
+    for i in range(n):
+        copy_state(S, child)
+        _apply_code(child, chance, pcode[base + i])
+        ph = child[PH]
+        lo, hi = 0.0, 1.0
+        if ph == P_WON:
+            lo = 1.0
+        elif ph == P_LOST:
+            hi = 0.0
+        elif (flags & F_DEAD) and is_dead(child, scratch[0], scratch[1], scratch[2], scratch[3]):
+            ctr[C_DEAD] += 1
+            hi = 0.0
+        else:
+            make_key(child, flags, key)
+            prefetch_row(mem, _slot0(mem, key))
+            for z in range(KW):
+                pkey[base + i, z] = key[z]
+            lo = -1.0
+        plo[base + i] = lo
+        phi[base + i] = hi
+    for i in range(base, base + n):
+        if plo[i] < 0.0:
+            plo[i] = 0.0
+            r = memo_find(mem, pkey[i])
+            if r >= 0:
+                plo[i] = memf[r, M_LO]
+                phi[i] = memf[r, M_HI]
+
+
+@njit(cache=True, inline="always")
+def _before(chance, pp, plo, phi, i, j):
+    """True if child i is searched before child j (ties: the children's order)."""
+    if chance:
+        return pp[i] > pp[j]
+    if phi[i] != phi[j]:
+        return phi[i] > phi[j]
+    return plo[i] > plo[j]
+
+
+@njit(cache=True, inline="always")
+def _order(n, base, chance, pp, plo, phi, pord):
+    """The search order of a node's children: a chance node's by falling probability, a
+    decision's by falling upper, then lower bound (stable: ties keep the children's order).
+    An insertion sort (no allocation; a node has a few children), a merge sort past 64."""
+    if n > 64:
+        if chance:
+            o = np.argsort(-pp[base:base + n], kind="mergesort")
+        else:
+            o = np.argsort(-plo[base:base + n], kind="mergesort")
+            o = o[np.argsort(-phi[base:base + n][o], kind="mergesort")]
+        for i in range(n):
+            pord[base + i] = base + o[i]
+        return
+    for i in range(n):
+        x = base + i
+        j = base + i
+        while j > base and _before(chance, pp, plo, phi, x, pord[j - 1]):
+            pord[j] = pord[j - 1]
+            j -= 1
+        pord[j] = x
+
+
+@njit(cache=True)
+def _grow1(a, n):
+    b = np.empty(n, dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def _grow2(a, n):
+    b = np.empty((n, a.shape[1]), dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+# frame slots: ff (floats) and fi (ints) of one node on the path
+F_ALPHA, F_BETA, F_LO0, F_HI0, F_ACC_LO, F_ACC_HI = range(6)
+I_CHANCE, I_BASE, I_N, I_POS, I_CUR, I_NODES0 = range(6)
+
+# what the loop does next
+ENTER, NEXT, RETURN = 0, 1, 2
+
+
+@njit(cache=True)
+def _scratch():
+    """The dead bound's input arrays (is_dead)."""
+    return (np.zeros(12, dtype=np.int64), np.zeros(NUM_TYPES, dtype=np.int64),
+            np.zeros(COLOURS, dtype=np.int64), np.zeros(COLOURS, dtype=np.int64))
+
+
+@njit(cache=True)
+def _root_quick(S, flags, scratch, ctr):
+    """The root's value when it costs no search (won, lost, dead), else -1."""
+    ph = S[PH]
+    if ph == P_WON:
+        return 1.0
+    if ph == P_LOST:
+        return 0.0
+    if (flags & F_DEAD) and is_dead(S, scratch[0], scratch[1], scratch[2], scratch[3]):
+        ctr[C_DEAD] += 1
+        return 0.0
+    return -1.0
+
+
+@njit(cache=True, inline="always")
+def _finish(d, ff, fi, plo, phi, pp):
+    """A node's interval from its children's (a chance node's sums in one fixed order, so
+    that exact children give lo == hi bit for bit), intersected with what the memo held."""
+    base = fi[d, I_BASE]
+    n = fi[d, I_N]
+    lo = 0.0
+    hi = 0.0
+    if fi[d, I_CHANCE]:
+        for i in range(base, base + n):
+            lo += pp[i] * plo[i]
+            hi += pp[i] * phi[i]
+    else:
+        lo = ff[d, F_ACC_LO]
+        for i in range(base, base + n):
+            if phi[i] > hi:
+                hi = phi[i]
+    nlo = max(ff[d, F_LO0], lo)
+    nhi = min(ff[d, F_HI0], hi)
+    if nlo > nhi:            # two sound intervals one rounding apart: keep the new one
+        nlo, nhi = lo, hi
+    return nlo, nhi
+
+
+@njit(cache=True, inline="always")
+def _pick(d, ff, fi, flags, pp, plo, phi, pord):
+    """The next child frame ``d`` searches (its pool entry, and its window into ff[d + 1]),
+    or -1 when the node is done (every child settled, or a cut)."""
+    prune = (flags & F_PRUNE) != 0
+    base = fi[d, I_BASE]
+    n = fi[d, I_N]
+    alpha = ff[d, F_ALPHA]
+    beta = ff[d, F_BETA]
+    while fi[d, I_POS] < n:
+        i = pord[base + fi[d, I_POS]]
+        fi[d, I_POS] += 1
+        lo = plo[i]
+        hi = phi[i]
+        if lo == hi:
+            continue
+        if fi[d, I_CHANCE]:
+            p = pp[i]
+            if prune:
+                ca = (alpha - (ff[d, F_ACC_HI] - p * hi)) / p
+                cb = (beta - (ff[d, F_ACC_LO] - p * lo)) / p
+            else:
+                ca, cb = 0.0, 1.0
+        else:
+            best = ff[d, F_ACC_LO]
+            if prune:
+                floor = alpha if alpha > best else best
+                if hi <= floor:
+                    continue
+                ca, cb = floor, beta
+            else:
+                ca, cb = 0.0, 1.0
+        ff[d + 1, F_ALPHA] = ca
+        ff[d + 1, F_BETA] = cb
+        fi[d, I_CUR] = i
+        return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _returned(d, clo, chi, ff, fi, flags, pp, plo, phi, stopped):
+    """Frame ``d`` takes its child's interval [clo, chi] and decides whether to stop (a cut,
+    or the search stopped)."""
+    prune = (flags & F_PRUNE) != 0
+    i = fi[d, I_CUR]
+    if fi[d, I_CHANCE]:
+        p = pp[i]
+        ff[d, F_ACC_LO] += p * (clo - plo[i])
+        ff[d, F_ACC_HI] += p * (chi - phi[i])
+        cut = prune and (ff[d, F_ACC_HI] <= ff[d, F_ALPHA] or ff[d, F_ACC_LO] >= ff[d, F_BETA])
+    else:
+        if clo > ff[d, F_ACC_LO]:
+            ff[d, F_ACC_LO] = clo
+        cut = prune and ff[d, F_ACC_LO] >= ff[d, F_BETA]
+    plo[i] = clo
+    phi[i] = chi
+    if stopped or cut:
+        fi[d, I_POS] = fi[d, I_N]
+
+
+@njit(cache=True)
+def search_array(root, alpha, beta, flags, mem, memf, ctr, limit, deadline_us):
+    """Sound bounds (lo, hi) on the open-hands value of the two-player array ``root``
+    (``HID`` = 0) under a node ``limit`` (on ctr[C_NODES]) and a deadline (``now_us``
+    microseconds, 0 for none); ctr[C_STOPPED] = 1 when either stopped the search."""
+    scratch = _scratch()
+    q = _root_quick(root, flags, scratch, ctr)
+    if q >= 0.0:
+        return q, q
+    st = np.empty((MAXD, NS), dtype=np.int64)
+    fkey = np.zeros((MAXD, KW), dtype=np.int64)
+    ff = np.zeros((MAXD, 6))
+    fi = np.zeros((MAXD, 6), dtype=np.int64)
+    cap = POOL0
+    pcode = np.zeros(cap, dtype=np.int64)
+    pord = np.zeros(cap, dtype=np.int64)
+    pp = np.zeros(cap)
+    plo = np.zeros(cap)
+    phi = np.zeros(cap)
+    pkey = np.zeros((cap, KW), dtype=np.int64)
+    child = np.empty(NS, dtype=np.int64)
+    key = np.zeros(KW, dtype=np.int64)
+    legal_out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    st[0, :] = root
+    make_key(root, flags, key)
+    fkey[0, :] = key
+    ff[0, F_ALPHA] = alpha
+    ff[0, F_BETA] = beta
+    top = 0                     # first free pool entry
+    d = 0
+    rlo = 0.0
+    rhi = 1.0
+    mode = ENTER
+    while True:
+        if mode == ENTER:
+            a = ff[d, F_ALPHA]
+            b = ff[d, F_BETA]
+            if (flags & F_PRUNE) == 0:
+                a, b = -1.0, 2.0
+            r = memo_find(mem, fkey[d])
+            lo0, hi0 = 0.0, 1.0
+            if r >= 0:
+                lo0 = memf[r, M_LO]
+                hi0 = memf[r, M_HI]
+                if lo0 == hi0 or hi0 <= a or lo0 >= b:
+                    ctr[C_HITS] += 1
+                    rlo, rhi = lo0, hi0
+                    mode = RETURN
+                    continue
+            mode = RETURN
+            rlo, rhi = lo0, hi0
+            if ctr[C_STOPPED] != 0 or ctr[C_NODES] >= limit:
+                ctr[C_STOPPED] = 1
+                continue
+            if deadline_us != 0 and (ctr[C_NODES] & CLOCK_MASK) == 0 \
+                    and now_us() >= deadline_us:
+                ctr[C_STOPPED] = 1
+                continue
+            if d + 1 >= MAXD:
+                ctr[C_DEPTH_CUT] += 1
+                continue
+            ctr[C_NODES] += 1
+            if d > ctr[C_MAX_DEPTH]:
+                ctr[C_MAX_DEPTH] = d
+            need = _need(st[d], flags)
+            if top + need > cap:
+                while top + need > cap:
+                    cap *= 2
+                pcode = _grow1(pcode, cap)
+                pord = _grow1(pord, cap)
+                pp = _grow1(pp, cap)
+                plo = _grow1(plo, cap)
+                phi = _grow1(phi, cap)
+                pkey = _grow2(pkey, cap)
+            n, chance = _codes(st[d], flags, top, pcode, pp, legal_out)
+            ctr[C_KIDS] += n
+            _settle(st[d], n, top, chance, flags, pcode, plo, phi, pkey, child, key,
+                    scratch, mem, memf, ctr)
+            _order(n, top, chance, pp, plo, phi, pord)
+            ff[d, F_ALPHA] = a
+            ff[d, F_BETA] = b
+            ff[d, F_LO0] = lo0
+            ff[d, F_HI0] = hi0
+            fi[d, I_CHANCE] = 1 if chance else 0
+            fi[d, I_BASE] = top
+            fi[d, I_N] = n
+            fi[d, I_POS] = 0
+            fi[d, I_NODES0] = ctr[C_NODES]
+            slo = 0.0
+            shi = 0.0
+            for i in range(top, top + n):
+                if chance:
+                    slo += pp[i] * plo[i]
+                    shi += pp[i] * phi[i]
+                elif plo[i] > slo:
+                    slo = plo[i]
+            ff[d, F_ACC_LO] = slo
+            ff[d, F_ACC_HI] = shi
+            top += n
+            if chance and (flags & F_PRUNE) and (shi <= a or slo >= b):
+                fi[d, I_POS] = n
+            mode = NEXT
+        elif mode == NEXT:
+            i = _pick(d, ff, fi, flags, pp, plo, phi, pord)
+            if i >= 0:
+                copy_state(st[d], st[d + 1])
+                _apply_code(st[d + 1], fi[d, I_CHANCE] != 0, pcode[i])
+                fkey[d + 1, :] = pkey[i]
+                d += 1
+                mode = ENTER
+                continue
+            rlo, rhi = _finish(d, ff, fi, plo, phi, pp)
+            memo_put(mem, memf, fkey[d], rlo, rhi, ctr[C_NODES] - fi[d, I_NODES0] + 1, ctr)
+            top = fi[d, I_BASE]
+            mode = RETURN
+        else:
+            if d == 0:
+                return rlo, rhi
+            d -= 1
+            _returned(d, rlo, rhi, ff, fi, flags, pp, plo, phi, ctr[C_STOPPED] != 0)
+            mode = NEXT

@@ -1,0 +1,101 @@
+"""The open-hands two-player expectimax in numba: the ``open-hands`` mode of
+:func:`solver.api.rank` (``onirim best`` on an open-hands two-player position;
+docs/DUO_EXPECTIMAX.md section 7).
+
+:class:`OpenSearch` is :class:`solver.duo.open_hands.DuoExpectimax` (its queries ``value`` and
+``rank``, the open-hands position of a seeded or ``--view`` position) with the search of one
+position run by the kernel :mod:`solver.duo.open_kernel` on the information-state kernel's
+arrays, and the memo a numba table of full keys, kept between queries.  The Python search
+stays the reference the tests compare with (``tests/solver/duo/test_open_search.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from solver.duo import info_state
+from solver.duo.open_hands import MODE, DuoExpectimax, _lean
+from solver.duo.open_kernel import (C_DEAD, C_NODES, C_STOPPED, DEFAULT_FLAGS,
+                                    DEFAULT_TABLE_BITS, MAX_TOP, N_COUNTERS, new_table,
+                                    search_array)
+from solver.errors import UnsupportedPosition
+from solver.registry import register_solver
+from solver.results import bounds
+
+__all__ = ["OpenSearch", "encode_open", "warm_up", "DEFAULT_TABLE_BITS"]
+
+
+# ----------------------------------------------------------------------------- Python side
+def encode_open(state) -> np.ndarray:
+    """The kernel array of a two-player chance-mode position with both hands known (the
+    open-hands position, ``solver.duo.open_hands.open_hands``): ``info_state.encode`` with
+    ``HID`` = 0."""
+    if getattr(state, "hidden", None):
+        raise UnsupportedPosition("open-hands search: the partner's cards must be known")
+    if len(state.deck) > MAX_TOP:
+        raise UnsupportedPosition(f"open-hands search: at most {MAX_TOP} known deck cards "
+                                  f"(the key holds no more), not {len(state.deck)}")
+    S = info_state.encode(state)
+    assert S[info_state.HID] == 0
+    return S
+
+
+@register_solver(MODE, players=(2,), options=("view",),
+                 doc="two-player expectimax with open hands (the deck order unknown)")
+class OpenSearch(DuoExpectimax):
+    """:class:`solver.duo.open_hands.DuoExpectimax` with the search of a position in numba
+    (:func:`search_array` on the information-state kernel's arrays) and the memo a table of
+    ``2**table_bits`` rows with full keys (kept between queries).  ``value`` and ``rank`` are
+    the Python class's; ``flags`` as there (default all five)."""
+
+    def __init__(self, flags: int = DEFAULT_FLAGS, table_bits: int = DEFAULT_TABLE_BITS):
+        super().__init__(flags=flags)
+        self.table_bits = int(table_bits)
+        self.mem, self.memf = new_table(self.table_bits)
+        self.mem.fill(0)         # touch every page now, not in the first search's time
+        self.ctr = np.zeros(N_COUNTERS, dtype=np.int64)
+
+    def prepare(self, state=None, say=None) -> None:
+        """Compile (or load) the kernel before the clock starts."""
+        warm_up()
+
+    def _bounded(self, s, budget_nodes, deadline):
+        """Search the engine position ``s`` with the window (0, 1) under ``budget_nodes`` more
+        nodes and the ``deadline`` (time.perf_counter()); an Interval, sound whatever stopped
+        it."""
+        S = encode_open(_lean(s))
+        ctr = self.ctr
+        ctr[C_STOPPED] = 0
+        n0 = int(ctr[C_NODES])
+        limit = (1 << 62) if budget_nodes is None else n0 + int(budget_nodes)
+        dl = 0 if deadline is None else max(1, int(deadline * 1e6))
+        lo, hi = search_array(S, 0.0, 1.0, np.int64(self.flags), self.mem, self.memf,
+                              ctr, np.int64(limit), np.int64(dl))
+        self.nodes += int(ctr[C_NODES]) - n0
+        self.dead_hits = int(ctr[C_DEAD])
+        self.stopped = bool(ctr[C_STOPPED])
+        return bounds(lo, hi)
+
+    def counters(self) -> dict:
+        names = ("nodes", "stopped", "dead", "hits", "stored", "replaced", "depth_cut",
+                 "max_depth", "children")
+        return {k: int(v) for k, v in zip(names, self.ctr)}
+
+
+def warm_up() -> None:
+    """Compile the kernel on a small position (one call of each entry point)."""
+    from engine.notation import parse_position
+    from solver.duo.open_hands import open_hands
+    s = open_hands(parse_position(_WARM))
+    OpenSearch(table_bits=4).value(s, budget_nodes=50, budget_s=60.0)
+
+
+_WARM = ("mode=duo phase=play turn=1 hand0=Os,Om,As hand1=Ak,Gk,Ls shared=As,Am "
+         "row0=As,Am,Ak,Ls,Lm,Ls,Gm,Gs,Gm row1=As,Am,Gs,Gm,Gs,Om,Os,Ok,Ls,Lm "
+         "doors0=DO,DA,DG,DL doors1=DO,DG deck=* discard=Os,Os,Os,Os,Os,Os,Os,Om,Om,Ok,Ok,"
+         "As,As,As,As,Am,Ak,Gs,Gs,Gs,Gs,Gm,Gk,Gk,Ls,Ls,Lm,Lm,Lk,Lk,Lk,N,N,N,N,N,N,N,N,N,N "
+         "limbo=-")
+
+
+# a two-player *player's* view (the partner's cards unknown) is ranked by its own mode,
+# which registers from its own module (solver/duo/view_rank.py)
+from solver.duo import view_rank as _view_rank  # noqa: E402, F401
