@@ -37,6 +37,10 @@ _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 # use when none is named: the strongest two-player policy measured at 10 ms of CPU per decision
 # or less (docs/DUO.md, the compiled ladder: n=512, 66.25% of deals 0-1999 at 9.68 ms)
 DEFAULT_DUO_POLICY = "duo-krollout"
+# the open game's (`--talk open`) default, and the policy it plays outside its end game
+# (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
+DEFAULT_OPEN_POLICY = "duo-open-switch"
+OPEN_BASE = "duo-krollout"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards, and knows the partner cards its view lists "
