@@ -155,12 +155,9 @@ def check_args(args):
     if args.mode == "honest":
         args.policy_default = False
         if not args.policy:
-            if getattr(args, "players", 1) == 2 and talk == "open":
-                from solver.duo.open_switch import DEFAULT_OPEN_POLICY as default
-                preset = {}
-            elif getattr(args, "players", 1) == 2:
-                from solver.duo.rollout import DEFAULT_DUO_POLICY as default
-                preset = {}
+            if getattr(args, "players", 1) == 2:
+                from solver.api import default_policy_name
+                default, preset = default_policy_name(2, talk or "none"), {}
             else:
                 from solver.policies import DEFAULT_HONEST_ARGS as preset
                 from solver.policies import DEFAULT_HONEST_POLICY as default

@@ -38,6 +38,10 @@ _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 # or less (docs/DUO.md, "A stronger base: plus2": duo-krollout2, the rollout over plus2 at
 # n=192, against duo-krollout n=512 on deals 0-599 side by side)
 DEFAULT_DUO_POLICY = "duo-krollout2"
+# the open game's (`--talk open`) default, and the policy it plays outside its end game
+# (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
+DEFAULT_OPEN_POLICY = "duo-open-switch"
+OPEN_BASE = "duo-krollout"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards, and knows the partner cards its view lists "
