@@ -218,14 +218,18 @@ def _plus_of(S, a):
     return a
 
 
-GREEDY, GREEDY_PLUS = 0, 1
-BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS}
+GREEDY, GREEDY_PLUS, TEAM = 0, 1, 2
+# "team" reads both hands: the open game's only (solver.duo.team_greedy; OPEN_ONLY)
+BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "team": TEAM}
+OPEN_ONLY = ("team",)
 
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
     """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes, so that
     greedy is inlined once here, not twice."""
+    if base == TEAM:
+        return team_greedy.team(S)
     a = greedy(S)
     if base == GREEDY_PLUS:
         a = _plus_of(S, a)
@@ -240,3 +244,7 @@ def _base_at(S, base):
 def base_at(S, base: str) -> int:
     """The base policy's action at the decision state ``S`` (an info_state array)."""
     return int(_base_at(S, np.int64(BASES[base])))
+
+
+# the team base builds on this module's functions (it imports them), so it is imported last
+from solver.duo import team_greedy  # noqa: E402
