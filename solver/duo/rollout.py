@@ -60,8 +60,9 @@ def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str) -> list
                                      "first round (0: no screen)"),
         Param("keep", int, keep, "with many candidates: how many the screen keeps (plus the "
                                  "base)"),
-        Param("base", str, "greedy-plus", "base policy of the playouts: greedy or "
-                                          "greedy-plus (duo-greedy-plus)"),
+        Param("base", str, "greedy-plus", "base policy of the playouts: greedy, "
+                                          "greedy-plus (duo-greedy-plus) or team (both "
+                                          "hands read: the open game only)"),
         Param("reward", str, "doors", "playout score: doors (Doors in play at the end, 8 = "
                                       "won) or win (1/0)"),
         Param("swaps", str, swaps, "exchanges tried in phase play: all, base (those of the "
@@ -108,7 +109,8 @@ class DuoKRollout(PolicyBase):
         IP.compile_all()
         small = DuoKRollout(n=2, z=self.z, screen=1 if self.screen else 0, keep=self.keep,
                             base=self.base, reward=self.reward, swaps=self.swaps)
-        small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED)), 0)
+        talk = "open" if self.base in IP.OPEN_ONLY else "none"
+        small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED), talk=talk), 0)
 
     def act(self, view, stream: int) -> int:
         return self.search(view, stream).action
@@ -126,6 +128,10 @@ class DuoKRollout(PolicyBase):
             raise PolicyError("duo-krollout plays two-player games only")
         if not is_duo_view(view):
             raise PolicyError("duo-krollout decides from a player's view (player_view)")
+        if view.hidden and self.base in IP.OPEN_ONLY:
+            raise PolicyError(f"duo-krollout: base {self.base!r} reads the partner's hand, "
+                              "which this view hides (the silent game); it plays the open "
+                              "game only (--talk open)")
         n = self.n if n is None else n
         label = f"duo-krollout n={n} over duo-{self.base}"
         acts = view.legal_actions()
