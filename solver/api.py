@@ -68,6 +68,7 @@ from .results import (CRITERION_ESTIMATE, CRITERION_LO, EXACT_TOL, NO_LEADER,  #
 
 __all__ = ["Policy", "PolicyBase", "Param", "PolicyEntry", "PolicyError", "register_policy",
            "policy_entries", "parse_policy_args", "make_policy", "make_default_policy",
+           "default_duo_policy",
            "config_hash", "EXACT_TOL", "Interval", "bounds", "ActionValue", "Ranking",
            "proven_best", "finish", "sort_actions", "Solver", "SolverBase", "register_solver",
            "solver_entries", "resolve_mode", "OptionError", "rank", "make_solver",
@@ -128,6 +129,19 @@ def make_policy(name: str, **args):
     but a ``Param(late=True)`` at its default) and the hooks of :class:`PolicyBase`."""
     _load_builtins()
     return build_policy(name, **args)
+
+
+def default_duo_policy(talk: str = "none") -> tuple[str, dict]:
+    """(name, arguments) of the policy a two-player honest game plays when none is named, by
+    the game's mode ``talk``: the silent game's ``solver.duo.rollout.DEFAULT_DUO_POLICY`` at
+    its defaults (it never reads the partner's unknown cards), the open game's
+    ``solver.duo.open_switch.DEFAULT_OPEN_POLICY`` with ``DEFAULT_OPEN_ARGS`` (the team
+    base, which reads both hands: the open game only)."""
+    if talk == "open":
+        from .duo.open_switch import DEFAULT_OPEN_ARGS, DEFAULT_OPEN_POLICY
+        return DEFAULT_OPEN_POLICY, dict(DEFAULT_OPEN_ARGS)
+    from .duo.rollout import DEFAULT_DUO_POLICY
+    return DEFAULT_DUO_POLICY, {}
 
 
 def make_default_policy():
