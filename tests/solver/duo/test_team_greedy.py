@@ -1,4 +1,5 @@
-"""The open game's team base (solver/duo/team_greedy.py) and duo-krollout over it:
+"""The open game's team base (solver/duo/team_greedy.py; its readable version
+solver/duo/team_reference.py) and duo-krollout over it:
 
 * the kernel's ``team`` decides as the readable Python version (``team_action_py``) at every
   decision of many games, on the open view and on the full position, and its action is legal;
@@ -26,7 +27,7 @@ from solver.api import default_duo_policy, make_policy
 from solver.duo import info_greedy as IG
 from solver.duo import info_state as info
 from solver.duo.honest import duo_greedy_plus_action
-from solver.duo.team_greedy import team_action_py
+from solver.duo.team_reference import team_action_py
 from solver.errors import PolicyError
 
 
