@@ -28,6 +28,7 @@ from engine.rules import COLOURS, DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, SYMBOLS
 
 from solver import board
 from solver import steps
+from solver.duo import team_greedy
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
                                    DRAWN as DRAWN_SLOT,
@@ -226,13 +227,14 @@ OPEN_ONLY = ("team",)
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
-    """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes, so that
+    """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes (bases
+    greedy-plus and team), then the team's (:func:`solver.duo.team_greedy.team_of`), so that
     greedy is inlined once here, not twice."""
-    if base == TEAM:
-        return team_greedy.team(S)
     a = greedy(S)
-    if base == GREEDY_PLUS:
+    if base != GREEDY:
         a = _plus_of(S, a)
+    if base == TEAM:
+        a = team_greedy.team_of(S, a)
     return a
 
 
@@ -244,7 +246,3 @@ def _base_at(S, base):
 def base_at(S, base: str) -> int:
     """The base policy's action at the decision state ``S`` (an info_state array)."""
     return int(_base_at(S, np.int64(BASES[base])))
-
-
-# the team base builds on this module's functions (it imports them), so it is imported last
-from solver.duo import team_greedy  # noqa: E402

@@ -3,8 +3,9 @@ hands (issue 47, item 3).
 
 In the open game (``--talk open``, ``docs/DUO.md``) both hands are face up, so the seat to move
 may read its partner's own cards, the partner's row and Doors as well as its own.  This base is
-:func:`solver.duo.info_greedy.greedy_plus` (the seat's own greedy-plus decision) with these
-changes, each of which reads the partner's side:
+:func:`solver.duo.info_greedy.greedy_plus` (the seat's own greedy-plus decision, which
+:func:`solver.duo.info_greedy.base_action` passes to :func:`team_of`: this module does not
+import that one) with these changes, each of which reads the partner's side:
 
 * **the discard** (phase play, where greedy-plus discards): the card is the one of the lowest
   *team* discard rank, greedy's rank (:func:`solver.steps.discard_rank`) in which a shared card
@@ -36,7 +37,6 @@ from engine.rules import NO_CARD, SYMBOLS
 
 from solver import board
 from solver import steps
-from solver.duo import info_greedy as own_view
 from solver.duo.info_state import (A_DISCARD, A_NM_KEY, A_SWAP, DR, H, LAST, NLOC, OWN_STEP,
                                    P_NIGHTMARE, P_PLAY, PH, PSTEP, SER, SH, SWAP_STRIDE, TURN,
                                    ZONE_STRIDE)
@@ -81,9 +81,11 @@ def team_discard_rank(S, p, c, shared_only):
     team's "needed" (:func:`_team_needed`); ``shared_only``: c is held only in the centre."""
     col = c // SYMBOLS
     own = H + OWN_STEP * p
-    s_col, s_len = own_view._series(S, p)
+    last = S[LAST + PSTEP * p]
+    s_col = -1 if last == NO_CARD else last // SYMBOLS      # the open series, as greedy's
+    s_len = 0 if last == NO_CARD else S[SER + PSTEP * p]
     return steps.discard_rank_in(c, col, _team_needed(S, p, col, shared_only), s_col, s_len,
-                                 own_view._cnt(S, own, col))
+                                 steps.hand_count(S, own, SH, True, col))
 
 
 @njit(cache=True, inline="always")
@@ -163,13 +165,13 @@ def _team_nightmare_key(S):
         if r < best_r:
             best_r = r
             best = col
-    return A_NM_KEY + own_view._zone_of(S, own, board.key_of(best)) * 4 + best
+    return A_NM_KEY + (0 if S[own + board.key_of(best)] > 0 else 1) * 4 + best
 
 
 @njit(cache=True, inline="always")
-def team(S):
-    """The team base's action at the decision state ``S`` (both hands known: ``HID`` = 0)."""
-    a = own_view.greedy_plus(S)
+def team_of(S, a):
+    """The team base's action at the decision state ``S`` (both hands known: ``HID`` = 0) from
+    greedy-plus's action ``a`` there (:func:`solver.duo.info_greedy.base_action` passes it)."""
     ph = S[PH]
     if ph == P_PLAY:
         return _team_play(S, a)
@@ -178,4 +180,4 @@ def team(S):
     return a
 
 
-__all__ = ["team", "partner_use", "team_discard_rank"]
+__all__ = ["team_of", "partner_use", "team_discard_rank"]
