@@ -73,8 +73,7 @@ def add_arguments(p) -> None:
                         f"{_policy_names()} (docs/POLICIES.md); default for solo deals "
                         f"{_default_policy_text()}, for two-player deals duo-krollout: the "
                         "strongest measured at 10 ms of CPU per decision or less (with "
-                        "--talk open: duo-open-switch over duo-krollout on the team base, "
-                        "base=duo-krollout:base=team)")
+                        "--talk open: duo-open-switch)")
     p.add_argument("--policy-seed", type=int, default=None, metavar="P",
                    help="honest mode: the seed of the policy's random numbers, independent of "
                         "the deal (default 1; recorded in the JSON, so games replay)")
@@ -157,8 +156,8 @@ def check_args(args):
         args.policy_default = False
         if not args.policy:
             if getattr(args, "players", 1) == 2:
-                from solver.api import default_duo_policy
-                default, preset = default_duo_policy(talk or "none")
+                from solver.api import default_policy_name
+                default, preset = default_policy_name(2, talk or "none"), {}
             else:
                 from solver.policies import DEFAULT_HONEST_ARGS as preset
                 from solver.policies import DEFAULT_HONEST_POLICY as default

@@ -68,7 +68,7 @@ from .results import (CRITERION_ESTIMATE, CRITERION_LO, EXACT_TOL, NO_LEADER,  #
 
 __all__ = ["Policy", "PolicyBase", "Param", "PolicyEntry", "PolicyError", "register_policy",
            "policy_entries", "parse_policy_args", "make_policy", "make_default_policy",
-           "default_duo_policy",
+           "default_policy_name",
            "config_hash", "EXACT_TOL", "Interval", "bounds", "ActionValue", "Ranking",
            "proven_best", "finish", "sort_actions", "Solver", "SolverBase", "register_solver",
            "solver_entries", "resolve_mode", "OptionError", "rank", "make_solver",
@@ -131,25 +131,24 @@ def make_policy(name: str, **args):
     return build_policy(name, **args)
 
 
-def default_duo_policy(talk: str = "none") -> tuple[str, dict]:
-    """(name, arguments) of the policy a two-player honest game plays when none is named, by
-    the game's mode ``talk``: the silent game's ``solver.duo.rollout.DEFAULT_DUO_POLICY`` at
-    its defaults (it never reads the partner's unknown cards), the open game's
-    ``solver.duo.open_switch.DEFAULT_OPEN_POLICY`` with ``DEFAULT_OPEN_ARGS`` (the team
-    base, which reads both hands: the open game only)."""
-    if talk == "open":
-        from .duo.open_switch import DEFAULT_OPEN_ARGS, DEFAULT_OPEN_POLICY
-        return DEFAULT_OPEN_POLICY, dict(DEFAULT_OPEN_ARGS)
-    from .duo.rollout import DEFAULT_DUO_POLICY
-    return DEFAULT_DUO_POLICY, {}
-
-
 def make_default_policy():
     """The default honest policy with its arguments (``solver.policies.DEFAULT_HONEST_POLICY``
     and ``DEFAULT_HONEST_ARGS``; ``winrate`` adds a user's pairs to them itself, so that its
     stored command names them)."""
     from .policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
     return make_policy(DEFAULT_HONEST_POLICY, **DEFAULT_HONEST_ARGS)
+
+
+def default_policy_name(players: int = 1, talk: str = "none") -> str:
+    """The default honest policy's name: solo ``solver.policies.DEFAULT_HONEST_POLICY`` (its
+    arguments: ``make_default_policy``); two players, the default of the game ``talk``
+    (``solver.duo.view_rank.default_duo_policy``: silent duo-krollout, open
+    duo-open-switch)."""
+    if players == 2:
+        from solver.duo.view_rank import default_duo_policy
+        return default_duo_policy(talk)
+    from .policies import DEFAULT_HONEST_POLICY
+    return DEFAULT_HONEST_POLICY
 
 
 def config_hash(policy, talk: str = "none") -> str:

@@ -43,14 +43,9 @@ from solver.registry import Param, PolicyBase, build_policy, check_range, regist
 # here, at 8.5 and 22.5 ms): 8 unknown cards, 100,000 nodes.
 DEFAULT_UNKNOWN = 8
 DEFAULT_NODES = 100_000
-DEFAULT_BASE = "duo-krollout"
 # the policy `onirim winrate --mode honest --players 2 --talk open` plays when none is named,
-# with its arguments (solver.api.default_duo_policy): this switch over duo-krollout on the
-# team base (solver/duo/team_greedy.py: each seat reads both hands, legal in the open game
-# only).  Measured against the switch over duo-krollout on greedy-plus: docs/DUO.md, "The
-# open game's team base".
-DEFAULT_OPEN_POLICY = "duo-open-switch"
-DEFAULT_OPEN_ARGS = {"base": "duo-krollout:base=team"}
+# and its base (written in solver/duo/rollout.py, where the two-player defaults live)
+from solver.duo.rollout import DEFAULT_OPEN_POLICY, OPEN_BASE as DEFAULT_BASE  # noqa: E402
 FALLBACKS = ("bounds", "base")
 
 

@@ -37,6 +37,13 @@ _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 # use when none is named: the strongest two-player policy measured at 10 ms of CPU per decision
 # or less (docs/DUO.md, the compiled ladder: n=512, 66.25% of deals 0-1999 at 9.68 ms)
 DEFAULT_DUO_POLICY = "duo-krollout"
+# the open game's (`--talk open`) default, and the policy it plays outside its end game
+# (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
+# OPEN_BASE: duo-krollout on the team base (solver/duo/team_greedy.py: each seat reads both
+# hands, the open game only; docs/DUO.md, "The open game's team base": +10.67 points paired
+# on deals 0-599 against the base on greedy-plus)
+DEFAULT_OPEN_POLICY = "duo-open-switch"
+OPEN_BASE = "duo-krollout:base=team"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards, and knows the partner cards its view lists "

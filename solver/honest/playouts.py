@@ -159,14 +159,24 @@ def _copy(dst, src):
         dst[i] = src[i]
 
 
+@njit(cache=True, inline="always")
+def _after(S0, a):
+    """A new array: ``S0`` after action ``a`` (the decision is applied once; each playout of
+    the action starts from a copy of it)."""
+    S1 = np.empty(NS, dtype=np.int64)
+    _copy(S1, S0)
+    apply_action(S1, a)
+    return S1
+
+
 @njit(cache=True)
 def _eval1(S0, a, j0, j1, key, S, row, base):
     """row[j] = 1 if the base policy ``base`` wins after action ``a`` from ``S0`` with stream
     word(key, j), for j in [j0, j1).  The per-action accumulation of every rollout."""
     notrace = np.empty(0, dtype=np.int64)
+    S1 = _after(S0, a)
     for j in range(j0, j1):
-        _copy(S, S0)
-        apply_action(S, a)
+        _copy(S, S1)
         row[j] = 1 if playout(S, word(key, j), notrace, base) > 0 else 0
 
 
@@ -177,9 +187,9 @@ def _eval1h(S0, a, j0, j1, key, S, row, base, horizon):
     With ``horizon`` 0 the rows are :func:`_eval1`'s times VSCALE."""
     notrace = np.empty(0, dtype=np.int64)
     f = np.empty(NFV, dtype=np.float64)        # the value function's scratch space
+    S1 = _after(S0, a)
     for j in range(j0, j1):
-        _copy(S, S0)
-        apply_action(S, a)
+        _copy(S, S1)
         r = playout_h(S, word(key, j), notrace, base, horizon)
         row[j] = VSCALE if r > 0 else (value_at(S, f) if r == CUT else 0)
 
@@ -237,9 +247,9 @@ def playout_l1(S, key, n1, z1, screen1, keep1, base):
 
 @njit(cache=True)
 def _eval2(S0, a, j0, j1, key, S, row, n1, z1, screen1, keep1, base):
+    S1 = _after(S0, a)
     for j in range(j0, j1):
-        _copy(S, S0)
-        apply_action(S, a)
+        _copy(S, S1)
         row[j] = playout_l1(S, word(key, j), n1, z1, screen1, keep1, base)
 
 

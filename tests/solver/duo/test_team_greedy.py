@@ -10,7 +10,7 @@ solver/duo/team_reference.py) and duo-krollout over it:
   (view, stream);
 * the silent game never uses it: duo-krollout with base=team refuses a view that hides
   partner cards, and the silent game's default policy does not play it; the open game's
-  default (solver.api.default_duo_policy) does.
+  default (solver.api.default_policy_name(2, "open")) does.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from engine.policy import greedy_action
 from engine.view import player_view
 
 from duo_kit import redeal_unseen
-from solver.api import default_duo_policy, make_policy
+from solver.api import default_policy_name, make_policy
 from solver.duo import info_greedy as IG
 from solver.duo import info_state as info
 from solver.duo.honest import duo_greedy_plus_action
@@ -103,13 +103,10 @@ def test_the_silent_game_never_plays_the_team_base():
     with pytest.raises(PolicyError, match="silent game"):
         pol.act(silent, 1)
     assert pol.act(player_view(s, talk="open"), 1) in s.legal_actions()
-    name, args = default_duo_policy("none")
-    assert make_policy(name, **args).base not in IG.OPEN_ONLY
+    assert make_policy(default_policy_name(2, "none")).base not in IG.OPEN_ONLY
 
 
 def test_the_open_game_s_default_plays_the_team_base():
-    name, args = default_duo_policy("open")
-    pol = make_policy(name, **args)
-    assert name == "duo-open-switch" and pol.base.name == "duo-krollout"
+    pol = make_policy(default_policy_name(2, "open"))
+    assert pol.name == "duo-open-switch" and pol.base.name == "duo-krollout"
     assert pol.base.base == "team"
-    assert default_duo_policy("open") == (name, args)        # a copy each call
