@@ -273,8 +273,15 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("duo-k512-open", "duo-krollout", 2_000, {"n": 512, "screen": 64}, players=2,
             talk="open", cost="about 15 CPU-minutes", cheap=False),
     _honest("duo-open-switch", "duo-open-switch", 2_000,
-            {"unknown": 8, "budget_nodes": 100_000}, players=2, talk="open",
+            {"unknown": 8, "budget_nodes": 100_000, "base": "duo-krollout"}, players=2,
+            talk="open",
             cost="about 25 CPU-minutes", cheap=False),
+    # the open game's default since the team base (solver/duo/team_greedy.py): the same
+    # switch over duo-krollout n=512 whose playouts read both hands (base=team); cost
+    # estimated from deals 0-599
+    _honest("duo-open-team", "duo-open-switch", 2_000,
+            {"unknown": 8, "budget_nodes": 100_000, "base": "duo-krollout:base=team"},
+            players=2, talk="open", cost="about 35 CPU-minutes", cheap=False),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes

@@ -119,6 +119,7 @@ DUO_LADDER = (
 DUO_OPEN = (
     ("duo-krollout n=512, open game", "duo-k512-open"),
     ("duo-open-switch, open game", "duo-open-switch"),
+    ("duo-open-switch on the team base, open game", "duo-open-team"),
 )
 LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"

@@ -28,6 +28,7 @@ from engine.rules import COLOURS, DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, SYMBOLS
 
 from solver import board
 from solver import steps
+from solver.duo import team_greedy
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
                                    SWAP_STRIDE,
@@ -412,19 +413,24 @@ def plus2_with(S, a, w, t):
     return a
 
 
-GREEDY, GREEDY_PLUS, PLUS2 = 0, 1, 2
-BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "plus2": PLUS2}
+GREEDY, GREEDY_PLUS, PLUS2, TEAM = 0, 1, 2, 3
+# "team" reads both hands: the open game's only (solver.duo.team_greedy; OPEN_ONLY)
+BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "plus2": PLUS2, "team": TEAM}
+OPEN_ONLY = ("team",)
 
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
-    """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes, then
-    plus2's, so that greedy is inlined once here, not twice."""
+    """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes (every
+    base but greedy), then plus2's or the team's (:func:`solver.duo.team_greedy.team_of`), so
+    that greedy is inlined once here, not twice."""
     a = greedy(S)
     if base != GREEDY:
         a = _plus_of(S, a)
     if base == PLUS2:
         a = plus2_with(S, a, P2_WEIGHTS, P2_TUNE)
+    elif base == TEAM:
+        a = team_greedy.team_of(S, a)
     return a
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.duo.info_greedy import BASES, base_action, prophecy_with_victim
+from solver.duo.info_greedy import BASES, OPEN_ONLY, base_action, prophecy_with_victim
 from solver.duo.info_state import (A_DISCARD, A_DRAW, A_PLAY, A_SWAP, MAX_LEGAL, NDOORS, NS,
                                    P_LOST, P_PLAY, P_PROPHECY, P_SETUP, P_WON, PH, SWAP_STRIDE,
                                    TOP, advance_inline, apply_action, apply_action_inline,
@@ -234,4 +234,4 @@ def compile_all() -> None:
 
 
 __all__ = ["playout", "game_batch", "decide", "estimate", "candidates", "compile_all",
-           "REWARDS", "SWAPS", "BASES", "A_DRAW", "A_PLAY"]
+           "REWARDS", "SWAPS", "BASES", "OPEN_ONLY", "A_DRAW", "A_PLAY"]

@@ -40,8 +40,11 @@ _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 DEFAULT_DUO_POLICY = "duo-krollout2"
 # the open game's (`--talk open`) default, and the policy it plays outside its end game
 # (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
+# OPEN_BASE: duo-krollout on the team base (solver/duo/team_greedy.py: each seat reads both
+# hands, the open game only; docs/DUO.md, "The open game's team base": +10.67 points paired
+# on deals 0-599 against the base on greedy-plus)
 DEFAULT_OPEN_POLICY = "duo-open-switch"
-OPEN_BASE = "duo-krollout"
+OPEN_BASE = "duo-krollout:base=team"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards, and knows the partner cards its view lists "
@@ -67,7 +70,8 @@ def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str,
         Param("keep", int, keep, "with many candidates: how many the screen keeps (plus the "
                                  "base)"),
         Param("base", str, base, "base policy of the playouts: greedy, greedy-plus "
-                                 "(duo-greedy-plus) or, compiled only, plus2 (duo-plus2)"),
+                                 "(duo-greedy-plus), plus2 (duo-plus2, compiled only) or "
+                                 "team (both hands read: the open game only)"),
         Param("reward", str, "doors", "playout score: doors (Doors in play at the end, 8 = "
                                       "won) or win (1/0)"),
         Param("swaps", str, swaps, "exchanges tried in phase play: all, base (those of the "
@@ -114,7 +118,8 @@ class DuoKRollout(PolicyBase):
         IP.compile_all()
         small = DuoKRollout(n=2, z=self.z, screen=1 if self.screen else 0, keep=self.keep,
                             base=self.base, reward=self.reward, swaps=self.swaps)
-        small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED)), 0)
+        talk = "open" if self.base in IP.OPEN_ONLY else "none"
+        small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED), talk=talk), 0)
 
     def act(self, view, stream: int) -> int:
         return self.search(view, stream).action
@@ -132,6 +137,10 @@ class DuoKRollout(PolicyBase):
             raise PolicyError("duo-krollout plays two-player games only")
         if not is_duo_view(view):
             raise PolicyError("duo-krollout decides from a player's view (player_view)")
+        if view.hidden and self.base in IP.OPEN_ONLY:
+            raise PolicyError(f"duo-krollout: base {self.base!r} reads the partner's hand, "
+                              "which this view hides (the silent game); it plays the open "
+                              "game only (--talk open)")
         n = self.n if n is None else n
         label = f"duo-krollout n={n} over duo-{self.base}"
         acts = view.legal_actions()
