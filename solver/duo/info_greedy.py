@@ -223,7 +223,7 @@ def _plus_of(S, a):
 # ----------------------------------------------------------------------------- plus2
 # ``plus2``: greedy-plus with the partner's public needs (its Doors and its row are public).
 # Each seat still reads only its own cards, the shared cards, both rows, both players' Doors
-# and the deck size.  Three decisions change (docs/DUO.md, "A stronger base: plus2"):
+# and the deck size.  Three decisions change (docs/DUO_BASES.md, "A stronger base: plus2"):
 # * phase play: every play and plain discard is scored by an integer linear function of the
 #   features of P2_FEATURES (the first, ``gp``, is 1 for greedy-plus's own action: with its
 #   weight alone the choice is greedy-plus's); after a discard the exchange of

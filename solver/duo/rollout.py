@@ -35,13 +35,13 @@ from solver.registry import Param, PolicyBase, check_range as _check, register_p
 _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 # the policy `onirim winrate --mode honest --players 2` and the two-player hint of `onirim play`
 # use when none is named: the strongest two-player policy measured at 10 ms of CPU per decision
-# or less (docs/DUO.md, "A stronger base: plus2": duo-krollout2, the rollout over plus2 at
+# or less (docs/DUO_BASES.md, "A stronger base: plus2": duo-krollout2, the rollout over plus2 at
 # n=192, against duo-krollout n=512 on deals 0-599 side by side)
 DEFAULT_DUO_POLICY = "duo-krollout2"
 # the open game's (`--talk open`) default, and the policy it plays outside its end game
 # (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
 # OPEN_BASE: duo-krollout on the team base (solver/duo/team_greedy.py: each seat reads both
-# hands, the open game only; docs/DUO.md, "The open game's team base": +10.67 points paired
+# hands, the open game only; docs/DUO_BASES.md, "The open game's team base": +10.67 points paired
 # on deals 0-599 against the base on greedy-plus)
 DEFAULT_OPEN_POLICY = "duo-open-switch"
 OPEN_BASE = "duo-krollout:base=team"
@@ -189,7 +189,7 @@ class DuoKRollout(PolicyBase):
 
 # duo-krollout over the base plus2 (solver.duo.info_greedy: greedy-plus with the partner's
 # public needs), n chosen so that a decision costs about what duo-krollout n=512 costs
-# (docs/DUO.md, "A stronger base: plus2")
+# (docs/DUO_BASES.md, "A stronger base: plus2")
 N2 = 192
 
 
