@@ -45,6 +45,8 @@ import contextlib
 import io
 import json
 import os
+import resource
+import subprocess
 import sys
 import time
 
@@ -153,20 +155,33 @@ def solve_all(positions, cache_path: str, cap_nodes: int, cached_only: bool = Fa
 
 
 # ----------------------------------------------------------------------------- the choices
-def best_answer(text: str, flags) -> dict:
+def best_answer(text: str, flags, root: str | None = None) -> dict:
     """``onirim best TEXT --talk open --json`` plus ``flags`` (a budget), run through the
-    command's own entry (``onirim.cli.main``): the proven best action if the answer names one,
-    else its leader.  {action (id), name, how ("best" or "leader"), cpu, wall}."""
-    from onirim.cli import main as cli_main
+    command's own entry (``onirim.cli.main``), or with ``root`` as the command itself in a
+    process of its own in that source tree (``python -m onirim best ...`` there: another
+    commit's answer, CPU of the child process, its start-up included): the proven best action
+    if the answer names one, else its leader.  {action (id), name, how ("best" or "leader"),
+    cpu, wall}."""
     argv = ["best", text, "--talk", TALK, "--json", "--no-progress", *flags]
-    out, err = io.StringIO(), io.StringIO()
-    t0, c0 = time.perf_counter(), time.process_time()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli_main(argv)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    t0 = time.perf_counter()
+    if root is None:
+        from onirim.cli import main as cli_main
+        out, err = io.StringIO(), io.StringIO()
+        c0 = time.process_time()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli_main(argv)
+        cpu, stdout, stderr = time.process_time() - c0, out.getvalue(), err.getvalue()
+    else:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run([sys.executable, "-m", "onirim", *argv], cwd=root,
+                              capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        status, stdout, stderr = done.returncode, done.stdout, done.stderr
+    wall = time.perf_counter() - t0
     if status != 0:
-        raise RuntimeError(f"onirim {' '.join(argv)}: status {status}: {err.getvalue()}")
-    answer = json.loads(out.getvalue())
+        raise RuntimeError(f"onirim {' '.join(argv)}: status {status}: {stderr}")
+    answer = json.loads(stdout)
     name = answer["best"] if answer["best"] is not None else answer.get("leader")
     view = open_view(text)
     ids = {view.action_to_string(a): a for a in view.legal_actions()}
@@ -187,14 +202,13 @@ def policy_answer(policy, row: dict) -> dict:
 def choosers(a):
     """[(label, function of a cached row -> answer dict)] of the command line's choices."""
     out = []
-    for n in a.best_nodes or []:
-        out.append((f"best --budget-nodes {n}",
-                    lambda r, n=n: best_answer(r["position"], ["--budget-nodes", str(n)])))
-    for t in a.best_s or []:
-        out.append((f"best --budget-s {t:g}",
-                    lambda r, t=t: best_answer(r["position"], ["--budget-s", str(t)])))
-    if a.best_default:
-        out.append(("best (default budget)", lambda r: best_answer(r["position"], [])))
+    where = "" if a.best_root is None else f" (in {a.best_root})"
+    budgets = ([[f"--budget-nodes {n}", ["--budget-nodes", str(n)]] for n in a.best_nodes or []]
+               + [[f"--budget-s {t:g}", ["--budget-s", str(t)]] for t in a.best_s or []]
+               + ([["(default budget)", []]] if a.best_default else []))
+    for label, flags in budgets:
+        out.append((f"best {label}{where}",
+                    lambda r, flags=flags: best_answer(r["position"], flags, a.best_root)))
     specs = a.policies if a.policies is not None else [[p, []] for p in DEFAULT_POLICIES]
     for name, args in specs:
         try:
@@ -285,6 +299,9 @@ def cmd_run(a) -> int:
         solo.fail("--positions-file", str(e))
     if a.limit is not None:
         positions = positions[:a.limit]
+    if a.shard is not None:
+        k, n = a.shard
+        positions = positions[k::n]
     os.makedirs(a.out, exist_ok=True)
     cache_path = os.path.join(a.out, CACHE_NAME)
     if (os.path.exists(cache_path) and os.path.getsize(cache_path) and not a.resume
@@ -343,6 +360,16 @@ def cmd_run(a) -> int:
     return 0
 
 
+def _shard(text: str):
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N") from None
+    if not 0 <= k < n:
+        raise argparse.ArgumentTypeError(f"{text!r}: K must be from 0 to N - 1")
+    return k, n
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench_duo_regret", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -365,6 +392,9 @@ def main(argv=None) -> int:
                    help="score onirim best --talk open --budget-s T (repeatable)")
     r.add_argument("--best-default", action="store_true",
                    help="score onirim best --talk open under its default budget")
+    r.add_argument("--best-root", metavar="DIR",
+                   help="run each onirim best as a process of its own in the source tree DIR "
+                        "(e.g. a checkout of another commit)")
     r.add_argument("--policy", action=solo._PolicyAction, dest="policies", metavar="NAME",
                    help=f"a policy to score (default: {', '.join(DEFAULT_POLICIES)})")
     r.add_argument("--policy-arg", action=solo._PolicyArgAction, dest="policies",
@@ -376,6 +406,9 @@ def main(argv=None) -> int:
                    help="solve nothing: score the positions already cached")
     r.add_argument("--limit", type=int, help="only the first N positions")
     r.add_argument("--max-minutes", type=float, help="stop solving after this long")
+    r.add_argument("--shard", type=_shard, metavar="K/N",
+                   help="only positions K, K + N, K + 2N, ... (0 <= K < N), e.g. to solve in "
+                        "two processes with two --out directories, whose caches then join")
     r.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
     a.argv = list(sys.argv[1:] if argv is None else argv)
