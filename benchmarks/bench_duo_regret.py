@@ -326,16 +326,23 @@ def cmd_run(a) -> int:
               "positions": len(positions), "solved": len(rows), "exact": len(exact),
               "open": [{"seed": r["seed"], "decision": r["decision"], "unknown": r["unknown"]}
                        for r in opened],
-              "cap_nodes": a.cap_nodes, "contested": sum(map(solo.contested, exact)),
+              "cap_nodes": a.cap_nodes,
+              "row_caps": sorted({r["cap_nodes"] for r in rows}), "contested": sum(map(solo.contested, exact)),
+              "best_root": None if a.best_root is None else {
+                  "path": a.best_root, "commit": subprocess.run(
+                      ["git", "rev-parse", "--short", "HEAD"], cwd=a.best_root,
+                      capture_output=True, text=True).stdout.strip()},
               "timing": solo.timing_table(rows),
               "exact_cpu_seconds": ({"mean": float(np.mean(cpu)),
                                      "median": float(np.median(cpu)),
                                      "max": float(max(cpu))} if cpu else None),
               "choices": {}}
     lines = [f"{len(exact)} exact positions of {len(positions)} ({result['contested']} "
-             f"contested), {len(opened)} open under {a.cap_nodes} nodes"]
+             f"contested), {len(opened)} open (node caps of the cached rows: "
+             f"{', '.join(map(str, result['row_caps']))})"]
     for label, choose in chooser_list:
-        entry = score(label, choose, exact, opened, None if a.quiet else say)
+        entry = score(label, choose, exact, [] if a.no_open_bounds else opened,
+                      None if a.quiet else say)
         result["choices"][label] = entry
         lines.append(summary_line(label, entry))
     labels = list(result["choices"])
@@ -410,6 +417,9 @@ def main(argv=None) -> int:
                    help="only positions K, K + N, K + 2N, ... (0 <= K < N), e.g. to solve in "
                         "two processes with two --out directories, whose caches then join")
     r.add_argument("--quiet", action="store_true")
+    r.add_argument("--no-open-bounds", action="store_true",
+                   help="ask the choices at the exact positions only (no bounds on the mean "
+                        "over the open ones: saves asking best where it is slowest)")
     a = ap.parse_args(argv)
     a.argv = list(sys.argv[1:] if argv is None else argv)
     for name in ("positions", "cap_nodes", "limit", "max_deals"):
