@@ -259,6 +259,13 @@ EXPERIMENTS = {e.name: e for e in (
             cost="about 15 CPU-minutes", cheap=False),
     _honest("duo-k2048", "duo-krollout", 2_000, {"n": 2048, "screen": 256}, players=2,
             cost="about 45 CPU-minutes", cheap=False),
+    # the base plus2 (solver/duo/info_greedy.py: greedy-plus with the partner's public
+    # needs) alone, and the rollout over it at n=192, the silent game's default
+    # (duo-krollout2; docs/DUO.md, "A stronger base: plus2"); cost of the rollout from deals
+    # 0-599 (about 7.5 ms of CPU per decision, 48 decisions per deal)
+    _honest("duo-plus2", "duo-plus2", 2_000, players=2, cost="about 1 CPU-minute"),
+    _honest("duo-k2-192", "duo-krollout2", 2_000, players=2, cost="about 15 CPU-minutes",
+            cheap=False),
     # the open game (--talk open: the partner's hand known): the same rollout, and the open
     # game's default, its end-game switch to the exact open-hands search (solver/duo/
     # open_switch.py) at 8 unknown deck cards under 100,000 nodes; costs estimated from the

@@ -232,8 +232,8 @@ class Hinter:
     a larger deck (or a position the exact search refuses): the default honest policy
     (``solver.policies.DEFAULT_HONEST_POLICY`` with ``DEFAULT_HONEST_ARGS``, the strongest
     measured at 10 ms of CPU per decision or less; ``greedy`` if it is not registered).
-    Two players: the default two-player policy (``solver.duo.rollout.DEFAULT_DUO_POLICY``)
-    from the view of the player to move.  A hint not proven best says it is a heuristic.
+    Two players: the default policy of the game being played (silent or open:
+    ``solver.duo.view_rank.default_duo_policy``) from the view of the player to move.  A hint not proven best says it is a heuristic.
     All see only the player's view.  Compiling the search (once per install) happens before
     its clock starts."""
 
@@ -243,7 +243,7 @@ class Hinter:
         self.limit_s = limit_s
         self._solver = None
         self._policy = None
-        self._duo_policy = None
+        self._duo_policy: dict = {}     # by the game's talk mode
 
     def _exact(self, view):
         """``onirim best``'s ranking of ``view`` (``solver.api.rank``, mode expectimax, one
@@ -297,24 +297,25 @@ class Hinter:
                 self._policy = make_policy(name)
         return self._policy
 
-    def duo_policy(self):
-        """The two-player hint's policy: the default two-player honest policy
-        (``solver.duo.rollout.DEFAULT_DUO_POLICY``, duo-krollout), deciding from the view of
-        the player to move; compiled or loaded before the first hint is timed."""
-        if self._duo_policy is None:
-            from solver.api import make_policy
-            from solver.duo.rollout import DEFAULT_DUO_POLICY
-            self._notice("duo-honest", f"the {DEFAULT_DUO_POLICY} policy's playouts")
-            self._duo_policy = make_policy(DEFAULT_DUO_POLICY)
-            self._duo_policy.warm_up()
-        return self._duo_policy
+    def duo_policy(self, talk: str = "none"):
+        """The two-player hint's policy: the default policy of the game ``talk``
+        (``solver.duo.view_rank.default_duo_policy``: duo-krollout2 silent, duo-open-switch
+        open), deciding from the view of the player to move; compiled or loaded before the
+        first hint is timed."""
+        if talk not in self._duo_policy:
+            from solver.api import default_policy_name, make_policy
+            name = default_policy_name(2, talk)
+            self._notice("duo-honest", f"the {name} policy's playouts")
+            self._duo_policy[talk] = make_policy(name)
+            self._duo_policy[talk].warm_up()
+        return self._duo_policy[talk]
 
     def hint(self, state, stream: int, talk: str = "none") -> tuple[int, str]:
         """(action, the words that say where it comes from); ``talk``: the two-player game's
         mode."""
         view = player_view(state, talk=talk)
         if state.players == 2:
-            p = self.duo_policy()
+            p = self.duo_policy(talk)
             game = "open game" if talk == "open" else "silent game"
             return (p.act(view, stream), f"heuristic: {p.name} policy from player "
                                          f"{state.turn}'s view, {game} (no exact search for "

@@ -71,7 +71,7 @@ def add_arguments(p) -> None:
     p.add_argument("--policy", default=None, metavar="NAME",
                    help="honest mode: the registered policy to play, one of "
                         f"{_policy_names()} (docs/POLICIES.md); default for solo deals "
-                        f"{_default_policy_text()}, for two-player deals duo-krollout: the "
+                        f"{_default_policy_text()}, for two-player deals duo-krollout2: the "
                         "strongest measured at 10 ms of CPU per decision or less (with "
                         "--talk open: duo-open-switch)")
     p.add_argument("--policy-seed", type=int, default=None, metavar="P",
@@ -155,12 +155,9 @@ def check_args(args):
     if args.mode == "honest":
         args.policy_default = False
         if not args.policy:
-            if getattr(args, "players", 1) == 2 and talk == "open":
-                from solver.duo.open_switch import DEFAULT_OPEN_POLICY as default
-                preset = {}
-            elif getattr(args, "players", 1) == 2:
-                from solver.duo.rollout import DEFAULT_DUO_POLICY as default
-                preset = {}
+            if getattr(args, "players", 1) == 2:
+                from solver.api import default_policy_name
+                default, preset = default_policy_name(2, talk or "none"), {}
             else:
                 from solver.policies import DEFAULT_HONEST_ARGS as preset
                 from solver.policies import DEFAULT_HONEST_POLICY as default
@@ -493,7 +490,8 @@ def run(args) -> int:
         if first is not None:
             # compile or load the kernels before any deal is timed; forked workers inherit them
             family = ("duo-honest" if args.mode == "honest"
-                      and getattr(policy, "name", None) == "duo-krollout"
+                      and getattr(policy, "name", None) in ("duo-krollout", "duo-krollout2",
+                                                            "duo-plus2")
                       else "honest" if args.mode == "honest" else
                       "duo" if players == 2 else "clairvoyant")
             with _CompileNotice(quiet=ckind == "address", family=family) as notice:

@@ -110,6 +110,9 @@ DUO_LADDER = (
     ("duo-krollout n=128", "duo-k128", None),
     ("duo-krollout n=512", "duo-k512", None),
     ("duo-krollout n=2048", "duo-k2048", None),
+    # the base plus2 and the rollout over it (docs/DUO.md, "A stronger base: plus2")
+    ("duo-plus2", "duo-plus2", None),
+    ("duo-krollout2 n=192 over plus2", "duo-k2-192", None),
 )
 # The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
 # stored, with mode "open".

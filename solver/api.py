@@ -68,6 +68,7 @@ from .results import (CRITERION_ESTIMATE, CRITERION_LO, EXACT_TOL, NO_LEADER,  #
 
 __all__ = ["Policy", "PolicyBase", "Param", "PolicyEntry", "PolicyError", "register_policy",
            "policy_entries", "parse_policy_args", "make_policy", "make_default_policy",
+           "default_policy_name",
            "config_hash", "EXACT_TOL", "Interval", "bounds", "ActionValue", "Ranking",
            "proven_best", "finish", "sort_actions", "Solver", "SolverBase", "register_solver",
            "solver_entries", "resolve_mode", "OptionError", "rank", "make_solver",
@@ -136,6 +137,18 @@ def make_default_policy():
     stored command names them)."""
     from .policies import DEFAULT_HONEST_ARGS, DEFAULT_HONEST_POLICY
     return make_policy(DEFAULT_HONEST_POLICY, **DEFAULT_HONEST_ARGS)
+
+
+def default_policy_name(players: int = 1, talk: str = "none") -> str:
+    """The default honest policy's name: solo ``solver.policies.DEFAULT_HONEST_POLICY`` (its
+    arguments: ``make_default_policy``); two players, the default of the game ``talk``
+    (``solver.duo.view_rank.default_duo_policy``: silent duo-krollout2, open
+    duo-open-switch)."""
+    if players == 2:
+        from solver.duo.view_rank import default_duo_policy
+        return default_duo_policy(talk)
+    from .policies import DEFAULT_HONEST_POLICY
+    return DEFAULT_HONEST_POLICY
 
 
 def config_hash(policy, talk: str = "none") -> str:

@@ -30,6 +30,7 @@ from solver import board
 from solver import steps
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
+                                   SWAP_STRIDE,
                                    DRAWN as DRAWN_SLOT,
                                    NLOC, OWN_STEP, P_DOOR, P_DRAFT, P_NIGHTMARE, P_PLAY, PSTEP,
                                    P_PROPHECY, PH, SER, SH, TOP, TURN, ZONE_STRIDE, deck_size)
@@ -218,17 +219,212 @@ def _plus_of(S, a):
     return a
 
 
-GREEDY, GREEDY_PLUS = 0, 1
-BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS}
+# ----------------------------------------------------------------------------- plus2
+# ``plus2``: greedy-plus with the partner's public needs (its Doors and its row are public).
+# Each seat still reads only its own cards, the shared cards, both rows, both players' Doors
+# and the deck size.  Three decisions change (docs/DUO.md, "A stronger base: plus2"):
+# * phase play: every play and plain discard is scored by an integer linear function of the
+#   features of P2_FEATURES (the first, ``gp``, is 1 for greedy-plus's own action: with its
+#   weight alone the choice is greedy-plus's); after a discard the exchange of
+#   :func:`_plus2_swap` gives the partner, through the shared cards, what it needs and the
+#   player does not, and keeps in the own cards what the player needs;
+# * phase nightmare: the Key discarded is the one the team needs least, and without a Key
+#   the hand is discarded only if few of its cards are of a colour the team needs;
+# * elsewhere greedy-plus's action.
+P2_FEATURES = (
+    "gp",            # the action is greedy-plus's action
+    "p_cont",        # play: extends the player's open series of a colour it needs
+    "p_complete",    # play: ... and completes it (a Door)
+    "p_break",       # play: another colour after an open series of a needed colour
+    "p_need",        # play: the player needs the colour
+    "p_follow",      # play: need * (cards of the colour in the hand - 1)
+    "p_key",         # play: a Key
+    "p_partner",     # play: a colour only the partner needs
+    "p_dead",        # play: a colour neither player needs
+    "d_key",         # discard: a Key (a prophecy follows)
+    "d_dead_key",    # discard: a Key of a colour neither player needs
+    "d_need",        # discard: the player needs the colour
+    "d_series",      # discard: the colour of the player's open series, needed
+    "d_cnt",         # discard: cards of the colour in the hand
+    "d_partner",     # discard: a colour only the partner needs
+    "d_pseries",     # discard: the partner's open needed series' colour, playable there
+    "d_dead",        # discard: a colour neither player needs
+)
+P2_WEIGHTS = np.array((100, 20, 20, -20, 0, 0, -40, -110, -60, 20, 20, -40, 0, 20, -60, -60, 40),
+                      dtype=np.int64)
+# the exchange and the Nightmare: (swap margin, partner-needs value, player-needs value,
+# partner-series value, player-series value, Nightmare: redraw if at most this many hand
+# cards are of a colour the team needs)
+P2_TUNE = np.array((1, 6, 2, 5, 1, 5), dtype=np.int64)
+P2_NF = len(P2_FEATURES)
+SW_MARGIN, SW_PART, SW_MINE, SW_PSER, SW_MSER, NM_USEFUL = 0, 1, 2, 3, 4, 5
+
+
+@njit(cache=True, inline="always")
+def _open_need(S, p):
+    """(colour, length, last card) of player p's open series if p needs its colour, else
+    (-1, 0, last card)."""
+    last = S[LAST + PSTEP * p]
+    if last == NO_CARD or S[SER + PSTEP * p] == 0 or not _needed(S, p, last // SYMBOLS):
+        return -1, 0, last
+    return last // SYMBOLS, S[SER + PSTEP * p], last
+
+
+@njit(cache=True, inline="always")
+def _p2_score(S, w, c, play, gp_card, gp_play, p, s_col, s_len, qc, qlast):
+    """The score of playing (``play``) or discarding Location c in the active hand of player
+    p (its open needed series ``s_col``, ``s_len``; the partner's ``qc``, last card
+    ``qlast``)."""
+    col = c // SYMBOLS
+    need = _needed(S, p, col)
+    pneed = _needed(S, 1 - p, col)
+    part = pneed and not need
+    dead = not need and not pneed
+    key = board.is_key(c)
+    v = w[0] * (c == gp_card and play == gp_play)
+    if play:
+        cont = s_col == col
+        v += w[1] * cont + w[2] * (cont and s_len == 2) + w[3] * (s_col >= 0 and not cont)
+        v += w[6] * key + w[7] * part + w[8] * dead
+        if need:
+            v += w[4] + w[5] * (_cnt(S, H + OWN_STEP * p, col) - 1)
+    else:
+        v += w[9] * key + w[10] * (key and dead) + w[11] * need
+        v += w[12] * (s_col == col) + w[13] * _cnt(S, H + OWN_STEP * p, col)
+        v += w[14] * part + w[16] * dead
+        v += w[15] * (qc == col and part and board.playable(qlast, c))
+    return v
+
+
+@njit(cache=True, inline="always")
+def _card_worth(S, p, c, t, mc, mlast, qc, qlast):
+    """What Location c is worth in the shared cards rather than in player p's own ones
+    (higher: rather shared): the partner's need of it minus the player's (weights ``t``;
+    ``mc``/``mlast``, ``qc``/``qlast``: the open needed series' colour and the last card of
+    the player's row and of the partner's)."""
+    col = c // SYMBOLS
+    v = t[SW_PART] * _needed(S, 1 - p, col) - t[SW_MINE] * _needed(S, p, col)
+    v += t[SW_PSER] * (qc == col and board.playable(qlast, c))
+    v -= t[SW_MSER] * (mc == col and board.playable(mlast, c))
+    return v
+
+
+@njit(cache=True, inline="always")
+def _plus2_swap(S, zone, c, t, p, mc, mlast, qc, qlast):
+    """The discard of Location c from ``zone`` with plus2's exchange: give the own card a for
+    the shared card b that most raises what the shared cards are worth to the partner, if by
+    more than the margin; else the plain discard."""
+    own = H + OWN_STEP * p
+    best = t[SW_MARGIN]
+    ba = -1
+    bb = -1
+    for a in range(NLOC):
+        if S[own + a] - (zone == 0 and a == c) <= 0:
+            continue
+        wa = _card_worth(S, p, a, t, mc, mlast, qc, qlast)
+        for b in range(NLOC):
+            if b == a or S[SH + b] - (zone == 1 and b == c) <= 0:
+                continue
+            g = wa - _card_worth(S, p, b, t, mc, mlast, qc, qlast)
+            if g > best:
+                best = g
+                ba = a
+                bb = b
+    zc = zone * ZONE_STRIDE + c
+    if ba < 0:
+        return A_DISCARD + zc
+    return A_SWAP + zc * SWAP_STRIDE + ba * NLOC + bb
+
+
+@njit(cache=True, inline="always")
+def _plus2_play(S, gp, w, t):
+    """plus2's phase-play action (greedy-plus's action ``gp``)."""
+    p = S[TURN]
+    own = H + OWN_STEP * p
+    s_col, s_len, last = _open_need(S, p)
+    qc, _, qlast = _open_need(S, 1 - p)
+    gz = gp - A_PLAY if gp < A_DISCARD else gp - A_DISCARD
+    gp_card = gz % ZONE_STRIDE
+    gp_play = gp < A_DISCARD
+    best = -(1 << 60)
+    bc = -1
+    bplay = False
+    for c in range(NLOC):
+        if S[own + c] + S[SH + c] == 0:
+            continue
+        if board.playable(last, c):
+            v = _p2_score(S, w, c, True, gp_card, gp_play, p, s_col, s_len, qc, qlast)
+            if v > best or (v == best and not bplay):     # plays first on a tie
+                best = v
+                bc = c
+                bplay = True
+        v = _p2_score(S, w, c, False, gp_card, gp_play, p, s_col, s_len, qc, qlast)
+        if v > best:
+            best = v
+            bc = c
+            bplay = False
+    zone = _zone_of(S, own, bc)
+    if bplay:
+        return A_PLAY + zone * ZONE_STRIDE + bc
+    return _plus2_swap(S, zone, bc, t, p, s_col, last, qc, qlast)
+
+
+@njit(cache=True, inline="always")
+def _plus2_nightmare(S, gp, t):
+    """plus2's Nightmare: the held Key of a colour neither player needs, else of one only the
+    partner needs, else greedy's Key; without a Key, discard the hand if at most
+    ``t[NM_USEFUL]`` of its cards are of a colour the team needs, else greedy-plus's option."""
+    p = S[TURN]
+    own = H + OWN_STEP * p
+    best = -1
+    best_r = 3
+    for col in range(COLOURS):
+        k = board.key_of(col)
+        if S[own + k] + S[SH + k] == 0:
+            continue
+        r = (1 if _needed(S, 1 - p, col) else 0) + (2 if _needed(S, p, col) else 0)
+        if r < best_r:
+            best_r = r
+            best = col
+    if best >= 0:
+        return A_NM_KEY + _zone_of(S, own, board.key_of(best)) * COLOURS + best
+    if A_NM_KEY <= gp < A_NM_DOOR:
+        return gp
+    useful = 0
+    for c in range(NLOC):
+        col = c // SYMBOLS
+        if _needed(S, p, col) or _needed(S, 1 - p, col):
+            useful += S[own + c] + S[SH + c]
+    if useful <= t[NM_USEFUL]:
+        return A_NM_REDRAW
+    return gp
+
+
+@njit(cache=True, inline="always")
+def plus2_with(S, a, w, t):
+    """plus2's action at ``S``, greedy-plus's being ``a``, with the weights ``w``
+    (P2_FEATURES) and ``t`` (P2_TUNE)."""
+    ph = S[PH]
+    if ph == P_PLAY:
+        return _plus2_play(S, a, w, t)
+    if ph == P_NIGHTMARE:
+        return _plus2_nightmare(S, a, t)
+    return a
+
+
+GREEDY, GREEDY_PLUS, PLUS2 = 0, 1, 2
+BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "plus2": PLUS2}
 
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
-    """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes, so that
-    greedy is inlined once here, not twice."""
+    """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes, then
+    plus2's, so that greedy is inlined once here, not twice."""
     a = greedy(S)
-    if base == GREEDY_PLUS:
+    if base != GREEDY:
         a = _plus_of(S, a)
+    if base == PLUS2:
+        a = plus2_with(S, a, P2_WEIGHTS, P2_TUNE)
     return a
 
 
@@ -240,3 +436,9 @@ def _base_at(S, base):
 def base_at(S, base: str) -> int:
     """The base policy's action at the decision state ``S`` (an info_state array)."""
     return int(_base_at(S, np.int64(BASES[base])))
+
+
+@njit(cache=True)
+def _plus2_with_at(S, gp, w, t):
+    """plus2's action at ``S`` with other weights (the tests' anchor check)."""
+    return plus2_with(S, gp, w, t)

@@ -43,9 +43,9 @@ from solver.registry import Param, PolicyBase, build_policy, check_range, regist
 # here, at 8.5 and 22.5 ms): 8 unknown cards, 100,000 nodes.
 DEFAULT_UNKNOWN = 8
 DEFAULT_NODES = 100_000
-# the policy `onirim winrate --mode honest --players 2 --talk open` plays when none is named
-DEFAULT_OPEN_POLICY = "duo-open-switch"
-DEFAULT_BASE = "duo-krollout"
+# the policy `onirim winrate --mode honest --players 2 --talk open` plays when none is named,
+# and its base (written in solver/duo/rollout.py, where the two-player defaults live)
+from solver.duo.rollout import DEFAULT_OPEN_POLICY, OPEN_BASE as DEFAULT_BASE  # noqa: E402
 FALLBACKS = ("bounds", "base")
 
 

@@ -35,8 +35,13 @@ from solver.registry import Param, PolicyBase, check_range as _check, register_p
 _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 # the policy `onirim winrate --mode honest --players 2` and the two-player hint of `onirim play`
 # use when none is named: the strongest two-player policy measured at 10 ms of CPU per decision
-# or less (docs/DUO.md, the compiled ladder: n=512, 66.25% of deals 0-1999 at 9.68 ms)
-DEFAULT_DUO_POLICY = "duo-krollout"
+# or less (docs/DUO.md, "A stronger base: plus2": duo-krollout2, the rollout over plus2 at
+# n=192, against duo-krollout n=512 on deals 0-599 side by side)
+DEFAULT_DUO_POLICY = "duo-krollout2"
+# the open game's (`--talk open`) default, and the policy it plays outside its end game
+# (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
+DEFAULT_OPEN_POLICY = "duo-open-switch"
+OPEN_BASE = "duo-krollout"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards, and knows the partner cards its view lists "
@@ -48,10 +53,11 @@ def key_of_stream(stream: int) -> int:
     return rng.mix64((int(stream) ^ _SALT) & rng.MASK)
 
 
-def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str) -> list:
+def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str,
+                   base: str = "greedy-plus") -> list:
     """The parameters of a two-player one-step rollout (this module's compiled ``duo-krollout``
-    and the pure-Python ``duo-rollout`` of :mod:`solver.duo.honest`), with each policy's
-    defaults."""
+    and ``duo-krollout2`` and the pure-Python ``duo-rollout`` of :mod:`solver.duo.honest`),
+    with each policy's defaults."""
     return [
         Param("n", int, n, "playouts per candidate action"),
         Param("z", float, z, "margin: leave the base action only if a rival's paired mean "
@@ -60,8 +66,8 @@ def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str) -> list
                                      "first round (0: no screen)"),
         Param("keep", int, keep, "with many candidates: how many the screen keeps (plus the "
                                  "base)"),
-        Param("base", str, "greedy-plus", "base policy of the playouts: greedy or "
-                                          "greedy-plus (duo-greedy-plus)"),
+        Param("base", str, base, "base policy of the playouts: greedy, greedy-plus "
+                                 "(duo-greedy-plus) or, compiled only, plus2 (duo-plus2)"),
         Param("reward", str, "doors", "playout score: doors (Doors in play at the end, 8 = "
                                       "won) or win (1/0)"),
         Param("swaps", str, swaps, "exchanges tried in phase play: all, base (those of the "
@@ -170,3 +176,45 @@ class DuoKRollout(PolicyBase):
             if len(made):
                 out.rows[int(cands[i])] = _estimate_of((made >= full).astype(np.int8), 1)
         return out
+
+
+# duo-krollout over the base plus2 (solver.duo.info_greedy: greedy-plus with the partner's
+# public needs), n chosen so that a decision costs about what duo-krollout n=512 costs
+# (docs/DUO.md, "A stronger base: plus2")
+N2 = 192
+
+
+@register_policy(
+    "duo-krollout2",
+    params=rollout_params(n=N2, z=1.0, screen=N2 // 8, keep=4, swaps="all", base="plus2"),
+    doc="duo-krollout over the two-player base plus2 (n=192 playouts per candidate)")
+class DuoKRollout2(DuoKRollout):
+    def __init__(self, n=N2, z=1.0, screen=N2 // 8, keep=4, base="plus2", reward="doors",
+                 swaps="all"):
+        super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
+                         swaps=swaps)
+
+
+@register_policy(
+    "duo-plus2",
+    params=[],
+    doc="the two-player base plus2 alone (compiled; greedy-plus with the partner's public "
+        "needs)")
+class DuoPlus2(PolicyBase):
+    players = (2,)
+
+    def check_players(self, players: int) -> None:
+        if players != 2:
+            raise PolicyError("duo-plus2 plays two-player games only (--players 2)")
+
+    def warm_up(self) -> None:
+        from engine.game import Game
+        from engine.view import player_view
+        from solver.duo.info_greedy import base_at
+        base_at(encode(player_view(Game(2).new_initial_state(seed=_WARM_SEED))), "plus2")
+
+    def act(self, view, stream: int) -> int:
+        from solver.duo.info_greedy import base_at
+        if getattr(view, "players", 1) != 2 or not is_duo_view(view):
+            raise PolicyError("duo-plus2 decides from a two-player player's view (player_view)")
+        return base_at(encode(view), "plus2")

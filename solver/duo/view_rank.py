@@ -6,15 +6,15 @@ duo view of :mod:`engine.view` (what that player may know, the strict reading of
 ``docs/DUO.md``).  This mode answers from that information only:
 
 * **The leader and its estimates**: the decision of the view's default policy
-  (:func:`leader_policy`, the one place that chooses it: ``duo-krollout``,
-  :mod:`solver.duo.rollout`: after each candidate action both seats play ``duo-greedy-plus``
+  (:func:`leader_policy`, the one place that chooses it: ``duo-krollout2``,
+  :mod:`solver.duo.rollout`: after each candidate action both seats play its base, ``plus2``,
   on their own cards, the partner's hand dealt from the unknown cards, common random numbers,
   the z-margin rule on the Doors reward), by its own search (``DuoKRollout.search``, what its
   ``act`` runs); then, while the budget affords it, the same search with 4 times the
   playouts (anytime: the first search always runs; under a node budget no search whose
   playouts, known before it runs, pass the budget).  Each candidate's
   estimate is the share of its playouts won, with its Wilson 95% interval: the winning chance
-  of "this action, then duo-greedy-plus", a policy's value, not a bound; the actions the
+  of "this action, then the base", a policy's value, not a bound; the actions the
   policy does not try (other orders of a prophecy's cards) have none.
 * **Sound bounds where the open-hands search proves something.**  For each possible partner
   hand ``k`` (probability ``P(k)``: the partner's cards are dealt uniformly from the unknown
@@ -42,7 +42,7 @@ from engine.view import dealt_position, is_duo_view, player_view
 from solver.budgets import check_nodes, check_seconds
 from solver.duo import info_playouts as IP
 from solver.duo.info_state import MAX_LEGAL, encode, legal
-from solver.duo.rollout import DEFAULT_DUO_POLICY, KNOWLEDGE
+from solver.duo.rollout import DEFAULT_DUO_POLICY, DEFAULT_OPEN_POLICY, KNOWLEDGE, OPEN_BASE
 from solver.errors import UnsupportedPosition
 from solver.registry import _SOLVERS, SolverBase, build_policy, register_solver
 from solver.results import EXACT_TOL, ActionValue, Ranking, bounds, finish
@@ -56,10 +56,17 @@ MAX_N = 1 << 16           # playouts per action, at most
 MAX_WORLDS = 6            # partner hands for the open-hands bound, at most
 MAX_DECK = 10             # deck size for the open-hands bound, at most
 OPEN_SHARE = 0.4          # of the time budget for the open-hands bound
-ESTIMATE_POLICY = ("after the action, both seats play duo-greedy-plus on their own cards "
-                   "(the partner's hand dealt from the unknown cards, the deck drawn from "
-                   "them); estimate = share of the default policy's (duo-krollout's) "
-                   "playouts won, Wilson 95%")
+
+
+def estimate_policy(policy) -> str:
+    """What an estimate is, for the leader ``policy`` (a ``duo-krollout`` or ``duo-krollout2``
+    instance: its base plays both seats in the playouts)."""
+    return (f"after the action, both seats play duo-{policy.base} on their own cards (the "
+            "partner's hand dealt from the unknown cards, the deck drawn from them); "
+            f"estimate = share of the default policy's ({policy.name}'s) playouts won, "
+            "Wilson 95%")
+
+
 _DECISION = ("play", "prophecy", "door", "nightmare", "draft")
 
 
@@ -133,7 +140,8 @@ class DuoViewRank(SolverBase):
         deadline = None if budget_s is None else t0 + max(0.0, budget_s - reserve_s)
         acts = view.legal_actions()
         names = [view.action_to_string(a) for a in acts]
-        extra = {"players": 2, "information": KNOWLEDGE, "estimate_policy": ESTIMATE_POLICY}
+        extra = {"players": 2, "information": KNOWLEDGE,
+                 "estimate_policy": estimate_policy(leader_policy(view))}
         interrupted = False
         # the exact part: open-hands upper bounds over the possible partner hands
         hi = {a: 1.0 for a in acts}
@@ -167,15 +175,7 @@ class DuoViewRank(SolverBase):
         ranking = Ranking(pos, MODE, out, nodes + played, 0.0)
         extra["playouts"] = played
         if found is not None:
-            extra["estimates"] = {
-                "estimator": "policy", "policy": f"the default two-player policy "
-                f"({leader_policy(view).name})", "how": "rollout", "search": found.search,
-                "leader": view.action_to_string(found.action), "playouts": played,
-                "playouts_per_action": max((r[3] for r in found.rows.values()), default=0),
-                "method": "the partner's hand dealt from the unknown cards, common random "
-                          "numbers; the choice on the policy's reward (Doors at the end), "
-                          "the estimate the share of playouts won",
-                "interval": "Wilson 95%", "steps": steps}
+            extra["estimates"] = estimates_of(leader_policy(view), view, found, steps, played)
         extra["information"] = f"{KNOWLEDGE}; bounds: {extra.get('open_hands')}"
         ranking.extra.update(extra)
         finish(ranking)
@@ -199,7 +199,7 @@ class DuoViewRank(SolverBase):
             return 0
         # the open-hands solver through the registry (solver.duo.open_search registers it
         # and imports this module: no import back)
-        solver = _SOLVERS["open-hands"].factory()
+        solver = _SOLVERS["open-hands"].factory(leader=False)
         share = None if budget_s is None else OPEN_SHARE * budget_s
         t_end = None if share is None else time.perf_counter() + share
         if deadline is not None and t_end is not None:
@@ -237,53 +237,92 @@ class DuoViewRank(SolverBase):
         return nodes
 
     def _leader(self, view, hi, lo, deadline, budget_nodes, stream, on_progress):
-        """The decision of the view's default policy (:func:`leader_policy`) with its own
-        search's estimates (``search``, the function its ``act`` runs), then the same search
-        with 4 times the playouts while the budget affords it: ``deadline``, the time left at
-        least ``GROWTH`` times the last search's; ``budget_nodes``, the next search's playouts
-        (known before it runs: :func:`next_playouts`) at most that; neither, the policy's own
-        search only.  The first search always runs, so no budget gives a leader weaker than
-        the policy's own decision.  The choice is among the actions not proven lost (``hi``
-        above 0) nor proven worse than another (``hi`` below another's ``lo``, possible in the
-        open game) when there are such (the best estimate among them replaces the policy's
-        decision if it is not one of them).  (search, steps)."""
-        policy = leader_policy(view)
-        stream = _view_stream(view) if stream is None else stream
-        n, found, steps = policy.n, None, []
-        while n <= MAX_N:
-            if found is not None and budget_nodes is not None and next_playouts(
-                    policy, found, n // 4) > budget_nodes:
-                break
-            t = time.perf_counter()
-            found = policy.search(view, stream, n=n)
-            took = time.perf_counter() - t
-            steps.append({"policy": policy.name, "n": n,
-                          "action": view.action_to_string(found.action),
-                          "playouts": found.playouts, "seconds": round(took, 3)})
-            if on_progress is not None:
-                on_progress(0, len(hi), found.playouts, len(steps))
-            if (deadline is None and budget_nodes is None) or not found.playouts:
-                break                     # no budget to grow on, or nothing to play out
-            if deadline is not None and deadline - time.perf_counter() < GROWTH * took:
-                break
-            n *= 4
+        """The leader (:func:`policy_leader` with :func:`leader_policy`): the choice among
+        the actions not proven lost (``hi`` above 0) nor proven worse than another (``hi``
+        below another's ``lo``, possible in the open game), when there are such.
+        (search, steps)."""
         top = max(lo.values(), default=0.0)
-        alive = [a for a in hi if hi[a] > 0.0 and hi[a] >= top - EXACT_TOL]
-        if alive and found.action not in alive:    # proven lost or worse: the best estimate alive
-            best = max(alive, key=lambda a: (found.rows.get(a, (-1.0,))[0], -a))
-            found.action = best
-        return found, steps
+        alive = {a for a in hi if hi[a] > 0.0 and hi[a] >= top - EXACT_TOL}
+        return policy_leader(leader_policy(view), view, alive or set(hi), deadline,
+                             budget_nodes, stream, on_progress)
 
 
-def leader_policy(view):
+def policy_leader(policy, view, allowed, deadline, budget_nodes, stream, on_progress):
+    """The decision of ``policy`` (a two-player rollout policy: ``policy.search(view, stream,
+    n)``, the function its ``act`` runs) at ``view``, with that search's estimates, then the
+    same search with 4 times the playouts while the budget affords it: ``deadline``, the time
+    left at least ``GROWTH`` times the last search's; ``budget_nodes``, the next search's
+    playouts (known before it runs: :func:`next_playouts`) at most that; neither, the policy's
+    own search only.  The first search always runs, so no budget gives a leader weaker than
+    the policy's own decision.  ``allowed``: the action ids the leader may be (the actions
+    no bound proves worse); a decision outside it gives way to the highest estimate inside
+    it.  ``stream`` None: a hash of the view's text.  (search, steps)."""
+    stream = _view_stream(view) if stream is None else stream
+    n, found, steps = policy.n, None, []
+    while n <= MAX_N:
+        if found is not None and budget_nodes is not None and next_playouts(
+                policy, found, n // 4) > budget_nodes:
+            break
+        t = time.perf_counter()
+        found = policy.search(view, stream, n=n)
+        took = time.perf_counter() - t
+        steps.append({"policy": policy.name, "n": n,
+                      "action": view.action_to_string(found.action),
+                      "playouts": found.playouts, "seconds": round(took, 3)})
+        if on_progress is not None:
+            on_progress(0, len(allowed), found.playouts, len(steps))
+        if (deadline is None and budget_nodes is None) or not found.playouts:
+            break                     # no budget to grow on, or nothing to play out
+        if deadline is not None and deadline - time.perf_counter() < GROWTH * took:
+            break
+        n *= 4
+    if allowed and found.action not in allowed:      # the best estimate among the allowed
+        found.action = max(allowed, key=lambda a: (found.rows.get(a, (-1.0,))[0], -a))
+    return found, steps
+
+
+def estimates_of(policy, view, found, steps, played: int, talk: str = "none") -> dict:
+    """The ranking's ``extra["estimates"]`` for the leader ``found`` of :func:`policy_leader`
+    (the JSON names the policy and its search; ``talk`` the game)."""
+    who = (f"the open game's rollout policy ({policy.name}; the default "
+           f"{default_duo_policy('open')} plays it outside its end game)" if talk == "open"
+           else f"the default two-player policy ({policy.name})")
+    dealt = ("the partner's hand known (the open game)" if talk == "open"
+             else "the partner's hand dealt from the unknown cards")
+    return {"estimator": "policy", "policy": who, "how": "rollout", "search": found.search,
+            "leader": view.action_to_string(found.action), "playouts": played,
+            "playouts_per_action": max((r[3] for r in found.rows.values()), default=0),
+            "method": f"{dealt}, common random numbers; the choice on the policy's "
+                      "reward (Doors at the end), the estimate the share of playouts won",
+            "interval": "Wilson 95%", "steps": steps}
+
+
+def leader_policy(view, talk: str = "none"):
     """The policy whose decision is the leader at a two-player ``view``, and whose search's
-    estimates ``onirim best`` shows: the default two-player policy
-    (``solver.duo.rollout.DEFAULT_DUO_POLICY``), made once per process.  The one place that
-    chooses it: a view's talk mode, once views carry one, keys the choice here."""
-    name = DEFAULT_DUO_POLICY
-    if name not in _DUO_POLICY:      # registered by solver.duo.rollout
-        _DUO_POLICY[name] = build_policy(name)
-    return _DUO_POLICY[name]
+    estimates ``onirim best`` shows, made once per process: the mode's default two-player
+    policy (:func:`default_duo_policy`); in the open game (``talk`` open) the rollout policy
+    that the open game's default plays outside its end game (its end-game search is the
+    open-hands search that ranks the position itself).  The one place that chooses it."""
+    name = default_duo_policy(talk)
+    if talk == "open":
+        from solver.policies.endgame import parse_base
+        name, args = parse_base(OPEN_BASE)
+    else:
+        args = {}
+    key = (name, tuple(sorted(args.items())))
+    if key not in _DUO_POLICY:      # registered by solver.duo.rollout
+        _DUO_POLICY[key] = build_policy(name, **args)
+    return _DUO_POLICY[key]
+
+
+def default_duo_policy(talk: str = "none") -> str:
+    """The default two-player policy of the game ``talk`` (``engine.view.TALK_MODES``): the
+    silent game's ``solver.duo.rollout.DEFAULT_DUO_POLICY``, the open game's
+    ``solver.duo.rollout.DEFAULT_OPEN_POLICY``.  ``winrate``, ``play``'s hint and
+    ``best`` all ask here."""
+    if talk == "open":
+        return DEFAULT_OPEN_POLICY
+    return DEFAULT_DUO_POLICY
 
 
 def next_playouts(policy, found, n: int) -> int:

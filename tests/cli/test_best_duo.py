@@ -86,21 +86,43 @@ def test_open_hands_under_a_budget_is_sound_and_undecided(capsys):
         assert 0.0 <= a["lo"] <= a["hi"] <= 1.0
         assert (a["value"] is None) == (not a["exact"])
     if out["best"] is None:
-        assert out["criterion"]
-        assert (out["leader"] is None) == all(a["lo"] == 0 for a in out["actions"])
+        assert out["criterion"] and out["leader"] is not None
     assert out["nodes"] <= 201
 
 
-def test_no_leader_picked_from_a_tie_at_zero(capsys):
-    """Early in a two-player game under a tiny budget every action has lo = 0 and there are
-    no estimates: no leader is named, in the JSON and in the text (issue 27 item 9)."""
+def test_the_open_games_leader_is_its_rollout_policys_decision(capsys):
+    """Early in a two-player game under a tiny budget every action has lo = 0: the leader is
+    the decision of the rollout policy the open game's default plays there, by its own search
+    at the open game's view (the same stream as ``solver.duo.view_rank`` gives a view), with
+    that search's estimates, named in the JSON and the text (issue 51, item 3)."""
+    from engine.view import player_view
+    from solver.duo.open_hands import open_hands
+    from solver.duo.view_rank import _view_stream, leader_policy
     out = _json(capsys, ["best", LARGE, "--budget-nodes", "20", "--json"])
     assert out["best"] is None and all(a["lo"] == 0 for a in out["actions"])
-    assert "estimate" not in out["actions"][0]
-    assert out["leader"] is None and out["criterion"].startswith("no leader")
+    view = player_view(open_hands(parse_position(LARGE)), talk="open")
+    policy = leader_policy(view, "open")
+    found = policy.search(view, _view_stream(view))
+    assert out["leader"] == view.action_to_string(found.action)
+    assert out["actions"][0]["action"] == out["leader"]
+    est = out["estimates"]
+    assert est["search"] == found.search and policy.name in est["policy"]
+    assert "open game" in est["policy"] and "partner's hand known" in est["method"]
+    shown = {a["action"]: a["estimate"] for a in out["actions"] if "estimate" in a}
+    assert shown and all(0.0 <= v <= 1.0 for v in shown.values())
     assert main(["best", LARGE, "--budget-nodes", "20"]) == 0
     text = capsys.readouterr().out
-    assert "\nleader: " not in text and "\nno leader: " in text
+    assert f"\nleader: {out['leader']}" in text
+
+
+def test_the_bounds_only_search_names_no_leader_from_a_tie_at_zero():
+    """Without the leader (``OpenSearch``, what the end-game switch and the silent view's
+    bounds use) every lo = 0 under a tiny budget and no estimates: no leader is named
+    (issue 27 item 9)."""
+    from solver.duo.open_search import OpenSearch
+    r = OpenSearch(table_bits=12).rank(parse_position(LARGE), budget_nodes=20)
+    assert r.best is None and all(a.lo == 0 for a in r.actions)
+    assert r.leader is None and r.criterion.startswith("no leader")
 
 
 def test_open_hands_text_says_what_it_is(capsys):

@@ -263,10 +263,9 @@ def test_two_player_hint_is_the_duo_default_from_the_players_view():
 def test_two_player_hint_in_the_open_game_is_the_default_on_the_open_view():
     """--talk open: the hint decides from the open game's view (the partner's hand listed),
     says so, and a redeal of the deck alone changes nothing."""
-    from solver.api import make_policy
-    from solver.duo.rollout import DEFAULT_DUO_POLICY
+    from solver.api import default_policy_name, make_policy
     h = Hinter(lambda _: None)
-    ref = make_policy(DEFAULT_DUO_POLICY)
+    ref = make_policy(default_policy_name(2, "open"))
     rnd = random.Random(5)
     n = 0
     for s, _ in _steps(2, range(2), limit=10):

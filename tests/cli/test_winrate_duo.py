@@ -297,4 +297,4 @@ def test_the_open_game_s_default_is_the_open_switch_and_the_silent_one_unchanged
     r = onirim(*base, "--policy-arg", "n=4", "--policy-arg", "screen=0", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["policy"] == "duo-krollout" and out["policy_default"] and out["talk"] == "none"
+    assert out["policy"] == "duo-krollout2" and out["policy_default"] and out["talk"] == "none"

@@ -290,7 +290,7 @@ def test_without_a_policy_solo_plays_the_default_and_says_so(tmp_path, capsys):
 
 def test_without_a_policy_two_players_play_the_duo_default_and_say_so(tmp_path, capsys):
     from solver.duo.rollout import DEFAULT_DUO_POLICY
-    assert DEFAULT_DUO_POLICY == "duo-krollout"
+    assert DEFAULT_DUO_POLICY == "duo-krollout2"
     db = str(tmp_path / "e.sqlite")
     small = ["--policy-arg", "n=8", "--policy-arg", "screen=1"]
     rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--players", "2", *small,

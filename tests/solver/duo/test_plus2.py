@@ -1,0 +1,107 @@
+"""The two-player base ``plus2`` (solver.duo.info_greedy): greedy-plus with the partner's
+public needs.
+
+* its action is legal (the engine's list) at every decision of many games, on the player's
+  view, and it reads the view only: the same action on the full position's view after the
+  partner's hand and the deck's unseen part are dealt again (the hidden-order test);
+* with the weight of greedy-plus's own action alone, no exchange and no Nightmare change it
+  *is* greedy-plus (the anchor of its weights);
+* whole games in the kernel: plus2 wins more often than greedy-plus (a loose check).
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from engine.view import player_view
+
+from solver.duo import info_greedy as IG
+from solver.duo import info_state as info
+from solver.duo.honest import duo_greedy_plus_action
+
+from test_info_state import _positions, _redealt
+
+
+def test_plus2_is_legal_on_views_and_reads_only_the_view():
+    rnd = random.Random(11)
+    n = changed = swaps = differ = 0
+    phases = set()
+    for _seed, s in _positions(60, seed0=900, explore=0.4, rnd_seed=3):
+        v = player_view(s)
+        a = IG.base_at(info.encode(v), "plus2")
+        assert a in v.legal_actions(), (str(s), a)
+        r = _redealt(s, rnd)
+        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
+        assert IG.base_at(info.encode(player_view(r)), "plus2") == a
+        assert IG.base_at(info.encode(v), "plus2") == a         # deterministic
+        swaps += info.A_SWAP <= a < info.A_PROPHECY
+        differ += a != duo_greedy_plus_action(v)
+        phases.add(s.phase)
+        n += 1
+    assert n > 2000 and changed > 300
+    assert {"play", "prophecy", "door", "nightmare", "draft"} <= phases
+    assert swaps > 50 and differ > 100          # plus2 is not greedy-plus
+
+
+def test_plus2_with_only_the_anchor_weight_is_greedy_plus():
+    w = np.zeros(IG.P2_NF, dtype=np.int64)
+    w[0] = 1
+    t = IG.P2_TUNE.copy()
+    t[IG.SW_MARGIN] = 1 << 20                   # no exchange pays that much
+    t[IG.NM_USEFUL] = -1                        # the Nightmare's redraw rule never fires
+    n = keys = 0
+    for _seed, s in _positions(40, seed0=1300, explore=0.3, rnd_seed=5):
+        v = player_view(s)
+        S = info.encode(v)
+        gp = IG.base_at(S, "greedy-plus")
+        a = int(IG._plus2_with_at(S, np.int64(gp), w, t))
+        if s.phase == "nightmare" and a != gp:
+            keys += 1                           # plus2's Key order, by the team's needs
+            assert info.A_NM_KEY <= a < info.A_NM_DOOR and info.A_NM_KEY <= gp < info.A_NM_DOOR
+            continue
+        assert a == gp == duo_greedy_plus_action(v), str(s)
+        n += 1
+    assert n > 1000
+
+
+def test_plus2_wins_more_kernel_games_than_greedy_plus():
+    from solver.duo.info_playouts import game_batch
+    gp = game_batch(4000, 21, "greedy-plus")
+    p2 = game_batch(4000, 21, "plus2")
+    assert gp["failed"] == p2["failed"] == 0
+    assert p2["wins"] > 1.5 * gp["wins"] and p2["doors"] > gp["doors"]
+
+
+
+def test_duo_krollout2_hidden_order_no_decision_changes():
+    """The rollout over plus2 decides from the view only: dealing the partner's hand and the
+    deck's unseen part again changes none of its decisions."""
+    from solver.api import make_policy
+    pol = make_policy("duo-krollout2", n=8, screen=2)
+    assert pol.base == "plus2"
+    rnd = random.Random(8)
+    changed = n = 0
+    for i, (_seed, s) in enumerate(_positions(4, seed0=1500)):
+        if len(s.legal_actions()) == 1 or i % 3:
+            continue
+        r = _redealt(s, rnd)
+        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
+        a = pol.act(player_view(s), 2000 + i)
+        assert a in s.legal_actions()
+        assert pol.act(player_view(r), 2000 + i) == a
+        n += 1
+    assert n > 40 and changed > 20
+
+
+def test_duo_plus2_policy_plays_the_kernel_base():
+    from solver.api import make_policy
+    from solver.errors import PolicyError
+    pol = make_policy("duo-plus2")
+    for _seed, s in _positions(2, seed0=1700):
+        v = player_view(s)
+        assert pol.act(v, 0) == IG.base_at(info.encode(v), "plus2")
+    from engine.game import Game
+    with pytest.raises(PolicyError):
+        pol.act(player_view(Game(1).new_initial_state(seed=0)), 0)
