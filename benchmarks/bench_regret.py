@@ -57,19 +57,21 @@ def unknown_cards(view) -> int:
     return sum(view.unknown)
 
 
-def candidates(seed: int, lo: int, hi: int, lost_check=None):
-    """The decisions of deal ``seed`` played by greedy under honest information whose view
-    has ``lo..hi`` unknown cards and at least two legal actions, and that are not already
-    lost for certain (``lost_check(view)`` True).  Yields (decision index, view)."""
-    greedy = make_policy("greedy")
-    s = Game(1).new_initial_state(seed=seed)
+def candidates(seed: int, lo: int, hi: int, lost_check=None, policy=None, players: int = 1,
+               talk: str = "none"):
+    """The decisions of deal ``seed`` played by ``policy`` (default greedy) under honest
+    information (``players``; two-player: the game ``talk``) whose view has ``lo..hi`` unknown
+    cards and at least two legal actions, and that are not already lost for certain
+    (``lost_check(view)`` True).  Yields (decision index, view)."""
+    policy = make_policy("greedy") if policy is None else policy
+    s = Game(players).new_initial_state(seed=seed)
     i = 0
     while not s.is_terminal():
-        v = player_view(s)
+        v = player_view(s, talk=talk) if players == 2 else player_view(s)
         if (lo <= unknown_cards(v) <= hi and len(v.legal_actions()) >= 2
                 and not (lost_check and lost_check(v))):
             yield i, v
-        s.apply_action(greedy.act(v, decision_stream(seed, i)))
+        s.apply_action(policy.act(v, decision_stream(seed, i)))
         i += 1
 
 

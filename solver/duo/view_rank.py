@@ -45,7 +45,7 @@ from solver.duo.info_state import MAX_LEGAL, encode, legal
 from solver.duo.rollout import DEFAULT_DUO_POLICY, DEFAULT_OPEN_POLICY, KNOWLEDGE, OPEN_BASE
 from solver.errors import UnsupportedPosition
 from solver.registry import _SOLVERS, SolverBase, build_policy, register_solver
-from solver.results import ActionValue, Ranking, bounds, finish
+from solver.results import EXACT_TOL, ActionValue, Ranking, bounds, finish
 
 MODE = "duo-view"
 GROWTH = 4.0              # a search 4 times larger runs if the time left is this many times
@@ -145,22 +145,24 @@ class DuoViewRank(SolverBase):
         interrupted = False
         # the exact part: open-hands upper bounds over the possible partner hands
         hi = {a: 1.0 for a in acts}
+        lo = {a: 0.0 for a in acts}
         nodes = 0
         try:
-            nodes = self._open_hands(view, acts, hi, deadline, budget_s, extra)
+            nodes = self._open_hands(view, acts, hi, lo, deadline, budget_s, extra)
         except KeyboardInterrupt:
             interrupted = True
         # the leader and the estimates: the mode's default policy's search
         found, steps = None, []
         if not interrupted:
             try:
-                found, steps = self._leader(view, hi, deadline, budget_nodes, stream,
+                found, steps = self._leader(view, hi, lo, deadline, budget_nodes, stream,
                                             on_progress)
             except KeyboardInterrupt:
                 interrupted = True
         out = []
         for a, name in zip(acts, names):
-            av = ActionValue(action=name, action_id=a, lo=0.0, hi=bounds(0.0, hi[a]).hi)
+            iv = bounds(lo[a], hi[a])
+            av = ActionValue(action=name, action_id=a, lo=iv.lo, hi=iv.hi)
             row = None if found is None else found.rows.get(a)
             if row is not None:
                 av.estimate, av.ci95 = row[0], (row[1], row[2])
@@ -183,7 +185,10 @@ class DuoViewRank(SolverBase):
         return ranking
 
     # ------------------------------------------------------------------ parts
-    def _open_hands(self, view, acts, hi, deadline, budget_s, extra) -> int:
+    def _open_hands(self, view, acts, hi, lo, deadline, budget_s, extra) -> int:
+        """The open-hands bounds over the possible partner hands, into ``hi`` (and, in the
+        open game, ``lo``: no partner card hidden, one world, whose open-hands value is the
+        team's exact winning chance, docs/DUO_EXPECTIMAX.md section 8); the nodes spent."""
         nw = _count_hands(view, MAX_WORLDS)
         extra["worlds"] = nw if nw <= MAX_WORLDS else f"more than {MAX_WORLDS}"
         if nw > MAX_WORLDS or view.deck_size() > MAX_DECK or len(view.deck) > 0:
@@ -201,6 +206,7 @@ class DuoViewRank(SolverBase):
             t_end = min(t_end, deadline)
         worlds = partner_hands(view)
         acc = {a: 0.0 for a in acts}
+        acc_lo = {a: 0.0 for a in acts}
         nodes = 0
         done = 0
         for i, (hand, p) in enumerate(worlds):
@@ -213,23 +219,30 @@ class DuoViewRank(SolverBase):
             by_id = {x.action_id: x for x in r.actions}
             for a in acts:
                 acc[a] += p * by_id[a].hi
+                acc_lo[a] += p * by_id[a].lo
             done += 1
         if done == len(worlds):
             for a in acts:
                 hi[a] = min(1.0, acc[a])
+                if not view.hidden:       # the open game: the hands known, a sound lo too
+                    lo[a] = min(hi[a], acc_lo[a])
             extra["open_hands"] = (f"upper bounds over all {len(worlds)} possible partner "
                                    "hands (each hand's open-hands bound, weighted by its "
-                                   "probability)")
+                                   "probability)" if view.hidden else
+                                   "the open-hands search's bounds (no partner card hidden: "
+                                   "the open game's exact values where it finished)")
         else:
             extra["open_hands"] = (f"stopped by the budget after {done} of {len(worlds)} "
                                    "partner hands: no bound")
         return nodes
 
-    def _leader(self, view, hi, deadline, budget_nodes, stream, on_progress):
-        """The silent game's leader (:func:`policy_leader` with :func:`leader_policy`): the
-        choice among the actions whose ``hi`` is above 0 when some are proven lost (a lost
-        action is never the leader unless all are).  (search, steps)."""
-        alive = {a for a in hi if hi[a] > 0.0}
+    def _leader(self, view, hi, lo, deadline, budget_nodes, stream, on_progress):
+        """The leader (:func:`policy_leader` with :func:`leader_policy`): the choice among
+        the actions not proven lost (``hi`` above 0) nor proven worse than another (``hi``
+        below another's ``lo``, possible in the open game), when there are such.
+        (search, steps)."""
+        top = max(lo.values(), default=0.0)
+        alive = {a for a in hi if hi[a] > 0.0 and hi[a] >= top - EXACT_TOL}
         return policy_leader(leader_policy(view), view, alive or set(hi), deadline,
                              budget_nodes, stream, on_progress)
 

@@ -241,3 +241,25 @@ def test_talk_open_on_a_view_that_hides_cards_is_refused(capsys):
     view = observation_text(parse_position(THIRD))
     assert "?" in view
     _bad(capsys, ["best", view, "--talk", "open"], ["--talk open", "?"])
+
+
+def test_talk_open_best_proves_the_open_games_exact_best(capsys):
+    """In the open game (no partner card hidden) the open-hands search's values are exact
+    honest values: ``best --talk open`` (mode duo-view) takes its ``lo`` too, so it names the
+    proven best action where the search finishes, with the open-hands mode's values."""
+    out = _json(capsys, ["best", NIGHTMARE, "--talk", "open", "--budget-nodes", "20000",
+                         "--json"])
+    exact = _json(capsys, ["best", NIGHTMARE, "--talk", "open", "--mode", "open-hands",
+                           "--json"])
+    assert out["mode"] == "duo-view" and out["talk"] == "open"
+    assert out["best"] == exact["best"] == "nightmare door DL"
+    want = {a["action"]: a["value"] for a in exact["actions"]}
+    for a in out["actions"]:
+        assert a["exact"] and abs(a["lo"] - want[a["action"]]) <= 1e-12
+
+
+def test_talk_none_keeps_lo_at_zero(capsys):
+    """The silent game's open-hands figures stay upper bounds only (lo 0)."""
+    out = _json(capsys, ["best", NIGHTMARE, "--talk", "none", "--budget-nodes", "20000",
+                         "--json"])
+    assert out["talk"] == "none" and all(a["lo"] == 0.0 for a in out["actions"])
