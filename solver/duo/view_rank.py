@@ -141,7 +141,7 @@ class DuoViewRank(SolverBase):
         acts = view.legal_actions()
         names = [view.action_to_string(a) for a in acts]
         extra = {"players": 2, "information": KNOWLEDGE,
-                 "estimate_policy": estimate_policy(leader_policy(view))}
+                 "estimate_policy": estimate_policy(leader_policy(view, view_talk(view)))}
         interrupted = False
         # the exact part: open-hands upper bounds over the possible partner hands
         hi = {a: 1.0 for a in acts}
@@ -175,7 +175,9 @@ class DuoViewRank(SolverBase):
         ranking = Ranking(pos, MODE, out, nodes + played, 0.0)
         extra["playouts"] = played
         if found is not None:
-            extra["estimates"] = estimates_of(leader_policy(view), view, found, steps, played)
+            talk = view_talk(view)
+            extra["estimates"] = estimates_of(leader_policy(view, talk), view, found, steps,
+                                              played, talk)
         extra["information"] = f"{KNOWLEDGE}; bounds: {extra.get('open_hands')}"
         ranking.extra.update(extra)
         finish(ranking)
@@ -243,8 +245,8 @@ class DuoViewRank(SolverBase):
         (search, steps)."""
         top = max(lo.values(), default=0.0)
         alive = {a for a in hi if hi[a] > 0.0 and hi[a] >= top - EXACT_TOL}
-        return policy_leader(leader_policy(view), view, alive or set(hi), deadline,
-                             budget_nodes, stream, on_progress)
+        return policy_leader(leader_policy(view, view_talk(view)), view, alive or set(hi),
+                             deadline, budget_nodes, stream, on_progress)
 
 
 def policy_leader(policy, view, allowed, deadline, budget_nodes, stream, on_progress):
@@ -313,6 +315,13 @@ def leader_policy(view, talk: str = "none"):
     if key not in _DUO_POLICY:      # registered by solver.duo.rollout
         _DUO_POLICY[key] = build_policy(name, **args)
     return _DUO_POLICY[key]
+
+
+def view_talk(view) -> str:
+    """The game whose leader a two-player view gets: ``open`` when it hides no partner card
+    (what the open game's view knows, whichever game it came from: the open game's rollout
+    policy reads only what the view holds), else ``none``."""
+    return "none" if getattr(view, "hidden", 0) else "open"
 
 
 def default_duo_policy(talk: str = "none") -> str:

@@ -27,7 +27,8 @@ def _views(seeds=(3, 8), every=7, limit=60):
         k = 0
         while not s.is_terminal() and k < limit:
             v = player_view(s)
-            if len(s.legal_actions()) > 2 and k % every == 0 and s.deck_size() > 20:
+            if (len(s.legal_actions()) > 2 and k % every == 0 and s.deck_size() > 20
+                    and v.hidden):                 # the silent game's leader (view_talk)
                 out.append(v)
             s.apply_action(greedy_action(s))
             k += 1
@@ -79,7 +80,7 @@ def test_the_leader_is_the_default_policys_decision_with_its_estimates():
 def test_the_leader_follows_the_policy_leader_policy_gives(monkeypatch):
     """The one place that chooses the policy: another one there is what best follows."""
     other = make_policy("duo-krollout", n=16, screen=0, z=0.0)
-    monkeypatch.setattr(view_rank, "leader_policy", lambda view: other)
+    monkeypatch.setattr(view_rank, "leader_policy", lambda view, talk="none": other)
     v = _views()[1]
     r = DuoViewRank().rank(v, budget_nodes=1)
     found = other.search(v, _view_stream(v))
@@ -87,6 +88,26 @@ def test_the_leader_follows_the_policy_leader_policy_gives(monkeypatch):
     assert r.extra["estimates"]["search"] == found.search
     assert found.search == "duo-krollout n=16 over duo-greedy-plus"
     assert r.extra["estimates"]["policy"] == "the default two-player policy (duo-krollout)"
+
+
+def test_a_view_that_hides_no_partner_card_gets_the_open_games_rollout_policy():
+    """A view hiding no partner card knows what the open game's view knows: its leader is the
+    rollout policy the open game's default plays (the team base), named as such."""
+    from solver.duo.rollout import OPEN_BASE
+    s = Game(2).new_initial_state(seed=3)
+    for _ in range(40):
+        if len(s.legal_actions()) > 2 and s.deck_size() > 20:
+            break
+        s.apply_action(greedy_action(s))
+    v = player_view(s, talk="open")
+    assert view_rank.view_talk(v) == "open" and view_rank.view_talk(_views()[0]) == "none"
+    pol = leader_policy(v, "open")
+    assert f"{pol.name}:base={pol.base}" == OPEN_BASE
+    r = DuoViewRank().rank(v, budget_nodes=1)
+    found = pol.search(v, _view_stream(v))
+    est = r.extra["estimates"]
+    assert est["search"] == found.search and "open game" in est["policy"]
+    assert r.leader == v.action_to_string(found.action) or r.best is not None
 
 
 def test_a_node_budget_is_deterministic_and_never_passed_after_the_first_search():
