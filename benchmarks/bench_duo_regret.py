@@ -10,7 +10,8 @@ Two steps, each a subcommand::
 
 **The positions** (``select``): deals ``--seed``, ``--seed`` + 1, ... (300000 on: no overlap
 with the deals 0-1999 of the win-rate tables) are played by two players in the open game
-(``--talk open``) by the open game's default policy (``duo-open-switch``), decision ``i``
+(``--talk open``) by ``duo-open-switch`` over ``duo-krollout`` (``SELECT_ARGS``: the open game's default
+when they were selected), decision ``i``
 getting the stream ``decision_stream(seed, i)`` (``bench_regret.candidates``).  A decision is
 a candidate if the mover's view has ``--min-unknown`` to ``--max-unknown`` deck cards of unknown
 order, two or more legal actions, and is not already lost for certain (the open-hands search
@@ -65,6 +66,9 @@ ROOT = os.path.dirname(HERE)
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "duo_regret_positions.txt")
 CACHE_NAME = "duo-regret-exact.jsonl"
 SELECT_POLICY = "duo-open-switch"
+# the positions were selected with the switch over duo-krollout on greedy-plus, the open game's
+# default then (today's default plays the team base): named, so that select still gives them
+SELECT_ARGS = {"base": "duo-krollout"}
 DEFAULT_POLICIES = ("duo-open-switch", "duo-krollout")
 TALK = "open"
 
@@ -89,11 +93,13 @@ def make_lost_check(solver=None):
 
 
 def select_positions(count: int, seed0: int, lo: int, hi: int, policy_name=SELECT_POLICY,
-                     max_deals: int | None = None):
+                     max_deals: int | None = None, policy_args=None):
     """At most one open-game decision per deal (module doc): [(seed, decision index, unknown
     cards, the mover's open view)], deals ``seed0`` on, until ``count`` positions or
     ``max_deals``."""
-    policy = make_policy(policy_name)
+    args = dict(SELECT_ARGS) if policy_args is None and policy_name == SELECT_POLICY \
+        else dict(policy_args or {})
+    policy = make_policy(policy_name, **args)
     policy.warm_up()
     check = make_lost_check()
     out, seed = [], seed0
@@ -356,12 +362,7 @@ def cmd_run(a) -> int:
             lines.append(f"{lb}: {pair['mean_reduction']:+.4f} lower than {labels[0]} "
                          f"[{pair['ci95_bootstrap'][0]:.4f}, {pair['ci95_bootstrap'][1]:.4f}]"
                          f", better on {pair['better']}, worse on {pair['worse']}")
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    path = os.path.join(a.out, f"duo-regret-{stamp}{a.tag}.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(result, f, indent=1, sort_keys=True)
-        f.write("\n")
-    os.replace(path + ".tmp", path)
+    path = solo.write_result(a.out, "duo-regret", result, tag=a.tag)
     print("\n".join(lines))
     print(f"-> {path}")
     return 0

@@ -46,6 +46,19 @@ _PICK_STREAM = 1 << 42
 ZERO = 1e-12          # a regret at most this is zero (values are sums of probabilities)
 
 
+def write_result(out_dir: str, prefix: str, result: dict, indent: int = 1,
+                 tag: str = "") -> str:
+    """Write ``result`` as ``out_dir/PREFIX-<UTC stamp>TAG.json`` (through a temporary file, so
+    that no partial file is left); its path."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    path = os.path.join(out_dir, f"{prefix}-{stamp}{tag}.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(result, f, indent=indent, sort_keys=True)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    return path
+
+
 def fail(field: str, problem: str) -> None:
     print(f"onirim: error: {field}: {problem}", file=sys.stderr)
     raise SystemExit(2)
@@ -453,12 +466,7 @@ def cmd_run(a) -> int:
                          f"{labels[0]} [{pair['ci95_bootstrap'][0]:.5f}, "
                          f"{pair['ci95_bootstrap'][1]:.5f}], better on {pair['better']}, "
                          f"worse on {pair['worse']}")
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    path = os.path.join(a.out, f"regret-{stamp}.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(result, f, indent=2, sort_keys=True)
-        f.write("\n")
-    os.replace(path + ".tmp", path)
+    path = write_result(a.out, "regret", result, indent=2)
     if a.json:
         print(json.dumps(result, sort_keys=True))
     else:

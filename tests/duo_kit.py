@@ -4,6 +4,10 @@ what the player to move cannot see (the hidden-order tests of the two-player pol
 information-state kernel and the play hint); not part of the package."""
 from __future__ import annotations
 
+import random
+
+from engine.game import Game
+from engine.policy import greedy_action
 from solver.duo import kernel as DK
 
 
@@ -72,3 +76,16 @@ def differential(steps: int, seed0: int, rnd, bias: bool = False):
         seed += 1
         games += 1
     return games, done, phases
+
+
+def mixed_positions(games, seed0=0, explore=0.3, rnd_seed=1):
+    """(seed, state) at every decision of ``games`` two-player deal-mode games from ``seed0``:
+    greedy with a share ``explore`` of random actions (some games go deep: series,
+    prophecies, Doors)."""
+    rnd = random.Random(rnd_seed)
+    for seed in range(seed0, seed0 + games):
+        s = Game(2).new_initial_state(seed=seed)
+        while not s.is_terminal():
+            yield seed, s
+            acts = s.legal_actions()
+            s.apply_action(greedy_action(s) if rnd.random() > explore else rnd.choice(acts))

@@ -12,24 +12,15 @@ import pytest
 
 from engine import cards
 from engine.game import Game
-from engine.policy import greedy_action
 from engine.view import player_view
 
-from duo_kit import redeal_unseen
+from duo_kit import mixed_positions, redeal_unseen
 from solver import conformance as CF
 from solver.duo import info_state as info
 
 
-def _positions(games, seed0=0, explore=0.3, rnd_seed=1):
-    """(seed, state) at every decision of ``games`` deal-mode games: greedy with a share of
-    random actions (some games go deep: series, prophecies, Doors)."""
-    rnd = random.Random(rnd_seed)
-    for seed in range(seed0, seed0 + games):
-        s = Game(2).new_initial_state(seed=seed)
-        while not s.is_terminal():
-            yield seed, s
-            acts = s.legal_actions()
-            s.apply_action(greedy_action(s) if rnd.random() > explore else rnd.choice(acts))
+def _positions(games, seed0=0):
+    return mixed_positions(games, seed0, rnd_seed=1)
 
 
 def _redealt(state, rnd):

@@ -22,7 +22,7 @@ from engine.game import Game
 from engine.policy import greedy_action
 from engine.view import player_view
 
-from duo_kit import redeal_unseen
+from duo_kit import mixed_positions, redeal_unseen
 from solver.api import default_policy_name, make_policy
 from solver.duo import info_greedy as IG
 from solver.duo import info_state as info
@@ -31,15 +31,8 @@ from solver.duo.team_reference import team_action_py
 from solver.errors import PolicyError
 
 
-def _open_positions(games, seed0, explore=0.3, rnd_seed=3):
-    """Every decision of ``games`` deal-mode games, greedy with a share of random moves."""
-    rnd = random.Random(rnd_seed)
-    for seed in range(seed0, seed0 + games):
-        s = Game(2).new_initial_state(seed=seed)
-        while not s.is_terminal():
-            yield seed, s
-            acts = s.legal_actions()
-            s.apply_action(greedy_action(s) if rnd.random() > explore else rnd.choice(acts))
+def _open_positions(games, seed0=0):
+    return mixed_positions(games, seed0, rnd_seed=3)
 
 
 def test_kernel_team_decides_as_the_python_team_base():
