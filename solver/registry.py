@@ -178,6 +178,23 @@ _SOLVERS: dict[str, SolverEntry] = {}
 OPTIONS = ("threads", "table_bits", "memo", "view", "line", "tree", "certify")
 
 
+# the modules whose import registers the built-in solvers (names, imported on demand by
+# solver_entry; solver.api.solver_entries imports the same three)
+BUILTIN_SOLVER_MODULES = ("solver.clairvoyant.rank", "solver.duo.open_search",
+                          "solver.expectimax.solver")
+
+
+def solver_entry(mode: str) -> "SolverEntry":
+    """The registered solver of ``mode``, the built-in ones imported first if it is not
+    registered yet (a caller inside ``solver/`` may need one before ``solver.api`` loaded
+    them).  KeyError for a mode nobody registers."""
+    if mode not in _SOLVERS:
+        import importlib
+        for name in BUILTIN_SOLVER_MODULES:
+            importlib.import_module(name)
+    return _SOLVERS[mode]
+
+
 def register_solver(mode: str, players=(1,), options=(), doc: str = ""):
     """Class decorator: register ``factory(**kw)`` as the solver of ``mode`` for the player
     counts ``players``.  ``options`` names what it takes beyond the budgets (out of

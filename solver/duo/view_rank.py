@@ -44,7 +44,7 @@ from solver.duo import info_playouts as IP
 from solver.duo.info_state import MAX_LEGAL, encode, legal
 from solver.duo.rollout import DEFAULT_DUO_POLICY, DEFAULT_OPEN_POLICY, KNOWLEDGE, OPEN_BASE
 from solver.errors import UnsupportedPosition
-from solver.registry import _SOLVERS, SolverBase, build_policy, register_solver
+from solver.registry import SolverBase, solver_entry, build_policy, register_solver
 from solver.results import EXACT_TOL, ActionValue, Ranking, bounds, finish
 
 MODE = "duo-view"
@@ -201,7 +201,7 @@ class DuoViewRank(SolverBase):
             return 0
         # the open-hands solver through the registry (solver.duo.open_search registers it
         # and imports this module: no import back)
-        solver = _SOLVERS["open-hands"].factory(leader=False)
+        solver = solver_entry("open-hands").factory(leader=False)
         share = None if budget_s is None else OPEN_SHARE * budget_s
         t_end = None if share is None else time.perf_counter() + share
         if deadline is not None and t_end is not None:

@@ -21,7 +21,8 @@ from solver.duo import info_greedy as IG
 from solver.duo import info_state as info
 from solver.duo.honest import duo_greedy_plus_action
 
-from test_info_state import _positions, _redealt
+from duo_kit import mixed_positions as _positions
+from test_info_state import _redealt
 
 
 def test_plus2_is_legal_on_views_and_reads_only_the_view():
