@@ -88,7 +88,8 @@ class OpenSearch(DuoExpectimax):
         if not self.leader:
             return super().rank(state, budget_nodes, budget_s, position, hide, first_round,
                                 on_progress, reserve_s)
-        from solver.duo.view_rank import estimates_of, leader_policy, policy_leader
+        from solver.duo.view_rank import (estimates_of, leader_policy, policy_leader,
+                                          show_estimates)
         from solver.policies.endgame import not_proven_worse
         from engine.view import player_view
         t0 = time.perf_counter()
@@ -107,10 +108,7 @@ class OpenSearch(DuoExpectimax):
         except KeyboardInterrupt:
             ranking.extra["interrupted"] = True
             return ranking
-        for a in ranking.actions:
-            row = found.rows.get(a.action_id)
-            if row is not None:
-                a.estimate, a.ci95 = row[0], (row[1], row[2])
+        show_estimates(ranking.actions, found)
         ranking.extra["playouts"] = found.playouts
         ranking.extra["estimates"] = estimates_of(policy, view, found, steps, found.playouts,
                                                    "open")

@@ -162,11 +162,9 @@ class DuoViewRank(SolverBase):
         out = []
         for a, name in zip(acts, names):
             iv = bounds(lo[a], hi[a])
-            av = ActionValue(action=name, action_id=a, lo=iv.lo, hi=iv.hi)
-            row = None if found is None else found.rows.get(a)
-            if row is not None:
-                av.estimate, av.ci95 = row[0], (row[1], row[2])
-            out.append(av)
+            out.append(ActionValue(action=name, action_id=a, lo=iv.lo, hi=iv.hi))
+        if found is not None:
+            show_estimates(out, found)
         try:
             pos = observation_text(view)
         except Exception:  # noqa: BLE001 - a view always prints; the full text otherwise
@@ -281,6 +279,15 @@ def policy_leader(policy, view, allowed, deadline, budget_nodes, stream, on_prog
     if allowed and found.action not in allowed:      # the best estimate among the allowed
         found.action = max(allowed, key=lambda a: (found.rows.get(a, (-1.0,))[0], -a))
     return found, steps
+
+
+def show_estimates(actions, found) -> None:
+    """Put the leader's search's per-action estimates and intervals (``found.rows``) on the
+    rows ``actions`` it has one for."""
+    for av in actions:
+        row = found.rows.get(av.action_id)
+        if row is not None:
+            av.estimate, av.ci95 = row[0], (row[1], row[2])
 
 
 def estimates_of(policy, view, found, steps, played: int, talk: str = "none") -> dict:
