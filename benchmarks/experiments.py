@@ -3,6 +3,7 @@
     python -m benchmarks.experiments list
     python -m benchmarks.experiments run NAME [--deals N] [--limit-s T] [--shard I/K]
     python -m benchmarks.experiments run-all [--cheap]
+    python -m benchmarks.experiments check NAME [--deals N] [--every K]
 
 Each experiment (``EXPERIMENTS``) plays its deals in this process, one core, and appends one
 row per deal to ``benchmarks/results/rows/NAME.jsonl.gz`` (format: ``benchmarks/rows.py``):
@@ -20,6 +21,11 @@ Run them one at a time, under ``nice``; ``run-all --cheap`` runs every experimen
 less than a few CPU-minutes, and ``run-all`` every one (the rollout rows take hours).
 Policies' random numbers come from the policy seed in ``params`` (``--policy-seed`` of
 ``onirim winrate``), never from the deal.
+
+``check`` replays stored deals with the code of the tree it runs in and compares each row's
+results (every field but the timings and the run number): it says whether today's code still
+gives the stored rows, so a published figure made at an older commit is known to reproduce
+or known not to (exit status 1 if a row differs).  It writes nothing.
 """
 from __future__ import annotations
 
@@ -486,6 +492,34 @@ def run(name: str, deals: int | None = None, limit_s: float | None = None,
     return written
 
 
+TIMING_FIELDS = ("cpu_s", "wall_s", "load", "r", "run")
+
+
+def check(name: str, deals: int = 20, every: int = 1, directory=None, say=print) -> dict:
+    """Replay the stored seeds 0, every, 2*every, ... (the first ``deals`` of them that are
+    stored) of experiment ``name`` with this tree's code; compare each result with its row.
+    {"checked", "same", "differ": [(seed, stored, now), ...], "commits"}."""
+    e = EXPERIMENTS[name]
+    stored = {r["seed"]: r for r in read(name, directory)}
+    seeds = [s for s in range(0, e.deals, max(1, every)) if s in stored][:max(0, deals)]
+    out = {"checked": 0, "same": 0, "differ": [],
+           "commits": sorted({stored[s]["run"].get("commit", "?") for s in seeds})}
+    if not seeds:
+        return out
+    w = None if e.kind in ("diff-kernel", "rule-verification") else _worker(e)
+    for s in seeds:
+        now = _play(e, w, s)
+        want = {k: v for k, v in stored[s].items() if k not in TIMING_FIELDS}
+        got = {k: v for k, v in now.items() if k not in TIMING_FIELDS}
+        out["checked"] += 1
+        if got == want:
+            out["same"] += 1
+        else:
+            out["differ"].append((s, want, got))
+            say(f"{name}: seed {s}: stored {want}, now {got}")
+    return out
+
+
 def status(directory=None) -> list[tuple[str, int, int]]:
     out = []
     for name, e in EXPERIMENTS.items():
@@ -508,7 +542,26 @@ def main(argv=None) -> int:
                    help="only the seeds equal to I modulo K (merge with benchmarks.rows merge)")
     a_ = sub.add_parser("run-all", help="every experiment in turn (resumes)")
     a_.add_argument("--cheap", action="store_true", help="only the cheap ones")
+    c = sub.add_parser("check", help="replay stored deals with this tree's code and compare "
+                                     "their results with the rows (writes nothing)")
+    c.add_argument("name", choices=sorted(EXPERIMENTS))
+    c.add_argument("--deals", type=int, default=20, help="how many stored deals (default 20)")
+    c.add_argument("--every", type=int, default=1,
+                   help="check the seeds 0, K, 2K, ... (default 1: the first ones)")
     a = ap.parse_args(argv)
+    if a.cmd == "check":
+        if a.deals < 1 or a.every < 1:
+            print("experiments: error: --deals and --every must be at least 1",
+                  file=sys.stderr)
+            return 2
+        try:
+            r = check(a.name, a.deals, a.every)
+        except FileNotFoundError as err:
+            print(f"experiments: error: {err}", file=sys.stderr)
+            return 2
+        print(f"{a.name}: {r['same']} of {r['checked']} stored deals give the same result "
+              f"with this tree's code (rows made at {', '.join(r['commits']) or '-'})")
+        return 0 if not r["differ"] else 1
     if a.cmd == "list":
         for name, have, want in status():
             e = EXPERIMENTS[name]

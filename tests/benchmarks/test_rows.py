@@ -179,3 +179,31 @@ def test_a_bad_shard_is_one_line_and_status_2(bad, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--shard" in err[0]
     assert experiments.parse_shard("1/3") == (1, 3)
+
+
+def test_check_replays_stored_deals_and_finds_a_row_that_differs(tmp_path, capsys):
+    """`experiments check` replays stored seeds with this tree's code: rows it just wrote
+    agree; a row whose result was changed is reported, with exit status 1 from the CLI."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert experiments.run("greedy", deals=4, directory=a, quiet=True) == 4
+    r = experiments.check("greedy", deals=4, directory=a, say=lambda _m: None)
+    assert (r["checked"], r["same"], r["differ"]) == (4, 4, [])
+    stored = rows_mod.read("greedy", a)
+    with rows_mod.RowWriter("greedy", dict(stored[0]["run"]), b) as w:
+        for row in stored:
+            row = {k: v for k, v in row.items() if k != "run"}
+            if row["seed"] == 2:
+                row["doors"] = (row["doors"] + 1) % 9
+                row["won"] = row["doors"] == 8
+            w.add(row)
+    r = experiments.check("greedy", deals=4, every=2, directory=b, say=lambda _m: None)
+    assert r["checked"] == 2 and r["same"] == 1 and [d[0] for d in r["differ"]] == [2]
+
+
+def test_check_of_an_experiment_without_rows_is_one_line_and_status_2(tmp_path, capsys,
+                                                                       monkeypatch):
+    monkeypatch.setattr(rows_mod, "ROWS_DIR", tmp_path)
+    assert experiments.main(["check", "greedy", "--deals", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no rows stored" in err[0]
+    assert experiments.main(["check", "greedy", "--deals", "0"]) == 2
