@@ -56,6 +56,7 @@ MAX_N = 1 << 16           # playouts per action, at most
 MAX_WORLDS = 6            # partner hands for the open-hands bound, at most
 MAX_DECK = 10             # deck size for the open-hands bound, at most
 OPEN_SHARE = 0.4          # of the time budget for the open-hands bound
+OPEN_NODES = 2_000_000    # per partner hand for that bound when no budget is given
 
 
 def estimate_policy(policy) -> str:
@@ -148,7 +149,8 @@ class DuoViewRank(SolverBase):
         lo = {a: 0.0 for a in acts}
         nodes = 0
         try:
-            nodes = self._open_hands(view, acts, hi, lo, deadline, budget_s, extra)
+            nodes = self._open_hands(view, acts, hi, lo, deadline, budget_s, budget_nodes,
+                                         extra)
         except KeyboardInterrupt:
             interrupted = True
         # the leader and the estimates: the mode's default policy's search
@@ -185,10 +187,14 @@ class DuoViewRank(SolverBase):
         return ranking
 
     # ------------------------------------------------------------------ parts
-    def _open_hands(self, view, acts, hi, lo, deadline, budget_s, extra) -> int:
+    def _open_hands(self, view, acts, hi, lo, deadline, budget_s, budget_nodes,
+                    extra) -> int:
         """The open-hands bounds over the possible partner hands, into ``hi`` (and, in the
         open game, ``lo``: no partner card hidden, one world, whose open-hands value is the
-        team's exact winning chance, docs/DUO_EXPECTIMAX.md section 8); the nodes spent."""
+        team's exact winning chance, docs/DUO_EXPECTIMAX.md section 8); the nodes spent.
+        Budgets: ``OPEN_SHARE`` of a time budget, and a node budget's nodes shared evenly
+        by the partner hands (as the open-hands mode gives its exact search the node budget
+        and its leader, apart, the playouts); with neither, ``OPEN_NODES`` per hand."""
         nw = _count_hands(view, MAX_WORLDS)
         extra["worlds"] = nw if nw <= MAX_WORLDS else f"more than {MAX_WORLDS}"
         if nw > MAX_WORLDS or view.deck_size() > MAX_DECK or len(view.deck) > 0:
@@ -209,12 +215,15 @@ class DuoViewRank(SolverBase):
         acc_lo = {a: 0.0 for a in acts}
         nodes = 0
         done = 0
+        per_hand = (None if budget_nodes is None
+                    else max(1, budget_nodes // max(1, len(worlds))))
+        if per_hand is None and t_end is None:
+            per_hand = OPEN_NODES
         for i, (hand, p) in enumerate(worlds):
             left = None if t_end is None else (t_end - time.perf_counter()) / (len(worlds) - i)
             if left is not None and left <= 0:
                 break
-            r = solver.rank(dealt_position(view, hand), budget_s=left,
-                            budget_nodes=None if left is not None else 2_000_000)
+            r = solver.rank(dealt_position(view, hand), budget_s=left, budget_nodes=per_hand)
             nodes += r.nodes
             by_id = {x.action_id: x for x in r.actions}
             for a in acts:
