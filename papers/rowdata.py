@@ -113,6 +113,7 @@ DUO_LADDER = (
     # the base plus2 and the rollout over it (docs/DUO_BASES.md, "A stronger base: plus2")
     ("duo-plus2", "duo-plus2", None),
     ("duo-krollout2 n=192 over plus2", "duo-k2-192", None),
+    ("duo-krollout2 n=1024 over plus2", "duo-k2-1024", None),
 )
 # The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
 # stored, with mode "open".
