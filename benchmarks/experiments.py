@@ -293,6 +293,13 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("duo-open-team", "duo-open-switch", 2_000,
             {"unknown": 8, "budget_nodes": 100_000, "base": "duo-krollout:base=team"},
             players=2, talk="open", cost="about 35 CPU-minutes", cheap=False),
+    # the candidate for the open game's default: the same switch over duo-krollout on plus2
+    # at n=320 (screen 40), +4.17 points paired against duo-open-team on deals 0-599 at 19.5 ms
+    # of CPU per decision (docs/DUO_BASES.md); cost estimated from those deals
+    _honest("duo-open-plus2", "duo-open-switch", 2_000,
+            {"unknown": 8, "budget_nodes": 100_000,
+             "base": "duo-krollout:base=plus2,n=320,screen=40"},
+            players=2, talk="open", cost="about 35 CPU-minutes", cheap=False),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes

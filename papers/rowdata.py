@@ -121,6 +121,7 @@ DUO_OPEN = (
     ("duo-krollout n=512, open game", "duo-k512-open"),
     ("duo-open-switch, open game", "duo-open-switch"),
     ("duo-open-switch on the team base, open game", "duo-open-team"),
+    ("duo-open-switch over duo-krollout n=320 on plus2, open game", "duo-open-plus2"),
 )
 LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"
