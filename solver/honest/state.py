@@ -721,14 +721,20 @@ def _apply_prophecy(S, a, size):
     S[PH] = P_REFILL
 
 
+# _legal_prophecy keeps each outcome's code beside its action in one entry of ``out``:
+# code << PROPHECY_CODE_BITS | action (a code, below NUM_TYPES ** PROPHECY_SIZE, and an
+# action below 2 ** 16 fit in an int64), so the listing allocates nothing (callers compiled
+# without reference counting may call it: solver.duo.open_kernel)
+PROPHECY_CODE_BITS = 16
+assert game.PROPHECY + steps.PROPHECY_SIZE * steps.PERM_STRIDE < 1 << PROPHECY_CODE_BITS
+
+
 @njit(cache=True, inline="always")
 def _legal_prophecy(S, out, size):
     """The prophecy's legal actions (one per distinct outcome, ascending) into ``out``, the
     deck holding ``size`` cards; returns how many."""
     k = steps.prophecy_count(size)
     m = k - 1
-    codes = np.empty(steps.PERM_STRIDE * steps.PROPHECY_SIZE, dtype=np.int64)
-    nc = 0
     n = 0
     for i in range(k):
         for p in range(NPERM[m]):
@@ -736,15 +742,15 @@ def _legal_prophecy(S, out, size):
             for q in range(m):
                 code = code * NUM_TYPES + S[TOP + steps.kept_index(m, p, q, i)]
             seen = False
-            for x in range(nc):
-                if codes[x] == code:
+            for x in range(n):
+                if out[x] >> PROPHECY_CODE_BITS == code:
                     seen = True
                     break
             if not seen:
-                codes[nc] = code
-                nc += 1
-                out[n] = steps.prophecy_action(i, p)
+                out[n] = (code << PROPHECY_CODE_BITS) | steps.prophecy_action(i, p)
                 n += 1
+    for x in range(n):
+        out[x] &= (1 << PROPHECY_CODE_BITS) - 1
     return n
 
 
