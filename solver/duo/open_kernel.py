@@ -389,12 +389,22 @@ def _codes(S, flags, base, pcode, pp, legal_out, iw):
 
 @njit(cache=True, inline="always")
 def copy_state(src, dst):
-    """dst = src where the kernel may read: the slots below the unknown list, the list's
-    ``UTOT`` entries, and player 1's block (the list's entries past ``UTOT`` are never read)."""
-    for i in range(IS.ARR + src[UTOT]):          # (a loop: numba's slice copy is slower)
+    """dst = src where the kernel may read: the slots below the known top, the top's ``NTOP``
+    cards, the two-player fields (shared cards to viewer), the unknown list's ``UTOT``
+    entries, and player 1's own cards, Doors, row and hand size (the list's entries past
+    ``UTOT``, the top's past ``NTOP`` and player 1's other slots are never read).  Loops:
+    numba's slice copy is slower."""
+    for i in range(TOP + src[NTOP]):
         dst[i] = src[i]
-    for i in range(PSTEP, NS):
+    for i in range(SH, IS.VIEWER + 1):
         dst[i] = src[i]
+    for i in range(IS.ARR, IS.ARR + src[UTOT]):
+        dst[i] = src[i]
+    for i in range(PSTEP + H, PSTEP + H + NLOC):
+        dst[i] = src[i]
+    for i in range(PSTEP + DR, PSTEP + IS.ROWLEN + 1):
+        dst[i] = src[i]
+    dst[PSTEP + HSIZE] = src[PSTEP + HSIZE]
 
 
 @njit(cache=True, inline="always")

@@ -892,25 +892,46 @@ def apply_action_duo(S, a):
 
 # ----------------------------------------------------------------------------- legal actions
 @njit(cache=True, inline="always")
+def _present(S, z):
+    """The card types a zone (from slot ``z``) holds, as bits: bit c set if S[z + c] > 0."""
+    m = 0
+    for c in range(NLOC):
+        if S[z + c] > 0:
+            m |= 1 << c
+    return m
+
+
+@njit(cache=True, inline="always")
 def _legal_swaps(S, out, n):
     """The discards with an exchange (two players, D3: one own card for one shared card among
-    those left after the discard) after the ``n`` actions in ``out``; returns the new count."""
-    own = H + PSTEP * S[TURN]
+    those left after the discard) after the ``n`` actions in ``out``; returns the new count.
+    The own and shared types are read once, as bits; a discarded card that was the last of
+    its type in its zone drops its bit while the pairs are listed."""
+    own_m = _present(S, H + PSTEP * S[TURN])
+    sh_m = _present(S, SH)
     for zone in range(2):
         z = zone_at(S, zone)
         for c in range(NLOC):
             if S[z + c] == 0:
                 continue
-            S[z + c] -= 1                 # the discarded card is out while the pairs are listed
+            om = own_m
+            sm = sh_m
+            if S[z + c] == 1:
+                if zone == 0:
+                    om &= ~(1 << c)
+                else:
+                    sm &= ~(1 << c)
+            first = A_SWAP + (zone * ZONE_STRIDE + c) * SWAP_STRIDE
             for ga in range(NLOC):
-                if S[own + ga] == 0:
+                if (om >> ga) & 1 == 0:
                     continue
-                for gb in range(NLOC):
-                    if gb != ga and S[SH + gb] > 0:
-                        out[n] = A_SWAP + (zone * ZONE_STRIDE + c) * SWAP_STRIDE \
-                            + ga * NLOC + gb
+                m = sm & ~(1 << ga)
+                gb = 0
+                while (m >> gb) != 0:
+                    if (m >> gb) & 1:
+                        out[n] = first + ga * NLOC + gb
                         n += 1
-            S[z + c] += 1
+                    gb += 1
     return n
 
 
