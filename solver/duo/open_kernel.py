@@ -21,7 +21,10 @@ entry) and the others are searched the most promising first, with the windows of
 Every frame returns a sound interval [lo, hi] whatever stopped it (a node budget, a deadline),
 as in the Python search: a decision returns [max lo_i, max hi_i], a chance node
 [sum p_i lo_i, sum p_i hi_i] (recomputed in one fixed order at the end), an unexplored child
-counting [0, 1] or its memo bounds.
+counting [0, 1] or its memo bounds.  :func:`search_array` makes the arrays; the loop,
+:func:`_run`, is compiled without numba's reference counting and allocates nothing (it
+returns when the pool of child entries must grow, and goes on after; docs/DUO_EXPECTIMAX.md
+section 7).
 
 The memo is a table of ``2**bits`` rows in buckets of 4 holding the **full packed key**
 (:func:`make_key`, ``KW`` words, compared word by word, never a hash alone) with the interval

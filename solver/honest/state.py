@@ -724,7 +724,7 @@ def _apply_prophecy(S, a, size):
 # _legal_prophecy keeps each outcome's code beside its action in one entry of ``out``:
 # code << PROPHECY_CODE_BITS | action (a code, below NUM_TYPES ** PROPHECY_SIZE, and an
 # action below 2 ** 16 fit in an int64), so the listing allocates nothing (callers compiled
-# without reference counting may call it: solver.duo.open_kernel)
+# without reference counting may call it: solver.duo.open_kernel); ``out`` is int64
 PROPHECY_CODE_BITS = 16
 assert game.PROPHECY + steps.PROPHECY_SIZE * steps.PERM_STRIDE < 1 << PROPHECY_CODE_BITS
 
