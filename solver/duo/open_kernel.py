@@ -21,7 +21,10 @@ entry) and the others are searched the most promising first, with the windows of
 Every frame returns a sound interval [lo, hi] whatever stopped it (a node budget, a deadline),
 as in the Python search: a decision returns [max lo_i, max hi_i], a chance node
 [sum p_i lo_i, sum p_i hi_i] (recomputed in one fixed order at the end), an unexplored child
-counting [0, 1] or its memo bounds.
+counting [0, 1] or its memo bounds.  :func:`search_array` makes the arrays; the loop,
+:func:`_run`, is compiled without numba's reference counting and allocates nothing (it
+returns when the pool of child entries must grow, and goes on after; docs/DUO_EXPECTIMAX.md
+section 7).
 
 The memo is a table of ``2**bits`` rows in buckets of 4 holding the **full packed key**
 (:func:`make_key`, ``KW`` words, compared word by word, never a hash alone) with the interval
@@ -265,22 +268,29 @@ def _apply_code(S, chance, code):
         IS.chance_step(S, (code >> (3 + 5 * i)) & 31)
 
 
-@njit(cache=True)
-def _multiset_count(S, r):
-    """How many multisets of r cards the unknown counts allow (the outcomes of a reveal)."""
-    # ways[j] = number of multisets of size j from the types seen so far
-    ways = np.zeros(r + 1, dtype=np.int64)
-    ways[0] = 1
+IW = 64                 # int scratch of the reveal's multisets (_multiset_count, _reveal_outcomes)
+
+
+@njit(cache=True, _nrt=False)
+def _multiset_count(S, r, iw):
+    """How many multisets of r cards the unknown counts allow (the outcomes of a reveal);
+    ``iw``: int scratch of ``IW`` entries (no allocation in the search's loop)."""
+    # ways[j] (iw[j]) = number of multisets of size j from the types seen so far
+    new = IW // 2
+    for j in range(r + 1):
+        iw[j] = 0
+    iw[0] = 1
     for t in range(NUM_TYPES):
         n = S[U + t]
         if n == 0:
             continue
-        new = np.zeros(r + 1, dtype=np.int64)
         for j in range(r + 1):
+            iw[new + j] = 0
             for m in range(min(n, j) + 1):
-                new[j] += ways[j - m]
-        ways = new
-    return ways[r]
+                iw[new + j] += iw[j - m]
+        for j in range(r + 1):
+            iw[j] = iw[new + j]
+    return iw[r]
 
 
 @njit(cache=True, inline="always")
@@ -291,13 +301,15 @@ def _comb(n, k):
     return r
 
 
-@njit(cache=True)
-def _reveal_outcomes(S, r, base, pcode, pp):
+@njit(cache=True, _nrt=False)
+def _reveal_outcomes(S, r, base, pcode, pp, iw):
     """The outcomes of a reveal of r unknown cards as multisets (``F_REVEAL``), in the Python
     search's order (the vector of counts per type in decreasing lexicographic order), each
-    with its multivariate hypergeometric probability; written from ``base``; returns how many."""
-    types = np.zeros(NUM_TYPES, dtype=np.int64)
-    cap = np.zeros(NUM_TYPES, dtype=np.int64)
+    with its multivariate hypergeometric probability; written from ``base``; returns how many.
+    ``iw``: int scratch of ``IW`` entries."""
+    types = iw[0:NUM_TYPES]
+    cap = iw[NUM_TYPES:2 * NUM_TYPES]
+    m = iw[2 * NUM_TYPES:3 * NUM_TYPES]
     k = 0
     for t in range(NUM_TYPES):
         if S[U + t] > 0:
@@ -306,7 +318,6 @@ def _reveal_outcomes(S, r, base, pcode, pp):
             k += 1
     total = S[UTOT]
     ways = _comb(total, r)
-    m = np.zeros(k, dtype=np.int64)
     rem = r
     for j in range(k):                      # the first vector: greedy from the left
         m[j] = min(cap[j], rem)
@@ -348,17 +359,17 @@ def _reveal_outcomes(S, r, base, pcode, pp):
 
 
 @njit(cache=True, inline="always")
-def _need(S, flags):
+def _need(S, flags, iw):
     """An upper bound on the children of the node ``S`` (the pool must hold them)."""
     if not IS.is_chance(S):
         return MAX_LEGAL
     if (flags & F_REVEAL) and S[PH] == P_REVEAL and S[LEFT] > 1 and S[NTOP] == 0:
-        return _multiset_count(S, S[LEFT])
+        return _multiset_count(S, S[LEFT], iw)
     return NUM_TYPES
 
 
 @njit(cache=True, inline="always")
-def _codes(S, flags, base, pcode, pp, legal_out):
+def _codes(S, flags, base, pcode, pp, legal_out, iw):
     """The children of node ``S`` as codes (and probabilities at a chance node) from pool
     entry ``base``; returns (how many, chance node)."""
     if not IS.is_chance(S):
@@ -368,7 +379,7 @@ def _codes(S, flags, base, pcode, pp, legal_out):
             pp[base + i] = 1.0
         return n, False
     if (flags & F_REVEAL) and S[PH] == P_REVEAL and S[LEFT] > 1 and S[NTOP] == 0:
-        return _reveal_outcomes(S, S[LEFT], base, pcode, pp), True
+        return _reveal_outcomes(S, S[LEFT], base, pcode, pp, iw), True
     total = S[UTOT]
     n = 0
     for t in range(NUM_TYPES):
@@ -381,17 +392,27 @@ def _codes(S, flags, base, pcode, pp, legal_out):
 
 @njit(cache=True, inline="always")
 def copy_state(src, dst):
-    """dst = src where the kernel may read: the slots below the unknown list, the list's
-    ``UTOT`` entries, and player 1's block (the list's entries past ``UTOT`` are never read)."""
-    for i in range(IS.ARR + src[UTOT]):          # (a loop: numba's slice copy is slower)
+    """dst = src where the kernel may read: the slots below the known top, the top's ``NTOP``
+    cards, the two-player fields (shared cards to viewer), the unknown list's ``UTOT``
+    entries, and player 1's own cards, Doors, row and hand size (the list's entries past
+    ``UTOT``, the top's past ``NTOP`` and player 1's other slots are never read).  Loops:
+    numba's slice copy is slower."""
+    for i in range(TOP + src[NTOP]):
         dst[i] = src[i]
-    for i in range(PSTEP, NS):
+    for i in range(SH, IS.VIEWER + 1):
         dst[i] = src[i]
+    for i in range(IS.ARR, IS.ARR + src[UTOT]):
+        dst[i] = src[i]
+    for i in range(PSTEP + H, PSTEP + H + NLOC):
+        dst[i] = src[i]
+    for i in range(PSTEP + DR, PSTEP + IS.ROWLEN + 1):
+        dst[i] = src[i]
+    dst[PSTEP + HSIZE] = src[PSTEP + HSIZE]
 
 
 @njit(cache=True, inline="always")
-def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, scratch, mem,
-            memf, ctr):
+def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, sa, sb, sc, sd,
+            mem, memf, ctr):
     """Make every child, settle those that cost no search (won, lost, dead, an exact memo
     entry) and write every child's bounds so far (its memo entry, else [0, 1]) and key.  The
     first pass makes the children and asks the CPU for their memo rows, the second reads them
@@ -405,7 +426,7 @@ def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, scratc
             lo = 1.0
         elif ph == P_LOST:
             hi = 0.0
-        elif (flags & F_DEAD) and is_dead(child, scratch[0], scratch[1], scratch[2], scratch[3]):
+        elif (flags & F_DEAD) and is_dead(child, sa, sb, sc, sd):
             ctr[C_DEAD] += 1
             hi = 0.0
         else:
@@ -435,19 +456,26 @@ def _before(chance, pp, plo, phi, i, j):
     return plo[i] > plo[j]
 
 
+@njit(cache=True, _nrt=True)
+def _order_sorted(n, base, chance, pp, plo, phi, pord):
+    """:func:`_order` of a node of more than 64 children (a prophecy): a merge sort (called:
+    it allocates, the search's loop does not)."""
+    if chance:
+        o = np.argsort(-pp[base:base + n], kind="mergesort")
+    else:
+        o = np.argsort(-plo[base:base + n], kind="mergesort")
+        o = o[np.argsort(-phi[base:base + n][o], kind="mergesort")]
+    for i in range(n):
+        pord[base + i] = base + o[i]
+
+
 @njit(cache=True, inline="always")
 def _order(n, base, chance, pp, plo, phi, pord):
     """The search order of a node's children: a chance node's by falling probability, a
     decision's by falling upper, then lower bound (stable: ties keep the children's order).
     An insertion sort (no allocation; a node has a few children), a merge sort past 64."""
     if n > 64:
-        if chance:
-            o = np.argsort(-pp[base:base + n], kind="mergesort")
-        else:
-            o = np.argsort(-plo[base:base + n], kind="mergesort")
-            o = o[np.argsort(-phi[base:base + n][o], kind="mergesort")]
-        for i in range(n):
-            pord[base + i] = base + o[i]
+        _order_sorted(n, base, chance, pp, plo, phi, pord)
         return
     for i in range(n):
         x = base + i
@@ -585,11 +613,21 @@ def _returned(d, clo, chi, ff, fi, flags, pp, plo, phi, stopped):
         fi[d, I_POS] = fi[d, I_N]
 
 
+# what _run tells search_array: the search is over, or the pool must grow first
+DONE, GROW = 0, 1
+# the loop's own variables between two calls of _run (ls: ints, lf: floats)
+L_D, L_TOP, L_MODE, L_NEED = range(4)
+
+
 @njit(cache=True)
 def search_array(root, alpha, beta, flags, mem, memf, ctr, limit, deadline_us):
     """Sound bounds (lo, hi) on the open-hands value of the two-player array ``root``
     (``HID`` = 0) under a node ``limit`` (on ctr[C_NODES]) and a deadline (``now_us``
-    microseconds, 0 for none); ctr[C_STOPPED] = 1 when either stopped the search."""
+    microseconds, 0 for none); ctr[C_STOPPED] = 1 when either stopped the search.
+
+    This function makes the search's arrays; the loop is :func:`_run`, compiled without
+    numba's reference counting (it allocates nothing), which returns when the pool of child
+    entries must grow and is called again from where it stopped."""
     scratch = _scratch()
     q = _root_quick(root, flags, scratch, ctr)
     if q >= 0.0:
@@ -608,16 +646,42 @@ def search_array(root, alpha, beta, flags, mem, memf, ctr, limit, deadline_us):
     child = np.empty(NS, dtype=np.int64)
     key = np.zeros(KW, dtype=np.int64)
     legal_out = np.zeros(MAX_LEGAL, dtype=np.int64)
+    iw = np.zeros(IW, dtype=np.int64)
+    ls = np.zeros(4, dtype=np.int64)
+    lf = np.zeros(2)
     st[0, :] = root
     make_key(root, flags, key)
     fkey[0, :] = key
     ff[0, F_ALPHA] = alpha
     ff[0, F_BETA] = beta
-    top = 0                     # first free pool entry
-    d = 0
-    rlo = 0.0
-    rhi = 1.0
-    mode = ENTER
+    ls[L_MODE] = ENTER
+    while True:
+        if _run(flags, mem, memf, ctr, limit, deadline_us, st, fkey, ff, fi, pcode, pord, pp,
+                plo, phi, pkey, child, key, legal_out, iw, scratch[0], scratch[1],
+                scratch[2], scratch[3], ls, lf) == DONE:
+            return lf[0], lf[1]
+        while ls[L_TOP] + ls[L_NEED] > cap:
+            cap *= 2
+        pcode = _grow1(pcode, cap)
+        pord = _grow1(pord, cap)
+        pp = _grow1(pp, cap)
+        plo = _grow1(plo, cap)
+        phi = _grow1(phi, cap)
+        pkey = _grow2(pkey, cap)
+
+
+@njit(cache=True, _nrt=False)
+def _run(flags, mem, memf, ctr, limit, deadline_us, st, fkey, ff, fi, pcode, pord, pp, plo,
+         phi, pkey, child, key, legal_out, iw, sa, sb, sc, sd, ls, lf):
+    """The loop of :func:`search_array` from the state ``ls``, ``lf``; returns ``DONE`` (the
+    root's bounds in ``lf``) or ``GROW`` (the node at ``ls[L_D]`` needs ``ls[L_NEED]`` pool
+    entries from ``ls[L_TOP]``; nothing of that node is done yet)."""
+    cap = pcode.shape[0]
+    top = ls[L_TOP]             # first free pool entry
+    d = ls[L_D]
+    mode = ls[L_MODE]
+    rlo = lf[0]
+    rhi = lf[1]
     while True:
         if mode == ENTER:
             a = ff[d, F_ALPHA]
@@ -646,23 +710,20 @@ def search_array(root, alpha, beta, flags, mem, memf, ctr, limit, deadline_us):
             if d + 1 >= MAXD:
                 ctr[C_DEPTH_CUT] += 1
                 continue
+            need = _need(st[d], flags, iw)
+            if top + need > cap:
+                ls[L_D] = d
+                ls[L_TOP] = top
+                ls[L_MODE] = ENTER
+                ls[L_NEED] = need
+                return GROW
             ctr[C_NODES] += 1
             if d > ctr[C_MAX_DEPTH]:
                 ctr[C_MAX_DEPTH] = d
-            need = _need(st[d], flags)
-            if top + need > cap:
-                while top + need > cap:
-                    cap *= 2
-                pcode = _grow1(pcode, cap)
-                pord = _grow1(pord, cap)
-                pp = _grow1(pp, cap)
-                plo = _grow1(plo, cap)
-                phi = _grow1(phi, cap)
-                pkey = _grow2(pkey, cap)
-            n, chance = _codes(st[d], flags, top, pcode, pp, legal_out)
+            n, chance = _codes(st[d], flags, top, pcode, pp, legal_out, iw)
             ctr[C_KIDS] += n
             _settle(st[d], n, top, chance, flags, pcode, plo, phi, pkey, child, key,
-                    scratch, mem, memf, ctr)
+                    sa, sb, sc, sd, mem, memf, ctr)
             _order(n, top, chance, pp, plo, phi, pord)
             ff[d, F_ALPHA] = a
             ff[d, F_BETA] = b
@@ -692,7 +753,8 @@ def search_array(root, alpha, beta, flags, mem, memf, ctr, limit, deadline_us):
             if i >= 0:
                 copy_state(st[d], st[d + 1])
                 _apply_code(st[d + 1], fi[d, I_CHANCE] != 0, pcode[i])
-                fkey[d + 1, :] = pkey[i]
+                for z in range(KW):
+                    fkey[d + 1, z] = pkey[i, z]
                 d += 1
                 mode = ENTER
                 continue
@@ -702,7 +764,9 @@ def search_array(root, alpha, beta, flags, mem, memf, ctr, limit, deadline_us):
             mode = RETURN
         else:
             if d == 0:
-                return rlo, rhi
+                lf[0] = rlo
+                lf[1] = rhi
+                return DONE
             d -= 1
             _returned(d, rlo, rhi, ff, fi, flags, pp, plo, phi, ctr[C_STOPPED] != 0)
             mode = NEXT

@@ -721,14 +721,20 @@ def _apply_prophecy(S, a, size):
     S[PH] = P_REFILL
 
 
+# _legal_prophecy keeps each outcome's code beside its action in one entry of ``out``:
+# code << PROPHECY_CODE_BITS | action (a code, below NUM_TYPES ** PROPHECY_SIZE, and an
+# action below 2 ** 16 fit in an int64), so the listing allocates nothing (callers compiled
+# without reference counting may call it: solver.duo.open_kernel); ``out`` is int64
+PROPHECY_CODE_BITS = 16
+assert game.PROPHECY + steps.PROPHECY_SIZE * steps.PERM_STRIDE < 1 << PROPHECY_CODE_BITS
+
+
 @njit(cache=True, inline="always")
 def _legal_prophecy(S, out, size):
     """The prophecy's legal actions (one per distinct outcome, ascending) into ``out``, the
     deck holding ``size`` cards; returns how many."""
     k = steps.prophecy_count(size)
     m = k - 1
-    codes = np.empty(steps.PERM_STRIDE * steps.PROPHECY_SIZE, dtype=np.int64)
-    nc = 0
     n = 0
     for i in range(k):
         for p in range(NPERM[m]):
@@ -736,15 +742,15 @@ def _legal_prophecy(S, out, size):
             for q in range(m):
                 code = code * NUM_TYPES + S[TOP + steps.kept_index(m, p, q, i)]
             seen = False
-            for x in range(nc):
-                if codes[x] == code:
+            for x in range(n):
+                if out[x] >> PROPHECY_CODE_BITS == code:
                     seen = True
                     break
             if not seen:
-                codes[nc] = code
-                nc += 1
-                out[n] = steps.prophecy_action(i, p)
+                out[n] = (code << PROPHECY_CODE_BITS) | steps.prophecy_action(i, p)
                 n += 1
+    for x in range(n):
+        out[x] &= (1 << PROPHECY_CODE_BITS) - 1
     return n
 
 
@@ -886,25 +892,46 @@ def apply_action_duo(S, a):
 
 # ----------------------------------------------------------------------------- legal actions
 @njit(cache=True, inline="always")
+def _present(S, z):
+    """The card types a zone (from slot ``z``) holds, as bits: bit c set if S[z + c] > 0."""
+    m = 0
+    for c in range(NLOC):
+        if S[z + c] > 0:
+            m |= 1 << c
+    return m
+
+
+@njit(cache=True, inline="always")
 def _legal_swaps(S, out, n):
     """The discards with an exchange (two players, D3: one own card for one shared card among
-    those left after the discard) after the ``n`` actions in ``out``; returns the new count."""
-    own = H + PSTEP * S[TURN]
+    those left after the discard) after the ``n`` actions in ``out``; returns the new count.
+    The own and shared types are read once, as bits; a discarded card that was the last of
+    its type in its zone drops its bit while the pairs are listed."""
+    own_m = _present(S, H + PSTEP * S[TURN])
+    sh_m = _present(S, SH)
     for zone in range(2):
         z = zone_at(S, zone)
         for c in range(NLOC):
             if S[z + c] == 0:
                 continue
-            S[z + c] -= 1                 # the discarded card is out while the pairs are listed
+            om = own_m
+            sm = sh_m
+            if S[z + c] == 1:
+                if zone == 0:
+                    om &= ~(1 << c)
+                else:
+                    sm &= ~(1 << c)
+            first = A_SWAP + (zone * ZONE_STRIDE + c) * SWAP_STRIDE
             for ga in range(NLOC):
-                if S[own + ga] == 0:
+                if (om >> ga) & 1 == 0:
                     continue
-                for gb in range(NLOC):
-                    if gb != ga and S[SH + gb] > 0:
-                        out[n] = A_SWAP + (zone * ZONE_STRIDE + c) * SWAP_STRIDE \
-                            + ga * NLOC + gb
+                m = sm & ~(1 << ga)
+                gb = 0
+                while (m >> gb) != 0:
+                    if (m >> gb) & 1:
+                        out[n] = first + ga * NLOC + gb
                         n += 1
-            S[z + c] += 1
+                    gb += 1
     return n
 
 

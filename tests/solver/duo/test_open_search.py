@@ -178,8 +178,9 @@ def test_reveal_outcomes_are_the_python_multisets():
     for r in range(1, 6):
         code = np.zeros(400, dtype=np.int64)
         p = np.zeros(400)
-        n = OK._reveal_outcomes(S, r, 0, code, p)
-        assert n == OK._multiset_count(S, r)
+        iw = np.zeros(OK.IW, dtype=np.int64)
+        n = OK._reveal_outcomes(S, r, 0, code, p, iw)
+        assert n == OK._multiset_count(S, r, iw)
         ms = list(DX._multisets(counts, r))
         assert n == len(ms)
         for i, m in enumerate(ms):
