@@ -56,7 +56,7 @@ from engine.rules import PH_DOOR, PH_NIGHTMARE, PH_PLAY, PH_PROPHECY
 from solver import board
 from solver import steps
 from solver.clairvoyant import deal_kernel as deal
-from solver.clairvoyant.deal_kernel import _card_at, _deck_counts, _deck_size, _fill_sfx
+from solver.clairvoyant.deal_kernel import _borrow, _card_at, _deck_counts, _deck_size, _fill_sfx
 from solver.clairvoyant.deal_kernel import _pack_m, _pop, _prophecy_apply, _prophecy_legal, _shuffle
 from solver.errors import UnsupportedPosition
 
@@ -411,6 +411,10 @@ def _apply(st, a, perms, s_root, seed, counts):
     automatic part that follows (-1: none); it is called once here, so
     that ``_advance``, inlined, is compiled once rather than at each of the action's seven
     exits (which made this one function about two minutes of compile)."""
+    st = _borrow(st)
+    perms = _borrow(perms)
+    counts = _borrow(counts)
+
     mode = _act(st, a, perms, s_root, seed, counts)
     if mode >= 0:
         _advance(st, perms, s_root, seed, mode, counts)
@@ -420,6 +424,10 @@ def _apply(st, a, perms, s_root, seed, counts):
 def _legal(st, perms, s_root, out):
     """Legal actions (engine numbering, ascending) into ``out``; returns their number.
     ``out`` must hold ``MOVES_BUF`` entries (the prophecy uses ``out[128:]`` as scratch)."""
+    st = _borrow(st)
+    perms = _borrow(perms)
+    out = _borrow(out)
+
     ph = _phase(st)
     p = _turn(st)
     n = 0
