@@ -99,7 +99,13 @@ def test_the_silent_game_never_plays_the_team_base():
     assert make_policy(default_policy_name(2, "none")).base not in IG.OPEN_ONLY
 
 
-def test_the_open_game_s_default_plays_the_team_base():
+def test_the_open_game_s_default_plays_its_rollout_base():
+    """The open game's default is the end-game switch over the rollout OPEN_BASE names (today
+    over plus2: docs/DUO_BASES.md), with that base's arguments."""
+    from solver.duo.rollout import OPEN_BASE
+    from solver.policies.endgame import parse_base
+    name, args = parse_base(OPEN_BASE)
     pol = make_policy(default_policy_name(2, "open"))
-    assert pol.name == "duo-open-switch" and pol.base.name == "duo-krollout"
-    assert pol.base.base == "team"
+    assert pol.name == "duo-open-switch" and pol.base.name == name == "duo-krollout"
+    for k, v in args.items():
+        assert str(getattr(pol.base, k)) == v
