@@ -384,6 +384,10 @@ class _BoundWorker:
 
 
 def _worker(e: Experiment):
+    """The warmed-up player of ``e``'s rows; None for the kinds that play no deal through a
+    worker (diff-kernel, rule-verification)."""
+    if e.kind in ("diff-kernel", "rule-verification"):
+        return None
     from solver.runs import runner as runner
     p = e.params
     if e.kind == "bound":
@@ -478,7 +482,7 @@ def run(name: str, deals: int | None = None, limit_s: float | None = None,
                 and (shard is None or s % shard[1] == shard[0])]
         if not todo:
             return 0
-        w = None if e.kind in ("diff-kernel", "rule-verification") else _worker(e)
+        w = _worker(e)
         if e.kind == "diff-kernel":     # compile the kernel before the first timed chunk
             from benchmarks.diff_kernel import check_steps
             check_steps((200, 999 * 10**9))
@@ -518,7 +522,7 @@ def check(name: str, deals: int = 20, every: int = 1, directory=None, say=print)
            "commits": sorted({stored[s]["run"].get("commit", "?") for s in seeds})}
     if not seeds:
         return out
-    w = None if e.kind in ("diff-kernel", "rule-verification") else _worker(e)
+    w = _worker(e)
     for s in seeds:
         now = _play(e, w, s)
         want = {k: v for k, v in stored[s].items() if k not in TIMING_FIELDS}

@@ -192,9 +192,10 @@ class DuoViewRank(SolverBase):
         """The open-hands bounds over the possible partner hands, into ``hi`` (and, in the
         open game, ``lo``: no partner card hidden, one world, whose open-hands value is the
         team's exact winning chance, docs/DUO_EXPECTIMAX.md section 8); the nodes spent.
-        Budgets: ``OPEN_SHARE`` of a time budget, and a node budget's nodes shared evenly
-        by the partner hands (as the open-hands mode gives its exact search the node budget
-        and its leader, apart, the playouts); with neither, ``OPEN_NODES`` per hand."""
+        Budgets: ``OPEN_SHARE`` of a time budget, and a node budget's nodes shared by the
+        partner hands (as the open-hands mode gives its exact search the node budget and its
+        leader, apart, the playouts): each hand gets an even share of the nodes the hands
+        before it left unspent; with neither budget, ``OPEN_NODES`` per hand."""
         nw = _count_hands(view, MAX_WORLDS)
         extra["worlds"] = nw if nw <= MAX_WORLDS else f"more than {MAX_WORLDS}"
         if nw > MAX_WORLDS or view.deck_size() > MAX_DECK or len(view.deck) > 0:
@@ -215,14 +216,13 @@ class DuoViewRank(SolverBase):
         acc_lo = {a: 0.0 for a in acts}
         nodes = 0
         done = 0
-        per_hand = (None if budget_nodes is None
-                    else max(1, budget_nodes // max(1, len(worlds))))
-        if per_hand is None and t_end is None:
-            per_hand = OPEN_NODES
+        per_hand = OPEN_NODES if budget_nodes is None and t_end is None else None
         for i, (hand, p) in enumerate(worlds):
             left = None if t_end is None else (t_end - time.perf_counter()) / (len(worlds) - i)
             if left is not None and left <= 0:
                 break
+            if budget_nodes is not None:    # the nodes not yet spent, shared by the hands left
+                per_hand = max(1, (budget_nodes - nodes) // (len(worlds) - i))
             r = solver.rank(dealt_position(view, hand), budget_s=left, budget_nodes=per_hand)
             nodes += r.nodes
             by_id = {x.action_id: x for x in r.actions}

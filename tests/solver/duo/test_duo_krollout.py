@@ -156,15 +156,16 @@ def test_best_refuses_an_open_hands_mode_for_a_view(capsys):
     assert len(err) == 1 and "duo-view" in err[0]
 
 
-def _end_game_view():
-    """A view late in a game with a short deck and few possible partner hands."""
+def _end_game_view(least: int = 1):
+    """A view late in a game with a short deck and few (at least ``least``) possible partner
+    hands."""
     from solver.duo.view_rank import MAX_DECK, MAX_WORLDS, _count_hands
     for seed in range(200):
         s = Game(2).new_initial_state(seed=seed)
         while not s.is_terminal():
             if s.phase == "play" and s.deck_size() <= MAX_DECK:
                 v = player_view(s)
-                if not v.deck and _count_hands(v, MAX_WORLDS) <= 3:
+                if not v.deck and least <= _count_hands(v, MAX_WORLDS) <= max(3, least):
                     return s, v
             s.apply_action(greedy_action(s))
     pytest.skip("no short end game found")
@@ -195,6 +196,36 @@ def test_open_hands_bound_is_the_weighted_open_hands_value():
     for x in r.actions:
         assert abs(x.hi - min(1.0, want[x.action_id])) < 1e-9
         assert x.lo == 0.0 and x.estimate is not None
+
+
+def test_a_node_budget_passes_unspent_nodes_to_the_next_hand(monkeypatch):
+    """Under --budget-nodes the open-hands part of duo-view shares the budget by the partner
+    hands: each hand gets an even share of what the hands before it left unspent, so a hand
+    that finishes early leaves its nodes to the next (an even split up front would not)."""
+    from types import SimpleNamespace
+    from solver.duo import view_rank
+    _s, v = _end_game_view(least=2)
+    k = len(view_rank.partner_hands(v))
+    assert k >= 2
+    real = view_rank.solver_entry("open-hands").factory(leader=False)
+    asked, spent = [], []
+
+    class Spy:
+        def rank(self, position, budget_s=None, budget_nodes=None):
+            r = real.rank(position, budget_s=budget_s, budget_nodes=budget_nodes)
+            asked.append(budget_nodes)
+            spent.append(r.nodes)
+            return r
+
+    monkeypatch.setattr(view_rank, "solver_entry",
+                        lambda name: SimpleNamespace(factory=lambda leader=False: Spy()))
+    budget = 100_000
+    view_rank.DuoViewRank().rank(v, budget_nodes=budget)
+    assert len(asked) == k
+    for i in range(k):
+        assert asked[i] == max(1, (budget - sum(spent[:i])) // (k - i))
+    assert any(asked[i] > budget // k for i in range(1, k)) or \
+        all(spent[i] >= budget // k for i in range(k - 1))
 
 
 def test_parse_view_round_trip_of_the_printed_position():
