@@ -33,11 +33,11 @@ _ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 
 
 # Files (relative to this folder) without cached kernels of their own that cached kernels
-# depend on: plain-Python rule code compiled by njit(...) elsewhere, the constants of the
-# expectimax's settings and counters, the expectimax kernel's re-export, and the learned base
+# depend on: plain-Python rule code compiled by njit(...) elsewhere, the borrowed-view
+# intrinsic (borrow.py), the constants of the expectimax's settings and counters, the expectimax kernel's re-export, and the learned base
 # policies' weights (solver/honest/learned_weights.py, learned2_weights.py, frozen into the
 # honest playouts).
-SHARED = ("rules_core.py", "expectimax/control.py", "expectimax/kernel.py",
+SHARED = ("rules_core.py", "borrow.py", "expectimax/control.py", "expectimax/kernel.py",
           "honest/learned_weights.py", "honest/learned2_weights.py",
           "honest/value_weights.py")
 ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py", "policy.py")

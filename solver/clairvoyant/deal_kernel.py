@@ -27,9 +27,7 @@ Public Python functions validate and convert; the ``_underscore`` functions are
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from engine import game
 from engine.rules import COUNTS as _COUNTS
@@ -45,6 +43,10 @@ from engine.rules import NUM_TYPES as NT
 
 from solver import board as board_layer
 from solver import steps
+# _apply and _legal borrow their arrays on entry, which removes the reference counting of
+# every array passed down the inlined helpers (60% of the plain search's time was spent
+# there); the duo kernel imports the name from here
+from solver.borrow import borrow as _borrow
 
 # ----------------------------------------------------------------------------- constants
 # card types, rule sizes and phase numbers: engine.rules (the short names are this module's)
@@ -499,27 +501,6 @@ def _act(st, a, perms, s_root, seed, counts):
             return M_REDRAW
         return M_REFILL
     return -1
-
-
-@intrinsic
-def _borrow(typingctx, arr):
-    """A view of ``arr`` (same data, shape, strides) without a reference: its meminfo and
-    parent are null, so numba emits no NRT_incref/decref for it.  ``_apply`` and ``_legal`` (of
-    this kernel and of :mod:`solver.duo.kernel`) borrow their arrays on entry, which removes
-    the reference counting of every array passed down the inlined helpers (60% of the plain
-    search's time was spent there).  Safe because the caller holds the arrays for the whole
-    call, so the data outlives the view, and a view never escapes: it is not returned, stored
-    or captured, only indexed.  Never return a borrowed view or keep it past the call."""
-    if not isinstance(arr, types.Array):
-        return None
-    sig = arr(arr)
-
-    def codegen(context, builder, signature, args):
-        view = context.make_array(arr)(context, builder, value=args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        view.parent = cgutils.get_null_value(view.parent.type)
-        return view._getvalue()
-    return sig, codegen
 
 
 @njit(cache=True)
