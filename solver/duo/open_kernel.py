@@ -40,8 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.rules import COLOURS, FIRST_DOOR, NUM_TYPES
-from solver import steps
+from engine.rules import COLOURS, DUO_OWN_SIZE, DUO_SHARED_SIZE, FIRST_DOOR, NUM_TYPES
+from solver import board, steps
 from solver.duo import info_state as IS
 from solver.honest.state import _add_unknown
 from solver.duo.search import ALL_BOUNDS, _dead_nb
@@ -50,7 +50,7 @@ from solver.expectimax.table import prefetch_row
 from solver.tt import BUCKET, _bucket, _same
 
 __all__ = ["make_key", "search_array", "new_table", "KW", "F_PRUNE", "F_DEAD", "F_SWAP",
-           "F_PROPHECY_SORT", "F_REVEAL", "F_FREE", "PYTHON_FLAGS", "DEFAULT_FLAGS", "FREE"]
+           "F_PROPHECY_SORT", "F_REVEAL", "F_FREE", "F_LAST", "PYTHON_FLAGS", "DEFAULT_FLAGS", "FREE"]
 
 # the reductions (docs/DUO_EXPECTIMAX.md section 3); solver.duo.open_hands uses these numbers
 F_PRUNE = 1           # alpha-beta at decisions, Star1 at chance nodes
@@ -59,9 +59,10 @@ F_SWAP = 4            # the memo key is relative to the active player (player-sw
 F_PROPHECY_SORT = 8   # the cards being revealed by a prophecy are a multiset in the key
 F_REVEAL = 16         # a Nightmare's reveal of r unknown cards is one chance node over multisets
 F_FREE = 32           # the deferred prophecy order: the kept cards are free, ordered when drawn
+F_LAST = 64           # DB4, the last turn: a turn that cannot end gains too few Doors
 # the reductions the Python search (solver.duo.open_hands) has too; F_FREE is this kernel's only
 PYTHON_FLAGS = F_PRUNE | F_DEAD | F_SWAP | F_PROPHECY_SORT | F_REVEAL
-DEFAULT_FLAGS = PYTHON_FLAGS | F_FREE
+DEFAULT_FLAGS = PYTHON_FLAGS | F_FREE | F_LAST
 
 KW = 5                  # key words (make_key)
 MAX_TOP = 11            # known deck cards a key holds (5 bits each after a 4-bit count)
@@ -212,6 +213,60 @@ def is_dead(S, allhand, deckc, doors, ldoors):
     act = S[HSIZE + PSTEP * t] + S[SHS]
     return _dead_nb(allhand, deckc, doors, ldoors, drawn, S[LAST], S[SER], S[LAST + PSTEP],
                     S[SER + PSTEP], act, ph == P_PLAY or ph == P_DRAFT, ALL_BOUNDS)
+
+
+@njit(cache=True, inline="always")
+def last_turn_dead(S):
+    """DB4, the last turn (``F_LAST``; the argument: docs/DUO_EXPECTIMAX.md section 3): True
+    only if the position is lost.  When the deck holds fewer Locations than the active
+    player's hand will miss after its current step, this turn never ends (only Locations fill
+    a hand, and the limbo returns to the deck only at the end of a turn), so every Door still
+    to come is gained by the active player in this turn: at most one per colour and only if it
+    holds none of that colour (D5), each from a Door of the deck (or the drawn one) with a Key
+    from its own or shared cards or the deck, except one by a completed series, which only a
+    play (phase play) can make."""
+    ph = S[PH]
+    if ph == P_WON or ph == P_LOST or ph == P_SETUP or ph == P_DRAFT:
+        return False
+    t = S[TURN]
+    own = PSTEP * t
+    miss = DUO_OWN_SIZE - S[HSIZE + own] + DUO_SHARED_SIZE - S[SHS]
+    if ph == P_PLAY:
+        miss += 1                   # the play or discard leaves a card to draw
+    locs = 0
+    for c in range(NLOC):
+        locs += S[U + c]
+    for i in range(S[NTOP]):
+        if S[TOP + i] < NLOC:
+            locs += 1
+    if locs >= miss:
+        return False
+    keyless = 0
+    for col in range(COLOURS):
+        need = 2 - S[DR + col] - S[DR + PSTEP + col]
+        if need <= 0:
+            continue
+        if need > 1 or S[DR + own + col] > 0:
+            return True             # at most one more, and none to a holder of the colour
+        d = FIRST_DOOR + col
+        doors = S[U + d]
+        for i in range(S[NTOP]):
+            if S[TOP + i] == d:
+                doors += 1
+        if ph == P_DOOR and S[DRAWN] == d:
+            doors += 1
+        if doors == 0:
+            return True
+        k = board.key_of(col)
+        keys = S[H + own + k] + S[SH + k] + S[U + k]
+        for i in range(S[NTOP]):
+            if S[TOP + i] == k:
+                keys += 1
+        if keys == 0:
+            keyless += 1
+    if ph == P_PLAY:
+        return keyless > 1
+    return keyless > 0
 
 
 # ----------------------------------------------------------------------------- the memo
@@ -618,7 +673,8 @@ def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, sa, sb
             lo = 1.0
         elif ph == P_LOST:
             hi = 0.0
-        elif (flags & F_DEAD) and is_dead(child, sa, sb, sc, sd):
+        elif ((flags & F_DEAD) and is_dead(child, sa, sb, sc, sd)) or \
+                ((flags & F_LAST) and last_turn_dead(child)):
             ctr[C_DEAD] += 1
             hi = 0.0
         else:
@@ -715,7 +771,8 @@ def _root_quick(S, flags, scratch, ctr):
         return 1.0
     if ph == P_LOST:
         return 0.0
-    if (flags & F_DEAD) and is_dead(S, scratch[0], scratch[1], scratch[2], scratch[3]):
+    if ((flags & F_DEAD) and is_dead(S, scratch[0], scratch[1], scratch[2], scratch[3])) or \
+            ((flags & F_LAST) and last_turn_dead(S)):
         ctr[C_DEAD] += 1
         return 0.0
     return -1.0
