@@ -224,7 +224,9 @@ def last_turn_dead(S):
     to come is gained by the active player in this turn: at most one per colour and only if it
     holds none of that colour (D5), each from a Door of the deck (or the drawn one) with a Key
     from its own or shared cards or the deck, except one by a completed series, which only a
-    play (phase play) can make."""
+    play (phase play) can make.  Two cases of the same kind: a Nightmare's reveal that turns
+    over the whole deck leaves the refill nothing to draw; a Nightmare's redraw gains no Door
+    (it sends Doors to limbo), so if it cannot fill the hand the game is lost."""
     ph = S[PH]
     if ph == P_WON or ph == P_LOST or ph == P_SETUP or ph == P_DRAFT:
         return False
@@ -239,8 +241,12 @@ def last_turn_dead(S):
     for i in range(S[NTOP]):
         if S[TOP + i] < NLOC:
             locs += 1
+    if ph == P_REVEAL and S[LEFT] >= IS.deck_size(S):
+        return True                 # the reveal empties the deck, the refill then draws
     if locs >= miss:
         return False
+    if ph == P_REDRAW:
+        return True                 # a redraw gains no Door and cannot fill the hand
     keyless = 0
     for col in range(COLOURS):
         need = 2 - S[DR + col] - S[DR + PSTEP + col]
