@@ -216,6 +216,55 @@ def is_dead(S, allhand, deckc, doors, ldoors):
 
 
 @njit(cache=True, inline="always")
+def _deck_count(S, x):
+    """Cards of type ``x`` in the deck: the unknown ones and the known top's."""
+    n = S[U + x]
+    for i in range(S[NTOP]):
+        if S[TOP + i] == x:
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _two_turns_dead(S, ph, t):
+    """DB4 when the deck holds exactly the Locations the active player's turn needs: that turn
+    may end, the partner's next one cannot (it needs a Location too), so each player gains its
+    Doors in one turn: the active player in this one (as in :func:`last_turn_dead`), the
+    partner in its last.  A colour that neither holds needs a Door from each; one held by a
+    player needs one from the other (D5).  The partner's Door of a colour comes from the deck,
+    the limbo (back in the deck after this turn) or the drawn Door, after the active player's
+    own of that colour; its Key from any hand, the shared cards or the deck, except one Door by
+    a series of its play."""
+    a = PSTEP * t
+    b = PSTEP * (1 - t)
+    keyless_a = 0
+    keyless_b = 0
+    for col in range(COLOURS):
+        need = 2 - S[DR + col] - S[DR + PSTEP + col]
+        if need <= 0:
+            continue
+        d = FIRST_DOOR + col
+        doors = _deck_count(S, d)
+        if ph == P_DOOR and S[DRAWN] == d:
+            doors += 1
+        k = board.key_of(col)
+        keys = S[SH + k] + _deck_count(S, k)
+        if S[DR + a + col] == 0:                # the active player gains one
+            if doors == 0:
+                return True
+            if keys + S[H + a + k] == 0:
+                keyless_a += 1
+        if S[DR + b + col] == 0:                # the partner gains one
+            if doors + S[L + d] < need:
+                return True
+            if keys + S[H + a + k] + S[H + b + k] == 0:
+                keyless_b += 1
+    if keyless_a > (1 if ph == P_PLAY else 0):
+        return True
+    return keyless_b > 1
+
+
+@njit(cache=True, inline="always")
 def last_turn_dead(S):
     """DB4, the last turn (``F_LAST``; the argument: docs/DUO_EXPECTIMAX.md section 3): True
     only if the position is lost.  When the deck holds fewer Locations than the active
@@ -243,8 +292,10 @@ def last_turn_dead(S):
             locs += 1
     if ph == P_REVEAL and S[LEFT] >= IS.deck_size(S):
         return True                 # the reveal empties the deck, the refill then draws
-    if locs >= miss:
+    if locs > miss or (locs == miss and ph == P_REDRAW):
         return False
+    if locs == miss:
+        return _two_turns_dead(S, ph, t)
     if ph == P_REDRAW:
         return True                 # a redraw gains no Door and cannot fill the hand
     keyless = 0
