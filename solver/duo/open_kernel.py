@@ -226,62 +226,72 @@ def _deck_count(S, x):
 
 
 @njit(cache=True, inline="always")
-def _two_turns_dead(S, ph, t):
-    """DB4 when the deck holds exactly the Locations the active player's turn needs: that turn
-    may end, the partner's next one cannot (it needs a Location too), so each player gains its
-    Doors in one turn: the active player in this one (as in :func:`last_turn_dead`), the
-    partner in its last.  A colour that neither holds needs a Door from each; one held by a
-    player needs one from the other (D5).  The partner's Door of a colour comes from the deck,
-    the limbo (back in the deck after this turn) or the drawn Door, after the active player's
-    own of that colour; its Key from any hand, the shared cards or the deck, except one Door by
-    a series of its play."""
+def _turns_dead(S, ph, t, turns):
+    """DB4 given that at most ``turns`` turns start from here on, this one included (the
+    active player's, then the partner's, alternating): True only if the position is lost.
+    Every Door still missing is gained by a player without a Door of its colour (D5: one per
+    player and colour), so each such player must gain one.  It needs a turn of its own; a Door
+    card of the colour for each player that needs one (the deck's, the drawn Door, and the
+    limbo's if a later turn comes: the limbo goes back into the deck only at the end of a turn;
+    the active player's needs them in the deck or drawn if this turn is its last); and a Key
+    of the colour where that player may reach one (its own and shared cards, the deck, and the
+    other player's own cards if that player exchanges (D3: with a discard, in phase play) before
+    the turn), or else a series, which only a play of that player completes, one at most per
+    play."""
     a = PSTEP * t
     b = PSTEP * (1 - t)
+    turns_a = (turns + 1) // 2
+    turns_b = turns // 2
+    plays_a = turns_a - 1 + (1 if ph == P_PLAY else 0)
+    # the active player's own cards reach the partner's turns only by an exchange (D3) in a
+    # play of its own before them: this turn's, if it is in phase play, or a later one
+    a_swaps = ph == P_PLAY or turns_b > 1
     keyless_a = 0
     keyless_b = 0
     for col in range(COLOURS):
         need = 2 - S[DR + col] - S[DR + PSTEP + col]
         if need <= 0:
             continue
+        need_a = S[DR + a + col] == 0
+        need_b = S[DR + b + col] == 0
+        if need_b and turns_b == 0:
+            return True
         d = FIRST_DOOR + col
         doors = _deck_count(S, d)
         if ph == P_DOOR and S[DRAWN] == d:
             doors += 1
+        if need_a and turns_a == 1 and doors == 0:
+            return True
+        if turns > 1:
+            doors += S[L + d]
+        if doors < need:
+            return True
         k = board.key_of(col)
-        keys = S[SH + k] + _deck_count(S, k)
-        if S[DR + a + col] == 0:                # the active player gains one
-            if doors == 0:
-                return True
-            if keys + S[H + a + k] == 0:
-                keyless_a += 1
-        if S[DR + b + col] == 0:                # the partner gains one
-            if doors + S[L + d] < need:
-                return True
-            if keys + S[H + a + k] + S[H + b + k] == 0:
-                keyless_b += 1
-    if keyless_a > (1 if ph == P_PLAY else 0):
-        return True
-    return keyless_b > 1
+        keys = S[SH + k] + S[H + a + k] + _deck_count(S, k)
+        if need_a and keys + (S[H + b + k] if turns_a > 1 else 0) == 0:
+            keyless_a += 1
+        if need_b and keys - (0 if a_swaps else S[H + a + k]) + S[H + b + k] == 0:
+            keyless_b += 1
+    return keyless_a > plays_a or keyless_b > turns_b
 
 
 @njit(cache=True, inline="always")
 def last_turn_dead(S):
-    """DB4, the last turn (``F_LAST``; the argument: docs/DUO_EXPECTIMAX.md section 3): True
-    only if the position is lost.  When the deck holds fewer Locations than the active
-    player's hand will miss after its current step, this turn never ends (only Locations fill
-    a hand, and the limbo returns to the deck only at the end of a turn), so every Door still
-    to come is gained by the active player in this turn: at most one per colour and only if it
-    holds none of that colour (D5), each from a Door of the deck (or the drawn one) with a Key
-    from its own or shared cards or the deck, except one by a completed series, which only a
-    play (phase play) can make.  Two cases of the same kind: a Nightmare's reveal that turns
-    over the whole deck leaves the refill nothing to draw; a Nightmare's redraw gains no Door
-    (it sends Doors to limbo), so if it cannot fill the hand the game is lost."""
+    """DB4, the last turns (``F_LAST``; the argument: docs/DUO_EXPECTIMAX.md section 3): True
+    only if the position is lost.  Only Locations fill a hand, and a turn ends only when the
+    active player's hand is full again: so this turn ends only if the deck holds the
+    Locations its hand will miss after its current step, and every later turn needs one more
+    (its play or discard leaves a card to draw).  With ``locs`` Locations in the deck and
+    ``miss`` to draw, at most 1 turn starts (``locs < miss``: this one never ends) or
+    ``locs - miss + 2``; :func:`_turns_dead` asks whether the players can gain the missing
+    Doors in them.  Two cases of the same kind: a Nightmare's reveal that turns over the whole
+    deck leaves the refill nothing to draw; a Nightmare's redraw gains no Door (it sends Doors
+    to limbo), so if it cannot fill the hand the game is lost."""
     ph = S[PH]
     if ph == P_WON or ph == P_LOST or ph == P_SETUP or ph == P_DRAFT:
         return False
     t = S[TURN]
-    own = PSTEP * t
-    miss = DUO_OWN_SIZE - S[HSIZE + own] + DUO_SHARED_SIZE - S[SHS]
+    miss = DUO_OWN_SIZE - S[HSIZE + PSTEP * t] + DUO_SHARED_SIZE - S[SHS]
     if ph == P_PLAY:
         miss += 1                   # the play or discard leaves a card to draw
     locs = 0
@@ -292,38 +302,11 @@ def last_turn_dead(S):
             locs += 1
     if ph == P_REVEAL and S[LEFT] >= IS.deck_size(S):
         return True                 # the reveal empties the deck, the refill then draws
-    if locs > miss or (locs == miss and ph == P_REDRAW):
-        return False
-    if locs == miss:
-        return _two_turns_dead(S, ph, t)
-    if ph == P_REDRAW:
-        return True                 # a redraw gains no Door and cannot fill the hand
-    keyless = 0
-    for col in range(COLOURS):
-        need = 2 - S[DR + col] - S[DR + PSTEP + col]
-        if need <= 0:
-            continue
-        if need > 1 or S[DR + own + col] > 0:
-            return True             # at most one more, and none to a holder of the colour
-        d = FIRST_DOOR + col
-        doors = S[U + d]
-        for i in range(S[NTOP]):
-            if S[TOP + i] == d:
-                doors += 1
-        if ph == P_DOOR and S[DRAWN] == d:
-            doors += 1
-        if doors == 0:
-            return True
-        k = board.key_of(col)
-        keys = S[H + own + k] + S[SH + k] + S[U + k]
-        for i in range(S[NTOP]):
-            if S[TOP + i] == k:
-                keys += 1
-        if keys == 0:
-            keyless += 1
-    if ph == P_PLAY:
-        return keyless > 1
-    return keyless > 0
+    if locs < miss:
+        if ph == P_REDRAW:
+            return True             # a redraw gains no Door and cannot fill the hand
+        return _turns_dead(S, ph, t, 1)
+    return _turns_dead(S, ph, t, locs - miss + 2)
 
 
 # ----------------------------------------------------------------------------- the memo
