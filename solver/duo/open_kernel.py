@@ -40,7 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.rules import COLOURS, DUO_OWN_SIZE, DUO_SHARED_SIZE, FIRST_DOOR, NUM_TYPES
+from engine.rules import (COLOURS, DUO_OWN_SIZE, DUO_SHARED_SIZE, FIRST_DOOR, NUM_TYPES,
+                          SERIES_LENGTH, SYMBOLS)
 from solver import board, steps
 from solver.duo import info_state as IS
 from solver.honest.state import _add_unknown
@@ -226,6 +227,17 @@ def _deck_count(S, x):
 
 
 @njit(cache=True, inline="always")
+def _series_plays(S, o, col):
+    """The plays player ``o`` (its slot offset) needs to complete a series of colour ``col``
+    in its row: SERIES_LENGTH (3), less the open series of its row if the row's last card is of that colour
+    (a player plays only to its own row, D2)."""
+    last = S[LAST + o]
+    if last < NLOC and last // SYMBOLS == col:
+        return SERIES_LENGTH - S[SER + o]
+    return SERIES_LENGTH
+
+
+@njit(cache=True, inline="always")
 def _turns_dead(S, ph, t, turns):
     """DB4 given that at most ``turns`` turns start from here on, this one included (the
     active player's, then the partner's, alternating): True only if the position is lost.
@@ -236,8 +248,8 @@ def _turns_dead(S, ph, t, turns):
     the active player's needs them in the deck or drawn if this turn is its last); and a Key
     of the colour where that player may reach one (its own and shared cards, the deck, and the
     other player's own cards if that player exchanges (D3: with a discard, in phase play) before
-    the turn), or else a series, which only a play of that player completes, one at most per
-    play."""
+    the turn), or else a series in its own row, which takes 3 plays of that player, less its
+    row's open series of the colour (:func:`_series_plays`)."""
     a = PSTEP * t
     b = PSTEP * (1 - t)
     turns_a = (turns + 1) // 2
@@ -269,9 +281,9 @@ def _turns_dead(S, ph, t, turns):
         k = board.key_of(col)
         keys = S[SH + k] + S[H + a + k] + _deck_count(S, k)
         if need_a and keys + (S[H + b + k] if turns_a > 1 else 0) == 0:
-            keyless_a += 1
+            keyless_a += _series_plays(S, a, col)
         if need_b and keys - (0 if a_swaps else S[H + a + k]) + S[H + b + k] == 0:
-            keyless_b += 1
+            keyless_b += _series_plays(S, b, col)
     return keyless_a > plays_a or keyless_b > turns_b
 
 
