@@ -14,6 +14,9 @@ fsynced to ``.bench-results/duo-expectimax{tag}-b{T}.jsonl`` (numba: ``-nb`` bef
 and a rerun skips the positions already there.  ``--only-open-at T0``: only the positions
 that the T0 run left open.
 
+A numba row adds ``profile``: the nodes of each phase (``pick``: a PICK of free cards) and the
+children they made (docs/DUO_EXPECTIMAX.md section 7, "Where the nodes go").
+
 ``--side-by-side``: each position is searched by the Python and the numba search in turn,
 ``--pairs`` times (A B A B), each under the same time budget with a fresh solver; the nodes and
 the CPU seconds of each search (time.process_time, the search only: the numba memo is made
@@ -63,12 +66,26 @@ def _solver(kernel, table_bits=None):
     return DuoExpectimax()
 
 
-def _timed(kernel, state, budget_s, table_bits=None):
-    """One search of ``state`` by a fresh solver: (interval, nodes, wall s, CPU s)."""
+def _timed(kernel, state, budget_s, table_bits=None, out=None):
+    """One search of ``state`` by a fresh solver: (interval, nodes, wall s, CPU s); with
+    ``out`` (a dict) and the numba search, the profile of its nodes goes there too."""
     d = _solver(kernel, table_bits)
     t0, c0 = time.perf_counter(), time.process_time()
     iv = d.value(state, budget_s=budget_s)
-    return iv, d.nodes, time.perf_counter() - t0, time.process_time() - c0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    if out is not None and kernel == "numba":
+        out["profile"] = profile(d.ctr)
+    return iv, d.nodes, wall, cpu
+
+
+def profile(ctr) -> dict:
+    """Where the numba search's nodes went: by the phase of the node (a PICK of free cards,
+    F_FREE, apart), the nodes expanded and the children they made."""
+    from solver.duo import open_kernel as OK
+    from solver.honest.state import PHASE_NAMES
+    names = list(PHASE_NAMES) + ["pick"]
+    return {names[k]: [int(ctr[OK.C_PH_NODES + k]), int(ctr[OK.C_PH_KIDS + k])]
+            for k in range(OK.N_PH) if ctr[OK.C_PH_NODES + k]}
 
 
 def _machine():
@@ -162,10 +179,11 @@ def main(argv=None):
                 continue
             if a.only is not None and i not in {int(x) for x in a.only.split(",")}:
                 continue
+            prof = {}
             iv, nodes, wall, cpu = _timed(a.kernel, parse_position(text), a.budget_s,
-                                          a.table_bits)
+                                          a.table_bits, prof)
             r = {"index": i, "unknown": u, "exact": iv.exact, "lo": iv.lo, "hi": iv.hi,
-                 "nodes": nodes, "seconds": round(wall, 3), "cpu_s": round(cpu, 3)}
+                 "nodes": nodes, "seconds": round(wall, 3), "cpu_s": round(cpu, 3), **prof}
             fh.write(json.dumps(r) + "\n")
             fh.flush()
             os.fsync(fh.fileno())

@@ -51,8 +51,11 @@ MODE = "open-hands"
 # the reductions' flags, shared with the numba search (solver.duo.open_kernel): F_PRUNE
 # alpha-beta / Star1, F_DEAD the dead-position bound, F_SWAP the player-swap key,
 # F_PROPHECY_SORT the revealed cards as a multiset, F_REVEAL a reveal as one chance node
-from solver.duo.open_kernel import (DEFAULT_FLAGS, F_DEAD, F_PROPHECY_SORT,  # noqa: E402
-                                    F_PRUNE, F_REVEAL, F_SWAP)
+# (the numba search adds F_FREE, the deferred prophecy order, which this search does not have:
+# its default is the five, PYTHON_FLAGS)
+from solver.duo.open_kernel import (F_DEAD, F_PROPHECY_SORT, F_PRUNE, F_REVEAL,  # noqa: E402
+                                    F_SWAP)
+from solver.duo.open_kernel import PYTHON_FLAGS as DEFAULT_FLAGS  # noqa: E402
 
 DEFAULT_MEMO_CAP = 1_500_000    # entries (about 300 bytes each); the memo is emptied when full
 FIRST_ROUND = 20_000            # rank(): node allowance per open action in round 1, doubling

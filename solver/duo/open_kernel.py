@@ -40,15 +40,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.rules import COLOURS, FIRST_DOOR, NUM_TYPES
+from engine.rules import (COLOURS, DUO_OWN_SIZE, DUO_SHARED_SIZE, FIRST_DOOR, NUM_TYPES,
+                          SERIES_LENGTH, SYMBOLS)
+from solver import board, steps
 from solver.duo import info_state as IS
+from solver.honest.state import _add_unknown
 from solver.duo.search import ALL_BOUNDS, _dead_nb
 from solver.expectimax.search import now_us
 from solver.expectimax.table import prefetch_row
 from solver.tt import BUCKET, _bucket, _same
 
 __all__ = ["make_key", "search_array", "new_table", "KW", "F_PRUNE", "F_DEAD", "F_SWAP",
-           "F_PROPHECY_SORT", "F_REVEAL", "DEFAULT_FLAGS"]
+           "F_PROPHECY_SORT", "F_REVEAL", "F_FREE", "F_LAST", "PYTHON_FLAGS", "DEFAULT_FLAGS", "FREE"]
 
 # the reductions (docs/DUO_EXPECTIMAX.md section 3); solver.duo.open_hands uses these numbers
 F_PRUNE = 1           # alpha-beta at decisions, Star1 at chance nodes
@@ -56,7 +59,11 @@ F_DEAD = 2            # DB1-DB3: a position that provably cannot be won is worth
 F_SWAP = 4            # the memo key is relative to the active player (player-swap symmetry)
 F_PROPHECY_SORT = 8   # the cards being revealed by a prophecy are a multiset in the key
 F_REVEAL = 16         # a Nightmare's reveal of r unknown cards is one chance node over multisets
-DEFAULT_FLAGS = F_PRUNE | F_DEAD | F_SWAP | F_PROPHECY_SORT | F_REVEAL
+F_FREE = 32           # the deferred prophecy order: the kept cards are free, ordered when drawn
+F_LAST = 64           # DB4, the last turn: a turn that cannot end gains too few Doors
+# the reductions the Python search (solver.duo.open_hands) has too; F_FREE is this kernel's only
+PYTHON_FLAGS = F_PRUNE | F_DEAD | F_SWAP | F_PROPHECY_SORT | F_REVEAL
+DEFAULT_FLAGS = PYTHON_FLAGS | F_FREE | F_LAST
 
 KW = 5                  # key words (make_key)
 MAX_TOP = 11            # known deck cards a key holds (5 bits each after a 4-bit count)
@@ -67,7 +74,14 @@ CLOCK_MASK = 1023       # a look at the clock every 1,024 nodes (one look: a few
 
 # counters (ctr)
 C_NODES, C_STOPPED, C_DEAD, C_HITS, C_STORED, C_REPLACED, C_DEPTH_CUT, C_MAX_DEPTH, C_KIDS = range(9)
-N_COUNTERS = 9
+# the profile: nodes expanded and children made, by the phase of the node (12 phases, a
+# PICK of the free cards counted apart, F_FREE), from C_PH_NODES and C_PH_KIDS
+N_PH = 13
+PH_PICK = 12
+C_PH_NODES = 9
+C_PH_KIDS = C_PH_NODES + N_PH
+C_PH_TOP = C_PH_KIDS + N_PH       # nodes with known deck cards on top (a prophecy's), by phase
+N_COUNTERS = C_PH_TOP + N_PH
 
 NS = IS.NS
 PSTEP = IS.PSTEP
@@ -77,10 +91,17 @@ PH, DRAWN, LEFT, TURN, SH, SHS, HSIZE = IS.PH, IS.DRAWN, IS.LEFT, IS.TURN, IS.SH
 NLOC = IS.NLOC
 P_PLAY, P_DRAFT, P_DOOR = IS.P_PLAY, IS.P_DRAFT, IS.P_DOOR
 P_PROPHECY, P_FORESEE, P_REVEAL = IS.P_PROPHECY, IS.P_FORESEE, IS.P_REVEAL
+P_REFILL, P_REDRAW = IS.P_REFILL, IS.P_REDRAW
 P_WON, P_LOST, P_SETUP = IS.P_WON, IS.P_LOST, IS.P_SETUP
 MAX_LEGAL = IS.MAX_LEGAL
 PROPHECY_SIZE = 5
 NM = NUM_TYPES - 1
+A_PROPHECY = IS.A_PROPHECY
+# F_FREE: how many of the known top cards are free (a multiset, ascending, its order chosen as
+# they are drawn): a slot of the array that the turn kernel neither reads nor writes (between
+# the two-player fields and the unknown list), copied with the children
+FREE = IS.VIEWER + 1
+assert FREE < IS.ARR
 
 
 # ----------------------------------------------------------------------------- the key
@@ -163,6 +184,7 @@ def make_key(S, flags, out):
     for i in range(k, n):
         w |= S[TOP + i] << sh
         sh += 5
+    w |= S[FREE] << 59                # F_FREE: how many of the top cards are free (0 to 4)
     out[4] = w
 
 
@@ -192,6 +214,111 @@ def is_dead(S, allhand, deckc, doors, ldoors):
     act = S[HSIZE + PSTEP * t] + S[SHS]
     return _dead_nb(allhand, deckc, doors, ldoors, drawn, S[LAST], S[SER], S[LAST + PSTEP],
                     S[SER + PSTEP], act, ph == P_PLAY or ph == P_DRAFT, ALL_BOUNDS)
+
+
+@njit(cache=True, inline="always")
+def _deck_count(S, x):
+    """Cards of type ``x`` in the deck: the unknown ones and the known top's."""
+    n = S[U + x]
+    for i in range(S[NTOP]):
+        if S[TOP + i] == x:
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _series_plays(S, o, col):
+    """The plays player ``o`` (its slot offset) needs to complete a series of colour ``col``
+    in its row: SERIES_LENGTH (3), less the open series of its row if the row's last card is of that colour
+    (a player plays only to its own row, D2)."""
+    last = S[LAST + o]
+    if last < NLOC and last // SYMBOLS == col:
+        return SERIES_LENGTH - S[SER + o]
+    return SERIES_LENGTH
+
+
+@njit(cache=True, inline="always")
+def _turns_dead(S, ph, t, turns):
+    """DB4 given that at most ``turns`` turns start from here on, this one included (the
+    active player's, then the partner's, alternating): True only if the position is lost.
+    Every Door still missing is gained by a player without a Door of its colour (D5: one per
+    player and colour), so each such player must gain one.  It needs a turn of its own; a Door
+    card of the colour for each player that needs one (the deck's, the drawn Door, and the
+    limbo's if a later turn comes: the limbo goes back into the deck only at the end of a turn;
+    the active player's needs them in the deck or drawn if this turn is its last); and a Key
+    of the colour where that player may reach one (its own and shared cards, the deck, and the
+    other player's own cards if that player exchanges (D3: with a discard, in phase play) before
+    the turn), or else a series in its own row, which takes 3 plays of that player, less its
+    row's open series of the colour (:func:`_series_plays`)."""
+    a = PSTEP * t
+    b = PSTEP * (1 - t)
+    turns_a = (turns + 1) // 2
+    turns_b = turns // 2
+    plays_a = turns_a - 1 + (1 if ph == P_PLAY else 0)
+    # the active player's own cards reach the partner's turns only by an exchange (D3) in a
+    # play of its own before them: this turn's, if it is in phase play, or a later one
+    a_swaps = ph == P_PLAY or turns_b > 1
+    keyless_a = 0
+    keyless_b = 0
+    for col in range(COLOURS):
+        need = 2 - S[DR + col] - S[DR + PSTEP + col]
+        if need <= 0:
+            continue
+        need_a = S[DR + a + col] == 0
+        need_b = S[DR + b + col] == 0
+        if need_b and turns_b == 0:
+            return True
+        d = FIRST_DOOR + col
+        doors = _deck_count(S, d)
+        if ph == P_DOOR and S[DRAWN] == d:
+            doors += 1
+        if need_a and turns_a == 1 and doors == 0:
+            return True
+        if turns > 1:
+            doors += S[L + d]
+        if doors < need:
+            return True
+        k = board.key_of(col)
+        keys = S[SH + k] + S[H + a + k] + _deck_count(S, k)
+        if need_a and keys + (S[H + b + k] if turns_a > 1 else 0) == 0:
+            keyless_a += _series_plays(S, a, col)
+        if need_b and keys - (0 if a_swaps else S[H + a + k]) + S[H + b + k] == 0:
+            keyless_b += _series_plays(S, b, col)
+    return keyless_a > plays_a or keyless_b > turns_b
+
+
+@njit(cache=True, inline="always")
+def last_turn_dead(S):
+    """DB4, the last turns (``F_LAST``; the argument: docs/DUO_EXPECTIMAX.md section 3): True
+    only if the position is lost.  Only Locations fill a hand, and a turn ends only when the
+    active player's hand is full again: so this turn ends only if the deck holds the
+    Locations its hand will miss after its current step, and every later turn needs one more
+    (its play or discard leaves a card to draw).  With ``locs`` Locations in the deck and
+    ``miss`` to draw, at most 1 turn starts (``locs < miss``: this one never ends) or
+    ``locs - miss + 2``; :func:`_turns_dead` asks whether the players can gain the missing
+    Doors in them.  Two cases of the same kind: a Nightmare's reveal that turns over the whole
+    deck leaves the refill nothing to draw; a Nightmare's redraw gains no Door (it sends Doors
+    to limbo), so if it cannot fill the hand the game is lost."""
+    ph = S[PH]
+    if ph == P_WON or ph == P_LOST or ph == P_SETUP or ph == P_DRAFT:
+        return False
+    t = S[TURN]
+    miss = DUO_OWN_SIZE - S[HSIZE + PSTEP * t] + DUO_SHARED_SIZE - S[SHS]
+    if ph == P_PLAY:
+        miss += 1                   # the play or discard leaves a card to draw
+    locs = 0
+    for c in range(NLOC):
+        locs += S[U + c]
+    for i in range(S[NTOP]):
+        if S[TOP + i] < NLOC:
+            locs += 1
+    if ph == P_REVEAL and S[LEFT] >= IS.deck_size(S):
+        return True                 # the reveal empties the deck, the refill then draws
+    if locs < miss:
+        if ph == P_REDRAW:
+            return True             # a redraw gains no Door and cannot fill the hand
+        return _turns_dead(S, ph, t, 1)
+    return _turns_dead(S, ph, t, locs - miss + 2)
 
 
 # ----------------------------------------------------------------------------- the memo
@@ -254,21 +381,171 @@ def memo_put(mem, memf, key, lo, hi, work, ctr):
     mem[victim, M_WORK] = np.uint64(max(work, 1))
 
 
+# ----------------------------------------------------------------------------- free cards
+# F_FREE (docs/DUO_EXPECTIMAX.md section 3): a prophecy puts its kept cards back as a multiset of
+# S[FREE] free cards on top of the deck (ascending), and each time the turn would draw one of
+# them, the team picks which type comes next (a PICK node: a decision).  The turn kernel draws a
+# known top card by itself, so the search hides the free cards from it while it advances: the
+# top count is cut to the cards shown (none, or the one just picked) and HID, which the kernel
+# reads only to count the deck (deck_size: NTOP + UTOT - HID, 0 in the open game), is set to
+# minus the hidden cards, so that every count of the deck (the reveal's and the prophecy's
+# size, the empty deck) is the true one.  The kernel's advance then stops where it would draw a
+# hidden card (it finds no known top card: a chance node for it), and the search puts them back.
+# Nothing else the advance does reads the top: a shuffle (the limbo back at the end of a turn)
+# takes the deck into the unknown part, and the hidden cards go with it.  The decisions
+# themselves (a series taking a Door out of the deck, a reveal's size) run with every card shown.
+FB0 = 64                # iw[FB0:FB0 + 4]: the hidden free cards
+
+
+@njit(cache=True, inline="always")
+def _is_pick(S, flags):
+    """True if the node ``S`` is a PICK (``F_FREE``): the turn draws next, from free cards of
+    at least two types."""
+    ph = S[PH]
+    return (flags & F_FREE) != 0 and S[FREE] > 0 and (ph == P_REFILL or ph == P_REDRAW)
+
+
+@njit(cache=True, inline="always")
+def _defers(S, flags):
+    """True if the prophecy at ``S`` leaves its kept cards free (``F_FREE``): it looks at every
+    known card (none of the listed deck lies below; a root may list more)."""
+    return (flags & F_FREE) != 0 and S[PH] == P_PROPHECY \
+        and S[NTOP] == steps.prophecy_count(IS.deck_size(S))
+
+
+@njit(cache=True, inline="always")
+def _normalize(S):
+    """The free cards left: at most the known top; fewer than two types have one order only,
+    so they are free no longer."""
+    f = min(S[FREE], S[NTOP])
+    kinds = 0
+    for i in range(f):
+        if i == 0 or S[TOP + i] != S[TOP + i - 1]:
+            kinds += 1
+    S[FREE] = f if kinds >= 2 else 0
+
+
+@njit(cache=True, inline="always")
+def _advance_hidden(S, nh, iw):
+    """The kernel's advance with the ``nh`` free cards iw[FB0:] hidden below the known top
+    (module note above); afterwards they are back on top (S[FREE] = nh), or in the unknown part
+    if a shuffle took the deck (S[FREE] = 0)."""
+    u0 = S[UTOT]
+    S[IS.HID] = -nh
+    IS.advance(S)
+    S[IS.HID] = 0
+    if S[UTOT] > u0:            # the limbo came back: the deck was shuffled, hidden cards too
+        for i in range(nh):
+            _add_unknown(S, iw[FB0 + i])
+        S[FREE] = 0
+        return
+    n = S[NTOP]                 # 0: the advance stops only where it needs a hidden card
+    for i in range(nh):
+        S[TOP + n + i] = iw[FB0 + i]
+    S[NTOP] = n + nh
+    S[FREE] = nh
+
+
+@njit(cache=True, inline="always")
+def _after_hidden(S):
+    """After :func:`_advance_hidden`: a reveal turns the free cards over and a prophecy looks at
+    them (their order does not matter there), so the kernel goes on with them shown; then the
+    free cards are normalized, and if none is left the kernel advances on its own (drawing a
+    known top card whose order is now fixed, or nothing: at a decision or a chance node the
+    advance stops at once)."""
+    ph = S[PH]
+    if S[FREE] > 0 and (ph == P_REVEAL or ph == P_FORESEE):
+        IS.advance(S)
+    _normalize(S)
+    if S[FREE] == 0:
+        IS.advance(S)
+
+
+@njit(cache=True, inline="always")
+def _resume(S, iw):
+    """The kernel's advance of ``S`` (just after a decision) with its free cards hidden.  The
+    decision may have taken free cards already: a series takes its Door out of the deck (the
+    first of the known top), then the deck is shuffled (or the game won)."""
+    _normalize(S)
+    f = S[FREE]
+    if f == 0:
+        IS.advance(S)
+        return
+    for i in range(f):
+        iw[FB0 + i] = S[TOP + i]
+    S[NTOP] = 0                 # the free cards are the whole known top (_defers)
+    _advance_hidden(S, f, iw)
+    _after_hidden(S)
+
+
+@njit(cache=True, inline="always")
+def _draw_free(S, t, iw):
+    """The PICK child ``t``: a free card of type ``t`` is drawn next; the other free cards stay
+    hidden while the kernel places it and advances."""
+    f = S[FREE]
+    j = 0
+    taken = False
+    for i in range(f):
+        c = S[TOP + i]
+        if c == t and not taken:
+            taken = True
+            continue
+        iw[FB0 + j] = c
+        j += 1
+    S[TOP] = t
+    S[NTOP] = 1
+    _advance_hidden(S, f - 1, iw)
+    _after_hidden(S)
+
+
+@njit(cache=True, inline="always")
+def _decide(S, a, flags, iw):
+    """The decision ``a`` at ``S`` and the automatic steps after it; with ``F_FREE`` a prophecy
+    that defers leaves its kept cards free (ascending), and free cards are hidden from the
+    kernel's advance."""
+    if (flags & F_FREE) == 0:
+        IS.step(S, a)
+        return
+    defer = _defers(S, flags)
+    was_prophecy = S[PH] == P_PROPHECY
+    IS.apply_action(S, a)
+    if defer:
+        f = S[NTOP]
+        for i in range(1, f):                   # insertion sort of the kept cards
+            c = S[TOP + i]
+            j = i
+            while j > 0 and S[TOP + j - 1] > c:
+                S[TOP + j] = S[TOP + j - 1]
+                j -= 1
+            S[TOP + j] = c
+        S[FREE] = f
+        _normalize(S)
+    elif was_prophecy:
+        S[FREE] = 0
+    _resume(S, iw)
+
+
 # ----------------------------------------------------------------------------- children
 @njit(cache=True, inline="always")
-def _apply_code(S, chance, code):
-    """Step ``S`` (in place) to its child ``code``: a decision's action, or a chance outcome
-    (the count of cards r in the low 3 bits, then r card types of 5 bits each: one draw, or
-    the multiset of cards a Nightmare's reveal turns over, ``F_REVEAL``)."""
+def _apply_code(S, chance, code, flags, iw):
+    """Step ``S`` (in place, a copy of the parent) to its child ``code``: a decision's action,
+    a PICK's type (``F_FREE``), or a chance outcome (the count of cards r in the low 3 bits,
+    then r card types of 5 bits each: one draw, or the multiset of cards a Nightmare's reveal
+    turns over, ``F_REVEAL``).  A chance node with free cards is a prophecy's foresight (every
+    other chance node draws with no known card on top): the drawn card goes below them."""
     if not chance:
-        IS.step(S, code)
+        if _is_pick(S, flags):
+            _draw_free(S, code, iw)
+        else:
+            _decide(S, code, flags, iw)
         return
     r = code & 7
     for i in range(r):
         IS.chance_step(S, (code >> (3 + 5 * i)) & 31)
 
 
-IW = 64                 # int scratch of the reveal's multisets (_multiset_count, _reveal_outcomes)
+IW = FB0 + 8            # int scratch: the reveal's multisets (_multiset_count,
+                        # _reveal_outcomes: below FB0) and the hidden free cards (from FB0)
 
 
 @njit(cache=True, _nrt=False)
@@ -371,12 +648,34 @@ def _need(S, flags, iw):
 @njit(cache=True, inline="always")
 def _codes(S, flags, base, pcode, pp, legal_out, iw):
     """The children of node ``S`` as codes (and probabilities at a chance node) from pool
-    entry ``base``; returns (how many, chance node)."""
+    entry ``base``; returns (how many, chance node).  ``F_FREE``: a PICK's children are the
+    free cards' types; a prophecy that defers has one child per type it may discard."""
+    if _is_pick(S, flags):
+        n = 0
+        for i in range(S[FREE]):
+            if i == 0 or S[TOP + i] != S[TOP + i - 1]:
+                pcode[base + n] = S[TOP + i]
+                pp[base + n] = 1.0
+                n += 1
+        return n, False
     if not IS.is_chance(S):
-        n = IS.legal(S, legal_out)
-        for i in range(n):
-            pcode[base + i] = legal_out[i]
-            pp[base + i] = 1.0
+        m = IS.legal(S, legal_out)
+        defer = _defers(S, flags)
+        n = 0
+        for i in range(m):
+            a = legal_out[i]
+            if defer:               # keep the first action of each discarded type
+                v = S[TOP + steps.prophecy_split(a - A_PROPHECY)[0]]
+                seen = False
+                for j in range(n):
+                    if S[TOP + steps.prophecy_split(pcode[base + j] - A_PROPHECY)[0]] == v:
+                        seen = True
+                        break
+                if seen:
+                    continue
+            pcode[base + n] = a
+            pp[base + n] = 1.0
+            n += 1
         return n, False
     if (flags & F_REVEAL) and S[PH] == P_REVEAL and S[LEFT] > 1 and S[NTOP] == 0:
         return _reveal_outcomes(S, S[LEFT], base, pcode, pp, iw), True
@@ -399,7 +698,7 @@ def copy_state(src, dst):
     numba's slice copy is slower."""
     for i in range(TOP + src[NTOP]):
         dst[i] = src[i]
-    for i in range(SH, IS.VIEWER + 1):
+    for i in range(SH, FREE + 1):
         dst[i] = src[i]
     for i in range(IS.ARR, IS.ARR + src[UTOT]):
         dst[i] = src[i]
@@ -412,21 +711,22 @@ def copy_state(src, dst):
 
 @njit(cache=True, inline="always")
 def _settle(S, n, base, chance, flags, pcode, plo, phi, pkey, child, key, sa, sb, sc, sd,
-            mem, memf, ctr):
+            mem, memf, ctr, iw):
     """Make every child, settle those that cost no search (won, lost, dead, an exact memo
     entry) and write every child's bounds so far (its memo entry, else [0, 1]) and key.  The
     first pass makes the children and asks the CPU for their memo rows, the second reads them
     (the rows' fetches overlap)."""
     for i in range(n):
         copy_state(S, child)
-        _apply_code(child, chance, pcode[base + i])
+        _apply_code(child, chance, pcode[base + i], flags, iw)
         ph = child[PH]
         lo, hi = 0.0, 1.0
         if ph == P_WON:
             lo = 1.0
         elif ph == P_LOST:
             hi = 0.0
-        elif (flags & F_DEAD) and is_dead(child, sa, sb, sc, sd):
+        elif ((flags & F_DEAD) and is_dead(child, sa, sb, sc, sd)) or \
+                ((flags & F_LAST) and last_turn_dead(child)):
             ctr[C_DEAD] += 1
             hi = 0.0
         else:
@@ -523,7 +823,8 @@ def _root_quick(S, flags, scratch, ctr):
         return 1.0
     if ph == P_LOST:
         return 0.0
-    if (flags & F_DEAD) and is_dead(S, scratch[0], scratch[1], scratch[2], scratch[3]):
+    if ((flags & F_DEAD) and is_dead(S, scratch[0], scratch[1], scratch[2], scratch[3])) or \
+            ((flags & F_LAST) and last_turn_dead(S)):
         ctr[C_DEAD] += 1
         return 0.0
     return -1.0
@@ -720,10 +1021,15 @@ def _run(flags, mem, memf, ctr, limit, deadline_us, st, fkey, ff, fi, pcode, por
             ctr[C_NODES] += 1
             if d > ctr[C_MAX_DEPTH]:
                 ctr[C_MAX_DEPTH] = d
+            kind = PH_PICK if _is_pick(st[d], flags) else st[d, PH]
             n, chance = _codes(st[d], flags, top, pcode, pp, legal_out, iw)
             ctr[C_KIDS] += n
+            ctr[C_PH_NODES + kind] += 1
+            ctr[C_PH_KIDS + kind] += n
+            if st[d, NTOP] > 0:
+                ctr[C_PH_TOP + kind] += 1
             _settle(st[d], n, top, chance, flags, pcode, plo, phi, pkey, child, key,
-                    sa, sb, sc, sd, mem, memf, ctr)
+                    sa, sb, sc, sd, mem, memf, ctr, iw)
             _order(n, top, chance, pp, plo, phi, pord)
             ff[d, F_ALPHA] = a
             ff[d, F_BETA] = b
@@ -752,7 +1058,7 @@ def _run(flags, mem, memf, ctr, limit, deadline_us, st, fkey, ff, fi, pcode, por
             i = _pick(d, ff, fi, flags, pp, plo, phi, pord)
             if i >= 0:
                 copy_state(st[d], st[d + 1])
-                _apply_code(st[d + 1], fi[d, I_CHANCE] != 0, pcode[i])
+                _apply_code(st[d + 1], fi[d, I_CHANCE] != 0, pcode[i], flags, iw)
                 for z in range(KW):
                     fkey[d + 1, z] = pkey[i, z]
                 d += 1

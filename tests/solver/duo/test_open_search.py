@@ -41,8 +41,10 @@ def _exact(search, s, nodes=30_000):
 
 
 def test_same_values_and_nodes_as_the_python_search():
+    """The numba search with the Python search's reductions (DX.DEFAULT_FLAGS: not F_FREE
+    and F_LAST, which only the numba search has) is the same search."""
     for s in open_positions(idx=BOTH_FINISH):
-        py, nb = DX.DuoExpectimax(), OS.OpenSearch()
+        py, nb = DX.DuoExpectimax(), OS.OpenSearch(flags=DX.DEFAULT_FLAGS)
         a, b = _exact(py, s), _exact(nb, s)
         assert a is not None and b is not None, format_position(s)
         assert abs(a - b) <= 1e-12, (format_position(s), a, b)
@@ -80,7 +82,7 @@ def test_ranking_agrees_with_the_python_search():
 
 
 FLAG_SETS = [0, DX.F_PRUNE, DX.F_DEAD, DX.F_SWAP, DX.F_PROPHECY_SORT, DX.F_REVEAL,
-             DX.DEFAULT_FLAGS]
+             OK.F_FREE, OK.F_LAST, DX.DEFAULT_FLAGS, OK.DEFAULT_FLAGS]
 
 
 def _check_flags(ps, want, nodes=60_000):
@@ -106,7 +108,7 @@ def test_each_reduction_alone_gives_the_unreduced_values_larger():
 
 def test_a_tiny_memo_gives_the_same_values():
     """16 rows: entries are replaced all the time; full keys keep every answer right."""
-    for s in open_positions(idx=(2, 6, 10, 19)):
+    for s in open_positions(idx=(2, 6, 9, 10, 19)):
         big = OS.OpenSearch()
         tiny = OS.OpenSearch(table_bits=4)
         a, b = _exact(big, s, 300_000), _exact(tiny, s, 300_000)
