@@ -56,6 +56,21 @@ def key_of_stream(stream: int) -> int:
     return rng.mix64((int(stream) ^ _SALT) & rng.MASK)
 
 
+class Rounds:
+    """One decision's playout rounds: the view's state ``S``, the candidates ``cands[:m]``
+    (base row ``bi``), the stream ``key``, a work state, the base and the reward."""
+
+    def __init__(self, S, cands, m, bi, key, work, base, reward):
+        self.S, self.cands, self.m, self.bi, self.key = S, cands, m, bi, key
+        self.work, self.base, self.reward = work, base, reward
+
+    def run(self, rows, j0: int, j1: int, res) -> None:
+        """Playouts j0 .. j1-1 of each candidate row in ``rows`` into ``res``."""
+        for i in rows:
+            IP._eval(self.S, self.cands[i], j0, j1, self.key, self.work, res[i], self.base,
+                     self.reward)
+
+
 def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str,
                    base: str = "greedy-plus") -> list:
     """The parameters of a two-player one-step rollout (this module's compiled ``duo-krollout``
@@ -124,6 +139,24 @@ class DuoKRollout(PolicyBase):
     def act(self, view, stream: int) -> int:
         return self.search(view, stream).action
 
+    def rounds(self, r: "Rounds", res, n: int) -> int:
+        """Fill ``res`` (candidates x ``n``) with playouts: the screen (every candidate
+        ``screen`` playouts, then the best ``keep`` and the base row the rest) or every
+        candidate ``n``; returns the row the z-margin rule chooses."""
+        from solver.honest.screening import screen_top, screens, select
+        sel = np.empty(r.m + 1, dtype=np.int64)
+        if screens(n, self.screen, self.keep, r.m):
+            r.run(range(r.m), 0, self.screen, res)
+            q = screen_top(res, r.m, r.bi, self.screen, self.keep, sel)
+            r.run(sel[:q], self.screen, n, res)
+            self.stats[0] += r.m * self.screen + q * (n - self.screen)
+        else:
+            q = r.m
+            sel[:q] = np.arange(q)
+            r.run(range(r.m), 0, n, res)
+            self.stats[0] += r.m * n
+        return int(select(res, sel, q, r.bi, n, self.z))
+
     def search(self, view, stream: int, n: int | None = None):
         """The decision of :meth:`act` (``n`` None: the policy's own) with the search's
         per-candidate estimates (``solver.policies.seq.SeqSearch``: the share of each
@@ -131,7 +164,7 @@ class DuoKRollout(PolicyBase):
         ``reward``): the kernel's ``decide`` step by step on the same arrays, so that
         ``onirim best`` on a two-player view shows what this policy plays on."""
         from solver.duo.info_state import NS, legal
-        from solver.honest.screening import row_of, screen_top, screens, select
+        from solver.honest.screening import row_of
         from solver.policies.seq import SeqSearch, _estimate_of
         if getattr(view, "players", 1) != 2:
             raise PolicyError("duo-krollout plays two-player games only")
@@ -159,24 +192,10 @@ class DuoKRollout(PolicyBase):
         reward = np.int64(IP.REWARDS[self.reward])
         bi = row_of(cands, m, b, 0)
         res = np.full((m, n), -1, dtype=np.int8)       # -1: no playout made there
-        work = np.empty(NS, dtype=np.int64)
-        sel = np.empty(m + 1, dtype=np.int64)
-        if screens(n, self.screen, self.keep, m):
-            for i in range(m):
-                IP._eval(S, cands[i], 0, self.screen, key, work, res[i], base, reward)
-            q = screen_top(res, m, bi, self.screen, self.keep, sel)
-            for t in range(q):
-                IP._eval(S, cands[sel[t]], self.screen, n, key, work, res[sel[t]], base,
-                         reward)
-            self.stats[0] += m * self.screen + q * (n - self.screen)
-        else:
-            q = m
-            for i in range(m):
-                sel[i] = i
-                IP._eval(S, cands[i], 0, n, key, work, res[i], base, reward)
-            self.stats[0] += m * n
+        row = self.rounds(Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base,
+                                 reward), res, n)
         self.stats[1] += m
-        out = SeqSearch(int(cands[select(res, sel, q, bi, n, self.z)]), label,
+        out = SeqSearch(int(cands[row]), label,
                         playouts=int(sum(int((res[i] >= 0).sum()) for i in range(m))))
         from engine.rules import DOORS_TO_WIN
         full = 1 if self.reward == "win" else DOORS_TO_WIN    # a won playout's score
@@ -227,3 +246,76 @@ class DuoPlus2(PolicyBase):
         if getattr(view, "players", 1) != 2 or not is_duo_view(view):
             raise PolicyError("duo-plus2 decides from a two-player player's view (player_view)")
         return base_at(encode(view), "plus2")
+
+
+# duo-krollout with a sequential stop (as solo seq-rollout, solver/policies/seq.py): after the
+# screen, the live candidates get rounds of playouts (``batch``, later a quarter of those made)
+# up to ``n``; a candidate more than ``zdrop`` standard errors below the leader is dropped, and
+# the rounds end once one candidate is left or no live rival's paired mean difference to the
+# reference (the base row, else the leader) plus ``zstop`` standard errors reaches ``stop``
+# (in the reward's unit: Doors).  The CPU an easy decision does not use is what lets ``n`` grow.
+@register_policy(
+    "duo-kseq",
+    params=rollout_params(n=1024, z=1.0, screen=32, keep=4, swaps="all", base="plus2") + [
+        Param("batch", int, 64, "playouts per live candidate in a round after the screen (a "
+                                "later round: a quarter of those made, if more)"),
+        Param("zdrop", float, 2.0, "drop a candidate more than zdrop standard errors below "
+                                   "the leader (0: never)"),
+        Param("stop", float, 0.05, "indifference stop, in Doors: end the rounds once no live "
+                                   "rival can beat the reference by this much (0: never)"),
+        Param("zstop", float, 2.0, "the indifference stop's margin, in standard errors")],
+    doc="duo-krollout with a sequential stop: rounds of playouts up to n per candidate, the "
+        "clearly worse candidates dropped, the rounds ended once no rival can beat the base")
+class DuoKSeq(DuoKRollout):
+    def __init__(self, n=1024, z=1.0, screen=32, keep=4, base="plus2", reward="doors",
+                 swaps="all", batch=64, zdrop=2.0, stop=0.05, zstop=2.0):
+        super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
+                         swaps=swaps)
+        _check("batch", batch, 1, 1 << 16)
+        for name, v in (("zdrop", zdrop), ("stop", stop), ("zstop", zstop)):
+            if math.isnan(v):
+                raise PolicyError(f"policy argument {name}: must be a number")
+            _check(name, v, 0.0)
+        self.batch, self.zdrop, self.stop, self.zstop = batch, float(zdrop), float(stop), \
+            float(zstop)
+
+    def drop(self, res, alive, done: int) -> None:
+        """Drop the live rows more than ``zdrop`` standard errors below the leader."""
+        from solver.honest.screening import leader, paired
+        if self.zdrop <= 0.0:
+            return
+        lead = leader(res, alive, len(alive), done)
+        for i in np.flatnonzero(alive):
+            if i != lead:
+                mean, se = paired(res, i, lead, done)
+                if mean + self.zdrop * se < 0.0:
+                    alive[i] = False
+
+    def rounds(self, r: Rounds, res, n: int) -> int:
+        from solver.honest.screening import indifferent, leader, screen_top, screens, select
+        alive = np.ones(r.m, dtype=np.bool_)
+        order = np.arange(r.m)          # the rows in duo-krollout's order (its ties)
+        done = 0
+        if screens(n, self.screen, self.keep, r.m):
+            r.run(range(r.m), 0, self.screen, res)
+            self.stats[0] += r.m * self.screen
+            done = self.screen
+            sel = np.empty(r.m + 1, dtype=np.int64)
+            order = sel[:screen_top(res, r.m, r.bi, done, self.keep, sel)]
+            alive[:] = False
+            alive[order] = True
+        ref = r.bi
+        while True:
+            if done > 0:
+                self.drop(res, alive, done)
+                ref = r.bi if alive[r.bi] else leader(res, alive, r.m, done)
+                if done >= n or alive.sum() == 1 or (self.stop > 0.0 and indifferent(
+                        res, alive, r.m, ref, done, self.stop, self.zstop)):
+                    break
+            j1 = min(n, done + max(self.batch, done // 4))
+            rows = np.flatnonzero(alive)
+            r.run(rows, done, j1, res)
+            self.stats[0] += len(rows) * (j1 - done)
+            done = j1
+        live = order[alive[order]]
+        return int(select(res, live, len(live), ref, done, self.z))
