@@ -60,7 +60,7 @@ def test_the_score_is_the_weighted_open_hands_value_computed_by_hand():
             for x in DuoExpectimax().rank(dealt_position(v, hand)).actions:
                 assert x.exact
                 want[x.action_id] += p * x.value
-        sw = _switch(budget_nodes=5_000_000)
+        sw = _switch(budget_nodes=5_000_000, margin=0.0)
         a = sw.act(v, decision_stream(seed, i))
         score, finished = sw.scored
         assert finished and set(score) == set(want)
