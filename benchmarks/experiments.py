@@ -272,6 +272,15 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("duo-plus2", "duo-plus2", 2_000, players=2, cost="about 1 CPU-minute"),
     _honest("duo-k2-192", "duo-krollout2", 2_000, players=2, cost="about 15 CPU-minutes",
             cheap=False),
+    # the silent game's end-game rule (solver/duo/silent_switch.py, a heuristic): duo-krollout2,
+    # but at <= 6 unknown deck cards and <= 8 possible partner hands the open-hands value
+    # averaged over those hands (20,000 nodes a hand; an unfinished hand plays the base; margin
+    # 0.05); paired against duo-k2-192's rows on deals 0-599: 7 deals gained, 0 lost; side by
+    # side with duo-krollout2 on deals 0-149, 1.13 times its CPU per decision (11.7 against
+    # 10.4 ms under load; docs/DUO.md); cost estimated from those deals
+    _honest("duo-silent-switch", "duo-silent-switch", 2_000,
+            {"unknown": 6, "worlds": 8, "budget_nodes": 20_000, "fallback": "base",
+             "margin": 0.05}, players=2, cost="about 15 CPU-minutes", cheap=False),
     # the same rollout at n=1024 (screen 128): the silent game's rung at <= 50 ms; 41 ms of
     # CPU per decision and 238 of 300 on deals 0-299 (onirim winrate --mode honest --players 2
     # --policy duo-krollout2 --policy-arg n=1024 --policy-arg screen=128 --deals 300)

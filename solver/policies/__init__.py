@@ -49,6 +49,7 @@ class Random(PolicyBase):
 # the modules of the search policies: importing them registers their policies
 from solver.duo import honest as duo_honest  # noqa: E402, F401
 from solver.duo import open_switch as duo_open_switch  # noqa: E402, F401
+from solver.duo import silent_switch as duo_silent_switch  # noqa: E402, F401
 from solver.honest import rollout  # noqa: E402, F401
 from . import endgame  # noqa: E402, F401
 from . import ismcts, keep_doors, late_l2, learned, learned2, seq  # noqa: E402, F401

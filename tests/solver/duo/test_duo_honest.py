@@ -22,7 +22,9 @@ from solver.duo.honest import candidates, duo_greedy_plus_action, playout, playo
 from solver.honest.play import decision_stream, play_honest
 
 DUO_POLICIES = [("greedy", {}), ("duo-greedy-plus", {}),
-                ("duo-rollout", {"n": 2, "screen": 0})]
+                ("duo-rollout", {"n": 2, "screen": 0}),
+                ("duo-silent-switch", {"base": "duo-krollout:n=8,screen=0", "unknown": 8,
+                                       "worlds": 16, "budget_nodes": 20_000})]
 
 
 def _positions(n_games, seed0=0, every=1, explore=0.0):
@@ -134,14 +136,17 @@ def test_no_duo_policy_decision_depends_on_the_hidden_cards(name, args):
     rnd = random.Random(11)
     n = 0
     every = 7 if name == "duo-rollout" else 2
+    searched = 0
     for seed, i, s in _positions(3, seed0=200, every=every, explore=0.2):
         stream = decision_stream(seed, i)
         a = policy.act(player_view(s), stream)
         assert a in s.legal_actions()
+        searched += getattr(policy, "last", None) in ("mean", "tie", "margin")
         for _ in range(2):
             assert policy.act(player_view(_redealt(s, rnd)), stream) == a
         n += 1
     assert n > 15
+    assert searched > 0 or name != "duo-silent-switch"     # its end-game rule was checked
 
 
 def test_the_redeal_would_catch_a_leak():
