@@ -114,6 +114,9 @@ DUO_LADDER = (
     ("duo-plus2", "duo-plus2", None),
     ("duo-krollout2 n=192 over plus2", "duo-k2-192", None),
     ("duo-krollout2 n=1024 over plus2", "duo-k2-1024", None),
+    # the silent game's end-game rule over duo-krollout2 n=192 (docs/DUO.md, "The silent
+    # game's end-game rule (a heuristic)")
+    ("duo-silent-switch over duo-krollout2 n=192", "duo-silent-switch", None),
 )
 # The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
 # stored, with mode "open".

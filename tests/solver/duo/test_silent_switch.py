@@ -130,6 +130,8 @@ def test_fallback_base_and_margin_keep_the_base_action():
     base = make_policy("duo-krollout", n=8, screen=0)
     starved, sure = _switch(budget_nodes=1, fallback="base"), _switch(margin=1.0)
     unfinished = 0
+    # (the greedy games' late views are mostly lost: since the search's last-turns bound
+    # F_LAST a 1-node search proves most of them exact ties at 0; 2 stay unfinished)
     for seed, i, s in _late_views(8):
         v = player_view(s)
         stream = decision_stream(seed, i)
@@ -138,7 +140,7 @@ def test_fallback_base_and_margin_keep_the_base_action():
         if starved.act(v, stream) != b:
             assert starved.last == "tie"   # an exact tie the base is not in
         unfinished += starved.last == "unfinished"
-    assert unfinished >= 3
+    assert unfinished >= 2
 
 
 def test_refuses_solo_views_and_bad_arguments():
