@@ -195,20 +195,18 @@ def _bound() -> None:
 
 
 # name -> (work, compile seconds of CPU measured on the development machine, two families at
-# once into an empty cache: `bash .ci/run` in a fresh clone of 358d161 on 2026-12-04, load 1
-# to 2, 156 s of wall for all seven, each family's "s of CPU" as precompile printed it,
-# rounded up; playouts 27 s: `--only playouts --jobs 1` after f4ae0f4, the deal-mode greedy on
-# the shared steps; the schedule starts the longest first)
+# once into an empty cache: `bash .ci/run` in a fresh clone of 5f0cb78 on 2026-12-06, load 1
+# to 2, 243 s of wall for all seven, each family's "s of CPU" as precompile printed it,
+# rounded up (duo-honest grew from 49 s with the two-player rollouts, the team base and the
+# open-hands search); the schedule starts the longest first
 FAMILIES = {
-    "expectimax": (_expectimax, 87),
-    "clairvoyant": (_clairvoyant, 32),
-    "duo": (_duo, 32),
-    "playouts": (_playouts, 27),
-    "honest": (_honest, 90),          # 58 + ismcts' 12 (measured alone, 2026-12-04) + about
-                                      # 20 for _honest_games (16 s of CPU for part of it at
-                                      # load 5, 2026-12-04)
-    "duo-honest": (_duo_honest, 49),
-    "bound": (_bound, 16),
+    "expectimax": (_expectimax, 79),
+    "clairvoyant": (_clairvoyant, 38),
+    "duo": (_duo, 33),
+    "playouts": (_playouts, 26),
+    "honest": (_honest, 102),
+    "duo-honest": (_duo_honest, 162),
+    "bound": (_bound, 14),
 }
 
 
