@@ -20,9 +20,6 @@ line.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import sys
 import time
 
@@ -112,33 +109,14 @@ def table(doc) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_open_phases",
-                                 description="CPU of the open game's switch policy: rollout "
-                                             "against exact search (module docstring).")
-    ap.add_argument("--name", required=True, help="an open-game duo-open-switch experiment")
-    ap.add_argument("--deals", type=int, default=20, help="deals; default 20")
-    ap.add_argument("--first", type=int, default=10_000_000,
-                    help="first seed; default 10,000,000 (away from the evaluation deals)")
-    ap.add_argument("--json", action="store_true", help="print the document as JSON")
-    ap.add_argument("--no-save", action="store_true", help="do not write benchmarks/results/")
-    a = ap.parse_args(argv)
-    from benchmarks.experiments import EXPERIMENTS
-    e = EXPERIMENTS.get(a.name)
-    if (e is None or e.kind != "honest" or e.params.get("talk") != "open"
-            or e.params.get("policy") != "duo-open-switch"):
-        print(f"bench_open_phases: {a.name!r} is not an open-game duo-open-switch experiment "
-              f"(python -m benchmarks.experiments list)", file=sys.stderr)
-        return 2
-    if not 1 <= a.deals <= 100_000 or a.first < 0:
-        print("bench_open_phases: --deals must be from 1 to 100000 and --first >= 0",
-              file=sys.stderr)
-        return 2
-    doc = measure(a.name, a.deals, a.first)
-    if not a.no_save:
-        from benchmarks.harness import write_stamped
-        doc["file"] = os.path.relpath(write_stamped("open-phases", doc))
-    print(json.dumps(doc, indent=1) if a.json else table(doc))
-    return 0
+    from benchmarks.bench_phases import phase_main
+    return phase_main(argv, "bench_open_phases",
+                      "CPU of the open game's switch policy: rollout against exact search "
+                      "(module docstring).", "an open-game duo-open-switch experiment", 20,
+                      lambda e: (e.kind == "honest" and e.params.get("talk") == "open"
+                                 and e.params.get("policy") == "duo-open-switch"),
+                      lambda name, deals, first, log: measure(name, deals, first),
+                      "open-phases", table)
 
 
 if __name__ == "__main__":

@@ -132,12 +132,16 @@ def table(doc) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_phases",
-                                 description="CPU per decision phase of a solo honest "
-                                             "experiment's policy (module docstring).")
-    ap.add_argument("--name", required=True, help="a solo honest experiment")
-    ap.add_argument("--deals", type=int, default=30, help="deals; default 30")
+def phase_main(argv, prog: str, description: str, what: str, deals: int, accepts, measure_fn,
+               kind: str, table_fn) -> int:
+    """The command line of the phase benchmarks (this one and ``bench_open_phases``):
+    ``--name`` an experiment that ``accepts(experiment)``, ``--deals`` (default ``deals``),
+    ``--first``, ``--json``, ``--no-save``; bad input exits 2 with one line naming ``what``
+    the experiment must be.  ``measure_fn(name, deals, first, log)`` makes the document, saved
+    as ``benchmarks/results/KIND-DATE.json`` and printed by ``table_fn`` (or as JSON)."""
+    ap = argparse.ArgumentParser(prog=f"python -m benchmarks.{prog}", description=description)
+    ap.add_argument("--name", required=True, help=what)
+    ap.add_argument("--deals", type=int, default=deals, help=f"deals; default {deals}")
     ap.add_argument("--first", type=int, default=10_000_000,
                     help="first seed; default 10,000,000 (away from the evaluation deals)")
     ap.add_argument("--json", action="store_true", help="print the document as JSON")
@@ -145,21 +149,29 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     from benchmarks.experiments import EXPERIMENTS
     e = EXPERIMENTS.get(a.name)
-    if e is None or e.kind != "honest" or e.params.get("players", 1) != 1:
-        print(f"bench_phases: {a.name!r} is not a solo honest experiment "
-              f"(python -m benchmarks.experiments list)", file=sys.stderr)
-        return 2
-    if not 1 <= a.deals <= 100_000 or a.first < 0:
-        print("bench_phases: --deals must be from 1 to 100000 and --first >= 0",
+    if e is None or not accepts(e):
+        print(f"{prog}: {a.name!r} is not {what} (python -m benchmarks.experiments list)",
               file=sys.stderr)
         return 2
-    doc = measure(a.name, a.deals, a.first,
-                  log=None if a.json else (lambda m: print(m, file=sys.stderr)))
+    if not 1 <= a.deals <= 100_000 or a.first < 0:
+        print(f"{prog}: --deals must be from 1 to 100000 and --first >= 0", file=sys.stderr)
+        return 2
+    doc = measure_fn(a.name, a.deals, a.first,
+                     None if a.json else (lambda m: print(m, file=sys.stderr)))
     if not a.no_save:
         from benchmarks.harness import write_stamped
-        doc["file"] = os.path.relpath(write_stamped("phases", doc))
-    print(json.dumps(doc, indent=1) if a.json else table(doc))
+        doc["file"] = os.path.relpath(write_stamped(kind, doc))
+    print(json.dumps(doc, indent=1) if a.json else table_fn(doc))
     return 0
+
+
+def main(argv=None) -> int:
+    return phase_main(argv, "bench_phases",
+                      "CPU per decision phase of a solo honest experiment's policy (module "
+                      "docstring).", "a solo honest experiment", 30,
+                      lambda e: e.kind == "honest" and e.params.get("players", 1) == 1,
+                      lambda name, deals, first, log: measure(name, deals, first, log=log),
+                      "phases", table)
 
 
 if __name__ == "__main__":
