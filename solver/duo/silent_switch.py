@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 
-from engine.view import dealt_position, is_duo_view
+from engine.view import is_duo_view
 
 from solver.duo import open_switch   # its deck_unknown (as a module: import cycle)
 from solver.duo.rollout import DEFAULT_DUO_POLICY
@@ -141,20 +141,15 @@ class DuoSilentSwitch(PolicyBase):
     def scores(self, view):
         """``{action id: sum_k P(k) OH_k(a)}`` over the possible partner hands of ``view``
         (the module's doc), and whether every hand's search finished."""
-        from solver.duo.view_rank import partner_hands
+        from solver.duo.view_rank import add_weighted, partner_hands, search_hands
         self.solver.clear()
-        acts = view.legal_actions()
-        score = {a: 0.0 for a in acts}
+        score = {a: 0.0 for a in view.legal_actions()}
         finished = True
-        for hand, p in partner_hands(view):
-            ranking = self.solver.rank(dealt_position(view, hand),
-                                       budget_nodes=self.budget_nodes,
-                                       first_round=max(1000, self.budget_nodes // 8))
-            by_id = {x.action_id: x for x in ranking.actions}
-            for a in acts:
-                row = by_id[a]
-                finished = finished and row.hi - row.lo <= EXACT_TOL
-                score[a] += p * hand_value(row)
+        for _hand, p, ranking in search_hands(view, partner_hands(view), self.solver,
+                                              per_hand=self.budget_nodes,
+                                              first_round=max(1000, self.budget_nodes // 8)):
+            finished = finished and all(x.hi - x.lo <= EXACT_TOL for x in ranking.actions)
+            add_weighted(score, p, ranking, hand_value)
         return score, finished
 
     def act(self, view, stream: int) -> int:
