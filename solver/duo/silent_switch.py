@@ -21,6 +21,9 @@ unfinished sends the decision to the base) and plays the largest score (ties wit
 the base's action if among them, else the smallest id), unless it is no more than ``margin``
 above the score of the base's action, which is then played.  Elsewhere it plays the base
 (``duo-krollout2`` with its defaults: the silent game's default, ``DEFAULT_DUO_POLICY``).
+With ``prune`` (the default) the hands' loop stops once that decision is known (an unfinished
+hand under ``fallback=base``, or the base's action settled: :meth:`DuoSilentSwitch.scores`),
+the same decisions for less CPU.
 
 **A heuristic, not the silent game's value.**  ``OH_k`` is the value of a team in which both
 players will, from then on, know each other's hand.  The silent player will not: after this
