@@ -129,7 +129,7 @@ class DuoSilentSwitch(PolicyBase):
         self.stopped = None   # why the last scores() stopped early: unfinished, settled or None
         self.scored = None    # the last scores and whether every hand's search finished
         self.solver = OpenSearch(table_bits=table_bits_for(budget_nodes))
-        self.last = None      # how the last act() chose: forced, base, mean, tie, unfinished
+        self.last = None      # how the last act() chose (decide: forced, base, ..., settled)
         self.counts: dict[str, int] = {}
 
     def check_players(self, players: int) -> None:
