@@ -21,6 +21,9 @@ unfinished sends the decision to the base) and plays the largest score (ties wit
 the base's action if among them, else the smallest id), unless it is no more than ``margin``
 above the score of the base's action, which is then played.  Elsewhere it plays the base
 (``duo-krollout2`` with its defaults: the silent game's default, ``DEFAULT_DUO_POLICY``).
+With ``prune`` (the default) the hands' loop stops once that decision is known (an unfinished
+hand under ``fallback=base``, or the base's action settled: :meth:`DuoSilentSwitch.scores`),
+the same decisions for less CPU.
 
 **A heuristic, not the silent game's value.**  ``OH_k`` is the value of a team in which both
 players will, from then on, know each other's hand.  The silent player will not: after this
@@ -41,7 +44,7 @@ from __future__ import annotations
 
 import math
 
-from engine.view import dealt_position, is_duo_view
+from engine.view import is_duo_view
 
 from solver.duo import open_switch   # its deck_unknown (as a module: import cycle)
 from solver.duo.rollout import DEFAULT_DUO_POLICY
@@ -61,6 +64,7 @@ DEFAULT_MARGIN = 0.05
 DEFAULT_BASE = DEFAULT_DUO_POLICY
 FALLBACKS = ("mid", "base")
 TIE = 1e-12
+SLACK = 1e-9      # the settled stop's allowance for the sums' rounding (scores.__doc__)
 
 
 def hand_value(row) -> float:
@@ -92,6 +96,9 @@ def top_actions(score: dict) -> list:
         Param("margin", float, DEFAULT_MARGIN,
               "leave the base's action only for a score more than this above the base "
               "action's"),
+        Param("prune", bool, True,
+              "stop searching partner hands once the decision is known (an exact shortcut: "
+              "the same decisions, docs/DUO.md); false: search every hand", late=True),
     ],
     doc="silent game: duo-krollout2, but late in a deal the open-hands value averaged over "
         "the possible partner hands (a heuristic: optimistic, strategy fusion)")
@@ -100,7 +107,7 @@ class DuoSilentSwitch(PolicyBase):
 
     def __init__(self, base=DEFAULT_BASE, unknown=DEFAULT_UNKNOWN, worlds=DEFAULT_WORLDS,
                  budget_nodes=DEFAULT_NODES, fallback=DEFAULT_FALLBACK,
-                 margin=DEFAULT_MARGIN):
+                 margin=DEFAULT_MARGIN, prune=True):
         from solver.duo.open_search import OpenSearch      # numba: imported only when used
         check_range("unknown", unknown, 0, 60)
         check_range("worlds", worlds, 1, 10_000)
@@ -118,9 +125,11 @@ class DuoSilentSwitch(PolicyBase):
         if math.isnan(margin):
             raise PolicyError("policy argument margin: must be a number")
         self.fallback, self.margin = fallback, float(margin)
+        self.prune = bool(prune)
+        self.stopped = None   # why the last scores() stopped early: unfinished, settled or None
         self.scored = None    # the last scores and whether every hand's search finished
         self.solver = OpenSearch(table_bits=table_bits_for(budget_nodes))
-        self.last = None      # how the last act() chose: forced, base, mean, tie, unfinished
+        self.last = None      # how the last act() chose (decide: forced, base, ..., settled)
         self.counts: dict[str, int] = {}
 
     def check_players(self, players: int) -> None:
@@ -138,23 +147,47 @@ class DuoSilentSwitch(PolicyBase):
         return (open_switch.deck_unknown(view) <= self.unknown
                 and _count_hands(view, self.worlds) <= self.worlds)
 
-    def scores(self, view):
+    def scores(self, view, base_action=None):
         """``{action id: sum_k P(k) OH_k(a)}`` over the possible partner hands of ``view``
-        (the module's doc), and whether every hand's search finished."""
-        from solver.duo.view_rank import partner_hands
+        (the module's doc), and whether every hand's search finished.
+
+        With ``prune`` the hands' loop stops as soon as the decision of :meth:`decide` is
+        known, the scores then partial (``stopped`` says why):
+
+        * ``unfinished`` (``fallback=base``): a hand's search did not finish, so the decision
+          is the base's whatever the hands after it give;
+        * ``settled`` (``base_action`` given, the base's action; ``margin`` > 0): no other
+          action can end more than ``margin`` above it.  Every hand's value is in [0, 1], so
+          once the hands searched leave a probability mass ``rest``, an action's final score
+          is at most its score so far plus ``rest`` and the base action's at least its score
+          so far; when ``score(a) + rest <= score(base) + margin`` (less ``SLACK`` for the
+          sums' rounding) for every other ``a``, the full loop would play the base's action
+          (an unfinished hand: the base; else the base is among the largest scores, or within
+          ``margin`` of the largest).  tests/solver/duo/test_silent_switch.py compares the
+          decisions with the unpruned loop's."""
+        from solver.duo.view_rank import add_weighted, partner_hands, search_hands
         self.solver.clear()
-        acts = view.legal_actions()
-        score = {a: 0.0 for a in acts}
+        self.stopped = None
+        score = {a: 0.0 for a in view.legal_actions()}
         finished = True
-        for hand, p in partner_hands(view):
-            ranking = self.solver.rank(dealt_position(view, hand),
-                                       budget_nodes=self.budget_nodes,
-                                       first_round=max(1000, self.budget_nodes // 8))
-            by_id = {x.action_id: x for x in ranking.actions}
-            for a in acts:
-                row = by_id[a]
-                finished = finished and row.hi - row.lo <= EXACT_TOL
-                score[a] += p * hand_value(row)
+        worlds = partner_hands(view)
+        rest = [0.0] * (len(worlds) + 1)       # rest[i]: the mass of the hands from i on
+        for i in range(len(worlds) - 1, -1, -1):
+            rest[i] = rest[i + 1] + worlds[i][1]
+        for i, (_hand, p, ranking) in enumerate(search_hands(
+                view, worlds, self.solver, per_hand=self.budget_nodes,
+                first_round=max(1000, self.budget_nodes // 8))):
+            finished = finished and all(x.hi - x.lo <= EXACT_TOL for x in ranking.actions)
+            add_weighted(score, p, ranking, hand_value)
+            if not self.prune or i + 1 == len(worlds):
+                continue
+            if not finished and self.fallback == "base":
+                self.stopped = "unfinished"
+                break
+            if base_action is not None and settled(score, base_action, rest[i + 1],
+                                                   self.margin):
+                self.stopped = "settled"
+                break
         return score, finished
 
     def act(self, view, stream: int) -> int:
@@ -166,8 +199,9 @@ class DuoSilentSwitch(PolicyBase):
     def decide(self, view, stream: int) -> tuple[int, str]:
         """(action, how): how is forced, base (outside the end game), unfinished (a hand's
         search did not finish, ``fallback=base``), mean (the largest score), tie (the base's
-        action among the largest scores, or the smallest id) or margin (the base's action,
-        within ``margin`` of the largest score)."""
+        action among the largest scores, or the smallest id), margin (the base's action,
+        within ``margin`` of the largest score) or settled (the base's action, known before
+        every hand was searched: :meth:`scores`)."""
         if getattr(view, "players", 1) != 2 or not is_duo_view(view):
             raise PolicyError("duo-silent-switch decides from a two-player player's view")
         acts = view.legal_actions()
@@ -175,16 +209,29 @@ class DuoSilentSwitch(PolicyBase):
             return acts[0], "forced"
         if not self.in_domain(view):
             return self.base.act(view, stream), "base"
-        score, finished = self.scores(view)
+        # with a margin every searched decision asks the base; pruning asks it first
+        b = self.base.act(view, stream) if self.prune and self.margin else None
+        score, finished = self.scores(view, b)
         self.scored = score, finished
         if not finished and self.fallback == "base":
-            return self.base.act(view, stream), "unfinished"
+            return (self.base.act(view, stream) if b is None else b), "unfinished"
+        if self.stopped == "settled":
+            return b, "settled"
         top = top_actions(score)
         if len(top) == 1 and not self.margin:
             return top[0], "mean"
-        b = self.base.act(view, stream)
+        if b is None:
+            b = self.base.act(view, stream)
         if b in top:
             return b, "tie" if len(top) > 1 else "mean"
         if score[top[0]] <= score[b] + self.margin:
             return b, "margin"
         return top[0], "tie" if len(top) > 1 else "mean"
+
+
+def settled(score: dict, base_action: int, rest: float, margin: float) -> bool:
+    """Whether no action other than ``base_action`` can end more than ``margin`` above it when
+    hands of probability ``rest`` are still to add a value in [0, 1] each
+    (:meth:`DuoSilentSwitch.scores`)."""
+    floor = score[base_action] + margin - SLACK
+    return all(v + rest <= floor for a, v in score.items() if a != base_action)

@@ -92,6 +92,40 @@ def partner_hands(view):
     return out
 
 
+def search_hands(view, worlds, solver, *, per_hand=None, budget_nodes=None, t_end=None,
+                 first_round=None):
+    """The open-hands search of ``view`` dealt each partner hand of ``worlds`` (the list of
+    :func:`partner_hands`, taken in its order): yields ``(hand, p, ranking)`` one hand at a
+    time, ``ranking`` what ``solver.rank`` returns for ``dealt_position(view, hand)`` (a caller
+    may stop early; the hands not reached are not searched).  Budgets: ``budget_nodes`` is
+    shared by the hands, each hand getting an even share of the nodes the hands before it
+    left unspent (so a hand that finishes early leaves its nodes to the next); without it,
+    ``per_hand`` nodes a hand (None: no node budget); ``t_end`` (``time.perf_counter()``) is
+    shared the same way: each hand gets an even share of the time left, and none is searched
+    once it has passed.  ``first_round``: the search's first allowance (None: its own)."""
+    nodes = 0
+    k = len(worlds)
+    for i, (hand, p) in enumerate(worlds):
+        left = None if t_end is None else (t_end - time.perf_counter()) / (k - i)
+        if left is not None and left <= 0:
+            return
+        nb = per_hand
+        if budget_nodes is not None:        # the nodes not yet spent, shared by the hands left
+            nb = max(1, (budget_nodes - nodes) // (k - i))
+        kw = {} if first_round is None else {"first_round": first_round}
+        r = solver.rank(dealt_position(view, hand), budget_s=left, budget_nodes=nb, **kw)
+        nodes += r.nodes
+        yield hand, p, r
+
+
+def add_weighted(acc: dict, p: float, ranking, value) -> None:
+    """``acc[a] += p * value(row)`` for every action id ``a`` of ``acc``, ``row`` the
+    ``ranking``'s row of ``a`` (one partner hand's term of an average over the hands)."""
+    by_id = {x.action_id: x for x in ranking.actions}
+    for a in acc:
+        acc[a] += p * value(by_id[a])
+
+
 def _count_hands(view, cap):
     """How many partner hands are possible, counting up to ``cap`` + 1 (the enumeration is
     cut there: early positions have thousands)."""
@@ -217,18 +251,11 @@ class DuoViewRank(SolverBase):
         nodes = 0
         done = 0
         per_hand = OPEN_NODES if budget_nodes is None and t_end is None else None
-        for i, (hand, p) in enumerate(worlds):
-            left = None if t_end is None else (t_end - time.perf_counter()) / (len(worlds) - i)
-            if left is not None and left <= 0:
-                break
-            if budget_nodes is not None:    # the nodes not yet spent, shared by the hands left
-                per_hand = max(1, (budget_nodes - nodes) // (len(worlds) - i))
-            r = solver.rank(dealt_position(view, hand), budget_s=left, budget_nodes=per_hand)
+        for _hand, p, r in search_hands(view, worlds, solver, per_hand=per_hand,
+                                        budget_nodes=budget_nodes, t_end=t_end):
             nodes += r.nodes
-            by_id = {x.action_id: x for x in r.actions}
-            for a in acts:
-                acc[a] += p * by_id[a].hi
-                acc_lo[a] += p * by_id[a].lo
+            add_weighted(acc, p, r, lambda row: row.hi)
+            add_weighted(acc_lo, p, r, lambda row: row.lo)
             done += 1
         if done == len(worlds):
             for a in acts:

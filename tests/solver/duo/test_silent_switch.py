@@ -16,6 +16,7 @@ from engine.view import dealt_position, player_view
 from solver.api import PolicyError, make_policy
 from solver.duo.open_hands import DuoExpectimax
 from solver.duo.open_switch import deck_unknown
+from solver.duo.silent_switch import settled, top_actions
 from solver.duo.view_rank import _count_hands, partner_hands
 from solver.honest.play import decision_stream
 from winrate_kit import onirim
@@ -83,7 +84,7 @@ def test_a_decision_is_a_function_of_view_and_stream():
         a = one.act(v, stream)
         assert a in s.legal_actions()
         assert one.act(v, stream) == a and two.act(player_view(s.clone()), stream) == a
-        done += one.last in ("mean", "tie", "margin")
+        done += one.last in ("mean", "tie", "margin", "settled")
     assert done >= 5
 
 
@@ -96,7 +97,7 @@ def test_no_decision_depends_on_what_the_player_cannot_know():
     for seed, i, s in _late_views(8):
         stream = decision_stream(seed, i)
         a = sw.act(player_view(s), stream)
-        searched += sw.last in ("mean", "tie", "margin")
+        searched += sw.last in ("mean", "tie", "margin", "settled")
         for _ in range(2):
             t = redeal_unseen(s, rnd)
             changed += t.hands != s.hands or t.deck != s.deck
@@ -141,6 +142,70 @@ def test_fallback_base_and_margin_keep_the_base_action():
             assert starved.last == "tie"   # an exact tie the base is not in
         unfinished += starved.last == "unfinished"
     assert unfinished >= 2
+
+
+def _played_late_views(n_games, seed0=400):
+    """(seed, decision index, state) of the end-game views (as :func:`_late_views`, at most 6
+    unknown deck cards) of the two-player games duo-krollout2 wins (a winning team's late
+    views have actions of different values, where a greedy game's are mostly lost)."""
+    play = make_policy("duo-krollout2")
+    for seed in range(seed0, seed0 + n_games):
+        s = Game(2).new_initial_state(seed=seed)
+        i, late = 0, []
+        while not s.is_terminal():
+            v = player_view(s)
+            if (len(s.legal_actions()) > 1 and deck_unknown(v) <= 6
+                    and _count_hands(v, 8) <= 8):
+                late.append((seed, i, s.clone()))
+            s.apply_action(play.act(v, decision_stream(1, i)))
+            i += 1
+        if s.won():
+            yield from late
+
+
+def test_the_pruned_loop_decides_as_the_unpruned_loop():
+    """prune=true stops the hands' loop at the first unfinished hand (fallback=base) or once
+    the base's action is settled (scores' argument); every decision is the unpruned loop's,
+    and both stops happen, on fewer nodes."""
+    views = list(_played_late_views(20))
+    assert len(views) >= 15
+    stops = {}
+    for kw in ({}, {"fallback": "mid"}, {"margin": 0.2}):
+        pruned, full = _switch(**kw), _switch(prune=False, **kw)
+        for seed, i, s in views:
+            v = player_view(s)
+            stream = decision_stream(seed, i)
+            assert pruned.act(v, stream) == full.act(v, stream)
+            assert full.stopped is None
+            stops[pruned.stopped] = stops.get(pruned.stopped, 0) + 1
+            assert (pruned.last == "settled") == (pruned.stopped == "settled")
+        assert pruned.solver.nodes < full.solver.nodes
+    assert stops.get("settled", 0) >= 3 and stops.get("unfinished", 0) >= 2
+
+
+def test_settled_holds_for_every_value_the_hands_left_can_add():
+    """settled(score, b, rest, margin) true: whatever values in [0, 1] the hands of mass
+    ``rest`` add (the extremes: every other action +rest, b +0), the decision rule keeps b
+    (b among the largest scores, or the largest at most ``margin`` above b's).  And it is
+    not vacuous: it is true on some draws, and false as soon as some action can pass b by
+    more than the margin."""
+    rnd = random.Random(11)
+    true = 0
+    for _ in range(3000):
+        n = rnd.randint(2, 6)
+        score = {a: rnd.random() * 0.6 for a in range(n)}
+        b = rnd.randrange(n)
+        rest, margin = rnd.random() * 0.3, rnd.choice([0.01, 0.05, 0.2])
+        ok = settled(score, b, rest, margin)
+        for a in score:            # the worst completion for b: a gains all the rest
+            final = {x: v + (rest if x == a and a != b else 0.0) for x, v in score.items()}
+            keeps = b in top_actions(final) or final[top_actions(final)[0]] <= final[b] + margin
+            if ok:
+                assert keeps
+        worst = max(v + rest for a, v in score.items() if a != b)
+        assert ok == (worst <= score[b] + margin - 1e-9)
+        true += ok
+    assert 100 < true < 2900
 
 
 def test_refuses_solo_views_and_bad_arguments():
