@@ -150,6 +150,11 @@ def _eval_rows(S0, a, n, key, base, horizon):
     return row
 
 
+def _word(key, j):
+    """Word j of stream ``key``, as the kernel's uint64 (numba returns a Python int)."""
+    return np.uint64(info.word(np.uint64(key), np.int64(j)))
+
+
 def _silent_decisions(games, seed0):
     for seed, s in mixed_positions(games, seed0, rnd_seed=9):
         if len(s.legal_actions()) > 2:
@@ -169,9 +174,9 @@ def test_horizon_zero_rows_are_the_whole_playouts():
         key = np.uint64(seed * 77 + k)
         for j in range(24):
             S = S0.copy()
-            info.deal_partner(S, info.word(key ^ IP.SALT_DEAL, np.int64(j)))
+            info.deal_partner(S, _word(key ^ IP.SALT_DEAL, j))
             info.apply_action(S, np.int64(a))
-            r = IP.playout(S, info.word(key, np.int64(j)), np.int64(base))
+            r = IP.playout(S, _word(key, j), np.int64(base))
             assert got[j] == max(r, 0)
     assert k > 20
 
@@ -205,12 +210,12 @@ def test_a_cut_playout_is_the_whole_game_up_to_its_horizon_and_is_valued_there()
             rows = _eval_rows(S0, a, 8, int(key), base, horizon)
             for j in range(8):
                 Sp = S0.copy()
-                info.deal_partner(Sp, info.word(key ^ IP.SALT_DEAL, np.int64(j)))  # HID 0
+                info.deal_partner(Sp, _word(key ^ IP.SALT_DEAL, j))  # HID 0
                 info.apply_action(Sp, np.int64(a))
                 Sw = Sp.copy()
-                r = IP.playout_h(Sp, info.word(key, np.int64(j)), np.int64(base),
+                r = IP.playout_h(Sp, _word(key, j), np.int64(base),
                                  np.int64(horizon))
-                want = _stepped_cut(Sw, info.word(key, np.int64(j)), base, horizon)
+                want = _stepped_cut(Sw, _word(key, j), base, horizon)
                 assert r == want
                 if r == IP.CUT:
                     assert list(Sp) == list(Sw)
