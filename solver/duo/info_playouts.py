@@ -12,7 +12,9 @@ the real partner hand or deck order: the view has neither.
 
 The reward of a playout is the number of Doors in play at its end (8 = won): two-player greedy
 wins few games, so a win/loss reward over a few playouts rarely separates two actions.
-``reward = WIN`` scores 1/0.
+``reward = WIN`` scores 1/0.  With a ``horizon`` (:func:`playout_h`, :func:`_eval`) a playout
+stops at its first decision after that many draws and the value function of
+:mod:`solver.duo.value` scores the rest (Doors reward only, on its scale ``DSCALE``).
 
 :func:`decide` is the one-step rollout of :mod:`solver.duo.rollout`: candidate actions (every
 play, plain discard, the exchanges of the base action's discard or all of them, one greedy
