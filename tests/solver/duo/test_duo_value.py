@@ -269,3 +269,22 @@ def test_horizon_zero_keeps_the_config_and_bad_arguments_are_refused():
         make_policy("duo-krollout", base="team", horizon=-1)
     sw = make_policy("duo-open-switch", base="duo-krollout:base=team,horizon=12")
     assert sw.base.horizon == 12
+
+
+def test_the_silent_rollout_with_a_horizon_passes_the_hidden_order_test():
+    """duo-krollout2 (plus2) with a horizon on silent views: the partner's unseen cards and
+    the deck dealt again change no decision (the value reads only the playout's dealt state),
+    while the redeal does change the partner's hand."""
+    pol = make_policy("duo-krollout2", n=16, screen=4, horizon=6)
+    rnd = random.Random(12)
+    n = changed = 0
+    for i, (_seed, s) in enumerate(mixed_positions(4, 960, rnd_seed=11)):
+        if len(s.legal_actions()) == 1 or i % 3:
+            continue
+        r = redeal_unseen(s, rnd)
+        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
+        a = pol.act(player_view(s), 4000 + i)
+        assert a in s.legal_actions()
+        assert pol.act(player_view(r), 4000 + i) == a
+        n += 1
+    assert n > 40 and changed > 20
