@@ -26,48 +26,15 @@ import os
 import sys
 
 import numpy as np
-from numba import njit
 
-from benchmarks.learn_value import fit, summary
+from benchmarks.learn_value import fit, sample_rows, summary
 from solver.duo.info_greedy import BASES, base_action
 from solver.duo.info_playouts import MAX_DECISIONS, to_decision
-from solver.duo.info_state import NS, apply_action, new_game, word
+from solver.duo.info_state import NS, apply_action, new_game
 from solver.duo.value import FEATURES, NFV, features
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WEIGHTS_FILE = os.path.join(HERE, "..", "solver", "duo", "value_weights.py")
-
-
-@njit
-def _sample(n, key0, every, base, X, y, game_of):
-    """Rows of (features, Doors at the end / 8) from ``n`` base games; returns how many were
-    written (at most X.shape[0])."""
-    S = np.empty(NS, dtype=np.int64)
-    f = np.empty(NFV, dtype=np.float64)
-    cap = X.shape[0]
-    m = 0
-    for g in range(n):
-        new_game(S)
-        key = word(key0, g)
-        ctr = 0
-        steps = 0
-        first = m
-        doors = 0
-        while steps <= MAX_DECISIONS:
-            r, ctr = to_decision(S, key, ctr)
-            if r >= 0:
-                doors = r
-                break
-            if (steps + g) % every == 0 and m < cap and features(S, f):
-                for i in range(NFV):
-                    X[m, i] = f[i]
-                game_of[m] = g
-                m += 1
-            apply_action(S, base_action(S, base))
-            steps += 1
-        for i in range(first, m):
-            y[i] = doors / 8.0
-    return m
 
 
 def sample(games: int, key: int, every: int, base: str):
@@ -75,8 +42,10 @@ def sample(games: int, key: int, every: int, base: str):
     X = np.zeros((cap, NFV))
     y = np.zeros(cap)
     game_of = np.zeros(cap, dtype=np.int64)
-    m = _sample(np.int64(games), np.uint64(key), np.int64(every), np.int64(BASES[base]),
-                X, y, game_of)
+    m = sample_rows(np.int64(games), np.uint64(key), np.int64(every), np.int64(BASES[base]),
+                    X, y, game_of, np.empty(NS, dtype=np.int64), np.empty(NFV), 1.0 / 8.0,
+                    np.int64(MAX_DECISIONS), new_game, to_decision, features, base_action,
+                    apply_action)
     return X[:m], y[:m], game_of[:m]
 
 
