@@ -289,5 +289,6 @@ def compile_all() -> None:
              res)
 
 
-__all__ = ["playout", "playout_h", "to_decision", "CUT", "game_batch", "decide", "estimate", "candidates", "compile_all",
-           "REWARDS", "SWAPS", "BASES", "OPEN_ONLY", "A_DRAW", "A_PLAY"]
+__all__ = ["playout", "playout_h", "to_decision", "CUT", "game_batch", "decide", "estimate",
+           "candidates", "compile_all", "REWARDS", "SWAPS", "BASES", "OPEN_ONLY", "A_DRAW",
+           "A_PLAY"]
