@@ -295,6 +295,14 @@ EXPERIMENTS = {e.name: e for e in (
     # --policy duo-krollout2 --policy-arg n=1024 --policy-arg screen=128 --deals 300)
     _honest("duo-k2-1024", "duo-krollout2", 2_000, {"n": 1024, "screen": 128}, players=2,
             cost="about 65 CPU-minutes", cheap=False),
+    # duo-krollout2 with the value function's cut at 24 draws (docs/DUO_BASES.md, "A value
+    # function for the two-player playouts' tails"), n=384, screen 48: on deals 0-599 494 of
+    # 600 against duo-k2-192's 452 (119 deals gained, 77 lost, +7.00 +- 4.54 points); side by
+    # side on deals 600-639 the same CPU per decision as duo-krollout2 (ratio 1.00); out of
+    # sample (deals 600-899) 248 of 300 against duo-k2-192's 213
+    _honest("duo-k2-h24-384", "duo-krollout2", 2_000,
+            {"horizon": 24, "n": 384, "screen": 48}, players=2,
+            cost="about 15 CPU-minutes", cheap=False),
     # the open game (--talk open: the partner's hand known): the same rollout, and the open
     # game's default, its end-game switch to the exact open-hands search (solver/duo/
     # open_switch.py) at 8 unknown deck cards under 100,000 nodes; costs estimated from the
@@ -318,6 +326,16 @@ EXPERIMENTS = {e.name: e for e in (
             {"unknown": 8, "budget_nodes": 100_000,
              "base": "duo-krollout:base=plus2,n=320,screen=40"},
             players=2, talk="open", cost="about 35 CPU-minutes", cheap=False),
+    # the same switch over the rollout on plus2 with the value function's cut at 24 draws
+    # (solver/duo/value.py; docs/DUO_BASES.md, "A value function for the two-player playouts'
+    # tails"), n=640, screen 80: on deals 0-599 526 of 600 against duo-open-team's 482 (104
+    # deals gained, 60 lost, +7.33 +- 4.14 points); side by side on deals 600-639, 1.14 times
+    # duo-open-team's CPU per decision; cost estimated from that ratio; out of sample (deals
+    # 600-899) 253 of 300 against duo-open-team's 249 and duo-open-plus2's 254
+    _honest("duo-open-p2-h24", "duo-open-switch", 2_000,
+            {"unknown": 8, "budget_nodes": 100_000,
+             "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
+            players=2, talk="open", cost="about 40 CPU-minutes", cheap=False),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes

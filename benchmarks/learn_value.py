@@ -33,34 +33,37 @@ WEIGHTS_FILE = os.path.join(HERE, "..", "solver", "honest", "value_weights.py")
 
 
 @njit
-def _sample(n, key0, every, base, X, y, game_of):
-    """Rows of (features, result) from ``n`` base games; returns how many were written
-    (at most X.shape[0])."""
-    S = np.empty(NS, dtype=np.int64)
-    f = np.empty(NFV, dtype=np.float64)
+def sample_rows(n, key0, every, base, X, y, game_of, S, f, yscale, max_steps, start, to_dec,
+                feats, base_act, apply):
+    """Rows of (features, result * ``yscale``) from ``n`` whole base games of one kernel,
+    whose functions are passed in (``start`` a new game, ``to_dec`` its ``to_decision``,
+    ``feats`` its value function's features, ``base_act`` and ``apply`` its base policy and
+    turn): the solo kernel here, the two-player one in ``benchmarks/learn_duo_value.py``.
+    Game g uses stream word(key0, g); every ``every``-th decision is taken.  Returns how many
+    rows were written (at most X.shape[0])."""
     cap = X.shape[0]
     m = 0
     for g in range(n):
-        new_game(S)
+        start(S)
         key = word(key0, g)
         ctr = 0
         steps = 0
         first = m
         res = 0
-        while steps <= MAX_DECISIONS:
-            r, ctr = to_decision(S, key, ctr)
+        while steps <= max_steps:
+            r, ctr = to_dec(S, key, ctr)
             if r >= 0:
                 res = r
                 break
-            if (steps + g) % every == 0 and m < cap and features(S, f):
-                for i in range(NFV):
+            if (steps + g) % every == 0 and m < cap and feats(S, f):
+                for i in range(f.shape[0]):
                     X[m, i] = f[i]
                 game_of[m] = g
                 m += 1
-            apply_action(S, base_action(S, base))
+            apply(S, base_act(S, base))
             steps += 1
         for i in range(first, m):
-            y[i] = res
+            y[i] = res * yscale
     return m
 
 
@@ -69,8 +72,10 @@ def sample(games: int, key: int, every: int, base: str = "learned-base"):
     X = np.zeros((cap, NFV))
     y = np.zeros(cap)
     game_of = np.zeros(cap, dtype=np.int64)
-    m = _sample(np.int64(games), np.uint64(key), np.int64(every), np.int64(BASES[base]),
-                X, y, game_of)
+    m = sample_rows(np.int64(games), np.uint64(key), np.int64(every), np.int64(BASES[base]),
+                    X, y, game_of, np.empty(NS, dtype=np.int64), np.empty(NFV), 1.0,
+                    np.int64(MAX_DECISIONS), new_game, to_decision, features, base_action,
+                    apply_action)
     return X[:m], y[:m], game_of[:m]
 
 

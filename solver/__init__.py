@@ -39,7 +39,7 @@ _ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 # honest playouts).
 SHARED = ("rules_core.py", "borrow.py", "expectimax/control.py", "expectimax/kernel.py",
           "honest/learned_weights.py", "honest/learned2_weights.py",
-          "honest/value_weights.py")
+          "honest/value_weights.py", "duo/value_weights.py")
 ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py", "policy.py")
 
 # a numba jit decorator or call whose arguments include cache=True (a decorator, with or

@@ -141,7 +141,7 @@ def duo_decide(views: int, deals: int) -> tuple[int, int]:
         S = info.encode(v)
         a = IP.decide(S, np.int64(128), np.float64(1.0), np.uint64(rng.mix64(n + 1)),
                       np.int64(16), np.int64(4), np.int64(IP.BASES["greedy-plus"]),
-                      np.int64(IP.DOORS), np.int64(IP.SWAPS["all"]), stats)
+                      np.int64(IP.DOORS), np.int64(IP.SWAPS["all"]), stats, np.int64(0))
         h.add(a)
         n += 1
         if n >= views:

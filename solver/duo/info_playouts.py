@@ -12,7 +12,9 @@ the real partner hand or deck order: the view has neither.
 
 The reward of a playout is the number of Doors in play at its end (8 = won): two-player greedy
 wins few games, so a win/loss reward over a few playouts rarely separates two actions.
-``reward = WIN`` scores 1/0.
+``reward = WIN`` scores 1/0.  With a ``horizon`` (:func:`playout_h`, :func:`_eval`) a playout
+stops at its first decision after that many draws and the value function of
+:mod:`solver.duo.value` scores the rest (Doors reward only, on its scale ``DSCALE``).
 
 :func:`decide` is the one-step rollout of :mod:`solver.duo.rollout`: candidate actions (every
 play, plain discard, the exchanges of the base action's discard or all of them, one greedy
@@ -35,6 +37,7 @@ from solver.duo.info_state import (A_DISCARD, A_DRAW, A_PLAY, A_SWAP, MAX_LEGAL,
                                    TOP, advance_inline, apply_action, apply_action_inline,
                                    deal_partner, deck_size, draw_unknown, drawn_inline, legal,
                                    new_game, word)
+from solver.duo.value import DSCALE, NFV, value_at
 from solver.honest.screening import row_of, screen_top, screens, select
 from solver import steps as turn_steps
 
@@ -44,14 +47,14 @@ REWARDS = {"doors": DOORS, "win": WIN}
 SWAPS_NONE, SWAPS_BASE, SWAPS_ALL = 0, 1, 2
 SWAPS = {"none": SWAPS_NONE, "base": SWAPS_BASE, "all": SWAPS_ALL}
 SALT_DEAL = np.uint64(0xD1B54A32D192ED03)
+CUT = -2                      # playout_h: stopped at its horizon
 
 
 @njit(cache=True, _nrt=False)
-def playout(S, key, base):
-    """Play the dealt position ``S`` (``HID`` = 0) to the end, both seats by the base policy,
-    draws from stream ``key``.  Returns the Doors in play at the end (8 = won), or -1 if the
-    guard hit (never in a legal game).  The two-player turn is inlined here (``npl`` = 2), and
-    nowhere else in the kernel (see solver.honest.state, the turn's entry points)."""
+def _play(S, key, base, horizon):
+    """The playout loop of :func:`playout` and :func:`playout_h` (``horizon`` 0: to the end),
+    compiled once.  The two-player turn is inlined here (``npl`` = 2), and nowhere else in the
+    kernel (see solver.honest.state, the turn's entry points)."""
     ctr = 0
     steps = 0
     while True:
@@ -66,10 +69,52 @@ def playout(S, key, base):
             ctr += 1
             drawn_inline(S, t, 2)
             continue
+        if horizon > 0 and ctr >= horizon:
+            return CUT
         apply_action_inline(S, base_action(S, base), 2)
         steps += 1
         if steps > MAX_DECISIONS:
             return -1
+
+
+@njit(cache=True, _nrt=False)
+def playout(S, key, base):
+    """Play the dealt position ``S`` (``HID`` = 0) to the end, both seats by the base policy,
+    draws from stream ``key``.  Returns the Doors in play at the end (8 = won), or -1 if the
+    guard hit (never in a legal game)."""
+    return _play(S, key, base, np.int64(0))     # not a literal: one _play for both
+
+
+@njit(cache=True, _nrt=False)
+def playout_h(S, key, base, horizon):
+    """:func:`playout` with a horizon: at the first decision after ``horizon`` draws (0:
+    never) it stops and returns ``CUT``, ``S`` left at that decision, for the value function
+    (:func:`solver.duo.value.value_at`) to estimate the rest."""
+    return _play(S, key, base, horizon)
+
+
+@njit(cache=True)
+def to_decision(S, key, ctr):
+    """Advance the dealt position ``S`` through the automatic steps and the draws (draw
+    ``ctr`` on of stream ``key``) to the next decision or the end.  Returns (the Doors in
+    play at the end, or -1 if a decision waits; the next draw's counter): the whole-game loop
+    of ``benchmarks/learn_duo_value.py`` steps through it, one call per decision."""
+    return _to_decision(S, key, np.int64(ctr))
+
+
+@njit(cache=True, _nrt=False)
+def _to_decision(S, key, ctr):
+    """:func:`to_decision`, compiled once: the two-player turn inlined here."""
+    while True:
+        advance_inline(S, 2)
+        ph = S[PH]
+        if ph == P_WON or ph == P_LOST:
+            return S[NDOORS], ctr
+        if ph < P_SETUP or ph >= P_WON:           # a decision (the draft's too)
+            return np.int64(-1), ctr
+        t = draw_unknown(S, key, ctr)
+        ctr += 1
+        drawn_inline(S, t, 2)
 
 
 @njit(cache=True)
@@ -119,15 +164,23 @@ def _score(r, reward):
 
 
 @njit(cache=True)
-def _eval(S0, a, j0, j1, key, S, row, base, reward):
+def _eval(S0, a, j0, j1, key, S, row, base, reward, horizon, f):
     """row[j] = the score of playout j after action ``a`` from the view ``S0``, j in
-    [j0, j1): the partner dealt from word(key ^ SALT_DEAL, j), draws from word(key, j)."""
+    [j0, j1): the partner dealt from word(key ^ SALT_DEAL, j), draws from word(key, j).
+    ``horizon`` 0: played to the end, the score of ``reward``; ``horizon`` > 0 (``reward``
+    doors only): cut at the first decision after ``horizon`` draws (:func:`playout_h`) and
+    scored by the value function (0 .. ``VMAX``), a finished playout ``DSCALE`` times its
+    Doors.  ``f`` (``NFV`` floats) is the value function's scratch space."""
     dkey = key ^ SALT_DEAL
     for j in range(j0, j1):
         _copy(S, S0)
         deal_partner(S, word(dkey, j))
         apply_action(S, a)
-        row[j] = _score(playout(S, word(key, j), base), reward)
+        if horizon == 0:
+            row[j] = _score(playout(S, word(key, j), base), reward)
+        else:
+            r = playout_h(S, word(key, j), base, horizon)
+            row[j] = value_at(S, base, f) if r == CUT else DSCALE * (r if r > 0 else 0)
 
 
 @njit(cache=True)
@@ -172,9 +225,9 @@ def candidates(S0, acts, nact, b, swaps, out):
 
 
 @njit(cache=True)
-def decide(S0, n, z, key, screen, keep, base, reward, swaps, stats):
-    """The rollout action at the view ``S0`` (see the module doc).  stats[0] += playouts
-    run, stats[1] += candidates tried."""
+def decide(S0, n, z, key, screen, keep, base, reward, swaps, stats, horizon):
+    """The rollout action at the view ``S0`` (see the module doc; ``horizon`` as in
+    :func:`_eval`).  stats[0] += playouts run, stats[1] += candidates tried."""
     acts = np.empty(MAX_LEGAL, dtype=np.int64)
     nact = legal(S0, acts)
     if nact == 1:
@@ -188,18 +241,20 @@ def decide(S0, n, z, key, screen, keep, base, reward, swaps, stats):
     res = np.zeros((m, n), dtype=np.int8)
     S = np.empty(NS, dtype=np.int64)
     sel = np.empty(m + 1, dtype=np.int64)
+    f = np.empty(NFV, dtype=np.float64)
     if screens(n, screen, keep, m):
         for i in range(m):
-            _eval(S0, cands[i], 0, screen, key, S, res[i], base, reward)
+            _eval(S0, cands[i], 0, screen, key, S, res[i], base, reward, horizon, f)
         q = screen_top(res, m, bi, screen, keep, sel)
         for t in range(q):
-            _eval(S0, cands[sel[t]], screen, n, key, S, res[sel[t]], base, reward)
+            _eval(S0, cands[sel[t]], screen, n, key, S, res[sel[t]], base, reward, horizon,
+                  f)
         stats[0] += m * screen + q * (n - screen)
     else:
         q = m
         for i in range(m):
             sel[i] = i
-            _eval(S0, cands[i], 0, n, key, S, res[i], base, reward)
+            _eval(S0, cands[i], 0, n, key, S, res[i], base, reward, horizon, f)
         stats[0] += m * n
     stats[1] += m
     return cands[select(res, sel, q, bi, n, z)]
@@ -210,8 +265,9 @@ def estimate(S0, n, key, acts, nact, base, reward, res):
     """res[i, j] = the score of playout j after action acts[i], for every i < nact (common
     random numbers across the actions): the per-action estimates of ``onirim best``."""
     S = np.empty(NS, dtype=np.int64)
+    f = np.empty(NFV, dtype=np.float64)
     for i in range(nact):
-        _eval(S0, acts[i], 0, n, key, S, res[i], base, reward)
+        _eval(S0, acts[i], 0, n, key, S, res[i], base, reward, np.int64(0), f)
 
 
 def compile_all() -> None:
@@ -225,7 +281,7 @@ def compile_all() -> None:
     S = encode(view)
     stats = np.zeros(2, dtype=np.int64)
     decide(S, np.int64(2), np.float64(1.0), np.uint64(1), np.int64(1), np.int64(2),
-           np.int64(1), np.int64(0), np.int64(1), stats)
+           np.int64(1), np.int64(0), np.int64(1), stats, np.int64(0))
     acts = np.zeros(MAX_LEGAL, dtype=np.int64)
     nact = legal(S, acts)
     res = np.zeros((nact, 2), dtype=np.int8)
@@ -233,5 +289,6 @@ def compile_all() -> None:
              res)
 
 
-__all__ = ["playout", "game_batch", "decide", "estimate", "candidates", "compile_all",
-           "REWARDS", "SWAPS", "BASES", "OPEN_ONLY", "A_DRAW", "A_PLAY"]
+__all__ = ["playout", "playout_h", "to_decision", "CUT", "game_batch", "decide", "estimate",
+           "candidates", "compile_all", "REWARDS", "SWAPS", "BASES", "OPEN_ONLY", "A_DRAW",
+           "A_PLAY"]

@@ -29,6 +29,7 @@ from engine.view import is_duo_view
 
 from solver.duo import info_playouts as IP
 from solver.duo.info_state import encode
+from solver.duo.value import DSCALE, FITTED, NFV
 from solver.errors import PolicyError
 from solver.registry import Param, PolicyBase, check_range as _check, register_policy
 
@@ -60,15 +61,17 @@ class Rounds:
     """One decision's playout rounds: the view's state ``S``, the candidates ``cands[:m]``
     (base row ``bi``), the stream ``key``, a work state, the base and the reward."""
 
-    def __init__(self, S, cands, m, bi, key, work, base, reward):
+    def __init__(self, S, cands, m, bi, key, work, base, reward, horizon=0):
         self.S, self.cands, self.m, self.bi, self.key = S, cands, m, bi, key
         self.work, self.base, self.reward = work, base, reward
+        self.horizon = np.int64(horizon)
+        self.f = np.empty(NFV, dtype=np.float64)       # the value function's scratch space
 
     def run(self, rows, j0: int, j1: int, res) -> None:
         """Playouts j0 .. j1-1 of each candidate row in ``rows`` into ``res``."""
         for i in rows:
             IP._eval(self.S, self.cands[i], j0, j1, self.key, self.work, res[i], self.base,
-                     self.reward)
+                     self.reward, self.horizon, self.f)
 
 
 def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str,
@@ -94,9 +97,17 @@ def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str,
     ]
 
 
+# the compiled rollouts' horizon (docs/DUO_BASES.md, "A value function for the two-player
+# playouts' tails"); late: at 0 it stays out of the config, so older rows keep their hash
+HORIZON = Param("horizon", int, 0, "cut each playout at its first decision after this many "
+                                   "draws and score the rest by the two-player value function "
+                                   "(solver/duo/value.py; reward doors, a fitted base; 0: "
+                                   "play to the end)", late=True)
+
+
 @register_policy(
     "duo-krollout",
-    params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all"),
+    params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all") + [HORIZON],
     doc="two-player one-step rollout in numba from the player's view (n playouts per "
         "candidate, partner hand dealt from the unknown cards, common random numbers, "
         "z-margin)")
@@ -104,7 +115,7 @@ class DuoKRollout(PolicyBase):
     players = (2,)
 
     def __init__(self, n=512, z=1.0, screen=64, keep=4, base="greedy-plus", reward="doors",
-                 swaps="all"):
+                 swaps="all", horizon=0):
         if base not in IP.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
                               f"{', '.join(IP.BASES)}")
@@ -116,10 +127,19 @@ class DuoKRollout(PolicyBase):
         _check("z", z, 0.0)
         _check("screen", screen, 0)
         _check("keep", keep, 1)
+        _check("horizon", horizon, 0, 1 << 20)
+        if horizon and reward != "doors":
+            raise PolicyError("policy argument horizon: the value function estimates the Doors "
+                              "reward only (reward=doors)")
+        if horizon and base not in FITTED:
+            raise PolicyError(f"policy argument horizon: no value function is fitted for base "
+                              f"{base!r} (fitted: {', '.join(FITTED) or 'none'}; "
+                              "python -m benchmarks.learn_duo_value)")
         if math.isnan(z):
             raise PolicyError("policy argument z: must be a number")
         self.n, self.z, self.screen, self.keep = n, float(z), screen, keep
         self.base, self.reward, self.swaps = base, reward, swaps
+        self.horizon = int(horizon)
         self.stats = np.zeros(2, dtype=np.int64)     # playouts run, candidates tried
 
     def check_players(self, players: int) -> None:
@@ -132,7 +152,8 @@ class DuoKRollout(PolicyBase):
         from engine.view import player_view
         IP.compile_all()
         small = DuoKRollout(n=2, z=self.z, screen=1 if self.screen else 0, keep=self.keep,
-                            base=self.base, reward=self.reward, swaps=self.swaps)
+                            base=self.base, reward=self.reward, swaps=self.swaps,
+                            horizon=self.horizon)
         talk = "open" if self.base in IP.OPEN_ONLY else "none"
         small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED), talk=talk), 0)
 
@@ -176,6 +197,8 @@ class DuoKRollout(PolicyBase):
                               "game only (--talk open)")
         n = self.n if n is None else n
         label = f"duo-krollout n={n} over duo-{self.base}"
+        if self.horizon:
+            label += f", horizon {self.horizon}"
         acts = view.legal_actions()
         if len(acts) == 1:
             return SeqSearch(acts[0], label)
@@ -193,12 +216,14 @@ class DuoKRollout(PolicyBase):
         bi = row_of(cands, m, b, 0)
         res = np.full((m, n), -1, dtype=np.int8)       # -1: no playout made there
         row = self.rounds(Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base,
-                                 reward), res, n)
+                                 reward, self.horizon), res, n)
         self.stats[1] += m
         out = SeqSearch(int(cands[row]), label,
                         playouts=int(sum(int((res[i] >= 0).sum()) for i in range(m))))
         from engine.rules import DOORS_TO_WIN
         full = 1 if self.reward == "win" else DOORS_TO_WIN    # a won playout's score
+        if self.horizon:
+            full *= DSCALE          # a cut playout counts as won only if valued VMAX
         for i in range(m):
             made = res[i][res[i] >= 0]
             if len(made):
@@ -214,13 +239,14 @@ N2 = 192
 
 @register_policy(
     "duo-krollout2",
-    params=rollout_params(n=N2, z=1.0, screen=N2 // 8, keep=4, swaps="all", base="plus2"),
+    params=rollout_params(n=N2, z=1.0, screen=N2 // 8, keep=4, swaps="all", base="plus2")
+    + [HORIZON],
     doc="duo-krollout over the two-player base plus2 (n=192 playouts per candidate)")
 class DuoKRollout2(DuoKRollout):
     def __init__(self, n=N2, z=1.0, screen=N2 // 8, keep=4, base="plus2", reward="doors",
-                 swaps="all"):
+                 swaps="all", horizon=0):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
-                         swaps=swaps)
+                         swaps=swaps, horizon=horizon)
 
 
 @register_policy(

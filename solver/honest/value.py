@@ -55,11 +55,12 @@ NFV = len(FEATURES)
 assert len(VWEIGHTS) == NFV, "solver/honest/value_weights.py: one weight per feature"
 
 
-@njit(cache=True)
-def features(S, f):
-    """Write the features of decision state ``S`` into ``f`` (``FEATURES``, floats); returns
-    False if some colour can no longer gain its Doors (the value is then exactly 0).
-    Allocates nothing: it runs once per cut playout."""
+@njit(cache=True, inline="always")
+def deck_head(S, f):
+    """Write ``FEATURES``' first eight (one .. nm_need: the Doors in play and the deck's size
+    and Nightmares) into ``f`` and return the Keys in the deck.  They read only the deck
+    model's slots and ``NDOORS``, the same for one and two players: the two-player value
+    function (:mod:`solver.duo.value`) starts with them too."""
     ntop = S[NTOP]
     deck = ntop + S[UTOT]
     nm = S[U + NIGHT]
@@ -72,6 +73,25 @@ def features(S, f):
         if t < NUM_LOCATION_TYPES:
             keys_deck += t % SYMBOLS == SYMBOLS - 1
     need = 8 - S[NDOORS]
+    d10 = deck / 10.0
+    f[0] = 1.0
+    f[1] = need
+    f[2] = d10
+    f[3] = nm
+    f[4] = need * need / 8.0
+    f[5] = need * d10
+    f[6] = d10 * d10
+    f[7] = nm * need / 8.0
+    return keys_deck
+
+
+@njit(cache=True)
+def features(S, f):
+    """Write the features of decision state ``S`` into ``f`` (``FEATURES``, floats); returns
+    False if some colour can no longer gain its Doors (the value is then exactly 0).
+    Allocates nothing: it runs once per cut playout."""
+    keys_deck = deck_head(S, f)
+    ntop = S[NTOP]
     keys_hand = 0
     keys_need = 0
     hand_need = 0
@@ -92,15 +112,6 @@ def features(S, f):
     last = S[LAST]
     if S[SER] != 0 and last < NUM_LOCATION_TYPES and S[DR + last // SYMBOLS] < 2:
         series = S[SER]
-    d10 = deck / 10.0
-    f[0] = 1.0
-    f[1] = need
-    f[2] = d10
-    f[3] = nm
-    f[4] = need * need / 8.0
-    f[5] = need * d10
-    f[6] = d10 * d10
-    f[7] = nm * need / 8.0
     f[8] = keys_hand
     f[9] = keys_deck
     f[10] = S[LTOT]
@@ -111,6 +122,19 @@ def features(S, f):
     return alive
 
 
+@njit(cache=True, inline="always")
+def squash(W, f, nf, scale):
+    """round(scale * p), p = 1 / (1 + exp(-sum_i W[i] f[i])) over the first ``nf`` features
+    (0 below x = -30): the logistic of both value functions, solo and two-player."""
+    x = 0.0
+    for i in range(nf):
+        x += W[i] * f[i]
+    if x < -30.0:
+        return 0
+    p = 1.0 / (1.0 + math.exp(-x))
+    return np.int64(p * scale + 0.5)
+
+
 @njit(cache=True)
 def value_w(S, W, f):
     """The value of decision state ``S`` under weights ``W``: 0 .. VSCALE (module docstring).
@@ -118,13 +142,7 @@ def value_w(S, W, f):
     value is taken once per cut playout, in the rollouts' inner loop."""
     if not features(S, f):
         return 0
-    x = 0.0
-    for i in range(NFV):
-        x += W[i] * f[i]
-    if x < -30.0:
-        return 0
-    p = 1.0 / (1.0 + math.exp(-x))
-    return np.int64(p * VSCALE + 0.5)
+    return squash(W, f, NFV, VSCALE)
 
 
 _W = np.array(VWEIGHTS, dtype=np.float64)

@@ -95,7 +95,8 @@ def test_duo_krollout_search_chooses_the_kernels_action():
                         np.uint64(duo_key(stream)), np.int64(p.screen), np.int64(p.keep),
                         np.int64(info_playouts.BASES[p.base]),
                         np.int64(info_playouts.REWARDS[p.reward]),
-                        np.int64(info_playouts.SWAPS[p.swaps]), stats)
+                        np.int64(info_playouts.SWAPS[p.swaps]), stats,
+                        np.int64(p.horizon))
                     assert found.action == int(kernel_choice)
                     for mean, lo, hi, n in found.rows.values():
                         assert 0.0 <= lo <= mean <= hi <= 1.0 and n >= 1

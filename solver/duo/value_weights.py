@@ -1,0 +1,14 @@
+"""The weights of the two-player playouts' value function (:mod:`solver.duo.value`), per base
+policy of the playouts: one float per feature in the order of ``solver.duo.value.FEATURES``.
+
+Written by ``python -m benchmarks.learn_duo_value --base NAME --write`` (docs/DUO_BASES.md,
+"A value function for the two-player playouts' tails"): edit them only by rerunning it.  A
+plain constants module that the kernels read: it is in ``solver.SHARED``, so an edit restamps
+the numba caches of the kernels that use it.  A base without a line has no value function
+(``duo-krollout`` refuses a horizon over it).
+"""
+DUO_VWEIGHTS = {}
+DUO_VWEIGHTS["team"] = (2.47487, -0.880508, 0.700453, -0.118223, 0.283915, -0.0198598, 0.021411, -0.146558, 0.0828641, 0.0445789, 0.0139881, 0.0148677, 0.0199377, 0.126804, 0.127702, 0.14043, 0.13975, 0.0535576, 0.0945041, 0.330958, -0.266931)
+# python -m benchmarks.learn_duo_value --base team --games 60000 --write
+DUO_VWEIGHTS["plus2"] = (2.68966, -0.996052, 0.807774, -0.0771938, 0.359247, -0.0326399, 0.0349212, -0.221518, 0.0990247, 0.0702223, 0.0164737, 0.00922078, 0.00474893, 0.158798, 0.159442, 0.165434, 0.166573, 0.0533473, 0.0788785, 0.364244, -0.351274)
+# python -m benchmarks.learn_duo_value --base plus2 --games 60000 --write

@@ -1,0 +1,290 @@
+"""The two-player playouts' value function (solver/duo/value.py) and duo-krollout's horizon:
+
+* the kernel's features equal a readable reading of the open view (both hands known: the
+  state of a playout) at every decision of many games, dead colours included;
+* the value is exactly 0 where a colour can no longer gain its Doors, and in range elsewhere;
+* ``_eval`` with horizon 0 gives the rows of the playouts played to the end (the old rows);
+  a playout cut at its horizon is the whole game stepped decision by decision up to the first
+  decision after ``horizon`` draws, and its row is the value there (fails if the cut is
+  ignored);
+* duo-krollout with a horizon: deterministic, the open game's hidden-order test (the value
+  reads only the playout's dealt state), some decisions differ from horizon 0, horizon 0
+  leaves the config (and the stored rows' hash) as it was, and bad arguments are refused.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from engine import game
+from engine.rules import FIRST_DOOR, NUM_LOCATION_TYPES, SYMBOLS
+from engine.view import player_view
+
+from duo_kit import mixed_positions, redeal_unseen
+from solver.api import config_hash, make_policy
+from solver.duo import info_greedy as IG
+from solver.duo import info_playouts as IP
+from solver.duo import info_state as info
+from solver.duo import value as DV
+from solver.errors import PolicyError
+
+NIGHT = 16
+
+
+def _is_key(c):
+    return c < NUM_LOCATION_TYPES and c % SYMBOLS == SYMBOLS - 1
+
+
+def _series(row, needs):
+    if not row:
+        return 0
+    length = game.series_length(row)
+    return length if length < 3 and needs[row[-1] // SYMBOLS] else 0
+
+
+def readable_features(v):
+    """``solver.duo.value.FEATURES`` from an open two-player view, and whether every colour
+    can still gain its Doors."""
+    deck = list(v.deck)
+    unknown = list(v.unknown)
+    size = len(deck) + sum(unknown)
+    nm = unknown[NIGHT] + deck.count(NIGHT)
+    keys_deck = sum(unknown[c * SYMBOLS + SYMBOLS - 1] for c in range(4))
+    keys_deck += sum(1 for c in deck if _is_key(c))
+    p, q = v.turn, 1 - v.turn
+    doors = [[v.doors[s].count(FIRST_DOOR + c) for c in range(4)] for s in range(2)]
+    need = 8 - sum(map(sum, doors))
+    needs = [[doors[s][c] == 0 for c in range(4)] for s in range(2)]
+    alive = all(unknown[FIRST_DOOR + c] + list(v.limbo).count(FIRST_DOOR + c)
+                + deck.count(FIRST_DOOR + c) + (v.drawn == FIRST_DOOR + c)
+                >= 2 - doors[0][c] - doors[1][c] for c in range(4))
+
+    def hand(s, keys):
+        return sum(1 for c in v.hands[s] if c < NUM_LOCATION_TYPES and needs[s][c // SYMBOLS]
+                   and (not keys or _is_key(c)))
+    d10 = size / 10.0
+    f = [1.0, need, d10, nm, need * need / 8.0, need * d10, d10 * d10, nm * need / 8.0,
+         keys_deck, len(v.limbo), sum(needs[p]), hand(p, False), hand(q, False),
+         hand(p, True), hand(q, True), _series(v.rows[p], needs[p]),
+         _series(v.rows[q], needs[q]),
+         sum(1 for c in v.shared if needs[p][c // SYMBOLS] or needs[q][c // SYMBOLS]),
+         sum(1 for c in range(4) if needs[0][c] and needs[1][c]),
+         v.phase == "door", v.phase == "nightmare"]
+    return f, alive
+
+
+def _open_views(games, seed0):
+    for seed, s in mixed_positions(games, seed0, rnd_seed=8):
+        yield seed, s, player_view(s, talk="open")
+
+
+def test_features_equal_the_readable_reading_of_the_open_view():
+    f = np.zeros(DV.NFV)
+    W = np.array([0.05 * ((i % 7) - 3) for i in range(DV.NFV)])
+    n = dead = drawn = 0
+    for seed, s, v in _open_views(14, 900):
+        S = info.encode(v)
+        assert int(S[info.HID]) == 0
+        alive = DV.features(S, f)
+        ref, ref_alive = readable_features(v)
+        assert alive == ref_alive, (seed, s.phase)
+        assert list(f) == pytest.approx([float(x) for x in ref]), (seed, list(f), ref)
+        x = sum(w * r for w, r in zip(W, ref))
+        want = int(1.0 / (1.0 + math.exp(-x)) * DV.VMAX + 0.5) if ref_alive and x >= -30 else 0
+        assert DV.value_w(S, W, f) == want
+        n += 1
+        dead += not alive
+        drawn += v.phase in ("door", "nightmare")
+    assert n > 400 and dead > 0 and drawn > 5, (n, dead, drawn)
+
+
+def _a_play_state(seed=910):
+    for _seed, s, v in _open_views(1, seed):
+        if s.phase == "play" and s.deck_size() > 30:
+            return s, v
+    raise AssertionError("no play decision")
+
+
+def test_the_value_is_zero_where_a_colour_is_dead_and_in_range_elsewhere():
+    assert {"team", "plus2"} <= set(DV.FITTED)
+    f = np.zeros(DV.NFV)
+    s, v = _a_play_state()
+    S = info.encode(v)
+    for base in DV.FITTED:
+        b = IG.BASES[base]
+        val = DV.value_at(S, b, f)
+        assert 0 < val < DV.VMAX
+        # one Door more in play (the rest equal): worth more
+        S2 = S.copy()
+        col = next(c for c in range(4) if S[info.DR + c] == 0 and S[info.U + FIRST_DOOR + c])
+        S2[info.DR + col] += 1
+        S2[info.NDOORS] += 1
+        S2[info.U + FIRST_DOOR + col] -= 1
+        S2[info.UTOT] -= 1
+        assert DV.value_at(S2, b, f) > val
+        # both Doors of a colour nobody holds gone to the discard pile: a dead colour, 0
+        S3 = S.copy()
+        col = next(c for c in range(4) if S[info.DR + c] == 0 and S[info.DR + info.PSTEP + c] == 0
+                   and S[info.U + FIRST_DOOR + c] == 2)
+        S3[info.U + FIRST_DOOR + col] = 0
+        S3[info.D + FIRST_DOOR + col] = 2
+        S3[info.UTOT] -= 2
+        assert not DV.features(S3, f)
+        assert DV.value_at(S3, b, f) == 0
+        # one of them drawn and waiting (phase door) keeps it alive
+        S3[info.DRAWN] = FIRST_DOOR + col
+        S3[info.D + FIRST_DOOR + col] = 1
+        S3[info.PH] = info.P_DOOR
+        assert DV.features(S3, f) is False     # 1 to come, 2 missing: still dead
+        S3[info.U + FIRST_DOOR + col] = 1
+        assert DV.features(S3, f) is True
+
+
+def _eval_rows(S0, a, n, key, base, horizon):
+    row = np.zeros(n, dtype=np.int8)
+    IP._eval(S0, np.int64(a), 0, n, np.uint64(key), np.empty(info.NS, dtype=np.int64), row,
+             np.int64(base), np.int64(IP.DOORS), np.int64(horizon), np.zeros(DV.NFV))
+    return row
+
+
+def _word(key, j):
+    """Word j of stream ``key``, as the kernel's uint64 (numba returns a Python int)."""
+    return np.uint64(info.word(np.uint64(key), np.int64(j)))
+
+
+def _silent_decisions(games, seed0):
+    for seed, s in mixed_positions(games, seed0, rnd_seed=9):
+        if len(s.legal_actions()) > 2:
+            yield seed, s
+
+
+def test_horizon_zero_rows_are_the_whole_playouts():
+    k = 0
+    for seed, s in _silent_decisions(2, 920):
+        k += 1
+        if k % 5:
+            continue
+        S0 = info.encode(player_view(s))
+        a = s.legal_actions()[1]
+        base = IG.BASES["plus2"]
+        got = _eval_rows(S0, a, 24, seed * 77 + k, base, 0)
+        key = np.uint64(seed * 77 + k)
+        for j in range(24):
+            S = S0.copy()
+            info.deal_partner(S, _word(key ^ IP.SALT_DEAL, j))
+            info.apply_action(S, np.int64(a))
+            r = IP.playout(S, _word(key, j), np.int64(base))
+            assert got[j] == max(r, 0)
+    assert k > 20
+
+
+def _stepped_cut(S, key, base, horizon):
+    """The whole game from ``S`` stepped decision by decision (to_decision + the base): the
+    state at the first decision after ``horizon`` draws, or the end's Doors."""
+    ctr = np.int64(0)
+    while True:
+        r, ctr = IP.to_decision(S, key, ctr)
+        if r >= 0:
+            return int(r)
+        if ctr >= horizon:
+            return IP.CUT
+        info.apply_action(S, np.int64(IG.base_action(S, np.int64(base))))
+
+
+def test_a_cut_playout_is_the_whole_game_up_to_its_horizon_and_is_valued_there():
+    f = np.zeros(DV.NFV)
+    cut = fin = 0
+    k = 0
+    for seed, s in _silent_decisions(2, 930):
+        k += 1
+        if k % 4:
+            continue
+        S0 = info.encode(player_view(s, talk="open"))
+        a = s.legal_actions()[0]
+        base = IG.BASES["team"]
+        key = np.uint64(seed * 31 + k)
+        for horizon in (3, 10):
+            rows = _eval_rows(S0, a, 8, int(key), base, horizon)
+            for j in range(8):
+                Sp = S0.copy()
+                info.deal_partner(Sp, _word(key ^ IP.SALT_DEAL, j))  # HID 0
+                info.apply_action(Sp, np.int64(a))
+                Sw = Sp.copy()
+                r = IP.playout_h(Sp, _word(key, j), np.int64(base),
+                                 np.int64(horizon))
+                want = _stepped_cut(Sw, _word(key, j), base, horizon)
+                assert r == want
+                if r == IP.CUT:
+                    assert list(Sp) == list(Sw)
+                    assert rows[j] == DV.value_at(Sp, base, f)
+                    cut += 1
+                else:
+                    assert rows[j] == DV.DSCALE * r
+                    fin += 1
+    # the cut happens (a kernel that ignored the horizon would finish every playout), and
+    # its values are not all whole Doors
+    assert cut > 50 and fin > 0
+
+
+def _open_rollout(horizon, **kw):
+    return make_policy("duo-krollout", n=16, screen=4, base="team", horizon=horizon, **kw)
+
+
+def test_krollout_with_a_horizon_is_deterministic_honest_and_changes_decisions():
+    pol = _open_rollout(6)
+    flat = _open_rollout(0)
+    rnd = random.Random(11)
+    n = changed = differ = 0
+    for i, (_seed, s) in enumerate(mixed_positions(4, 940, rnd_seed=10)):
+        if len(s.legal_actions()) == 1 or i % 3:
+            continue
+        v = player_view(s, talk="open")
+        a = pol.act(v, 3000 + i)
+        assert a in s.legal_actions() and pol.act(v, 3000 + i) == a
+        r = redeal_unseen(s, rnd, "open")
+        changed += r.deck != s.deck
+        assert pol.act(player_view(r, talk="open"), 3000 + i) == a
+        differ += a != flat.act(v, 3000 + i)
+        n += 1
+    assert n > 40 and changed > 30 and differ > 0
+
+
+def test_horizon_zero_keeps_the_config_and_bad_arguments_are_refused():
+    old = make_policy("duo-krollout", base="team")
+    assert "horizon" not in old.config
+    assert config_hash(make_policy("duo-krollout", base="team", horizon=0)) == config_hash(old)
+    cut = make_policy("duo-krollout", base="team", horizon=12)
+    assert cut.config["horizon"] == 12 and config_hash(cut) != config_hash(old)
+    assert make_policy("duo-krollout2", horizon=8).horizon == 8
+    with pytest.raises(PolicyError, match="reward=doors"):
+        make_policy("duo-krollout", base="team", horizon=8, reward="win")
+    unfitted = [b for b in IG.BASES if b not in DV.FITTED]
+    for b in unfitted:
+        with pytest.raises(PolicyError, match="no value function"):
+            make_policy("duo-krollout", base=b, horizon=8)
+    with pytest.raises(PolicyError):
+        make_policy("duo-krollout", base="team", horizon=-1)
+    sw = make_policy("duo-open-switch", base="duo-krollout:base=team,horizon=12")
+    assert sw.base.horizon == 12
+
+
+def test_the_silent_rollout_with_a_horizon_passes_the_hidden_order_test():
+    """duo-krollout2 (plus2) with a horizon on silent views: the partner's unseen cards and
+    the deck dealt again change no decision (the value reads only the playout's dealt state),
+    while the redeal does change the partner's hand."""
+    pol = make_policy("duo-krollout2", n=16, screen=4, horizon=6)
+    rnd = random.Random(12)
+    n = changed = 0
+    for i, (_seed, s) in enumerate(mixed_positions(4, 960, rnd_seed=11)):
+        if len(s.legal_actions()) == 1 or i % 3:
+            continue
+        r = redeal_unseen(s, rnd)
+        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
+        a = pol.act(player_view(s), 4000 + i)
+        assert a in s.legal_actions()
+        assert pol.act(player_view(r), 4000 + i) == a
+        n += 1
+    assert n > 40 and changed > 20
