@@ -125,13 +125,21 @@ def block_headline(recs) -> str:
     out.append(f"| two players | clairvoyant team, certified | {_rate_ci(dc['wins'], dc['deals'])}"
                f" | {dc['deals']:,} | {_secs(dc['deal_cpu_seconds']['median'])} per deal "
                f"(median) | {res}, Two players |")
-    if duo is not None:
-        out.append(f"| two players | honest, silent game: `{experiment_of(duo)}` (the best "
-                   f"measured) | {_rate_ci(duo['wins'], duo['deals'])} | {duo['deals']:,} | "
-                   f"{_secs(duo['per_decision'])} per decision | `docs/DUO.md`, {res} |")
+    from papers.rowdata import DUO_DEFAULT, OPEN_DEFAULT
+    silent = [r for r in b.duo_ladder_rows(recs) if r.get("mode") == "honest"
+              and experiment_of(r) == DUO_DEFAULT]
+    for r, what in ((silent[0] if silent else None, "the default `duo-kcut`, "), (duo, "")):
+        if r is None or (what == "" and silent and experiment_of(r) == DUO_DEFAULT):
+            continue
+        out.append(f"| two players | honest, silent game: {what}`{experiment_of(r)}`"
+                   f"{' (the best measured)' if r is duo else ''} | "
+                   f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
+                   f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
     if open_rows:
         r = max(open_rows, key=lambda x: x["rate"])
-        out.append(f"| two players | honest, open game: `{experiment_of(r)}` | "
+        what = "the default, " if experiment_of(r) == OPEN_DEFAULT else ""
+        out.append(f"| two players | honest, open game: {what}`{experiment_of(r)}`"
+                   f"{'' if what else ' (the best measured)'} | "
                    f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
                    f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
     else:

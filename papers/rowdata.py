@@ -117,7 +117,15 @@ DUO_LADDER = (
     # the silent game's end-game rule over duo-krollout2 n=192 (docs/DUO.md, "The silent
     # game's end-game rule (a heuristic)")
     ("duo-silent-switch over duo-krollout2 n=192", "duo-silent-switch", None),
+    # the playouts cut at 24 draws by the two-player value function (docs/DUO_BASES.md, "A
+    # value function for the two-player playouts' tails"): the silent game's default, duo-kcut
+    ("duo-krollout2 n=384 over plus2, horizon 24 (duo-kcut)", "duo-k2-h24-384", None),
 )
+# the experiments whose rows are the two games' default policies (solver/duo/rollout.py:
+# DEFAULT_DUO_POLICY, and DEFAULT_OPEN_POLICY over OPEN_BASE; tests/solver/duo/test_duo_value.py
+# checks that they name the same configurations)
+DUO_DEFAULT = "duo-k2-h24-384"
+OPEN_DEFAULT = "duo-open-p2-h24"
 # The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
 # stored, with mode "open".
 DUO_OPEN = (
@@ -125,6 +133,8 @@ DUO_OPEN = (
     ("duo-open-switch, open game", "duo-open-switch"),
     ("duo-open-switch on the team base, open game", "duo-open-team"),
     ("duo-open-switch over duo-krollout n=320 on plus2, open game", "duo-open-plus2"),
+    ("duo-open-switch over duo-krollout n=640 on plus2, horizon 24, open game",
+     "duo-open-p2-h24"),
 )
 LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"

@@ -142,7 +142,7 @@ def make_default_policy():
 def default_policy_name(players: int = 1, talk: str = "none") -> str:
     """The default honest policy's name: solo ``solver.policies.DEFAULT_HONEST_POLICY`` (its
     arguments: ``make_default_policy``); two players, the default of the game ``talk``
-    (``solver.duo.view_rank.default_duo_policy``: silent duo-krollout2, open
+    (``solver.duo.view_rank.default_duo_policy``: silent duo-kcut, open
     duo-open-switch)."""
     if players == 2:
         from solver.duo.view_rank import default_duo_policy

@@ -29,23 +29,24 @@ from engine.view import is_duo_view
 
 from solver.duo import info_playouts as IP
 from solver.duo.info_state import encode
-from solver.duo.value import DSCALE, FITTED, NFV
+from solver.duo.value import FITTED, NFV
 from solver.errors import PolicyError
 from solver.registry import Param, PolicyBase, check_range as _check, register_policy
 
 _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 # the policy `onirim winrate --mode honest --players 2` and the two-player hint of `onirim play`
 # use when none is named: the strongest two-player policy measured at 10 ms of CPU per decision
-# or less (docs/DUO_BASES.md, "A stronger base: plus2": duo-krollout2, the rollout over plus2 at
-# n=192, against duo-krollout n=512 on deals 0-599 side by side)
-DEFAULT_DUO_POLICY = "duo-krollout2"
+# or less: duo-kcut, the rollout over plus2 with the value function's cut at 24 draws, n=384
+# (experiment duo-k2-h24-384; docs/DUO_BASES.md, "A value function for the two-player
+# playouts' tails": +8.35 points paired against duo-krollout2 n=192 on deals 0-1999)
+DEFAULT_DUO_POLICY = "duo-kcut"
 # the open game's (`--talk open`) default, and the policy it plays outside its end game
 # (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
-# OPEN_BASE: duo-krollout on the team base (solver/duo/team_greedy.py: each seat reads both
-# hands, the open game only; docs/DUO_BASES.md, "The open game's team base": +10.67 points paired
-# on deals 0-599 against the base on greedy-plus)
+# OPEN_BASE: duo-krollout on plus2 with the value function's cut at 24 draws, n=640, screen 80
+# (experiment duo-open-p2-h24: +4.25 points paired against the switch over the team base on
+# deals 0-1999, at less CPU per decision; docs/DUO_BASES.md)
 DEFAULT_OPEN_POLICY = "duo-open-switch"
-OPEN_BASE = "duo-krollout:base=team"
+OPEN_BASE = "duo-krollout:base=plus2,horizon=24,n=640,screen=80"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards, and knows the partner cards its view lists "
@@ -158,7 +159,7 @@ class DuoKRollout(PolicyBase):
         small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED), talk=talk), 0)
 
     def act(self, view, stream: int) -> int:
-        return self.search(view, stream).action
+        return self.search(view, stream, estimates=False).action
 
     def rounds(self, r: "Rounds", res, n: int) -> int:
         """Fill ``res`` (candidates x ``n``) with playouts: the screen (every candidate
@@ -178,12 +179,15 @@ class DuoKRollout(PolicyBase):
             self.stats[0] += r.m * n
         return int(select(res, sel, q, r.bi, n, self.z))
 
-    def search(self, view, stream: int, n: int | None = None):
+    def search(self, view, stream: int, n: int | None = None, estimates: bool = True):
         """The decision of :meth:`act` (``n`` None: the policy's own) with the search's
         per-candidate estimates (``solver.policies.seq.SeqSearch``: the share of each
         candidate's playouts that won, Wilson 95%; the choice itself is made on the
         ``reward``): the kernel's ``decide`` step by step on the same arrays, so that
-        ``onirim best`` on a two-player view shows what this policy plays on."""
+        ``onirim best`` on a two-player view shows what this policy plays on.  With a
+        ``horizon`` a cut playout has no result, so the estimates (``estimates`` True; ``act``
+        asks for none) come from ``n`` more playouts of each candidate played to the end on
+        the same streams: the share won of "the action, then the base", as without a cut."""
         from solver.duo.info_state import NS, legal
         from solver.honest.screening import row_of
         from solver.policies.seq import SeqSearch, _estimate_of
@@ -218,12 +222,19 @@ class DuoKRollout(PolicyBase):
         row = self.rounds(Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base,
                                  reward, self.horizon), res, n)
         self.stats[1] += m
-        out = SeqSearch(int(cands[row]), label,
-                        playouts=int(sum(int((res[i] >= 0).sum()) for i in range(m))))
+        played = int(sum(int((res[i] >= 0).sum()) for i in range(m)))
+        cut_counts = {int(cands[i]): int((res[i] >= 0).sum()) for i in range(m)}
+        if self.horizon and estimates:      # the estimates from uncut playouts (docstring)
+            res = np.full((m, n), -1, dtype=np.int8)
+            Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base, reward,
+                   0).run(range(m), 0, n, res)
+            played += m * n
+        out = SeqSearch(int(cands[row]), label, playouts=played)
+        out.cut_counts = cut_counts if self.horizon else None   # the cut search's playouts
+        if self.horizon and not estimates:
+            return out
         from engine.rules import DOORS_TO_WIN
         full = 1 if self.reward == "win" else DOORS_TO_WIN    # a won playout's score
-        if self.horizon:
-            full *= DSCALE          # a cut playout counts as won only if valued VMAX
         for i in range(m):
             made = res[i][res[i] >= 0]
             if len(made):
@@ -245,6 +256,25 @@ N2 = 192
 class DuoKRollout2(DuoKRollout):
     def __init__(self, n=N2, z=1.0, screen=N2 // 8, keep=4, base="plus2", reward="doors",
                  swaps="all", horizon=0):
+        super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
+                         swaps=swaps, horizon=horizon)
+
+
+# duo-kcut's defaults: the experiment duo-k2-h24-384's arguments of duo-krollout2
+# (tests/solver/duo/test_duo_value.py checks that the two stay equal)
+KCUT_N, KCUT_SCREEN, KCUT_HORIZON = 384, 48, 24
+
+
+@register_policy(
+    "duo-kcut",
+    params=rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps="all",
+                          base="plus2")
+    + [Param("horizon", int, KCUT_HORIZON, HORIZON.help)],
+    doc="the silent game's default: duo-krollout2 with each playout cut at 24 draws and "
+        "scored by the two-player value function (n=384 playouts per candidate)")
+class DuoKCut(DuoKRollout2):
+    def __init__(self, n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, base="plus2",
+                 reward="doors", swaps="all", horizon=KCUT_HORIZON):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
                          swaps=swaps, horizon=horizon)
 

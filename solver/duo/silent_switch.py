@@ -20,7 +20,9 @@ with ``fallback=mid``, the midpoint of its bounds; with ``fallback=base`` a hand
 unfinished sends the decision to the base) and plays the largest score (ties within 1e-12:
 the base's action if among them, else the smallest id), unless it is no more than ``margin``
 above the score of the base's action, which is then played.  Elsewhere it plays the base
-(``duo-krollout2`` with its defaults: the silent game's default, ``DEFAULT_DUO_POLICY``).
+(``duo-krollout2`` with its defaults, n=192: the silent game's default when the rule was
+measured; the default now, ``DEFAULT_DUO_POLICY``, is ``duo-kcut``, and ``base=duo-kcut`` plays
+the rule over it).
 With ``prune`` (the default) the hands' loop stops once that decision is known (an unfinished
 hand under ``fallback=base``, or the base's action settled: :meth:`DuoSilentSwitch.scores`),
 the same decisions for less CPU.
@@ -47,7 +49,7 @@ import math
 from engine.view import is_duo_view
 
 from solver.duo import open_switch   # its deck_unknown (as a module: import cycle)
-from solver.duo.rollout import DEFAULT_DUO_POLICY
+from solver.duo import rollout as _rollout  # noqa: F401  (registers its base policies)
 from solver.errors import PolicyError
 from solver.policies.endgame import parse_base, table_bits_for
 from solver.registry import Param, PolicyBase, build_policy, check_range, register_policy
@@ -61,7 +63,7 @@ DEFAULT_WORLDS = 8
 DEFAULT_NODES = 20_000
 DEFAULT_FALLBACK = "base"
 DEFAULT_MARGIN = 0.05
-DEFAULT_BASE = DEFAULT_DUO_POLICY
+DEFAULT_BASE = "duo-krollout2"     # fixed: the stored rows of duo-silent-switch name it
 FALLBACKS = ("mid", "base")
 TIE = 1e-12
 SLACK = 1e-9      # the settled stop's allowance for the sums' rounding (scores.__doc__)

@@ -6,9 +6,9 @@ duo view of :mod:`engine.view` (what that player may know, the strict reading of
 ``docs/DUO.md``).  This mode answers from that information only:
 
 * **The leader and its estimates**: the decision of the view's default policy
-  (:func:`leader_policy`, the one place that chooses it: ``duo-krollout2``,
+  (:func:`leader_policy`, the one place that chooses it: ``duo-kcut``,
   :mod:`solver.duo.rollout`: after each candidate action both seats play its base, ``plus2``,
-  on their own cards, the partner's hand dealt from the unknown cards, common random numbers,
+  on their own cards (each playout cut at 24 draws and scored by the value function), the partner's hand dealt from the unknown cards, common random numbers,
   the z-margin rule on the Doors reward), by its own search (``DuoKRollout.search``, what its
   ``act`` runs); then, while the budget affords it, the same search with 4 times the
   playouts (anytime: the first search always runs; under a node budget no search whose
@@ -60,7 +60,7 @@ OPEN_NODES = 2_000_000    # per partner hand for that bound when no budget is gi
 
 
 def estimate_policy(policy) -> str:
-    """What an estimate is, for the leader ``policy`` (a ``duo-krollout`` or ``duo-krollout2``
+    """What an estimate is, for the leader ``policy`` (a ``duo-krollout``, ``duo-krollout2`` or ``duo-kcut``
     instance: its base plays both seats in the playouts)."""
     return (f"after the action, both seats play duo-{policy.base} on their own cards (the "
             "partner's hand dealt from the unknown cards, the deck drawn from them); "
@@ -383,9 +383,14 @@ def next_playouts(policy, found, n: int) -> int:
     every other keeps its ``screen`` playouts.  The screen ranks the first ``screen``
     playouts, the same at both sizes (common random numbers: playout ``j`` of a candidate
     has the same deal and draws at every ``n``), so it keeps the same candidates; without a
-    screen every candidate gets ``4 n``."""
+    screen every candidate gets ``4 n``.  With a horizon the decision's cut playouts are
+    counted so (``found.cut_counts``), and the estimates' uncut ones, ``4 n`` per candidate
+    (``DuoKRollout.search``), on top."""
     screened = 0 < policy.screen < n
-    return sum(4 * n if (not screened or r[3] >= n) else r[3] for r in found.rows.values())
+    cut = getattr(found, "cut_counts", None)
+    counts = cut.values() if cut else [r[3] for r in found.rows.values()]
+    grown = sum(4 * n if (not screened or c >= n) else c for c in counts)
+    return grown + (4 * n * len(cut) if cut else 0)
 
 
 def _view_stream(view) -> int:

@@ -288,3 +288,53 @@ def test_the_silent_rollout_with_a_horizon_passes_the_hidden_order_test():
         assert pol.act(player_view(r), 4000 + i) == a
         n += 1
     assert n > 40 and changed > 20
+
+
+def test_a_cut_rollouts_estimates_are_its_uncut_twins_and_its_decision_is_the_cut_one():
+    """With a horizon the search decides on cut playouts, but a cut playout has no result, so
+    ``onirim best``'s estimates come from playouts to the end on the same streams: exactly the
+    estimates of the same policy without a horizon and without the screen (every candidate's
+    n playouts), while the decision is ``act``'s."""
+    cut = make_policy("duo-krollout2", n=16, screen=4, horizon=6)
+    flat = make_policy("duo-krollout2", n=16, screen=0)
+    n = 0
+    for i, (_seed, s) in enumerate(mixed_positions(4, 980, rnd_seed=12)):
+        if len(s.legal_actions()) == 1 or i % 4:
+            continue
+        v = player_view(s)
+        found, twin = cut.search(v, 5000 + i), flat.search(v, 5000 + i)
+        assert found.action == cut.act(v, 5000 + i)
+        assert found.rows == twin.rows
+        if twin.rows:
+            assert found.playouts > twin.playouts
+            n += 1
+    assert n > 10
+
+
+def test_the_silent_default_is_the_registered_cut_rollout():
+    """duo-kcut, the silent game's default, is duo-krollout2 with the arguments of the
+    experiment whose rows back it (duo-k2-h24-384): the two configurations agree."""
+    from benchmarks.experiments import EXPERIMENTS
+    from solver.duo.rollout import DEFAULT_DUO_POLICY
+    e = EXPERIMENTS["duo-k2-h24-384"]
+    assert DEFAULT_DUO_POLICY == "duo-kcut" and e.params["policy"] == "duo-krollout2"
+    args = e.params["config"]
+    assert set(args) == {"n", "screen", "horizon"}
+    ref = make_policy("duo-krollout2", **args)
+    default = make_policy(DEFAULT_DUO_POLICY)
+    keys = ("n", "z", "screen", "keep", "base", "reward", "swaps", "horizon")
+    assert {k: getattr(default, k) for k in keys} == {k: getattr(ref, k) for k in keys}
+
+
+def test_the_papers_name_the_experiments_of_both_defaults():
+    """The README's headline labels the rows of papers.rowdata's DUO_DEFAULT and OPEN_DEFAULT
+    as the defaults: they must be the configurations the defaults play."""
+    from benchmarks.experiments import EXPERIMENTS
+    from papers.rowdata import DUO_DEFAULT, OPEN_DEFAULT
+    from solver.duo.rollout import DEFAULT_OPEN_POLICY, OPEN_BASE
+    assert DUO_DEFAULT == "duo-k2-h24-384"
+    e = EXPERIMENTS[OPEN_DEFAULT]
+    assert e.params["talk"] == "open" and e.params["policy"] == DEFAULT_OPEN_POLICY
+    default = make_policy(DEFAULT_OPEN_POLICY)
+    ref = make_policy(DEFAULT_OPEN_POLICY, **e.params["config"])
+    assert default.config == ref.config and e.params["config"]["base"] == OPEN_BASE
