@@ -27,7 +27,8 @@ import sys
 
 import numpy as np
 
-from benchmarks.learn_value import fit, sample_rows, summary
+from benchmarks.learn_value import (bad_fit_arguments, fit, fit_arguments, print_calibration,
+                                    sample_rows, summary)
 from solver.duo.info_greedy import BASES, base_action
 from solver.duo.info_playouts import MAX_DECISIONS, to_decision
 from solver.duo.info_state import NS, apply_action, new_game
@@ -81,21 +82,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.learn_duo_value",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", default="team", choices=sorted(BASES))
-    ap.add_argument("--games", type=int, default=100_000)
-    ap.add_argument("--key", type=lambda s: int(s, 0), default=0xD0E5EED)
-    ap.add_argument("--every", type=int, default=3)
-    ap.add_argument("--ridge", type=float, default=1e-4)
-    ap.add_argument("--write", action="store_true",
-                    help="write the base's weights (fit on every state) into --out; without "
-                         "it nothing is written")
-    ap.add_argument("--out", default=WEIGHTS_FILE, metavar="PATH",
-                    help="the weights module --write rewrites (default: the package's "
-                         "solver/duo/value_weights.py, which duo-krollout's horizon reads)")
-    ap.add_argument("--json", action="store_true")
+    fit_arguments(ap, 100_000, 0xD0E5EED, WEIGHTS_FILE, "duo-krollout's horizon")
     a = ap.parse_args(argv)
-    if a.games < 100 or a.every < 1 or a.ridge < 0:
-        print("learn_duo_value: --games >= 100, --every >= 1 and --ridge >= 0",
-              file=sys.stderr)
+    if bad_fit_arguments(a, "learn_duo_value"):
         return 2
     X, y, game_of = sample(a.games, a.key, a.every, a.base)
     test = game_of % 4 == 3
@@ -120,10 +109,7 @@ def main(argv=None) -> int:
               f"(a constant: {h['logloss_constant']}); mean |error| "
               f"{out['held_out_doors_error']} Doors (a constant: "
               f"{out['held_out_doors_error_constant']}); mean share {h['win_share']}")
-        for c in h["calibration"]:
-            print(f"  predicted {c['predicted']}: {c['states']} states, mean "
-                  f"{c['mean_predicted']}, observed {c['observed']}")
-        print("weights:", out["weights"])
+        print_calibration(out)
     return 0
 
 

@@ -122,23 +122,38 @@ def write_weights(w, command, path=WEIGHTS_FILE):
         fh.write(head + f"VWEIGHTS = ({vals})\n# {command}\n")
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.learn_value",
-                                 description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=200_000)
-    ap.add_argument("--key", type=lambda s: int(s, 0), default=0x5EED0F)
+def fit_arguments(ap, games: int, key: int, out: str, reads: str) -> None:
+    """The flags of a value function's fit (this script and ``learn_duo_value``): --games,
+    --key, --every, --ridge, --write, --out (default ``out``, the weights module that
+    ``reads`` reads) and --json."""
+    ap.add_argument("--games", type=int, default=games)
+    ap.add_argument("--key", type=lambda s: int(s, 0), default=key)
     ap.add_argument("--every", type=int, default=3)
     ap.add_argument("--ridge", type=float, default=1e-4)
     ap.add_argument("--write", action="store_true",
                     help="write the weights (fit on every state) into --out; without it "
                          "nothing is written")
-    ap.add_argument("--out", default=WEIGHTS_FILE, metavar="PATH",
-                    help="the weights module --write rewrites (default: the package's "
-                         "solver/honest/value_weights.py, which seq-rollout's horizon reads)")
+    ap.add_argument("--out", default=out, metavar="PATH",
+                    help=f"the weights module --write rewrites (default: the package's "
+                         f"{os.path.relpath(out, os.path.join(HERE, '..'))}, which {reads} "
+                         f"reads)")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
+
+
+def bad_fit_arguments(a, prog: str) -> bool:
+    """True (after one line on stderr) if the fit's numbers are out of range."""
     if a.games < 100 or a.every < 1 or a.ridge < 0:
-        print("learn_value: --games >= 100, --every >= 1 and --ridge >= 0", file=sys.stderr)
+        print(f"{prog}: --games >= 100, --every >= 1 and --ridge >= 0", file=sys.stderr)
+        return True
+    return False
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.learn_value",
+                                 description=__doc__.split("\n\n")[0])
+    fit_arguments(ap, 200_000, 0x5EED0F, WEIGHTS_FILE, "seq-rollout's horizon")
+    a = ap.parse_args(argv)
+    if bad_fit_arguments(a, "learn_value"):
         return 2
     X, y, game_of = sample(a.games, a.key, a.every)
     test = game_of % 4 == 3
@@ -156,11 +171,16 @@ def main(argv=None) -> int:
     else:
         print(f"{out['held_out']['states']} held-out states: log-loss "
               f"{out['held_out']['logloss']} (a constant: {out['held_out']['logloss_constant']})")
-        for c in out["held_out"]["calibration"]:
-            print(f"  predicted {c['predicted']}: {c['states']} states, mean "
-                  f"{c['mean_predicted']}, observed {c['observed']}")
-        print("weights:", out["weights"])
+        print_calibration(out)
     return 0
+
+
+def print_calibration(out: dict) -> None:
+    """The held-out calibration by tenths and the weights, as text (both fits' summaries)."""
+    for c in out["held_out"]["calibration"]:
+        print(f"  predicted {c['predicted']}: {c['states']} states, mean "
+              f"{c['mean_predicted']}, observed {c['observed']}")
+    print("weights:", out["weights"])
 
 
 if __name__ == "__main__":
