@@ -286,7 +286,7 @@ def test_talk_outside_honest_two_player_games_is_refused(tmp_path, args):
     assert not (tmp_path / "x.sqlite").exists()
 
 
-def test_the_open_game_s_default_is_the_open_switch_and_the_silent_one_unchanged(tmp_path):
+def test_the_open_game_s_default_is_the_open_switch_and_the_silent_one_duo_kcut(tmp_path):
     base = ["winrate", "--mode", "honest", "--players", "2", "--seed", "5", "--deals", "1",
             "--db", "d.sqlite", "--json"]
     r = onirim(*base, "--talk", "open", "--policy-arg", "base=duo-krollout:n=4,screen=0",
@@ -297,4 +297,4 @@ def test_the_open_game_s_default_is_the_open_switch_and_the_silent_one_unchanged
     r = onirim(*base, "--policy-arg", "n=4", "--policy-arg", "screen=0", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["policy"] == "duo-krollout2" and out["policy_default"] and out["talk"] == "none"
+    assert out["policy"] == "duo-kcut" and out["policy_default"] and out["talk"] == "none"
