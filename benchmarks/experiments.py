@@ -303,6 +303,13 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("duo-k2-h24-384", "duo-krollout2", 2_000,
             {"horizon": 24, "n": 384, "screen": 48}, players=2,
             cost="about 15 CPU-minutes", cheap=False),
+    # the silent game's end-game rule over the default duo-kcut: side by side with duo-kcut on
+    # deals 0-598 (python -m benchmarks.side_by_side run OUT 0 599 kcut=duo-kcut
+    # sw=duo-silent-switch:base=duo-kcut; one process, alternated deal by deal): 500 won
+    # against 494 (7 / 1), 1.054 times its CPU per decision (7.63 against 7.24 ms); duo-kcut's
+    # deals there matched duo-k2-h24-384's rows
+    _honest("duo-silent-switch-kcut", "duo-silent-switch", 2_000, {"base": "duo-kcut"},
+            players=2, cost="about 12 CPU-minutes", cheap=False),
     # the open game (--talk open: the partner's hand known): the same rollout, and the open
     # game's default, its end-game switch to the exact open-hands search (solver/duo/
     # open_switch.py) at 8 unknown deck cards under 100,000 nodes; costs estimated from the

@@ -120,6 +120,7 @@ DUO_LADDER = (
     # the playouts cut at 24 draws by the two-player value function (docs/DUO_BASES.md, "A
     # value function for the two-player playouts' tails"): the silent game's default, duo-kcut
     ("duo-krollout2 n=384 over plus2, horizon 24 (duo-kcut)", "duo-k2-h24-384", None),
+    ("duo-silent-switch over duo-kcut", "duo-silent-switch-kcut", None),
 )
 # the experiments whose rows are the two games' default policies (solver/duo/rollout.py:
 # DEFAULT_DUO_POLICY, and DEFAULT_OPEN_POLICY over OPEN_BASE; tests/solver/duo/test_duo_value.py
