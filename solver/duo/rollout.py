@@ -222,15 +222,15 @@ class DuoKRollout(PolicyBase):
         row = self.rounds(Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base,
                                  reward, self.horizon), res, n)
         self.stats[1] += m
-        played = int(sum(int((res[i] >= 0).sum()) for i in range(m)))
-        cut_counts = {int(cands[i]): int((res[i] >= 0).sum()) for i in range(m)}
+        counts = {int(cands[i]): int((res[i] >= 0).sum()) for i in range(m)}
+        played = sum(counts.values())
         if self.horizon and estimates:      # the estimates from uncut playouts (docstring)
             res = np.full((m, n), -1, dtype=np.int8)
             Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base, reward,
                    0).run(range(m), 0, n, res)
             played += m * n
         out = SeqSearch(int(cands[row]), label, playouts=played)
-        out.cut_counts = cut_counts if self.horizon else None   # the cut search's playouts
+        out.cut_counts = counts if self.horizon else None   # the cut search's playouts
         if self.horizon and not estimates:
             return out
         from engine.rules import DOORS_TO_WIN

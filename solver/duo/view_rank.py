@@ -8,10 +8,11 @@ duo view of :mod:`engine.view` (what that player may know, the strict reading of
 * **The leader and its estimates**: the decision of the view's default policy
   (:func:`leader_policy`, the one place that chooses it: ``duo-kcut``,
   :mod:`solver.duo.rollout`: after each candidate action both seats play its base, ``plus2``,
-  on their own cards (each playout cut at 24 draws and scored by the value function), the partner's hand dealt from the unknown cards, common random numbers,
-  the z-margin rule on the Doors reward), by its own search (``DuoKRollout.search``, what its
-  ``act`` runs); then, while the budget affords it, the same search with 4 times the
-  playouts (anytime: the first search always runs; under a node budget no search whose
+  on their own cards (each playout cut at 24 draws and scored by the value function), the
+  partner's hand dealt from the unknown cards, common random numbers, the z-margin rule on
+  the Doors reward), by its own search (``DuoKRollout.search``, what its ``act`` runs; the
+  estimates from uncut playouts); then, while the budget affords it, the same search with 4
+  times the playouts (anytime: the first search always runs; under a node budget no search whose
   playouts, known before it runs, pass the budget).  Each candidate's
   estimate is the share of its playouts won, with its Wilson 95% interval: the winning chance
   of "this action, then the base", a policy's value, not a bound; the actions the
@@ -60,8 +61,8 @@ OPEN_NODES = 2_000_000    # per partner hand for that bound when no budget is gi
 
 
 def estimate_policy(policy) -> str:
-    """What an estimate is, for the leader ``policy`` (a ``duo-krollout``, ``duo-krollout2`` or ``duo-kcut``
-    instance: its base plays both seats in the playouts)."""
+    """What an estimate is, for the leader ``policy`` (a ``duo-krollout``, ``duo-krollout2`` or
+    ``duo-kcut`` instance: its base plays both seats in the playouts, to the end)."""
     return (f"after the action, both seats play duo-{policy.base} on their own cards (the "
             "partner's hand dealt from the unknown cards, the deck drawn from them); "
             f"estimate = share of the default policy's ({policy.name}'s) playouts won, "
