@@ -87,9 +87,15 @@ def check(W, n=500_000, key=CHECK_KEY):
     b = np.zeros(n, dtype=np.int8)
     kd = (KD_WEIGHT,) + (0,) * (NF - 1)
     wa, wb = _games(W, n, key, a), _games(kd, n, key, b)
-    d = a.astype(float) - b
-    se = d.std() / math.sqrt(n) if n > 1 else 0.0
-    return wa, wb, (d.mean() / se if se > 0 else 0.0)
+    return wa, wb, paired_z(a, b)
+
+
+def paired_z(a, b) -> float:
+    """The paired z of the per-game outcomes ``a`` against ``b`` (same games): the mean
+    difference over its standard error (0 if every difference is the same)."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    se = d.std() / math.sqrt(d.size) if d.size > 1 else 0.0
+    return float(d.mean() / se) if se > 0 else 0.0
 
 
 def write(W, path=WEIGHTS_FILE) -> None:
@@ -106,9 +112,10 @@ def _games2(WP, WO, n, key, out):
                               np.asarray(WO, dtype=np.int64), out[:n]))
 
 
-def _cem(mu, sd, fixed, score, iters, pop, elite, seed, key0, log, tag):
+def cem(mu, sd, fixed, score, iters, pop, elite, seed, key0, log, tag):
     """The cross-entropy method on the vector ``mu`` (spread ``sd``; the indices ``fixed``
-    held), ``score(vector, key)`` the wins on the iteration's stream ``key0 + iteration``."""
+    held), ``score(vector, key)`` its score (the wins, or any integer: higher is better) on the
+    iteration's stream ``key0 + iteration``; also benchmarks/learn_duo_base.py's."""
     rng = np.random.default_rng(seed)
     mu = np.asarray(mu, dtype=float).copy()
     sd = np.asarray(sd, dtype=float).copy()
@@ -147,14 +154,14 @@ def search2(iters=40, joint_iters=35, pop=32, elite=8, games=24_000, sigma0=15.0
 
     def other(w, key):
         return _games2(wp, w, games, key, out)
-    wo, _ = _cem(mu, np.full(NF, sigma0), [0, NPF], other, iters, pop, elite, seed,
+    wo, _ = cem(mu, np.full(NF, sigma0), [0, NPF], other, iters, pop, elite, seed,
                  TRAIN_KEY2, log, "other")
     if joint_iters > 0:
         def joint(w, key):
             return _games2(w[:NFP], w[NFP:], games, key, out)
         mu = np.concatenate([wp, wo]).astype(float)
         sd = np.concatenate([np.full(NFP, joint_sigma), np.full(NF, joint_sigma)])
-        w, _ = _cem(mu, sd, [0, NFP, NFP + NPF], joint, joint_iters, pop, elite, seed + 1,
+        w, _ = cem(mu, sd, [0, NFP, NFP + NPF], joint, joint_iters, pop, elite, seed + 1,
                     TRAIN_KEY2 + JOINT_OFFSET, log, "joint")
         wp, wo = w[:NFP], w[NFP:]
     return tuple(int(x) for x in wp), tuple(int(x) for x in wo)
@@ -167,9 +174,7 @@ def check2(WP, WO, n=200_000, key=CHECK_KEY2):
     a = np.zeros(n, dtype=np.int8)
     b = np.zeros(n, dtype=np.int8)
     wa, wb = _games2(WP, WO, n, key, a), _games(WEIGHTS, n, key, b)
-    d = a.astype(float) - b
-    se = d.std() / math.sqrt(n) if n > 1 else 0.0
-    return wa, wb, (d.mean() / se if se > 0 else 0.0)
+    return wa, wb, paired_z(a, b)
 
 
 def write2(WP, WO, path=WEIGHTS2_FILE) -> None:
