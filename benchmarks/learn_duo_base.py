@@ -63,7 +63,7 @@ def play(v, n, key, out) -> int:
     return 100 * int(np.count_nonzero(out[:n] == WIN_DOORS)) + doors
 
 
-def search(iters=40, pop=32, elite=8, games=40_000, sigma=10.0, tune_sigma=2.0, seed=1,
+def search(iters=30, pop=32, elite=8, games=40_000, sigma=5.0, tune_sigma=1.0, seed=1,
            log=print):
     """The cross-entropy search from plus2 (module doc); returns the vector as a tuple."""
     from solver.duo.info_greedy import P2_NF
@@ -105,12 +105,12 @@ def write(v, command: str, path: str = WEIGHTS_FILE) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.learn_duo_base",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("--iters", type=int, default=40)
+    ap.add_argument("--iters", type=int, default=30)
     ap.add_argument("--pop", type=int, default=32)
     ap.add_argument("--elite", type=int, default=8)
     ap.add_argument("--games", type=int, default=40_000, help="games per candidate")
-    ap.add_argument("--sigma", type=float, default=10.0, help="the play weights' first spread")
-    ap.add_argument("--tune-sigma", type=float, default=2.0,
+    ap.add_argument("--sigma", type=float, default=5.0, help="the play weights' first spread")
+    ap.add_argument("--tune-sigma", type=float, default=1.0,
                     help="the exchange's and the Nightmare's numbers' first spread")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", type=int, default=50_000, help="games per check round")
