@@ -491,7 +491,8 @@ def run(args) -> int:
             # compile or load the kernels before any deal is timed; forked workers inherit them
             family = ("duo-honest" if args.mode == "honest"
                       and getattr(policy, "name", None) in ("duo-krollout", "duo-krollout2",
-                                                            "duo-kcut", "duo-plus2")
+                                                            "duo-kcut", "duo-plus2",
+                                                            "duo-learned-base")
                       else "honest" if args.mode == "honest" else
                       "duo" if players == 2 else "clairvoyant")
             with _CompileNotice(quiet=ckind == "address", family=family) as notice:

@@ -29,6 +29,7 @@ from engine.rules import COLOURS, DOORS_PER_COLOUR, FIRST_DOOR, NO_CARD, SYMBOLS
 from solver import board
 from solver import steps
 from solver.duo import team_greedy
+from solver.duo.learned_weights import TUNE as LEARNED_TUNE, WEIGHTS as LEARNED_WEIGHTS
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
                                    SWAP_STRIDE,
@@ -413,22 +414,34 @@ def plus2_with(S, a, w, t):
     return a
 
 
-GREEDY, GREEDY_PLUS, PLUS2, TEAM = 0, 1, 2, 3
+# ``learned``: plus2's decisions with the weights fitted by benchmarks/learn_duo_base.py
+# (solver/duo/learned_weights.py; docs/DUO_BASES.md, "A fitted plus2: the base learned")
+L_WEIGHTS = np.array(LEARNED_WEIGHTS, dtype=np.int64)
+L_TUNE = np.array(LEARNED_TUNE, dtype=np.int64)
+assert L_WEIGHTS.shape == P2_WEIGHTS.shape and L_TUNE.shape == P2_TUNE.shape, \
+    "solver/duo/learned_weights.py: one weight per P2_FEATURES and per P2_TUNE entry"
+
+GREEDY, GREEDY_PLUS, PLUS2, TEAM, LEARNED = 0, 1, 2, 3, 4
 # "team" reads both hands: the open game's only (solver.duo.team_greedy; OPEN_ONLY)
-BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "plus2": PLUS2, "team": TEAM}
+BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "plus2": PLUS2, "team": TEAM,
+         "learned": LEARNED}
 OPEN_ONLY = ("team",)
 
 
 @njit(cache=True, inline="always")
 def base_action(S, base):
     """The base policy ``base`` at ``S``: greedy's action, then greedy-plus's changes (every
-    base but greedy), then plus2's or the team's (:func:`solver.duo.team_greedy.team_of`), so
-    that greedy is inlined once here, not twice."""
+    base but greedy), then plus2's (with its weights or learned's) or the team's
+    (:func:`solver.duo.team_greedy.team_of`), so that greedy and plus2 are inlined once here,
+    not twice."""
     a = greedy(S)
     if base != GREEDY:
         a = _plus_of(S, a)
-    if base == PLUS2:
-        a = plus2_with(S, a, P2_WEIGHTS, P2_TUNE)
+    if base == PLUS2 or base == LEARNED:
+        w, t = P2_WEIGHTS, P2_TUNE
+        if base == LEARNED:
+            w, t = L_WEIGHTS, L_TUNE
+        a = plus2_with(S, a, w, t)
     elif base == TEAM:
         a = team_greedy.team_of(S, a)
     return a

@@ -89,8 +89,9 @@ def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str,
         Param("keep", int, keep, "with many candidates: how many the screen keeps (plus the "
                                  "base)"),
         Param("base", str, base, "base policy of the playouts: greedy, greedy-plus "
-                                 "(duo-greedy-plus), plus2 (duo-plus2, compiled only) or "
-                                 "team (both hands read: the open game only)"),
+                                 "(duo-greedy-plus), plus2 (duo-plus2, compiled only), "
+                                 "learned (duo-learned-base, compiled only) or team (both "
+                                 "hands read: the open game only)"),
         Param("reward", str, "doors", "playout score: doors (Doors in play at the end, 8 = "
                                       "won) or win (1/0)"),
         Param("swaps", str, swaps, "exchanges tried in phase play: all, base (those of the "
@@ -286,22 +287,33 @@ class DuoKCut(DuoKRollout2):
         "needs)")
 class DuoPlus2(PolicyBase):
     players = (2,)
+    BASE = "plus2"          # the base of solver.duo.info_greedy.BASES it plays
 
     def check_players(self, players: int) -> None:
         if players != 2:
-            raise PolicyError("duo-plus2 plays two-player games only (--players 2)")
+            raise PolicyError(f"{self.name} plays two-player games only (--players 2)")
 
     def warm_up(self) -> None:
         from engine.game import Game
         from engine.view import player_view
         from solver.duo.info_greedy import base_at
-        base_at(encode(player_view(Game(2).new_initial_state(seed=_WARM_SEED))), "plus2")
+        base_at(encode(player_view(Game(2).new_initial_state(seed=_WARM_SEED))), self.BASE)
 
     def act(self, view, stream: int) -> int:
         from solver.duo.info_greedy import base_at
         if getattr(view, "players", 1) != 2 or not is_duo_view(view):
-            raise PolicyError("duo-plus2 decides from a two-player player's view (player_view)")
-        return base_at(encode(view), "plus2")
+            raise PolicyError(f"{self.name} decides from a two-player player's view "
+                              "(player_view)")
+        return base_at(encode(view), self.BASE)
+
+
+@register_policy(
+    "duo-learned-base",
+    params=[],
+    doc="the two-player base learned alone (compiled; plus2 with the weights fitted by "
+        "benchmarks/learn_duo_base.py)")
+class DuoLearnedBase(DuoPlus2):
+    BASE = "learned"
 
 
 # duo-krollout with a sequential stop (as solo seq-rollout, solver/policies/seq.py): after the

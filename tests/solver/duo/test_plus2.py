@@ -1,12 +1,16 @@
 """The two-player base ``plus2`` (solver.duo.info_greedy): greedy-plus with the partner's
-public needs.
+public needs, and ``learned``, plus2's decisions with the weights fitted by
+benchmarks/learn_duo_base.py (solver/duo/learned_weights.py).
 
-* its action is legal (the engine's list) at every decision of many games, on the player's
+* their action is legal (the engine's list) at every decision of many games, on the player's
   view, and it reads the view only: the same action on the full position's view after the
   partner's hand and the deck's unseen part are dealt again (the hidden-order test);
 * with the weight of greedy-plus's own action alone, no exchange and no Nightmare change it
   *is* greedy-plus (the anchor of its weights);
-* whole games in the kernel: plus2 wins more often than greedy-plus (a loose check).
+* ``learned`` is, at every decision, :func:`plus2_with` with the stored weights over
+  greedy-plus's action, and the fit's game kernel (solver.duo.plus2_games) plays, game by
+  game, the playouts of each base with its weights;
+* whole games in the kernel: each wins more often than greedy-plus (a loose check).
 """
 from __future__ import annotations
 
@@ -25,18 +29,19 @@ from duo_kit import mixed_positions as _positions
 from test_info_state import _redealt
 
 
-def test_plus2_is_legal_on_views_and_reads_only_the_view():
+@pytest.mark.parametrize("base", ["plus2", "learned"])
+def test_plus2_is_legal_on_views_and_reads_only_the_view(base):
     rnd = random.Random(11)
     n = changed = swaps = differ = 0
     phases = set()
     for _seed, s in _positions(60, seed0=900, explore=0.4, rnd_seed=3):
         v = player_view(s)
-        a = IG.base_at(info.encode(v), "plus2")
+        a = IG.base_at(info.encode(v), base)
         assert a in v.legal_actions(), (str(s), a)
         r = _redealt(s, rnd)
         changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
-        assert IG.base_at(info.encode(player_view(r)), "plus2") == a
-        assert IG.base_at(info.encode(v), "plus2") == a         # deterministic
+        assert IG.base_at(info.encode(player_view(r)), base) == a
+        assert IG.base_at(info.encode(v), base) == a         # deterministic
         swaps += info.A_SWAP <= a < info.A_PROPHECY
         differ += a != duo_greedy_plus_action(v)
         phases.add(s.phase)
@@ -67,10 +72,43 @@ def test_plus2_with_only_the_anchor_weight_is_greedy_plus():
     assert n > 1000
 
 
-def test_plus2_wins_more_kernel_games_than_greedy_plus():
+def test_learned_is_plus2_with_the_stored_weights_at_every_decision():
+    n = differ = 0
+    w, t = IG.L_WEIGHTS.copy(), IG.L_TUNE.copy()
+    assert w[0] == IG.P2_WEIGHTS[0]                 # the anchor is held by the fit
+    for _seed, s in _positions(30, seed0=2100, explore=0.4, rnd_seed=7):
+        S = info.encode(player_view(s))
+        a = IG.base_at(S, "learned")
+        gp = IG.base_at(S, "greedy-plus")
+        assert a == int(IG._plus2_with_at(S, np.int64(gp), w, t)), str(s)
+        differ += a != IG.base_at(S, "plus2")
+        n += 1
+    assert n > 1000
+    if not (np.array_equal(w, IG.P2_WEIGHTS) and np.array_equal(t, IG.P2_TUNE)):
+        assert differ > 0                           # other weights, other decisions
+
+
+@pytest.mark.parametrize("base", ["plus2", "learned"])
+def test_the_fit_kernel_plays_the_bases_playouts(base):
+    from solver.duo.info_playouts import playout
+    from solver.duo.plus2_games import weights_games
+    w, t = {"plus2": (IG.P2_WEIGHTS, IG.P2_TUNE), "learned": (IG.L_WEIGHTS, IG.L_TUNE)}[base]
+    n = 300
+    out = np.zeros(n, dtype=np.int64)
+    total = weights_games(np.int64(n), np.uint64(77), w.copy(), t.copy(), out)
+    S = np.zeros(info.NS, dtype=np.int64)
+    for g in range(n):
+        info.new_game(S)
+        key = np.uint64(info.word(np.uint64(77), np.int64(g)))
+        assert playout(S, key, np.int64(IG.BASES[base])) == out[g]
+    assert total == out.sum() and 0 < (out == 8).sum() < n
+
+
+@pytest.mark.parametrize("base", ["plus2", "learned"])
+def test_plus2_wins_more_kernel_games_than_greedy_plus(base):
     from solver.duo.info_playouts import game_batch
     gp = game_batch(4000, 21, "greedy-plus")
-    p2 = game_batch(4000, 21, "plus2")
+    p2 = game_batch(4000, 21, base)
     assert gp["failed"] == p2["failed"] == 0
     assert p2["wins"] > 1.5 * gp["wins"] and p2["doors"] > gp["doors"]
 
@@ -96,13 +134,14 @@ def test_duo_krollout2_hidden_order_no_decision_changes():
     assert n > 40 and changed > 20
 
 
-def test_duo_plus2_policy_plays_the_kernel_base():
+@pytest.mark.parametrize("name, base", [("duo-plus2", "plus2"), ("duo-learned-base", "learned")])
+def test_duo_plus2_policy_plays_the_kernel_base(name, base):
     from solver.api import make_policy
     from solver.errors import PolicyError
-    pol = make_policy("duo-plus2")
+    pol = make_policy(name)
     for _seed, s in _positions(2, seed0=1700):
         v = player_view(s)
-        assert pol.act(v, 0) == IG.base_at(info.encode(v), "plus2")
+        assert pol.act(v, 0) == IG.base_at(info.encode(v), base)
     from engine.game import Game
     with pytest.raises(PolicyError):
         pol.act(player_view(Game(1).new_initial_state(seed=0)), 0)
