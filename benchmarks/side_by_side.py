@@ -4,6 +4,7 @@ same load; each deal's row (seed, won, decisions, CPU and wall seconds) is appen
 ``OUT/LABEL.jsonl`` as it finishes, and a run resumes where it stopped.
 
     python -m benchmarks.side_by_side run OUT FIRST LAST LABEL=POLICY[:k=v,k=v] ... [--players 2]
+                                          [--talk open]
     python -m benchmarks.side_by_side summary OUT LABEL ... [--vs EXPERIMENT]
 
 ``run`` plays deals FIRST .. LAST-1 with policy seed 1 (the experiments' games:
@@ -25,14 +26,19 @@ POLICY_SEED = 1
 
 def parse_config(spec: str) -> tuple[str, str, dict]:
     """``LABEL=POLICY[:k=v,k=v]`` -> (label, policy, config); values are numbers where they
-    read as numbers."""
+    read as numbers.  A value that names a policy with its own arguments (``k=NAME:k=v,...``,
+    as duo-open-switch's ``base``) takes the rest of the text: it comes last."""
     label, _, pol = spec.partition("=")
     name, _, args = pol.partition(":")
     if not label or not name:
         raise SystemExit(f"side_by_side: {spec!r} is not LABEL=POLICY[:k=v,...]")
     config = {}
-    for kv in filter(None, args.split(",")):
+    parts = list(filter(None, args.split(",")))
+    for i, kv in enumerate(parts):
         k, _, v = kv.partition("=")
+        if ":" in v:
+            config[k] = ",".join([v] + parts[i + 1:])
+            break
         for kind in (int, float):
             try:
                 v = kind(v)
@@ -52,13 +58,14 @@ def read_rows(out: str, label: str) -> dict:
         return {r["seed"]: r for r in map(json.loads, f)}
 
 
-def run(out: str, first: int, last: int, specs: list[str], players: int = 2) -> None:
+def run(out: str, first: int, last: int, specs: list[str], players: int = 2,
+        talk: str = "none") -> None:
     from solver.runs import runner
     os.makedirs(out, exist_ok=True)
     workers = []
     for spec in specs:
         label, name, config = parse_config(spec)
-        job = runner.honest_job(name, config, players, POLICY_SEED)
+        job = runner.honest_job(name, config, players, POLICY_SEED, talk)
         workers.append((label, runner.get_worker(job), set(read_rows(out, label))))
     for seed in range(first, last):
         for label, worker, have in workers:
@@ -122,13 +129,16 @@ def main(argv=None) -> int:
     r.add_argument("last", type=int)
     r.add_argument("configs", nargs="+", metavar="LABEL=POLICY[:k=v,...]")
     r.add_argument("--players", type=int, default=2, choices=(1, 2))
+    r.add_argument("--talk", default="none", choices=("none", "open"),
+                   help="the two-player game's mode (docs/DUO.md): none, the silent game, or "
+                        "open")
     s = sub.add_parser("summary", help="wins, CPU per decision, paired counts")
     s.add_argument("out")
     s.add_argument("labels", nargs="+")
     s.add_argument("--vs", default=None, help="an experiment whose stored rows to pair with")
     a = ap.parse_args(argv)
     if a.cmd == "run":
-        run(a.out, a.first, a.last, a.configs, a.players)
+        run(a.out, a.first, a.last, a.configs, a.players, a.talk)
     else:
         print("\n".join(summary(a.out, a.labels, a.vs)))
     return 0

@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from benchmarks import side_by_side as sbs
+from solver.errors import PolicyError
 
 
 def test_parse_config_reads_numbers_and_strings():
     assert sbs.parse_config("k=duo-krollout2:n=160,z=1.5,base=plus2") == (
         "k", "duo-krollout2", {"n": 160, "z": 1.5, "base": "plus2"})
     assert sbs.parse_config("g=duo-plus2") == ("g", "duo-plus2", {})
+    assert sbs.parse_config("o=duo-open-switch:unknown=6,base=duo-krollout:base=learned,n=64") \
+        == ("o", "duo-open-switch", {"unknown": 6, "base": "duo-krollout:base=learned,n=64"})
+
+
+def test_run_plays_the_open_game_with_talk_open(tmp_path):
+    out = str(tmp_path / "o")
+    sbs.run(out, 0, 1, ["k=duo-krollout:base=team,n=4,screen=0"], talk="open")
+    assert sbs.read_rows(out, "k")[0]["decisions"] > 0
+    with pytest.raises(PolicyError):              # the team base reads both hands: open only
+        sbs.run(str(tmp_path / "s"), 0, 1, ["k=duo-krollout:base=team,n=4,screen=0"])
 
 
 def test_run_writes_one_row_a_deal_and_resumes(tmp_path):
