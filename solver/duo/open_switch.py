@@ -74,6 +74,7 @@ def deck_unknown(view) -> int:
         "once the deck is small")
 class DuoOpenSwitch(PolicyBase):
     players = (2,)
+    family = "duo-honest"
 
     def __init__(self, base=DEFAULT_BASE, unknown=DEFAULT_UNKNOWN, budget_nodes=DEFAULT_NODES,
                  fallback="bounds", skip_silent=False):
