@@ -45,7 +45,7 @@ from engine.view import dealt_position, is_duo_view, player_view
 from solver.budgets import check_nodes, check_seconds
 from solver.duo import info_playouts as IP
 from solver.duo.info_state import MAX_LEGAL, encode, legal
-from solver.duo.rollout import DEFAULT_DUO_POLICY, DEFAULT_OPEN_POLICY, KNOWLEDGE, OPEN_BASE
+from solver.duo.rollout import DEFAULT_DUO_POLICY, DEFAULT_OPEN_POLICY, KNOWLEDGE
 from solver.errors import UnsupportedPosition
 from solver.registry import SolverBase, builtin_policy, register_solver, solver_entry
 from solver.results import EXACT_TOL, ActionValue, Ranking, bounds, finish
@@ -287,8 +287,8 @@ class DuoViewRank(SolverBase):
         found, steps = policy_leader(leader_policy(view, talk), view, alive or set(hi),
                                      deadline, budget_nodes, stream, on_progress)
         rule = end_rule(talk)
-        if rule is not None and found is not None:
-            rule_leader(rule, view, found, steps, alive or set(hi))
+        if rule is not None and found is not None and len(alive) != 1:
+            rule_leader(rule, view, found, steps, alive or set(hi))   # (one alive: the leader)
         return found, steps
 
 
@@ -356,26 +356,20 @@ def estimates_of(policy, view, found, steps, played: int, talk: str = "none") ->
 def leader_policy(view, talk: str = "none"):
     """The rollout policy whose search is the leader at a two-player ``view``, and whose
     estimates ``onirim best`` shows, made once per process: the one the mode's default
-    (:func:`default_duo_policy`) plays outside its end game.  The open game's is ``OPEN_BASE``
-    (its end-game search is the open-hands search that ranks the position itself); the silent
-    game's is the base of its default end-game rule (``duo-kcut`` under ``duo-kcut-switch``),
-    whose rule then decides the leader where it applies (:func:`end_rule`,
-    :func:`rule_leader`); a default that is a rollout policy is its own.  The one place that
-    chooses it."""
-    if talk == "open":
-        from solver.policies.endgame import parse_base
-        return _made(*parse_base(OPEN_BASE))
+    (:func:`default_duo_policy`) plays outside its end game, the base of its end-game rule:
+    the silent game's ``duo-kcut`` under ``duo-kcut-switch``, the open game's ``OPEN_BASE``
+    under ``duo-open-switch``; the rule then decides the leader where it applies
+    (:func:`end_rule`, :func:`rule_leader`).  A default without such a rule (a rollout
+    policy) is its own.  The one place that chooses it."""
     rule = end_rule(talk)
     return _made(default_duo_policy(talk), {}) if rule is None else rule.base
 
 
 def end_rule(talk: str = "none"):
-    """The silent game's default policy when it is an end-game rule over a rollout policy
-    (the interface of :class:`solver.duo.silent_switch.DuoSilentSwitch`: ``in_domain``,
-    ``decide(view, stream, base_action)``, ``base``; read by name, as that module imports
-    this one), made once per process; else None."""
-    if talk == "open":
-        return None
+    """The default policy of the game ``talk`` when it is an end-game rule over a rollout
+    policy (the interface of ``duo-kcut-switch`` and ``duo-open-switch``: ``in_domain``,
+    ``decide(view, stream, base_action)``, ``nodes``, ``base``; read by name, as their modules
+    import this one), made once per process; else None."""
     default = _made(default_duo_policy(talk), {})
     return default if callable(getattr(default, "in_domain", None)) else None
 

@@ -168,3 +168,24 @@ def test_a_tiny_time_budget_still_gives_the_policys_own_decision():
     assert steps[0]["n"] == pol.n
     assert steps[0]["action"] == v.action_to_string(pol.act(v, _view_stream(v)))
     assert r.leader == steps[-1]["action"]
+
+
+@pytest.mark.parametrize("seed", [300036, 300117])
+def test_late_in_an_open_deal_the_leader_is_the_open_switchs_decision(seed):
+    """Open-game end positions of the regret fixture where the open game's default
+    (duo-open-switch: its own search proves a best action) and its rollout differ: under a
+    node budget too small for best's own exact part, the leader is still the default's
+    decision, not the rollout's."""
+    from benchmarks.bench_regret import read_fixture
+    from engine.notation import parse_position
+    from paths import ROOT
+    rows = {s: text for s, _i, _u, text in
+            read_fixture(f"{ROOT}/tests/fixtures/duo_regret_positions.txt")}
+    v = player_view(parse_position(rows[seed]), talk="open")
+    rule = view_rank.end_rule("open")
+    assert rule.name == view_rank.default_duo_policy("open") and rule.in_domain(v)
+    want = rule.act(v, _view_stream(v))
+    assert rule.last == "exact" and want != rule.base.act(v, _view_stream(v))
+    r = DuoViewRank().rank(v, budget_nodes=1)
+    assert r.best is None and r.leader == v.action_to_string(want)
+    assert r.extra["estimates"]["steps"][-1]["rule"] == "exact"
