@@ -299,7 +299,7 @@ class Hinter:
 
     def duo_policy(self, talk: str = "none"):
         """The two-player hint's policy: the default policy of the game ``talk``
-        (``solver.duo.view_rank.default_duo_policy``: duo-kcut silent, duo-open-switch
+        (``solver.duo.view_rank.default_duo_policy``: duo-kcut-switch silent, duo-open-switch
         open), deciding from the view of the player to move; compiled or loaded before the
         first hint is timed."""
         if talk not in self._duo_policy:

@@ -71,7 +71,7 @@ def add_arguments(p) -> None:
     p.add_argument("--policy", default=None, metavar="NAME",
                    help="honest mode: the registered policy to play, one of "
                         f"{_policy_names()} (docs/POLICIES.md); default for solo deals "
-                        f"{_default_policy_text()}, for two-player deals duo-kcut: the "
+                        f"{_default_policy_text()}, for two-player deals duo-kcut-switch: the "
                         "strongest measured at 10 ms of CPU per decision or less (with "
                         "--talk open: duo-open-switch)")
     p.add_argument("--policy-seed", type=int, default=None, metavar="P",
@@ -489,11 +489,9 @@ def run(args) -> int:
         first = next(work, None)        # looks chunks up until a deal is left to play
         if first is not None:
             # compile or load the kernels before any deal is timed; forked workers inherit them
-            family = ("duo-honest" if args.mode == "honest"
-                      and getattr(policy, "name", None) in ("duo-krollout", "duo-krollout2",
-                                                            "duo-kcut", "duo-plus2",
-                                                            "duo-learned-base")
-                      else "honest" if args.mode == "honest" else
+            # the policy's own family (solver.registry.PolicyBase.family), else the honest
+            # one, whose notice waits for a slow warm-up instead of asking numba's cache
+            family = ((policy.family or "honest") if args.mode == "honest" else
                       "duo" if players == 2 else "clairvoyant")
             with _CompileNotice(quiet=ckind == "address", family=family) as notice:
                 try:

@@ -128,7 +128,9 @@ def block_headline(recs) -> str:
     from papers.rowdata import DUO_DEFAULT, OPEN_DEFAULT
     silent = [r for r in b.duo_ladder_rows(recs) if r.get("mode") == "honest"
               and experiment_of(r) == DUO_DEFAULT]
-    for r, what in ((silent[0] if silent else None, "the default `duo-kcut`, "), (duo, "")):
+    from solver.duo.rollout import DEFAULT_DUO_POLICY
+    for r, what in ((silent[0] if silent else None, f"the default `{DEFAULT_DUO_POLICY}`, "),
+                    (duo, "")):
         if r is None or (what == "" and silent and experiment_of(r) == DUO_DEFAULT):
             continue
         out.append(f"| two players | honest, silent game: {what}`{experiment_of(r)}`"

@@ -118,14 +118,15 @@ DUO_LADDER = (
     # game's end-game rule (a heuristic)")
     ("duo-silent-switch over duo-krollout2 n=192", "duo-silent-switch", None),
     # the playouts cut at 24 draws by the two-player value function (docs/DUO_BASES.md, "A
-    # value function for the two-player playouts' tails"): the silent game's default, duo-kcut
+    # value function for the two-player playouts' tails"): duo-kcut; the end-game rule over
+    # it, duo-kcut-switch, is the silent game's default
     ("duo-krollout2 n=384 over plus2, horizon 24 (duo-kcut)", "duo-k2-h24-384", None),
-    ("duo-silent-switch over duo-kcut", "duo-silent-switch-kcut", None),
+    ("duo-silent-switch over duo-kcut (duo-kcut-switch)", "duo-silent-switch-kcut", None),
 )
 # the experiments whose rows are the two games' default policies (solver/duo/rollout.py:
 # DEFAULT_DUO_POLICY, and DEFAULT_OPEN_POLICY over OPEN_BASE; tests/solver/duo/test_duo_value.py
 # checks that they name the same configurations)
-DUO_DEFAULT = "duo-k2-h24-384"
+DUO_DEFAULT = "duo-silent-switch-kcut"
 OPEN_DEFAULT = "duo-open-p2-h24"
 # The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
 # stored, with mode "open".

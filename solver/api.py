@@ -60,8 +60,8 @@ from engine.errors import OnirimError
 from .budgets import check_nodes, check_seconds
 from .errors import PolicyError
 from .registry import (_REGISTRY, _SOLVERS, OPTIONS, Param, PolicyBase,  # noqa: F401
-                       PolicyEntry, SolverBase, SolverEntry, build_policy, register_policy,
-                       register_solver)
+                       PolicyEntry, SolverBase, SolverEntry, build_policy, load_builtin_policies,
+                       register_policy, register_solver)
 from .results import (CRITERION_ESTIMATE, CRITERION_LO, EXACT_TOL, NO_LEADER,  # noqa: F401
                       ActionValue, Interval, Ranking, bounds, finish, proven_best,
                       name_estimates, sort_actions)
@@ -100,7 +100,7 @@ def _load_builtins() -> None:
     global _BUILTINS_LOADED
     if not _BUILTINS_LOADED:
         _BUILTINS_LOADED = True
-        from . import policies  # noqa: F401  (registers the built-in policies)
+        load_builtin_policies()
 
 
 def policy_entries() -> dict[str, PolicyEntry]:
@@ -142,7 +142,7 @@ def make_default_policy():
 def default_policy_name(players: int = 1, talk: str = "none") -> str:
     """The default honest policy's name: solo ``solver.policies.DEFAULT_HONEST_POLICY`` (its
     arguments: ``make_default_policy``); two players, the default of the game ``talk``
-    (``solver.duo.view_rank.default_duo_policy``: silent duo-kcut, open
+    (``solver.duo.view_rank.default_duo_policy``: silent duo-kcut-switch, open
     duo-open-switch)."""
     if players == 2:
         from solver.duo.view_rank import default_duo_policy

@@ -25,9 +25,13 @@ class PolicyBase:
     * ``players``: the player counts the policy plays (a tuple), or None if it cannot say
       before it sees a position (it then refuses a view it cannot play);
     * ``warm_up()``: compile or load what the policy needs, called once before the first
-      timed decision (default: nothing)."""
+      timed decision (default: nothing);
+    * ``family``: the kernel family (``onirim.precompile.FAMILIES``) whose compiled kernels
+      ``warm_up`` loads, or None if it cannot say (``onirim winrate``'s compile notice asks
+      numba's cache about that family)."""
 
     players: tuple | None = None
+    family: str | None = None
 
     def warm_up(self) -> None:
         """Nothing to prepare."""
@@ -36,9 +40,9 @@ class PolicyBase:
 def with_hooks(policy):
     """``policy`` with every hook of :class:`PolicyBase` it lacks set to the default."""
     if not isinstance(policy, PolicyBase):
-        for hook in ("players", "warm_up"):
+        for hook in ("players", "family", "warm_up"):
             if not hasattr(policy, hook):
-                setattr(policy, hook, getattr(PolicyBase, hook) if hook == "players"
+                setattr(policy, hook, getattr(PolicyBase, hook) if hook != "warm_up"
                         else PolicyBase.warm_up.__get__(policy))
     return policy
 
@@ -193,6 +197,23 @@ def solver_entry(mode: str) -> "SolverEntry":
         for name in BUILTIN_SOLVER_MODULES:
             importlib.import_module(name)
     return _SOLVERS[mode]
+
+
+BUILTIN_POLICY_MODULE = "solver.policies"     # registers every built-in policy
+
+
+def load_builtin_policies() -> None:
+    """Register the built-in policies (imported by name, as :func:`solver_entry` imports the
+    built-in solvers: a module inside ``solver/`` that needs a policy its own imports must not
+    reach, such as a default defined above it, builds it through :func:`builtin_policy`)."""
+    import importlib
+    importlib.import_module(BUILTIN_POLICY_MODULE)
+
+
+def builtin_policy(name: str, **args):
+    """:func:`build_policy` with the built-in policies registered first."""
+    load_builtin_policies()
+    return build_policy(name, **args)
 
 
 def register_solver(mode: str, players=(1,), options=(), doc: str = ""):

@@ -13,8 +13,11 @@ the leader when nothing is proven: the decision of the rollout policy that the o
 default plays outside its end game (``solver.duo.view_rank.leader_policy(view, "open")``), by
 its own search at the open game's view of the player to move, with that search's per-action
 estimates, grown while the budget affords it (``solver.duo.view_rank.policy_leader``), and
-never an action the bounds prove worse.  Without it the leader would be the action with the
-highest lower bound, which early in a game is 0 for every action.
+never an action the bounds prove worse; where the default's own end-game search decides
+(``duo-open-switch``, at most 8 unknown deck cards), its decision
+(``solver.duo.view_rank.rule_leader``), so no budget gives a leader other than the default's.
+Without it the leader would be the action with the highest lower bound, which early in a game
+is 0 for every action.
 """
 from __future__ import annotations
 
@@ -88,8 +91,8 @@ class OpenSearch(DuoExpectimax):
         if not self.leader:
             return super().rank(state, budget_nodes, budget_s, position, hide, first_round,
                                 on_progress, reserve_s)
-        from solver.duo.view_rank import (estimates_of, leader_policy, policy_leader,
-                                          show_estimates)
+        from solver.duo.view_rank import (end_rule, estimates_of, leader_policy,
+                                          policy_leader, rule_leader, show_estimates)
         from solver.policies.endgame import not_proven_worse
         from engine.view import player_view
         t0 = time.perf_counter()
@@ -105,6 +108,9 @@ class OpenSearch(DuoExpectimax):
         try:
             found, steps = policy_leader(policy, view, allowed, deadline, budget_nodes, None,
                                          on_progress)
+            rule = end_rule("open")        # the default's own end-game search decides
+            if rule is not None and len(allowed) != 1:   # (its nodes: in its step, apart)
+                rule_leader(rule, view, found, steps, allowed)
         except KeyboardInterrupt:
             ranking.extra["interrupted"] = True
             return ranking

@@ -74,6 +74,7 @@ def deck_unknown(view) -> int:
         "once the deck is small")
 class DuoOpenSwitch(PolicyBase):
     players = (2,)
+    family = "duo-honest"
 
     def __init__(self, base=DEFAULT_BASE, unknown=DEFAULT_UNKNOWN, budget_nodes=DEFAULT_NODES,
                  fallback="bounds", skip_silent=False):
@@ -91,6 +92,7 @@ class DuoOpenSwitch(PolicyBase):
         self.fallback, self.skip_silent = fallback, bool(skip_silent)
         self.solver = OpenSearch(table_bits=table_bits_for(budget_nodes))
         self.last = None            # how the last act() chose: forced, base, exact, bounds
+        self.nodes = 0              # the nodes of the last search()
         self.counts: dict[str, int] = {}
 
     def check_players(self, players: int) -> None:
@@ -105,8 +107,10 @@ class DuoOpenSwitch(PolicyBase):
     def search(self, view):
         """The open-hands ranking of ``view`` under the node budget, on a cleared memo."""
         self.solver.clear()
-        return self.solver.rank(view, budget_nodes=self.budget_nodes,
-                                first_round=max(1000, self.budget_nodes // 8))
+        ranking = self.solver.rank(view, budget_nodes=self.budget_nodes,
+                                   first_round=max(1000, self.budget_nodes // 8))
+        self.nodes = ranking.nodes
+        return ranking
 
     def act(self, view, stream: int) -> int:
         action, how = self.decide(view, stream)
@@ -114,9 +118,19 @@ class DuoOpenSwitch(PolicyBase):
         self.counts[how] = self.counts.get(how, 0) + 1
         return action
 
-    def decide(self, view, stream: int) -> tuple[int, str]:
+    def in_domain(self, view) -> bool:
+        """Whether the end-game search decides at ``view``: an open view (no partner card
+        hidden) with at most ``unknown`` deck cards of unknown order."""
+        return not view.hidden and deck_unknown(view) <= self.unknown
+
+    def decide(self, view, stream: int, base_action: int | None = None) -> tuple[int, str]:
         """(action, how): how is forced, base, silent (a silent view, skip_silent), exact
-        (proven best) or bounds / base-open (nothing proven)."""
+        (proven best) or bounds / base-open (nothing proven).  ``base_action``: the base's
+        action if already known (``onirim best`` passes its leader's search's), else the
+        base decides at ``stream`` when the rule needs it."""
+        def base_act() -> int:
+            return self.base.act(view, stream) if base_action is None else base_action
+
         if getattr(view, "players", 1) != 2 or not is_duo_view(view):
             raise PolicyError("duo-open-switch decides from a two-player player's view")
         acts = view.legal_actions()
@@ -126,21 +140,21 @@ class DuoOpenSwitch(PolicyBase):
             if not self.skip_silent:
                 raise PolicyError("duo-open-switch: this view hides partner cards (the silent "
                                   "game); it plays the open game (--talk open)")
-            return self.base.act(view, stream), "silent"
+            return base_act(), "silent"
         if deck_unknown(view) > self.unknown:
-            return self.base.act(view, stream), "base"
+            return base_act(), "base"
         ranking = self.search(view)
         best = proven_best_actions(ranking.actions)
         if best:
             if len(best) == 1:
                 return best[0].action_id, "exact"
             ids = {a.action_id for a in best}
-            b = self.base.act(view, stream)
+            b = base_act()
             return (b if b in ids else min(ids)), "exact"
         if self.fallback == "base":
-            return self.base.act(view, stream), "base-open"
+            return base_act(), "base-open"
         keep = not_proven_worse(ranking.actions)
-        b = self.base.act(view, stream)
+        b = base_act()
         if b in {a.action_id for a in keep}:
             return b, "bounds"
         top = max(a.lo + a.hi for a in keep)

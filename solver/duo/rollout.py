@@ -36,10 +36,11 @@ from solver.registry import Param, PolicyBase, check_range as _check, register_p
 _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 # the policy `onirim winrate --mode honest --players 2` and the two-player hint of `onirim play`
 # use when none is named: the strongest two-player policy measured at 10 ms of CPU per decision
-# or less: duo-kcut, the rollout over plus2 with the value function's cut at 24 draws, n=384
-# (experiment duo-k2-h24-384; docs/DUO_BASES.md, "A value function for the two-player
-# playouts' tails": +8.35 points paired against duo-krollout2 n=192 on deals 0-1999)
-DEFAULT_DUO_POLICY = "duo-kcut"
+# or less: duo-kcut-switch (solver/duo/silent_switch.py), the silent game's end-game rule over
+# duo-kcut, the rollout over plus2 with the value function's cut at 24 draws, n=384 (experiment
+# duo-silent-switch-kcut: 82.40% of deals 0-1999 at 8.7 ms, paired against duo-kcut's rows
+# duo-k2-h24-384 23 / 2; docs/DUO.md, "The silent game's end-game rule")
+DEFAULT_DUO_POLICY = "duo-kcut-switch"
 # the open game's (`--talk open`) default, and the policy it plays outside its end game
 # (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
 # OPEN_BASE: duo-krollout on plus2 with the value function's cut at 24 draws, n=640, screen 80
@@ -115,6 +116,7 @@ HORIZON = Param("horizon", int, 0, "cut each playout at its first decision after
         "z-margin)")
 class DuoKRollout(PolicyBase):
     players = (2,)
+    family = "duo-honest"
 
     def __init__(self, n=512, z=1.0, screen=64, keep=4, base="greedy-plus", reward="doors",
                  swaps="all", horizon=0):
@@ -287,6 +289,7 @@ class DuoKCut(DuoKRollout2):
         "needs)")
 class DuoPlus2(PolicyBase):
     players = (2,)
+    family = "duo-honest"
     BASE = "plus2"          # the base of solver.duo.info_greedy.BASES it plays
 
     def check_players(self, players: int) -> None:

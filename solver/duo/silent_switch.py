@@ -64,6 +64,10 @@ DEFAULT_NODES = 20_000
 DEFAULT_FALLBACK = "base"
 DEFAULT_MARGIN = 0.05
 DEFAULT_BASE = "duo-krollout2"     # fixed: the stored rows of duo-silent-switch name it
+# duo-kcut-switch, the silent game's default: the rule over duo-kcut (experiment
+# duo-silent-switch-kcut; tests/solver/duo/test_silent_switch.py keeps the two equal)
+KCUT_BASE = "duo-kcut"
+SWITCHES = ("duo-silent-switch", "duo-kcut-switch")
 FALLBACKS = ("mid", "base")
 TIE = 1e-12
 SLACK = 1e-9      # the settled stop's allowance for the sums' rounding (scores.__doc__)
@@ -81,11 +85,12 @@ def top_actions(score: dict) -> list:
     return sorted(a for a, v in score.items() if v >= top - TIE)
 
 
-@register_policy(
-    "duo-silent-switch",
-    params=[
-        Param("base", str, DEFAULT_BASE, "the two-player policy played outside the end game, "
-                                         "with its own arguments: NAME or NAME:k=v,k=v"),
+def switch_params(base: str) -> list:
+    """The parameters of the end-game rule, ``base`` the default base (one list for
+    ``duo-silent-switch`` and ``duo-kcut-switch``)."""
+    return [
+        Param("base", str, base, "the two-player policy played outside the end game, with its "
+                                 "own arguments: NAME or NAME:k=v,k=v"),
         Param("unknown", int, DEFAULT_UNKNOWN, "the end-game rule at most this many unknown "
                                                "deck cards"),
         Param("worlds", int, DEFAULT_WORLDS, "... and at most this many possible partner "
@@ -101,11 +106,18 @@ def top_actions(score: dict) -> list:
         Param("prune", bool, True,
               "stop searching partner hands once the decision is known (an exact shortcut: "
               "the same decisions, docs/DUO.md); false: search every hand", late=True),
-    ],
+    ]
+
+
+@register_policy(
+    "duo-silent-switch",
+    params=switch_params(DEFAULT_BASE),
     doc="silent game: duo-krollout2, but late in a deal the open-hands value averaged over "
         "the possible partner hands (a heuristic: optimistic, strategy fusion)")
 class DuoSilentSwitch(PolicyBase):
     players = (2,)
+    family = "duo-honest"
+    label = "duo-silent-switch"     # its registered name, for messages
 
     def __init__(self, base=DEFAULT_BASE, unknown=DEFAULT_UNKNOWN, worlds=DEFAULT_WORLDS,
                  budget_nodes=DEFAULT_NODES, fallback=DEFAULT_FALLBACK,
@@ -118,8 +130,8 @@ class DuoSilentSwitch(PolicyBase):
             raise PolicyError(f"policy argument fallback: {fallback!r} is not one of "
                               f"{', '.join(FALLBACKS)}")
         name, args = parse_base(base)
-        if name == "duo-silent-switch":
-            raise PolicyError("policy argument base: 'duo-silent-switch' cannot be its own "
+        if name in SWITCHES:
+            raise PolicyError(f"policy argument base: {name!r} cannot be the end-game rule's "
                               "base")
         self.base = build_policy(name, **args)
         self.unknown, self.worlds, self.budget_nodes = unknown, worlds, budget_nodes
@@ -132,11 +144,12 @@ class DuoSilentSwitch(PolicyBase):
         self.scored = None    # the last scores and whether every hand's search finished
         self.solver = OpenSearch(table_bits=table_bits_for(budget_nodes))
         self.last = None      # how the last act() chose (decide: forced, base, ..., settled)
+        self.nodes = 0        # the open-hands nodes of the last scores()
         self.counts: dict[str, int] = {}
 
     def check_players(self, players: int) -> None:
         if players != 2:
-            raise PolicyError("duo-silent-switch plays two-player games only (--players 2)")
+            raise PolicyError(f"{self.label} plays two-player games only (--players 2)")
 
     def warm_up(self) -> None:
         from solver.duo.open_search import warm_up
@@ -170,6 +183,7 @@ class DuoSilentSwitch(PolicyBase):
         from solver.duo.view_rank import add_weighted, partner_hands, search_hands
         self.solver.clear()
         self.stopped = None
+        self.nodes = 0
         score = {a: 0.0 for a in view.legal_actions()}
         finished = True
         worlds = partner_hands(view)
@@ -180,6 +194,7 @@ class DuoSilentSwitch(PolicyBase):
                 view, worlds, self.solver, per_hand=self.budget_nodes,
                 first_round=max(1000, self.budget_nodes // 8))):
             finished = finished and all(x.hi - x.lo <= EXACT_TOL for x in ranking.actions)
+            self.nodes += ranking.nodes
             add_weighted(score, p, ranking, hand_value)
             if not self.prune or i + 1 == len(worlds):
                 continue
@@ -198,37 +213,57 @@ class DuoSilentSwitch(PolicyBase):
         self.counts[how] = self.counts.get(how, 0) + 1
         return action
 
-    def decide(self, view, stream: int) -> tuple[int, str]:
+    def decide(self, view, stream: int, base_action: int | None = None) -> tuple[int, str]:
         """(action, how): how is forced, base (outside the end game), unfinished (a hand's
         search did not finish, ``fallback=base``), mean (the largest score), tie (the base's
         action among the largest scores, or the smallest id), margin (the base's action,
         within ``margin`` of the largest score) or settled (the base's action, known before
-        every hand was searched: :meth:`scores`)."""
+        every hand was searched: :meth:`scores`).  ``base_action``: the base's action if
+        already known (``onirim best`` passes its leader's search's), else the base decides
+        at ``stream`` when the rule needs it."""
+        def base_act() -> int:
+            return self.base.act(view, stream) if base_action is None else base_action
+
         if getattr(view, "players", 1) != 2 or not is_duo_view(view):
-            raise PolicyError("duo-silent-switch decides from a two-player player's view")
+            raise PolicyError(f"{self.label} decides from a two-player player's view")
         acts = view.legal_actions()
         if len(acts) == 1:
             return acts[0], "forced"
         if not self.in_domain(view):
-            return self.base.act(view, stream), "base"
+            return base_act(), "base"
         # with a margin every searched decision asks the base; pruning asks it first
-        b = self.base.act(view, stream) if self.prune and self.margin else None
+        b = base_act() if self.prune and self.margin else None
         score, finished = self.scores(view, b)
         self.scored = score, finished
         if not finished and self.fallback == "base":
-            return (self.base.act(view, stream) if b is None else b), "unfinished"
+            return (base_act() if b is None else b), "unfinished"
         if self.stopped == "settled":
             return b, "settled"
         top = top_actions(score)
         if len(top) == 1 and not self.margin:
             return top[0], "mean"
         if b is None:
-            b = self.base.act(view, stream)
+            b = base_act()
         if b in top:
             return b, "tie" if len(top) > 1 else "mean"
         if score[top[0]] <= score[b] + self.margin:
             return b, "margin"
         return top[0], "tie" if len(top) > 1 else "mean"
+
+
+@register_policy(
+    "duo-kcut-switch",
+    params=switch_params(KCUT_BASE),
+    doc="the silent game's default: duo-silent-switch over duo-kcut (the end-game rule "
+        "late in a deal, duo-kcut elsewhere)")
+class DuoKCutSwitch(DuoSilentSwitch):
+    label = "duo-kcut-switch"
+
+    def __init__(self, base=KCUT_BASE, unknown=DEFAULT_UNKNOWN, worlds=DEFAULT_WORLDS,
+                 budget_nodes=DEFAULT_NODES, fallback=DEFAULT_FALLBACK,
+                 margin=DEFAULT_MARGIN, prune=True):
+        super().__init__(base=base, unknown=unknown, worlds=worlds, budget_nodes=budget_nodes,
+                         fallback=fallback, margin=margin, prune=prune)
 
 
 def settled(score: dict, base_action: int, rest: float, margin: float) -> bool:

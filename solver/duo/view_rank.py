@@ -5,7 +5,8 @@
 duo view of :mod:`engine.view` (what that player may know, the strict reading of
 ``docs/DUO.md``).  This mode answers from that information only:
 
-* **The leader and its estimates**: the decision of the view's default policy
+* **The leader and its estimates**: the decision of the view's default policy (the silent
+  game's ``duo-kcut-switch``): outside its end game that of the rollout policy it plays there
   (:func:`leader_policy`, the one place that chooses it: ``duo-kcut``,
   :mod:`solver.duo.rollout`: after each candidate action both seats play its base, ``plus2``,
   on their own cards (each playout cut at 24 draws and scored by the value function), the
@@ -16,7 +17,8 @@ duo view of :mod:`engine.view` (what that player may know, the strict reading of
   playouts, known before it runs, pass the budget).  Each candidate's
   estimate is the share of its playouts won, with its Wilson 95% interval: the winning chance
   of "this action, then the base", a policy's value, not a bound; the actions the
-  policy does not try (other orders of a prophecy's cards) have none.
+  policy does not try (other orders of a prophecy's cards) have none.  Late in a deal, where
+  the default's end-game rule decides, the leader is the rule's decision (:func:`rule_leader`).
 * **Sound bounds where the open-hands search proves something.**  For each possible partner
   hand ``k`` (probability ``P(k)``: the partner's cards are dealt uniformly from the unknown
   Locations), an honest player's winning chance after action ``a`` is at most the team's with
@@ -43,9 +45,9 @@ from engine.view import dealt_position, is_duo_view, player_view
 from solver.budgets import check_nodes, check_seconds
 from solver.duo import info_playouts as IP
 from solver.duo.info_state import MAX_LEGAL, encode, legal
-from solver.duo.rollout import DEFAULT_DUO_POLICY, DEFAULT_OPEN_POLICY, KNOWLEDGE, OPEN_BASE
+from solver.duo.rollout import DEFAULT_DUO_POLICY, DEFAULT_OPEN_POLICY, KNOWLEDGE
 from solver.errors import UnsupportedPosition
-from solver.registry import SolverBase, solver_entry, build_policy, register_solver
+from solver.registry import SolverBase, builtin_policy, register_solver, solver_entry
 from solver.results import EXACT_TOL, ActionValue, Ranking, bounds, finish
 
 MODE = "duo-view"
@@ -65,7 +67,7 @@ def estimate_policy(policy) -> str:
     ``duo-kcut`` instance: its base plays both seats in the playouts, to the end)."""
     return (f"after the action, both seats play duo-{policy.base} on their own cards (the "
             "partner's hand dealt from the unknown cards, the deck drawn from them); "
-            f"estimate = share of the default policy's ({policy.name}'s) playouts won, "
+            f"estimate = share of the leader's policy's ({policy.name}'s) playouts won, "
             "Wilson 95%")
 
 
@@ -207,6 +209,7 @@ class DuoViewRank(SolverBase):
         except Exception:  # noqa: BLE001 - a view always prints; the full text otherwise
             pos = format_position(view)
         played = 0 if found is None else found.playouts
+        nodes += sum(step.get("nodes", 0) for step in steps)      # the end-game rule's
         ranking = Ranking(pos, MODE, out, nodes + played, 0.0)
         extra["playouts"] = played
         if found is not None:
@@ -280,8 +283,13 @@ class DuoViewRank(SolverBase):
         (search, steps)."""
         top = max(lo.values(), default=0.0)
         alive = {a for a in hi if hi[a] > 0.0 and hi[a] >= top - EXACT_TOL}
-        return policy_leader(leader_policy(view, view_talk(view)), view, alive or set(hi),
-                             deadline, budget_nodes, stream, on_progress)
+        talk = view_talk(view)
+        found, steps = policy_leader(leader_policy(view, talk), view, alive or set(hi),
+                                     deadline, budget_nodes, stream, on_progress)
+        rule = end_rule(talk)
+        if rule is not None and found is not None and len(alive) != 1:
+            rule_leader(rule, view, found, steps, alive or set(hi))   # (one alive: the leader)
+        return found, steps
 
 
 def policy_leader(policy, view, allowed, deadline, budget_nodes, stream, on_progress):
@@ -330,9 +338,11 @@ def show_estimates(actions, found) -> None:
 def estimates_of(policy, view, found, steps, played: int, talk: str = "none") -> dict:
     """The ranking's ``extra["estimates"]`` for the leader ``found`` of :func:`policy_leader`
     (the JSON names the policy and its search; ``talk`` the game)."""
-    who = (f"the open game's rollout policy ({policy.name}; the default "
-           f"{default_duo_policy('open')} plays it outside its end game)" if talk == "open"
-           else f"the default two-player policy ({policy.name})")
+    default = default_duo_policy(talk)
+    game = "open" if talk == "open" else "silent"
+    who = (f"the default two-player policy ({policy.name})" if policy.name == default else
+           f"the {game} game's rollout policy ({policy.name}; the default {default} plays it "
+           "outside its end game)")
     dealt = ("the partner's hand known (the open game)" if talk == "open"
              else "the partner's hand dealt from the unknown cards")
     return {"estimator": "policy", "policy": who, "how": "rollout", "search": found.search,
@@ -344,21 +354,51 @@ def estimates_of(policy, view, found, steps, played: int, talk: str = "none") ->
 
 
 def leader_policy(view, talk: str = "none"):
-    """The policy whose decision is the leader at a two-player ``view``, and whose search's
-    estimates ``onirim best`` shows, made once per process: the mode's default two-player
-    policy (:func:`default_duo_policy`); in the open game (``talk`` open) the rollout policy
-    that the open game's default plays outside its end game (its end-game search is the
-    open-hands search that ranks the position itself).  The one place that chooses it."""
-    name = default_duo_policy(talk)
-    if talk == "open":
-        from solver.policies.endgame import parse_base
-        name, args = parse_base(OPEN_BASE)
-    else:
-        args = {}
+    """The rollout policy whose search is the leader at a two-player ``view``, and whose
+    estimates ``onirim best`` shows, made once per process: the one the mode's default
+    (:func:`default_duo_policy`) plays outside its end game, the base of its end-game rule:
+    the silent game's ``duo-kcut`` under ``duo-kcut-switch``, the open game's ``OPEN_BASE``
+    under ``duo-open-switch``; the rule then decides the leader where it applies
+    (:func:`end_rule`, :func:`rule_leader`).  A default without such a rule (a rollout
+    policy) is its own.  The one place that chooses it."""
+    rule = end_rule(talk)
+    return _made(default_duo_policy(talk), {}) if rule is None else rule.base
+
+
+def end_rule(talk: str = "none"):
+    """The default policy of the game ``talk`` when it is an end-game rule over a rollout
+    policy (the interface of ``duo-kcut-switch`` and ``duo-open-switch``: ``in_domain``,
+    ``decide(view, stream, base_action)``, ``nodes``, ``base``; read by name, as their modules
+    import this one), made once per process; else None."""
+    default = _made(default_duo_policy(talk), {})
+    return default if callable(getattr(default, "in_domain", None)) else None
+
+
+def _made(name: str, args: dict):
+    """The registered policy ``name`` with ``args``, built once per process."""
     key = (name, tuple(sorted(args.items())))
-    if key not in _DUO_POLICY:      # registered by solver.duo.rollout
-        _DUO_POLICY[key] = build_policy(name, **args)
+    if key not in _DUO_POLICY:
+        _DUO_POLICY[key] = builtin_policy(name, **args)
     return _DUO_POLICY[key]
+
+
+def rule_leader(rule, view, found, steps, allowed) -> int:
+    """The default end-game rule ``rule`` on the leader ``found`` of :func:`policy_leader`:
+    where it decides (:meth:`DuoSilentSwitch.in_domain`), the leader is its decision, the
+    base's action taken to be the leader's search's (the policy's own when no budget grew
+    it), if that decision is in ``allowed``; recorded as a step of ``steps``.  The rule runs
+    whatever the budget, as the policy's first search does: no budget gives a leader other
+    than the policy's own decision.  Returns the open-hands nodes it spent."""
+    if len(view.legal_actions()) < 2 or not rule.in_domain(view):
+        return 0
+    t = time.perf_counter()
+    action, how = rule.decide(view, 0, base_action=found.action)
+    steps.append({"policy": rule.name, "rule": how, "action": view.action_to_string(action),
+                  "playouts": 0, "nodes": rule.nodes,
+                  "seconds": round(time.perf_counter() - t, 3)})
+    if action in allowed:
+        found.action = action
+    return rule.nodes
 
 
 def view_talk(view) -> str:
@@ -388,7 +428,7 @@ def next_playouts(policy, found, n: int) -> int:
     counted so (``found.cut_counts``), and the estimates' uncut ones, ``4 n`` per candidate
     (``DuoKRollout.search``), on top."""
     screened = 0 < policy.screen < n
-    cut = getattr(found, "cut_counts", None)
+    cut = found.cut_counts
     counts = cut.values() if cut else [r[3] for r in found.rows.values()]
     grown = sum(4 * n if (not screened or c >= n) else c for c in counts)
     return grown + (4 * n * len(cut) if cut else 0)

@@ -210,11 +210,14 @@ class SeqSearch:
     policy's play, a cut playout scored by the value function) and its 95% interval
     (Wilson's for 0/1 playouts, the normal one for a horizon's fractional scores).  An
     action dropped early has few playouts and a wide interval; an action not searched
-    (``allowed``) has no row."""
+    (``allowed``) has no row.  ``cut_counts``: a two-player search under a horizon sets it
+    to the cut playouts made per candidate (its estimates come from uncut ones,
+    ``solver.duo.rollout``); None elsewhere."""
 
     def __init__(self, action: int, search: str, playouts: int = 0):
         self.action, self.search, self.playouts = int(action), search, playouts
         self.rows: dict[int, tuple[float, float, float, int]] = {}
+        self.cut_counts: dict | None = None
 
 
 def _estimate_of(made, scale: int) -> tuple[float, float, float, int]:

@@ -6,8 +6,9 @@ Commands: ``winrate`` clairvoyant and honest, solo and two-player, with the defa
 ``strongest`` (their interrupt paths: the end-game switch's exact search); ``bound``; ``best
 --memo``; ``verify`` (read-only: the file is unchanged).  The runs are tiny: the point is
 storage and signals, not strength.  The fast tier stops each command once, with one signal
-(the signals taken in turn over the commands) for winrate honest and clairvoyant, bound,
-best --memo and verify; the slow tier holds the other variants (strongest, two-player) and
+(the signals taken in turn over the commands) for winrate honest and clairvoyant and verify
+(bound's and best --memo's one stop: slow tier, tests/conftest.py, for the fast tier's time);
+the slow tier holds the other variants (strongest, two-player) and
 stops each command with the other two signals, one after the other, before the run that
 completes it.  Moments: once the
 file holds a random number of rows, after a random pause (``random.Random(seed)`` per case).

@@ -286,7 +286,8 @@ def test_talk_outside_honest_two_player_games_is_refused(tmp_path, args):
     assert not (tmp_path / "x.sqlite").exists()
 
 
-def test_the_open_game_s_default_is_the_open_switch_and_the_silent_one_duo_kcut(tmp_path):
+def test_the_open_game_s_default_is_the_open_switch_and_the_silent_one_duo_kcut_switch(
+        tmp_path):
     base = ["winrate", "--mode", "honest", "--players", "2", "--seed", "5", "--deals", "1",
             "--db", "d.sqlite", "--json"]
     r = onirim(*base, "--talk", "open", "--policy-arg", "base=duo-krollout:n=4,screen=0",
@@ -294,7 +295,27 @@ def test_the_open_game_s_default_is_the_open_switch_and_the_silent_one_duo_kcut(
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["policy"] == "duo-open-switch" and out["policy_default"] and out["talk"] == "open"
-    r = onirim(*base, "--policy-arg", "n=4", "--policy-arg", "screen=0", cwd=tmp_path)
+    r = onirim(*base, "--policy-arg", "base=duo-kcut:n=4,screen=0", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["policy"] == "duo-kcut" and out["policy_default"] and out["talk"] == "none"
+    assert out["policy"] == "duo-kcut-switch" and out["policy_default"] and out["talk"] == "none"
+
+
+@pytest.mark.parametrize("policy, args", [
+    ("duo-plus2", []),
+    ("duo-silent-switch", ["--policy-arg", "base=duo-krollout:n=4,screen=0"]),
+    ("duo-kcut-switch", ["--policy-arg", "base=duo-kcut:n=4,screen=0"]),
+])
+def test_the_compile_notice_asks_about_the_policys_own_family(tmp_path, monkeypatch, capsys,
+                                                              policy, args):
+    """A two-player policy's compile notice asks numba's cache about the family its kernels
+    are in (``PolicyBase.family``: duo-honest), not the solo honest family's timer."""
+    from onirim import cli, precompile
+    asked = []
+    monkeypatch.setattr(precompile, "family_ready",
+                        lambda name: asked.append(name) or True)
+    rc = cli.main(["winrate", "--mode", "honest", "--players", "2", "--policy", policy, *args,
+                   "--deals", "1", "--seed", "2", "--db", str(tmp_path / "f.sqlite"),
+                   "--json"])
+    assert rc == 0, capsys.readouterr().err
+    assert asked == ["duo-honest"]

@@ -290,17 +290,17 @@ def test_without_a_policy_solo_plays_the_default_and_says_so(tmp_path, capsys):
 
 def test_without_a_policy_two_players_play_the_duo_default_and_say_so(tmp_path, capsys):
     from solver.duo.rollout import DEFAULT_DUO_POLICY
-    assert DEFAULT_DUO_POLICY == "duo-kcut"
+    assert DEFAULT_DUO_POLICY == "duo-kcut-switch"
     db = str(tmp_path / "e.sqlite")
-    small = ["--policy-arg", "n=8", "--policy-arg", "screen=1"]
+    small = ["--policy-arg", "base=duo-kcut:n=8,screen=1"]
     rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--players", "2", *small,
                                "--deals", "2", "--seed", "3", "--db", db, "--json")
     assert rc == 0, err
     out = json.loads(stdout)
     assert out["players"] == 2 and out["deals"] == 2
     assert out["policy"] == DEFAULT_DUO_POLICY and out["policy_default"] is True
-    assert out["policy_config"]["n"] == 8 and out["policy_config"]["swaps"] == "all"
-    assert out["policy_config"]["horizon"] == 24
+    assert out["policy_config"]["base"] == "duo-kcut:n=8,screen=1"
+    assert out["policy_config"]["unknown"] == 6 and out["policy_config"]["margin"] == 0.05
     rc, stdout, err = run_main(capsys, "winrate", "--mode", "honest", "--players", "2", *small,
                                "--deals", "2", "--seed", "3", "--db", db)
     assert rc == 0 and f"policy {DEFAULT_DUO_POLICY}" in stdout and "the default" in stdout

@@ -311,17 +311,17 @@ def test_a_cut_rollouts_estimates_are_its_uncut_twins_and_its_decision_is_the_cu
     assert n > 10
 
 
-def test_the_silent_default_is_the_registered_cut_rollout():
-    """duo-kcut, the silent game's default, is duo-krollout2 with the arguments of the
-    experiment whose rows back it (duo-k2-h24-384): the two configurations agree."""
+def test_duo_kcut_is_the_registered_cut_rollout():
+    """duo-kcut, the base of the silent game's default (duo-kcut-switch), is duo-krollout2
+    with the arguments of the experiment whose rows back it (duo-k2-h24-384): the two
+    configurations agree."""
     from benchmarks.experiments import EXPERIMENTS
-    from solver.duo.rollout import DEFAULT_DUO_POLICY
     e = EXPERIMENTS["duo-k2-h24-384"]
-    assert DEFAULT_DUO_POLICY == "duo-kcut" and e.params["policy"] == "duo-krollout2"
+    assert e.params["policy"] == "duo-krollout2"
     args = e.params["config"]
     assert set(args) == {"n", "screen", "horizon"}
     ref = make_policy("duo-krollout2", **args)
-    default = make_policy(DEFAULT_DUO_POLICY)
+    default = make_policy("duo-kcut")
     keys = ("n", "z", "screen", "keep", "base", "reward", "swaps", "horizon")
     assert {k: getattr(default, k) for k in keys} == {k: getattr(ref, k) for k in keys}
 
@@ -331,8 +331,11 @@ def test_the_papers_name_the_experiments_of_both_defaults():
     as the defaults: they must be the configurations the defaults play."""
     from benchmarks.experiments import EXPERIMENTS
     from papers.rowdata import DUO_DEFAULT, OPEN_DEFAULT
-    from solver.duo.rollout import DEFAULT_OPEN_POLICY, OPEN_BASE
-    assert DUO_DEFAULT == "duo-k2-h24-384"
+    from solver.duo.rollout import DEFAULT_DUO_POLICY, DEFAULT_OPEN_POLICY, OPEN_BASE
+    e = EXPERIMENTS[DUO_DEFAULT]
+    assert e.params.get("talk", "none") == "none"
+    played = make_policy(e.params["policy"], **e.params["config"])
+    assert make_policy(DEFAULT_DUO_POLICY).config == played.config
     e = EXPERIMENTS[OPEN_DEFAULT]
     assert e.params["talk"] == "open" and e.params["policy"] == DEFAULT_OPEN_POLICY
     default = make_policy(DEFAULT_OPEN_POLICY)

@@ -1,8 +1,9 @@
 """``onirim best``'s leader on a two-player player's view (mode duo-view,
-solver/duo/view_rank.py): the decision of the view's default policy
-(``view_rank.leader_policy``), by its own search, with that search's estimates; under a node
-budget the same answer every time and no search past the budget; under a time budget the
-policy's own decision first, whatever the time."""
+solver/duo/view_rank.py): the decision of the view's default policy (the rollout policy
+``view_rank.leader_policy`` names, by its own search, with that search's estimates; late in a
+silent deal the default end-game rule's decision, ``view_rank.end_rule``); under a node budget
+the same answer every time and no search past the budget; under a time budget the policy's own
+decision first, whatever the time."""
 from __future__ import annotations
 
 import json
@@ -57,15 +58,22 @@ def test_next_playouts_is_what_the_larger_search_plays(args):
 
 
 def test_the_leader_is_the_default_policys_decision_with_its_estimates():
+    """Outside the end game the silent default (an end-game rule) plays its base, the
+    rollout policy whose search best runs."""
+    rule = view_rank.end_rule()
+    assert rule.name == view_rank.DEFAULT_DUO_POLICY
     pol = leader_policy(None)
-    assert pol.name == view_rank.DEFAULT_DUO_POLICY
+    assert pol is rule.base and pol.name == "duo-kcut"
     for v in _views()[:3]:
+        assert not rule.in_domain(v) and rule.act(v, _view_stream(v)) == pol.act(
+            v, _view_stream(v))
         r = DuoViewRank().rank(v, budget_nodes=1)          # the policy's own search only
         est = r.extra["estimates"]
         found = pol.search(v, _view_stream(v))
         assert found.action == pol.act(v, _view_stream(v))
         assert r.leader == v.action_to_string(found.action) == est["leader"]
-        assert est["policy"] == f"the default two-player policy ({pol.name})"
+        assert est["policy"] == (f"the silent game's rollout policy ({pol.name}; the default "
+                                 f"{rule.name} plays it outside its end game)")
         assert est["search"] == found.search and len(est["steps"]) == 1
         for a in r.actions:
             row = found.rows.get(a.action_id)
@@ -87,7 +95,30 @@ def test_the_leader_follows_the_policy_leader_policy_gives(monkeypatch):
     assert r.leader == v.action_to_string(found.action)
     assert r.extra["estimates"]["search"] == found.search
     assert found.search == "duo-krollout n=16 over duo-greedy-plus"
-    assert r.extra["estimates"]["policy"] == "the default two-player policy (duo-krollout)"
+    assert r.extra["estimates"]["policy"] == ("the silent game's rollout policy (duo-krollout; "
+                                              "the default duo-kcut-switch plays it outside "
+                                              "its end game)")
+
+
+@pytest.mark.parametrize("seed, k", [(405, 48), (420, 44)])
+def test_late_in_a_silent_deal_the_leader_is_the_default_rules_decision(seed, k):
+    """At end-game views where the default's rule plays another action than its base (found
+    by playing duo-plus2 on deals 400-439: these two), best's leader is the rule's decision,
+    as the default plays it, and the step says so; its estimates stay the base's search's."""
+    rule = view_rank.end_rule()
+    p2 = make_policy("duo-plus2")
+    s = Game(2).new_initial_state(seed=seed)
+    for i in range(k):
+        s.apply_action(p2.act(player_view(s), i))
+    v = player_view(s)
+    assert rule.in_domain(v) and v.hidden
+    want = rule.act(v, _view_stream(v))
+    assert rule.last in ("mean", "tie") and want != rule.base.act(v, _view_stream(v))
+    r = DuoViewRank().rank(v, budget_nodes=1)
+    est = r.extra["estimates"]
+    assert r.leader == est["leader"] == v.action_to_string(want)
+    assert est["steps"][-1]["policy"] == rule.name and est["steps"][-1]["rule"] == rule.last
+    assert est["search"] == rule.base.search(v, _view_stream(v)).search
 
 
 def test_a_view_that_hides_no_partner_card_gets_the_open_games_rollout_policy():
@@ -137,3 +168,24 @@ def test_a_tiny_time_budget_still_gives_the_policys_own_decision():
     assert steps[0]["n"] == pol.n
     assert steps[0]["action"] == v.action_to_string(pol.act(v, _view_stream(v)))
     assert r.leader == steps[-1]["action"]
+
+
+@pytest.mark.parametrize("seed", [300036, 300117])
+def test_late_in_an_open_deal_the_leader_is_the_open_switchs_decision(seed):
+    """Open-game end positions of the regret fixture where the open game's default
+    (duo-open-switch: its own search proves a best action) and its rollout differ: under a
+    node budget too small for best's own exact part, the leader is still the default's
+    decision, not the rollout's."""
+    from benchmarks.bench_regret import read_fixture
+    from engine.notation import parse_position
+    from paths import ROOT
+    rows = {s: text for s, _i, _u, text in
+            read_fixture(f"{ROOT}/tests/fixtures/duo_regret_positions.txt")}
+    v = player_view(parse_position(rows[seed]), talk="open")
+    rule = view_rank.end_rule("open")
+    assert rule.name == view_rank.default_duo_policy("open") and rule.in_domain(v)
+    want = rule.act(v, _view_stream(v))
+    assert rule.last == "exact" and want != rule.base.act(v, _view_stream(v))
+    r = DuoViewRank().rank(v, budget_nodes=1)
+    assert r.best is None and r.leader == v.action_to_string(want)
+    assert r.extra["estimates"]["steps"][-1]["rule"] == "exact"
