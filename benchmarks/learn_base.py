@@ -155,14 +155,14 @@ def search2(iters=40, joint_iters=35, pop=32, elite=8, games=24_000, sigma0=15.0
     def other(w, key):
         return _games2(wp, w, games, key, out)
     wo, _ = cem(mu, np.full(NF, sigma0), [0, NPF], other, iters, pop, elite, seed,
-                 TRAIN_KEY2, log, "other")
+                TRAIN_KEY2, log, "other")
     if joint_iters > 0:
         def joint(w, key):
             return _games2(w[:NFP], w[NFP:], games, key, out)
         mu = np.concatenate([wp, wo]).astype(float)
         sd = np.concatenate([np.full(NFP, joint_sigma), np.full(NF, joint_sigma)])
         w, _ = cem(mu, sd, [0, NFP, NFP + NPF], joint, joint_iters, pop, elite, seed + 1,
-                    TRAIN_KEY2 + JOINT_OFFSET, log, "joint")
+                   TRAIN_KEY2 + JOINT_OFFSET, log, "joint")
         wp, wo = w[:NFP], w[NFP:]
     return tuple(int(x) for x in wp), tuple(int(x) for x in wo)
 
