@@ -120,14 +120,40 @@ _FOURTH_RUN = {
 # join the slow tier.  The fault matrix keeps winrate honest and clairvoyant and verify in the
 # fast tier; the pruned loop's other test (settled) and the two-player store's other tests stay.
 _FIFTH_RUN = {
-    "test_faults.py": ("test_best_memo_one_stop_then_resume",
-                       "test_one_stop_then_resume[bound]"),
+    "test_faults.py": ("test_best_memo_one_stop_then_resume",),   # and bound's (FAST there)
     "test_silent_switch.py": ("test_the_pruned_loop_decides_as_the_unpruned_loop",),
     "test_winrate_duo.py": (
         "test_the_open_and_silent_games_are_stored_apart_and_silent_is_the_old_key",),
 }
+# A sixth pass, 2026-12-07 after 8a4b2f5 (the same command, warm caches, the host slower than
+# at the fifth: tests unchanged since took 1.5 times as long): 145 s of pytest; the fast tests
+# of 2.5 s or more there join the slow tier, but for one fault case (winrate clairvoyant), the
+# committed paper's check and the kernel conformance runs.
+_SIXTH_RUN = {
+    "test_faults.py": ("test_verify_one_stop_then_again",),   # and honest-default's (FAST)
+    "test_winrate_duo.py": (
+        "test_the_open_game_s_default_is_the_open_switch_and_the_silent_one_duo_kcut_switch",
+        "test_a_version_3_file_gains_cpu_seconds_and_its_old_games_are_counted_apart"),
+    "test_open_switch.py": ("test_plays_the_search_s_proven_best_on_fixture_positions",),
+    "test_open_phases_bench.py": ("test_the_split_adds_up_to_the_game_winrate_plays",),
+    "test_learned2.py": ("test_learned2_kernel_equals_its_engine_reference_at_every_decision",),
+    # and tests of 1.5 to 2.3 s with a sibling that stays fast (the other signal, the other
+    # bad flag, the same bench on the other family, ...)
+    "test_best_cli.py": ("test_interrupt_prints_the_ranking_so_far_and_saves_the_memo[SIGTERM]",
+                         "test_interrupt_text_output_says_interrupted"),
+    "test_winrate_cli.py": ("test_bad_flags[args3-does not exist]",),
+    "test_cluster.py": ("test_unreachable_scheduler",),
+    "test_silent_switch.py": ("test_winrate_plays_it_by_name",),
+    "test_expectimax_bench.py": ("test_solve_timed_reports_exact_small",),
+    "test_trees_bench.py": (
+        "test_expectimax_work_gives_the_same_digest_for_the_same_positions_only",),
+    "test_duo_regret.py": ("test_select_on_two_deals_is_the_fixtures_rule",),
+    "test_duo_kseq.py": ("test_drop_and_stop_save_playouts_and_keep_most_decisions",),
+    "test_certify.py": ("test_cli_certify", "test_cli_certify_exit_status_when_it_disagrees"),
+}
 for _f, _names in (list(_SECOND_RUN.items()) + list(_THIRD_RUN.items())
-                   + list(_FOURTH_RUN.items()) + list(_FIFTH_RUN.items())):
+                   + list(_FOURTH_RUN.items()) + list(_FIFTH_RUN.items())
+                   + list(_SIXTH_RUN.items())):
     SLOW[_f] = tuple(SLOW.get(_f, ())) + _names
 
 # module fixtures that take long to build: every test using one is slow

@@ -6,8 +6,9 @@ Commands: ``winrate`` clairvoyant and honest, solo and two-player, with the defa
 ``strongest`` (their interrupt paths: the end-game switch's exact search); ``bound``; ``best
 --memo``; ``verify`` (read-only: the file is unchanged).  The runs are tiny: the point is
 storage and signals, not strength.  The fast tier stops each command once, with one signal
-(the signals taken in turn over the commands) for winrate honest and clairvoyant and verify
-(bound's and best --memo's one stop: slow tier, tests/conftest.py, for the fast tier's time);
+(the signals taken in turn over the commands) for winrate clairvoyant (winrate honest's,
+bound's, best --memo's and verify's one stop: slow tier, tests/conftest.py, for the fast tier's
+time);
 the slow tier holds the other variants (strongest, two-player) and
 stops each command with the other two signals, one after the other, before the run that
 completes it.  Moments: once the
@@ -178,10 +179,10 @@ def _case(tmp_path, tmp_path_factory, name, signals, seed):
     assert rows_of(db) == ref
 
 
-# the fast tier's cases: one per command (winrate honest with the default policy, whose
-# interrupt path is the end-game switch's search; winrate clairvoyant; bound); the others,
-# with one signal each too, are slow
-FAST = ("honest-default", "clairvoyant", "bound")
+# the fast tier's case: winrate clairvoyant; the others (winrate honest with the default
+# policy, whose interrupt path is the end-game switch's search, bound, ...), with one signal
+# each too, are slow (the fast tier's time: tests/conftest.py, fifth and sixth passes)
+FAST = ("clairvoyant",)
 
 
 @pytest.mark.parametrize("name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow)
