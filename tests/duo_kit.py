@@ -89,3 +89,24 @@ def mixed_positions(games, seed0=0, explore=0.3, rnd_seed=1):
             yield seed, s
             acts = s.legal_actions()
             s.apply_action(greedy_action(s) if rnd.random() > explore else rnd.choice(acts))
+
+
+def hidden_order_decisions(policy, positions, rnd, stream0: int, every: int = 3):
+    """The hidden-order test of a two-player ``policy``: at every ``every``-th of
+    ``positions`` ((seed, state) pairs) with two or more legal actions, its decision on the
+    mover's view is legal and the same on the view of the position with what the mover
+    cannot know dealt again (:func:`redeal_unseen`), at stream ``stream0 + i``.  Returns
+    (decisions checked, redeals that changed the partner's hand): a test asks for enough of
+    both, so that a policy reading the partner's cards would be caught."""
+    from engine.view import player_view
+    n = changed = 0
+    for i, (_seed, s) in enumerate(positions):
+        if len(s.legal_actions()) == 1 or i % every:
+            continue
+        r = redeal_unseen(s, rnd)
+        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
+        a = policy.act(player_view(s), stream0 + i)
+        assert a in s.legal_actions()
+        assert policy.act(player_view(r), stream0 + i) == a
+        n += 1
+    return n, changed

@@ -31,20 +31,13 @@ from solver.duo import info_playouts as IP
 from solver.duo import info_state as info
 from solver.duo.honest import duo_greedy_plus_action
 
-from test_info_state import _positions, _redealt
+from duo_kit import hidden_order_decisions
+from test_info_state import _positions
 
 
 def test_hidden_order_no_decision_changes():
     pol = make_policy("duo-krollout", n=8, screen=2)
-    rnd = random.Random(4)
-    changed = n = 0
-    for i, (_seed, s) in enumerate(_positions(4, seed0=500)):
-        if len(s.legal_actions()) == 1 or i % 3:
-            continue
-        r = _redealt(s, rnd)
-        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
-        assert pol.act(player_view(r), 1000 + i) == pol.act(player_view(s), 1000 + i)
-        n += 1
+    n, changed = hidden_order_decisions(pol, _positions(4, seed0=500), random.Random(4), 1000)
     assert n > 40 and changed > 20
 
 

@@ -20,7 +20,8 @@ from engine.view import player_view
 from solver.api import make_policy
 from solver.errors import PolicyError
 
-from test_info_state import _positions, _redealt
+from duo_kit import hidden_order_decisions
+from test_info_state import _positions
 
 SMALL = dict(n=64, screen=8, keep=3, base="plus2")
 
@@ -54,15 +55,8 @@ def test_drop_and_stop_save_playouts_and_keep_most_decisions():
 
 def test_hidden_order_no_decision_changes():
     pol = make_policy("duo-kseq", batch=8, zdrop=1.0, stop=0.1, **SMALL)
-    rnd = random.Random(5)
-    changed = n = 0
-    for i, (_seed, s) in enumerate(_positions(3, seed0=950)):
-        if len(s.legal_actions()) == 1 or i % 2:
-            continue
-        r = _redealt(s, rnd)
-        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
-        assert pol.act(player_view(r), 2000 + i) == pol.act(player_view(s), 2000 + i)
-        n += 1
+    n, changed = hidden_order_decisions(pol, _positions(3, seed0=950), random.Random(5), 2000,
+                                        every=2)
     assert n > 20 and changed > 10
 
 

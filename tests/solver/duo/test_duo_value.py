@@ -23,7 +23,7 @@ from engine import game
 from engine.rules import FIRST_DOOR, NUM_LOCATION_TYPES, SYMBOLS
 from engine.view import player_view
 
-from duo_kit import mixed_positions, redeal_unseen
+from duo_kit import hidden_order_decisions, mixed_positions, redeal_unseen
 from solver.api import config_hash, make_policy
 from solver.duo import info_greedy as IG
 from solver.duo import info_playouts as IP
@@ -276,17 +276,8 @@ def test_the_silent_rollout_with_a_horizon_passes_the_hidden_order_test():
     the deck dealt again change no decision (the value reads only the playout's dealt state),
     while the redeal does change the partner's hand."""
     pol = make_policy("duo-krollout2", n=16, screen=4, horizon=6)
-    rnd = random.Random(12)
-    n = changed = 0
-    for i, (_seed, s) in enumerate(mixed_positions(4, 960, rnd_seed=11)):
-        if len(s.legal_actions()) == 1 or i % 3:
-            continue
-        r = redeal_unseen(s, rnd)
-        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
-        a = pol.act(player_view(s), 4000 + i)
-        assert a in s.legal_actions()
-        assert pol.act(player_view(r), 4000 + i) == a
-        n += 1
+    n, changed = hidden_order_decisions(pol, mixed_positions(4, 960, rnd_seed=11),
+                                        random.Random(12), 4000)
     assert n > 40 and changed > 20
 
 

@@ -25,7 +25,7 @@ from solver.duo import info_greedy as IG
 from solver.duo import info_state as info
 from solver.duo.honest import duo_greedy_plus_action
 
-from duo_kit import mixed_positions as _positions
+from duo_kit import hidden_order_decisions, mixed_positions as _positions
 from test_info_state import _redealt
 
 
@@ -120,17 +120,7 @@ def test_duo_krollout2_hidden_order_no_decision_changes():
     from solver.api import make_policy
     pol = make_policy("duo-krollout2", n=8, screen=2)
     assert pol.base == "plus2"
-    rnd = random.Random(8)
-    changed = n = 0
-    for i, (_seed, s) in enumerate(_positions(4, seed0=1500)):
-        if len(s.legal_actions()) == 1 or i % 3:
-            continue
-        r = _redealt(s, rnd)
-        changed += r.hands[1 - s.turn] != s.hands[1 - s.turn]
-        a = pol.act(player_view(s), 2000 + i)
-        assert a in s.legal_actions()
-        assert pol.act(player_view(r), 2000 + i) == a
-        n += 1
+    n, changed = hidden_order_decisions(pol, _positions(4, seed0=1500), random.Random(8), 2000)
     assert n > 40 and changed > 20
 
 
