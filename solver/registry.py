@@ -104,10 +104,14 @@ _REGISTRY: dict[str, PolicyEntry] = {}
 
 
 def register_policy(name: str, params=(), doc: str = ""):
-    """Class or function decorator: register ``factory(**args)`` as policy ``name``."""
+    """Class or function decorator: register ``factory(**args)`` as policy ``name``.  A class
+    gets ``name`` as a class attribute too, so an instance made without :func:`build_policy`
+    (which sets it on every policy it builds) names itself in its messages."""
     def deco(factory):
         if name in _REGISTRY and _REGISTRY[name].factory is not factory:
             raise PolicyError(f"policy {name!r} is registered twice")
+        if isinstance(factory, type):
+            factory.name = name
         _REGISTRY[name] = PolicyEntry(name, factory, tuple(params),
                                       doc or (factory.__doc__ or "").strip().split("\n")[0])
         return factory

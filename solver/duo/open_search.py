@@ -91,8 +91,8 @@ class OpenSearch(DuoExpectimax):
         if not self.leader:
             return super().rank(state, budget_nodes, budget_s, position, hide, first_round,
                                 on_progress, reserve_s)
-        from solver.duo.view_rank import (end_rule, estimates_of, leader_policy,
-                                          policy_leader, rule_leader, show_estimates)
+        from solver.duo.view_rank import (estimates_of, leader_policy, policy_leader,
+                                          rule_leader, show_estimates)
         from solver.policies.endgame import not_proven_worse
         from engine.view import player_view
         t0 = time.perf_counter()
@@ -108,9 +108,7 @@ class OpenSearch(DuoExpectimax):
         try:
             found, steps = policy_leader(policy, view, allowed, deadline, budget_nodes, None,
                                          on_progress)
-            rule = end_rule("open")        # the default's own end-game search decides
-            if rule is not None and len(allowed) != 1:   # (its nodes: in its step, apart)
-                rule_leader(rule, view, found, steps, allowed)
+            rule_leader("open", view, found, steps, allowed)   # its nodes: in its step
         except KeyboardInterrupt:
             ranking.extra["interrupted"] = True
             return ranking

@@ -290,11 +290,11 @@ class DuoKCut(DuoKRollout2):
 class DuoPlus2(PolicyBase):
     players = (2,)
     family = "duo-honest"
-    POLICY, BASE = "duo-plus2", "plus2"     # its name, and the base (info_greedy.BASES)
+    BASE = "plus2"      # the base it plays (info_greedy.BASES)
 
     def check_players(self, players: int) -> None:
         if players != 2:
-            raise PolicyError(f"{self.POLICY} plays two-player games only (--players 2)")
+            raise PolicyError(f"{self.name} plays two-player games only (--players 2)")
 
     def warm_up(self) -> None:
         from engine.game import Game
@@ -305,7 +305,7 @@ class DuoPlus2(PolicyBase):
     def act(self, view, stream: int) -> int:
         from solver.duo.info_greedy import base_at
         if getattr(view, "players", 1) != 2 or not is_duo_view(view):
-            raise PolicyError(f"{self.POLICY} decides from a two-player player's view "
+            raise PolicyError(f"{self.name} decides from a two-player player's view "
                               "(player_view)")
         return base_at(encode(view), self.BASE)
 
@@ -316,7 +316,7 @@ class DuoPlus2(PolicyBase):
     doc="the two-player base learned alone (compiled; plus2 with the weights fitted by "
         "benchmarks/learn_duo_base.py)")
 class DuoLearnedBase(DuoPlus2):
-    POLICY, BASE = "duo-learned-base", "learned"
+    BASE = "learned"
 
 
 # duo-krollout with a sequential stop (as solo seq-rollout, solver/policies/seq.py): after the

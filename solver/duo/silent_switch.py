@@ -117,7 +117,6 @@ def switch_params(base: str) -> list:
 class DuoSilentSwitch(PolicyBase):
     players = (2,)
     family = "duo-honest"
-    label = "duo-silent-switch"     # its registered name, for messages
 
     def __init__(self, base=DEFAULT_BASE, unknown=DEFAULT_UNKNOWN, worlds=DEFAULT_WORLDS,
                  budget_nodes=DEFAULT_NODES, fallback=DEFAULT_FALLBACK,
@@ -149,7 +148,7 @@ class DuoSilentSwitch(PolicyBase):
 
     def check_players(self, players: int) -> None:
         if players != 2:
-            raise PolicyError(f"{self.label} plays two-player games only (--players 2)")
+            raise PolicyError(f"{self.name} plays two-player games only (--players 2)")
 
     def warm_up(self) -> None:
         from solver.duo.open_search import warm_up
@@ -225,7 +224,7 @@ class DuoSilentSwitch(PolicyBase):
             return self.base.act(view, stream) if base_action is None else base_action
 
         if getattr(view, "players", 1) != 2 or not is_duo_view(view):
-            raise PolicyError(f"{self.label} decides from a two-player player's view")
+            raise PolicyError(f"{self.name} decides from a two-player player's view")
         acts = view.legal_actions()
         if len(acts) == 1:
             return acts[0], "forced"
@@ -257,8 +256,6 @@ class DuoSilentSwitch(PolicyBase):
     doc="the silent game's default: duo-silent-switch over duo-kcut (the end-game rule "
         "late in a deal, duo-kcut elsewhere)")
 class DuoKCutSwitch(DuoSilentSwitch):
-    label = "duo-kcut-switch"
-
     def __init__(self, base=KCUT_BASE, unknown=DEFAULT_UNKNOWN, worlds=DEFAULT_WORLDS,
                  budget_nodes=DEFAULT_NODES, fallback=DEFAULT_FALLBACK,
                  margin=DEFAULT_MARGIN, prune=True):

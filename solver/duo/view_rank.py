@@ -286,9 +286,7 @@ class DuoViewRank(SolverBase):
         talk = view_talk(view)
         found, steps = policy_leader(leader_policy(view, talk), view, alive or set(hi),
                                      deadline, budget_nodes, stream, on_progress)
-        rule = end_rule(talk)
-        if rule is not None and found is not None and len(alive) != 1:
-            rule_leader(rule, view, found, steps, alive or set(hi))   # (one alive: the leader)
+        rule_leader(talk, view, found, steps, alive or set(hi))
         return found, steps
 
 
@@ -362,7 +360,7 @@ def leader_policy(view, talk: str = "none"):
     (:func:`end_rule`, :func:`rule_leader`).  A default without such a rule (a rollout
     policy) is its own.  The one place that chooses it."""
     rule = end_rule(talk)
-    return _made(default_duo_policy(talk), {}) if rule is None else rule.base
+    return _made(default_duo_policy(talk)) if rule is None else rule.base
 
 
 def end_rule(talk: str = "none"):
@@ -370,27 +368,28 @@ def end_rule(talk: str = "none"):
     policy (the interface of ``duo-kcut-switch`` and ``duo-open-switch``: ``in_domain``,
     ``decide(view, stream, base_action)``, ``nodes``, ``base``; read by name, as their modules
     import this one), made once per process; else None."""
-    default = _made(default_duo_policy(talk), {})
+    default = _made(default_duo_policy(talk))
     return default if callable(getattr(default, "in_domain", None)) else None
 
 
-def _made(name: str, args: dict):
-    """The registered policy ``name`` with ``args``, built once per process."""
-    key = (name, tuple(sorted(args.items())))
-    if key not in _DUO_POLICY:
-        _DUO_POLICY[key] = builtin_policy(name, **args)
-    return _DUO_POLICY[key]
+def _made(name: str):
+    """The registered policy ``name`` at its defaults, built once per process."""
+    if name not in _DUO_POLICY:
+        _DUO_POLICY[name] = builtin_policy(name)
+    return _DUO_POLICY[name]
 
 
-def rule_leader(rule, view, found, steps, allowed) -> int:
-    """The default end-game rule ``rule`` on the leader ``found`` of :func:`policy_leader`:
-    where it decides (:meth:`DuoSilentSwitch.in_domain`), the leader is its decision, the
-    base's action taken to be the leader's search's (the policy's own when no budget grew
-    it), if that decision is in ``allowed``; recorded as a step of ``steps``.  The rule runs
-    whatever the budget, as the policy's first search does: no budget gives a leader other
-    than the policy's own decision.  Returns the open-hands nodes it spent."""
-    if len(view.legal_actions()) < 2 or not rule.in_domain(view):
-        return 0
+def rule_leader(talk: str, view, found, steps, allowed) -> None:
+    """The end-game rule of the game ``talk``'s default (:func:`end_rule`) on the leader
+    ``found`` of :func:`policy_leader`: where it decides (its ``in_domain``) and more than one
+    action is ``allowed``, the leader is its decision, the base's action taken to be the
+    leader's search's (the policy's own when no budget grew it), if that decision is in
+    ``allowed``; recorded as a step of ``steps``, with the open-hands nodes it spent.  The
+    rule runs whatever the budget, as the policy's first search does: no budget gives a
+    leader other than the policy's own decision."""
+    rule = end_rule(talk)
+    if rule is None or found is None or len(allowed) < 2 or not rule.in_domain(view):
+        return
     t = time.perf_counter()
     action, how = rule.decide(view, 0, base_action=found.action)
     steps.append({"policy": rule.name, "rule": how, "action": view.action_to_string(action),
@@ -398,7 +397,6 @@ def rule_leader(rule, view, found, steps, allowed) -> int:
                   "seconds": round(time.perf_counter() - t, 3)})
     if action in allowed:
         found.action = action
-    return rule.nodes
 
 
 def view_talk(view) -> str:
