@@ -180,6 +180,14 @@ def _duo_honest() -> None:
     from solver.duo import open_search
     open_search.warm_up()                           # onirim best on an open-hands position
     _conformance("duo-honest")
+    # the fit of plus2's weights (benchmarks/learn_duo_base.py): its training kernel, with the
+    # argument types of its callers; two tests in two processes (test_learn_duo_base,
+    # test_plus2) each compiled it, about 20 s of CPU apiece, at the same time
+    import numpy as np
+    from solver.duo.info_greedy import P2_TUNE, P2_WEIGHTS
+    from solver.duo.plus2_games import weights_games
+    weights_games(np.int64(1), np.uint64(1), np.ascontiguousarray(P2_WEIGHTS, dtype=np.int64),
+                  np.ascontiguousarray(P2_TUNE, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 def _playouts() -> None:
