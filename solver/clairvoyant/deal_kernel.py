@@ -13,13 +13,15 @@ depth-first search only one child of a node is materialised at a time, so a slot
 overwritten while a state on the current path still reads it.
 
 What this file keeps: the deck model (the permutation buffer and its cache, the override, the
-pop, the shuffle), the limbo fields, and the loops that carry the rules out on them.  The rules
-are not written here: the board's steps are :mod:`solver.board`'s (a play into the row, a Door
-into play, the Nightmare's options) and every decision of the turn's automatic part
-(``_advance``, ``_end_turn``, the reveal, what follows a discard) is a shared step of
-:mod:`solver.steps` (``draw_next``, ``hand_full``, ``refill_card``, ``door_waits``,
-``redraw_card``, ``reveal_card``, ``limbo_back``, ``discard_foresees``, ``foresee_reveals``,
-``may_gain_door``, ``prophecy_count``).
+pop, the shuffle, the prophecy on the deck words), the limbo fields and the solo layout's
+accessors.  The turn that carries the rules out on them (``_advance``, ``_end_turn``, ``_act``,
+``_apply``, ``_legal``) is in :mod:`solver.clairvoyant.deal_turn`, generated with the
+two-player one from one template, ``solver/deal_turn_template.py`` (:mod:`solver.specialise`).
+The rules are not written there either: the board's steps are :mod:`solver.board`'s (a play
+into the row, a Door into play, the Nightmare's options) and every decision of the turn's
+automatic part is a shared step of :mod:`solver.steps` (``draw_next``, ``hand_full``,
+``refill_card``, ``door_waits``, ``redraw_card``, ``reveal_card``, ``limbo_back``,
+``discard_foresees``, ``foresee_reveals``, ``may_gain_door``, ``prophecy_count``).
 
 Public Python functions validate and convert; the ``_underscore`` functions are
 ``@njit(cache=True)`` kernels.

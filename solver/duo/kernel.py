@@ -12,8 +12,10 @@ kernel's: ``fill_zone`` (own cards first, then the shared ones, D4), ``draw_next
 ``refill_card`` with the two-player ``door_waits`` / ``may_gain_door`` (D5), ``redraw_card``,
 ``reveal_card``, ``limbo_back``, ``discard_foresees``, ``foresee_reveals``, ``draft_done``.
 What this file keeps is plumbing: where the two zones, the Doors per player and the limbo sit
-in its words, the swap's and the draft's moves, the turn flip, and the deck (the solo
-kernel's, by import).
+in its words and their accessors, and the deck (the solo kernel's, by import).  The turn
+(``_advance``, ``_end_turn``, ``_act`` with the swap's and the draft's moves, ``_apply``,
+``_legal``) is in :mod:`solver.duo.deal_turn`, generated with the solo one from one template,
+``solver/deal_turn_template.py`` (:mod:`solver.specialise`).
 
 A duo state is four int64 words.  Words 1 and 2 are exactly the deck words of the solo kernel
 (:mod:`solver.clairvoyant.deal_kernel`: ``st[1]`` = Nightmares in limbo, shuffle count, read position, prophecy

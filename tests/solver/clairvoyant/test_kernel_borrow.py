@@ -1,5 +1,6 @@
 """The deal kernels' borrowed views (``deal_kernel._borrow``): ``_apply`` and ``_legal`` of the
-deal-mode turn (``solver.clairvoyant.deal_turn`` and ``solver.duo.deal_turn``) work on views of their arrays without a reference count.
+deal-mode turn (``solver.clairvoyant.deal_turn``, ``solver.duo.deal_turn``) work on views of
+their arrays without a reference count.
 A view must read and write the caller's data, and a game stepped through them must neither
 allocate nor free anything."""
 import numpy as np
