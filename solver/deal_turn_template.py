@@ -17,7 +17,9 @@ refuses to import while its header's digest of this file and of the generator is
 
 What stays in the layout modules: where each field sits in the state words and its accessors
 (``_phase``, ``_to_limbo``, ``_gain_door``, the zones of the two-player hands), the deck model
-(:mod:`solver.clairvoyant.deal_kernel`, shared by both counts), encode and decode.  Every rule
+(:mod:`solver.clairvoyant.deal_kernel`, shared by both counts), encode and decode.  The turn
+modules add the Python side that steps a position with the turn (``KernelState``,
+``kernel_state``: the conformance test's and the tests' one-step use).  Every rule
 decision of the turn is a shared step of :mod:`solver.steps`; the board's steps are
 :mod:`solver.board`'s.
 """
@@ -38,6 +40,7 @@ from solver.clairvoyant.deal_kernel import A_DISCARD, A_DOOR_KEY, A_DOOR_LIMBO, 
 from solver.clairvoyant.deal_kernel import M_FORESEE, M_REDRAW, M_REFILL
 from solver.clairvoyant.deal_kernel import _deck_counts, _deck_size, _pop, _prophecy_apply
 from solver.clairvoyant.deal_kernel import _prophecy_legal, _shuffle
+from solver.clairvoyant.deal_kernel import MOVES_BUF, new_wk
 
 PLAYERS = 1         # the generator writes 1 or 2 here
 
@@ -45,6 +48,7 @@ if PLAYERS == 1:
     from solver.clairvoyant.deal_kernel import DOOR_SHIFT, DRAWN_SHIFT, HAND_AT, LDOOR_SHIFT
     from solver.clairvoyant.deal_kernel import ROW_AT, _gain_door, _hand_n, _hand_size, _phase
     from solver.clairvoyant.deal_kernel import _redraw_card, _set_phase, _to_limbo
+    from solver.clairvoyant.deal_kernel import PHASE_NAMES, decode, encode
 else:
     from engine.rules import DEAL_DRAFT as PH_DRAFT
     from solver.duo.kernel import A_DRAFT, A_NM_DOOR, A_NM_KEY, A_NM_REDRAW, A_NM_REVEAL, A_SWAP
@@ -54,6 +58,7 @@ else:
     from solver.duo.kernel import _missing_zone, _own_add, _own_n, _own_size, _phase, _row_at
     from solver.duo.kernel import _set_phase, _sh_add, _sh_n, _shuffle_keep, _to_limbo, _turn
     from solver.duo.kernel import _zone_add, _zone_n
+    from solver.duo.kernel import PHASE_NAMES, decode, encode
 
 
 @njit(cache=True, inline="always")
@@ -403,3 +408,41 @@ def _legal(st, perms, s_root, out):
                     n += 1
             return n
     return 0
+
+
+# ----------------------------------------------------------------------------- Python side
+
+
+class KernelState:
+    """A kernel position with its permutation buffer, stepped by this turn (for the
+    conformance test, tests and one-step use)."""
+
+    def __init__(self, st, perms, s_root, seed):
+        self.st = st
+        self.perms = perms
+        self.s_root = s_root
+        self.seed = seed
+        self.counts = new_wk()
+        self.buf = np.zeros(MOVES_BUF, dtype=np.int64)
+
+    def legal_actions(self) -> list[int]:
+        n = _legal(self.st, self.perms, self.s_root, self.buf)
+        return [int(x) for x in self.buf[:n]]
+
+    def apply(self, a: int) -> None:
+        _apply(self.st, np.int64(a), self.perms, self.s_root, self.seed, self.counts)
+
+    def phase(self) -> str:
+        return PHASE_NAMES[int(_phase(self.st))]
+
+    def decode(self) -> dict:
+        return decode(self.st, self.perms, self.s_root)
+
+    def key(self) -> tuple:
+        return tuple(int(x) for x in self.st)
+
+
+def kernel_state(state) -> KernelState:
+    """A :class:`KernelState` of an engine State in deal mode (the layout's ``encode``)."""
+    st, perms, s_root, seed = encode(state)
+    return KernelState(st, perms, s_root, seed)

@@ -385,33 +385,6 @@ def _prophecy_legal(st, perms, s_root, out):
 # ----------------------------------------------------------------------------- Python side
 
 
-class KernelState:
-    """A kernel position with its permutation buffer (for tests and one-step use)."""
-
-    def __init__(self, st, perms, s_root, seed):
-        self.st = st
-        self.perms = perms
-        self.s_root = s_root
-        self.seed = seed
-        self.counts = new_wk()
-        self.buf = np.zeros(MOVES_BUF, dtype=np.int64)
-
-    def legal_actions(self) -> list[int]:
-        from solver.clairvoyant import deal_turn     # the turn imports this module
-        n = deal_turn._legal(self.st, self.perms, self.s_root, self.buf)
-        return [int(x) for x in self.buf[:n]]
-
-    def apply(self, a: int) -> None:
-        from solver.clairvoyant import deal_turn
-        deal_turn._apply(self.st, np.int64(a), self.perms, self.s_root, self.seed, self.counts)
-
-    def phase(self) -> str:
-        return PHASE_NAMES[int(_phase(self.st))]
-
-    def decode(self) -> dict:
-        return decode(self.st, self.perms, self.s_root)
-
-
 def encode(state, perms=None) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
     """Encode a solo engine State in deal mode, at a decision or terminal phase.
 
@@ -453,11 +426,6 @@ def encode(state, perms=None) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
     st[1] = w1
     st[2] = _pack_m(counts)
     return st, perms, s, np.uint64(state.seed)
-
-
-def kernel_state(state) -> KernelState:
-    st, perms, s_root, seed = encode(state)
-    return KernelState(st, perms, s_root, seed)
 
 
 def decode(st, perms, s_root) -> dict:

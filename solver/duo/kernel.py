@@ -249,36 +249,6 @@ def _gain_door(st, p, col):
 # ----------------------------------------------------------------------------- Python side
 
 
-class DuoKernelState:
-    """A duo kernel position with its permutation buffer (for tests and one-step use)."""
-
-    def __init__(self, st, perms, s_root, seed):
-        self.st = st
-        self.perms = perms
-        self.s_root = s_root
-        self.seed = seed
-        self.counts = deal.new_wk()
-        self.buf = np.zeros(MOVES_BUF, dtype=np.int64)
-
-    def legal_actions(self) -> list[int]:
-        from solver.duo import deal_turn     # the turn imports this module
-        n = deal_turn._legal(self.st, self.perms, self.s_root, self.buf)
-        return [int(x) for x in self.buf[:n]]
-
-    def apply(self, a: int) -> None:
-        from solver.duo import deal_turn
-        deal_turn._apply(self.st, np.int64(a), self.perms, self.s_root, self.seed, self.counts)
-
-    def phase(self) -> str:
-        return PHASE_NAMES[int(_phase(self.st))]
-
-    def decode(self) -> dict:
-        return decode(self.st, self.perms, self.s_root)
-
-    def key(self) -> tuple:
-        return tuple(int(x) for x in self.st)
-
-
 def encode(state, perms=None):
     """Encode a two-player engine State in deal mode, at a decision or terminal phase.
 
@@ -333,11 +303,6 @@ def encode(state, perms=None):
     st[2] = _pack_m(counts)
     st[3] = w3
     return st, perms, s, np.uint64(state.seed)
-
-
-def kernel_state(state) -> DuoKernelState:
-    st, perms, s_root, seed = encode(state)
-    return DuoKernelState(st, perms, s_root, seed)
 
 
 def decode(st, perms, s_root) -> dict:
