@@ -37,7 +37,7 @@ def disagreement(s, ks) -> dict | None:
 def check_steps(args):
     steps, seed0 = args
     from engine import Game, format_position
-    from solver.clairvoyant import deal_kernel as deal
+    from solver.clairvoyant import deal_turn
     rnd = random.Random(seed0)
     done = games = 0
     seed = seed0
@@ -45,7 +45,7 @@ def check_steps(args):
     last = t0
     while done < steps:
         s = Game(1).new_initial_state(seed)
-        ks = deal.kernel_state(s)
+        ks = deal_turn.kernel_state(s)
         hist = []
         bias = rnd.random() < 0.5
         while True:

@@ -5,7 +5,7 @@ Numba counts references to every array it holds: each time a function receives a
 takes a view of it or passes it on, it emits an ``NRT_incref``/``NRT_decref`` pair, two atomic
 operations on the array's meminfo.  :func:`borrow` returns a view whose meminfo and parent are
 null, so those operations find nothing to count.  Used by the deal kernels' ``_apply`` and
-``_legal`` (:mod:`solver.clairvoyant.deal_kernel`, :mod:`solver.duo.kernel`) and by the
+``_legal`` (:mod:`solver.clairvoyant.deal_turn`, :mod:`solver.duo.deal_turn`) and by the
 expectimax search's recursion (:mod:`solver.expectimax.search`).
 
 Safe only where the caller holds the array for the whole call, so that the data outlives the

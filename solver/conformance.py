@@ -183,16 +183,19 @@ class Adapter:
 
 
 class KernelAdapter(Adapter):
-    """:mod:`solver.clairvoyant.deal_kernel`: deal mode, its ``KernelState`` steps with the engine's actions;
-    fields from its ``decode`` and ``engine_view``."""
+    """:mod:`solver.clairvoyant.deal_kernel`: deal mode, the ``KernelState`` of its turn
+    (:mod:`solver.clairvoyant.deal_turn`) steps with the engine's actions; fields from its
+    ``decode`` and ``engine_view``."""
     name = "kernel"
 
     def __init__(self):
         from solver.clairvoyant import deal_kernel as kernel
+        from solver.clairvoyant import deal_turn
         self.K = kernel
+        self.turn = deal_turn
 
     def encode(self, state):
-        return self.K.kernel_state(state)
+        return self.turn.kernel_state(state)
 
     def fields(self, ks) -> dict:
         f = ks.decode()
@@ -222,8 +225,10 @@ class DuoAdapter(KernelAdapter):
     players = 2
 
     def __init__(self):
+        from solver.duo import deal_turn as duo_turn
         from solver.duo import kernel as duo_kernel
         self.K = duo_kernel
+        self.turn = duo_turn
 
 
 class HonestAdapter(Adapter):

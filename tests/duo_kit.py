@@ -8,6 +8,7 @@ import random
 
 from engine.game import Game
 from engine.policy import greedy_action
+from solver.duo import deal_turn as duo_turn
 from solver.duo import kernel as DK
 
 
@@ -48,7 +49,7 @@ def differential(steps: int, seed0: int, rnd, bias: bool = False):
     phases = set()
     while done < steps:
         s = Game(2).new_initial_state(seed)
-        ks = DK.kernel_state(s)
+        ks = duo_turn.kernel_state(s)
         hist = []
         while True:
             ev, kv = DK.engine_view(s), ks.decode()

@@ -18,6 +18,7 @@ from numba import njit
 
 from solver import board
 from . import deal_kernel as deal
+from . import deal_turn
 from solver import rules_core as core
 from .search import _features, _is_dead
 
@@ -196,7 +197,7 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
             c[0] = ts[0, 0]
             c[1] = ts[0, 1]
             c[2] = ts[0, 2]
-            tn[0] = deal._legal(c, perms, s_root, mv)
+            tn[0] = deal_turn._legal(c, perms, s_root, mv)
             for z in range(tn[0]):
                 tm[0, z] = mv[z]
             ti[0] = 0
@@ -213,7 +214,7 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                 c[1] = ts[k, 1]
                 c[2] = ts[k, 2]
                 s_before = (c[1] >> deal.S_SHIFT) & 255
-                deal._apply(c, a, perms, s_root, seed, counts)
+                deal_turn._apply(c, a, perms, s_root, seed, counts)
                 nodes += 1
                 s_after = (c[1] >> deal.S_SHIFT) & 255
                 if s_after != s_before:
@@ -242,7 +243,7 @@ def _beam(root, root_perm, s_root, seed, W, node_limit, weights, bounds,
                     ts[k, 0] = c[0]
                     ts[k, 1] = c[1]
                     ts[k, 2] = c[2]
-                    tn[k] = deal._legal(c, perms, s_root, mv)
+                    tn[k] = deal_turn._legal(c, perms, s_root, mv)
                     for z in range(tn[k]):
                         tm[k, z] = mv[z]
                     ti[k] = 0

@@ -13,13 +13,15 @@ depth-first search only one child of a node is materialised at a time, so a slot
 overwritten while a state on the current path still reads it.
 
 What this file keeps: the deck model (the permutation buffer and its cache, the override, the
-pop, the shuffle), the limbo fields, and the loops that carry the rules out on them.  The rules
-are not written here: the board's steps are :mod:`solver.board`'s (a play into the row, a Door
-into play, the Nightmare's options) and every decision of the turn's automatic part
-(``_advance``, ``_end_turn``, the reveal, what follows a discard) is a shared step of
-:mod:`solver.steps` (``draw_next``, ``hand_full``, ``refill_card``, ``door_waits``,
-``redraw_card``, ``reveal_card``, ``limbo_back``, ``discard_foresees``, ``foresee_reveals``,
-``may_gain_door``, ``prophecy_count``).
+pop, the shuffle, the prophecy on the deck words), the limbo fields and the solo layout's
+accessors.  The turn that carries the rules out on them (``_advance``, ``_end_turn``, ``_act``,
+``_apply``, ``_legal``) is in :mod:`solver.clairvoyant.deal_turn`, generated with the
+two-player one from one template, ``solver/deal_turn_template.py`` (:mod:`solver.specialise`).
+The rules are not written there either: the board's steps are :mod:`solver.board`'s (a play
+into the row, a Door into play, the Nightmare's options) and every decision of the turn's
+automatic part is a shared step of :mod:`solver.steps` (``draw_next``, ``hand_full``,
+``refill_card``, ``door_waits``, ``redraw_card``, ``reveal_card``, ``limbo_back``,
+``discard_foresees``, ``foresee_reveals``, ``may_gain_door``, ``prophecy_count``).
 
 Public Python functions validate and convert; the ``_underscore`` functions are
 ``@njit(cache=True)`` kernels.
@@ -341,70 +343,6 @@ def _shuffle(st, perms, s_root, seed, counts):
 
 
 @njit(cache=True, inline="always")
-def _end_turn(st, perms, s_root, seed, counts):
-    w0 = st[0]
-    ld = (w0 >> LDOOR_SHIFT) & 0xFF
-    ln = st[1] & 15
-    if steps.limbo_back(ld | ln):
-        _deck_counts(st, perms, s_root, counts)
-        for col in range(COLOURS):
-            counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
-        counts[NIGHT] += ln
-        st[0] = w0 & ~(np.int64(0xFF) << LDOOR_SHIFT)
-        st[1] = st[1] & ~np.int64(15)
-        _shuffle(st, perms, s_root, seed, counts)
-    _set_phase(st, PH_PLAY)
-
-
-@njit(cache=True, inline="always")
-def _advance(st, perms, s_root, seed, mode, counts):
-    """The automatic part (engine ``State._advance``) from ``mode`` up to the next decision
-    or the end.  Every rule decision is a shared step of :mod:`solver.steps` (the hand full,
-    the deck empty, where a drawn card goes, the foresee); this loop pops the cards and
-    writes them where this deck model keeps them."""
-    while True:
-        if mode == M_FORESEE:
-            if not steps.foresee_reveals(_deck_size(st)):
-                mode = M_REFILL
-                continue
-            _set_phase(st, PH_PROPHECY)
-            return
-        nxt = steps.draw_next(steps.hand_full(_hand_size(st[0])), _deck_size(st))
-        if nxt == steps.NEXT_LOST:
-            _set_phase(st, PH_LOST)
-            return
-        if mode == M_REDRAW:
-            if nxt == steps.NEXT_FULL:
-                mode = M_REFILL
-                continue
-            _redraw_card(st, _pop(st, perms, s_root))
-            continue
-        # refill
-        if nxt == steps.NEXT_FULL:
-            _end_turn(st, perms, s_root, seed, counts)
-            return
-        c = _pop(st, perms, s_root)
-        go = steps.refill_card(c)
-        if go == steps.GO_DOOR:
-            col = c - FIRST_DOOR
-            if not steps.door_waits(False, _hand_n(st[0], board_layer.key_of(col)),
-                                board_layer.doors_get(st[0], DOOR_SHIFT, col)):
-                go = steps.GO_LIMBO
-        if go == steps.GO_HAND:
-            st[0] = board_layer.hand_add(st[0], HAND_AT, c, 1)
-            continue
-        if go == steps.GO_LIMBO:
-            _to_limbo(st, c)
-            continue
-        if go == steps.GO_DOOR:
-            _set_phase(st, PH_DOOR)
-            st[0] = board_layer.drawn_set(st[0], DRAWN_SHIFT, c - FIRST_DOOR)
-            return
-        _set_phase(st, PH_NIGHTMARE)
-        return
-
-
-@njit(cache=True, inline="always")
 def _gain_door(st, col):
     """Put a Door of colour col in play (the layer's gain_door); True if that wins."""
     w0, won = board_layer.gain_door(st[0], DOOR_SHIFT, col)
@@ -444,148 +382,7 @@ def _prophecy_legal(st, perms, s_root, out):
     return steps.prophecy_moves(out, k, CODES_AT, REV_AT)
 
 
-@njit(cache=True, inline="always")
-def _act(st, a, perms, s_root, seed, counts):
-    """Apply legal action ``a`` (engine numbering) to ``st`` in place and return the
-    automatic part that follows (``M_REFILL``, ``M_FORESEE`` or ``M_REDRAW``), or -1 when
-    nothing follows (the game is won).  Only :func:`_apply` calls it."""
-    ph = _phase(st)
-    if ph == PH_PLAY:
-        if a < A_DISCARD:
-            c = a - A_PLAY
-            w0, col = board_layer.play_row(board_layer.hand_add(st[0], HAND_AT, c, -1), ROW_AT, c)
-            st[0] = w0
-            if col >= 0 and steps.may_gain_door(False, board_layer.doors_get(w0, DOOR_SHIFT, col)):
-                _deck_counts(st, perms, s_root, counts)
-                if counts[FIRST_DOOR + col] > 0:
-                    counts[FIRST_DOOR + col] -= 1
-                    if _gain_door(st, col):
-                        return -1
-                    _shuffle(st, perms, s_root, seed, counts)
-            return M_REFILL
-        c = a - A_DISCARD
-        st[0] = board_layer.hand_add(st[0], HAND_AT, c, -1)
-        if steps.discard_foresees(c):
-            return M_FORESEE
-        return M_REFILL
-    if ph == PH_PROPHECY:
-        _prophecy_apply(st, a, perms, s_root)
-        _set_phase(st, PH_PLAY)
-        return M_REFILL
-    if ph == PH_DOOR:
-        col = (st[0] >> DRAWN_SHIFT) & 3
-        st[0] &= ~(np.int64(3) << DRAWN_SHIFT)
-        _set_phase(st, PH_PLAY)
-        if a == A_DOOR_LIMBO:
-            _to_limbo(st, FIRST_DOOR + col)
-        else:
-            st[0] = board_layer.hand_add(st[0], HAND_AT, board_layer.key_of(col), -1)
-            if _gain_door(st, col):
-                return -1
-        return M_REFILL
-    if ph == PH_NIGHTMARE:
-        _set_phase(st, PH_PLAY)
-        o = board_layer.nightmare_option_of(a)
-        kind, col = board_layer.nightmare_kind(o)
-        _ok, w0 = board_layer.nightmare_board(st[0], HAND_AT, DOOR_SHIFT, o)
-        st[0] = w0
-        if kind == board_layer.OPT_DOOR:
-            _to_limbo(st, FIRST_DOOR + col)
-        elif kind == board_layer.OPT_REVEAL:
-            k = steps.prophecy_count(_deck_size(st))
-            for _ in range(k):
-                c = _pop(st, perms, s_root)
-                if steps.reveal_card(c) == steps.GO_LIMBO:
-                    _to_limbo(st, c)      # (this deck model keeps no discard pile)
-        elif kind == board_layer.OPT_REDRAW:
-            return M_REDRAW
-        return M_REFILL
-    return -1
-
-
-@njit(cache=True)
-def _apply(st, a, perms, s_root, seed, counts):
-    """Apply legal action ``a`` (engine numbering) to ``st`` in place, then run the automatic
-    part up to the next decision or the end.  :func:`_act` applies the action and names the
-    automatic part that follows (-1: none, the game is won); it is called once here, so
-    that ``_advance``, inlined, is compiled once rather than at each of the action's seven
-    exits (which made this one function about two minutes of compile)."""
-    st = _borrow(st)
-    perms = _borrow(perms)
-    counts = _borrow(counts)
-
-    mode = _act(st, a, perms, s_root, seed, counts)
-    if mode >= 0:
-        _advance(st, perms, s_root, seed, mode, counts)
-
-
-@njit(cache=True)
-def _legal(st, perms, s_root, out):
-    """Legal actions (engine numbering, ascending) into ``out``; returns their number.
-
-    ``out`` must hold ``MOVES_BUF`` entries: the moves go to ``out[:n]`` (n < 128) and the
-    prophecy enumeration uses the entries from index 128 up as scratch.
-    """
-    st = _borrow(st)
-    perms = _borrow(perms)
-    out = _borrow(out)
-
-    ph = _phase(st)
-    w0 = st[0]
-    n = 0
-    if ph == PH_PLAY:
-        last = board_layer.row_last(w0, ROW_AT)
-        for c in range(NLOC):
-            if _hand_n(w0, c) > 0 and board_layer.playable(last, c):
-                out[n] = A_PLAY + c
-                n += 1
-        for c in range(NLOC):
-            if _hand_n(w0, c) > 0:
-                out[n] = A_DISCARD + c
-                n += 1
-        return n
-    if ph == PH_PROPHECY:
-        return _prophecy_legal(st, perms, s_root, out)
-    if ph == PH_DOOR:
-        out[0] = A_DOOR_KEY
-        out[1] = A_DOOR_LIMBO
-        return 2
-    if ph == PH_NIGHTMARE:
-        for o in range(board_layer.NM_OPTIONS):
-            ok, _w = board_layer.nightmare_board(w0, HAND_AT, DOOR_SHIFT, o)
-            if ok:
-                out[n] = board_layer.nightmare_action_of(o)
-                n += 1
-        return n
-    return 0
-
-
 # ----------------------------------------------------------------------------- Python side
-
-
-class KernelState:
-    """A kernel position with its permutation buffer (for tests and one-step use)."""
-
-    def __init__(self, st, perms, s_root, seed):
-        self.st = st
-        self.perms = perms
-        self.s_root = s_root
-        self.seed = seed
-        self.counts = new_wk()
-        self.buf = np.zeros(MOVES_BUF, dtype=np.int64)
-
-    def legal_actions(self) -> list[int]:
-        n = _legal(self.st, self.perms, self.s_root, self.buf)
-        return [int(x) for x in self.buf[:n]]
-
-    def apply(self, a: int) -> None:
-        _apply(self.st, np.int64(a), self.perms, self.s_root, self.seed, self.counts)
-
-    def phase(self) -> str:
-        return PHASE_NAMES[int(_phase(self.st))]
-
-    def decode(self) -> dict:
-        return decode(self.st, self.perms, self.s_root)
 
 
 def encode(state, perms=None) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
@@ -629,11 +426,6 @@ def encode(state, perms=None) -> tuple[np.ndarray, np.ndarray, int, np.uint64]:
     st[1] = w1
     st[2] = _pack_m(counts)
     return st, perms, s, np.uint64(state.seed)
-
-
-def kernel_state(state) -> KernelState:
-    st, perms, s_root, seed = encode(state)
-    return KernelState(st, perms, s_root, seed)
 
 
 def decode(st, perms, s_root) -> dict:

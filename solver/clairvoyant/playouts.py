@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from solver.clairvoyant import deal_kernel as deal
+from solver.clairvoyant import deal_turn
 
 RANDOM, GREEDY = 0, 1
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
@@ -83,7 +84,7 @@ def _deal(seed, st, perms, wk):
     st[2] = deal._pack_m(COUNTS)
     while not turn_steps.hand_full(deal._hand_size(st[0])):   # the setup (a 76-card deck: never lost)
         deal._redraw_card(st, deal._pop(st, perms, S_ROOT))
-    deal._end_turn(st, perms, S_ROOT, seed, wk)   # limbo shuffle (if any), phase play
+    deal_turn._end_turn(st, perms, S_ROOT, seed, wk)   # limbo shuffle (if any), phase play
 
 
 # ----------------------------------------------------------------------------- greedy
@@ -162,13 +163,13 @@ def _play(seed, policy, stream, st, perms, wk, moves, trace):
             if a < 0:
                 return -2
         else:
-            n = deal._legal(st, perms, S_ROOT, moves)
+            n = deal_turn._legal(st, perms, S_ROOT, moves)
             if n <= 0:
                 return -2
             a = moves[_rng_below(key, steps, n)]
         if steps < trace.shape[0]:
             trace[steps] = a
-        deal._apply(st, np.int64(a), perms, S_ROOT, seed, wk)
+        deal_turn._apply(st, np.int64(a), perms, S_ROOT, seed, wk)
         steps += 1
 
 

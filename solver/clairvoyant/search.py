@@ -23,6 +23,7 @@ from engine.rules import COLOURS, NO_CARD, PROPHECY_SIZE
 
 from solver import board
 from . import deal_kernel as deal
+from . import deal_turn
 from solver import rules_core as core
 from solver.tt import _probe, _store
 
@@ -79,7 +80,7 @@ def _is_dead(st, hand, deckc, doors, ldoors, bounds):
 def _gen_ordered(st, perms, s_root, hand, deckc, doors, rev, out, scores):
     """Legal moves of ``st`` into ``out``, best first (score descending, then action
     ascending); ``out[128:]`` is used as scratch."""
-    n = deal._legal(st, perms, s_root, out)
+    n = deal_turn._legal(st, perms, s_root, out)
     _top5(st, perms, s_root, rev)
     w0 = st[0]
     last = board.row_last(w0, deal.ROW_AT)
@@ -166,7 +167,7 @@ def _search(S, moves, nmov, idx, wstart, perms, seed, info, table, node_limit, w
         c[0] = S[d, 0]
         c[1] = S[d, 1]
         c[2] = S[d, 2]
-        deal._apply(c, a, perms, s_root, seed, counts)
+        deal_turn._apply(c, a, perms, s_root, seed, counts)
         nodes += 1
         ph = deal._phase(c)
         if ph == deal.PH_WON:

@@ -12,8 +12,10 @@ kernel's: ``fill_zone`` (own cards first, then the shared ones, D4), ``draw_next
 ``refill_card`` with the two-player ``door_waits`` / ``may_gain_door`` (D5), ``redraw_card``,
 ``reveal_card``, ``limbo_back``, ``discard_foresees``, ``foresee_reveals``, ``draft_done``.
 What this file keeps is plumbing: where the two zones, the Doors per player and the limbo sit
-in its words, the swap's and the draft's moves, the turn flip, and the deck (the solo
-kernel's, by import).
+in its words and their accessors, and the deck (the solo kernel's, by import).  The turn
+(``_advance``, ``_end_turn``, ``_act`` with the swap's and the draft's moves, ``_apply``,
+``_legal``) is in :mod:`solver.duo.deal_turn`, generated with the solo one from one template,
+``solver/deal_turn_template.py`` (:mod:`solver.specialise`).
 
 A duo state is four int64 words.  Words 1 and 2 are exactly the deck words of the solo kernel
 (:mod:`solver.clairvoyant.deal_kernel`: ``st[1]`` = Nightmares in limbo, shuffle count, read position, prophecy
@@ -224,82 +226,11 @@ def _shuffle_keep(st, perms, s_root, seed, counts):
 
 
 @njit(cache=True, inline="always")
-def _end_turn(st, perms, s_root, seed, counts):
-    w1 = st[1]
-    ld = (w1 >> LDOOR_SHIFT) & 0xFF
-    ln = w1 & 15
-    if steps.limbo_back(ld | ln):
-        _deck_counts(st, perms, s_root, counts)
-        for col in range(COLOURS):
-            counts[FIRST_DOOR + col] += (ld >> (2 * col)) & 3
-        counts[NIGHT] += ln
-        st[1] = st[1] & ~LDOOR_MASK & ~np.int64(15)
-        _shuffle(st, perms, s_root, seed, counts)
-    st[0] ^= np.int64(1) << TURN_SHIFT
-    _set_phase(st, PH_PLAY)
-
-
-@njit(cache=True, inline="always")
 def _to_limbo(st, c):
     if c >= NIGHT:
         st[1] += 1
     else:
         _ldoor_add(st, c - FIRST_DOOR)
-
-
-@njit(cache=True, inline="always")
-def _advance(st, perms, s_root, seed, mode, counts):
-    """The automatic part (engine ``State._advance``, two players) from ``mode`` up to the
-    next decision or the end: the decisions are the shared steps of :mod:`solver.steps`
-    (the zone to fill, the deck empty, where a drawn card goes, the foresee), with the
-    two-player Door rule (``door_waits`` with ``duo``); this loop pops the cards and writes
-    them where this deck model keeps them."""
-    p = _turn(st)
-    while True:
-        if mode == M_FORESEE:
-            if not steps.foresee_reveals(_deck_size(st)):
-                mode = M_REFILL
-                continue
-            _set_phase(st, PH_PROPHECY)
-            return
-        z = _missing_zone(st, p)
-        nxt = steps.draw_next(z < 0, _deck_size(st))
-        if nxt == steps.NEXT_LOST:
-            _set_phase(st, PH_LOST)
-            return
-        if mode == M_REDRAW:
-            if nxt == steps.NEXT_FULL:
-                mode = M_REFILL
-                continue
-            c = _pop(st, perms, s_root)
-            if steps.redraw_card(c) == steps.GO_HAND:
-                _zone_add(st, p, z, c, 1)
-            else:
-                _to_limbo(st, c)
-            continue
-        # refill
-        if nxt == steps.NEXT_FULL:
-            _end_turn(st, perms, s_root, seed, counts)
-            return
-        c = _pop(st, perms, s_root)
-        go = steps.refill_card(c)
-        if go == steps.GO_DOOR:
-            col = c - FIRST_DOOR
-            k = board.key_of(col)
-            if not steps.door_waits(True, _own_n(st, p, k) + _sh_n(st, k), _has_door(st, p, col)):
-                go = steps.GO_LIMBO
-        if go == steps.GO_HAND:
-            _zone_add(st, p, z, c, 1)
-            continue
-        if go == steps.GO_LIMBO:
-            _to_limbo(st, c)
-            continue
-        if go == steps.GO_DOOR:
-            _set_phase(st, PH_DOOR)
-            st[0] = board.drawn_set(st[0], DRAWN_SHIFT, c - FIRST_DOOR)
-            return
-        _set_phase(st, PH_NIGHTMARE)
-        return
 
 
 @njit(cache=True, inline="always")
@@ -315,216 +246,7 @@ def _gain_door(st, p, col):
     return False
 
 
-@njit(cache=True, inline="always")
-def _act(st, a, perms, s_root, seed, counts):
-    """Apply legal action ``a`` (engine numbering) to ``st`` in place and return the
-    automatic part that follows (``M_REFILL``, ``M_FORESEE`` or ``M_REDRAW``), or -1 when
-    nothing follows (the game is won, or a card was drafted).  Only :func:`_apply` calls it."""
-    ph = _phase(st)
-    p = _turn(st)
-    if ph == PH_PLAY:
-        if a < A_DISCARD:
-            zone = (a - A_PLAY) // 12
-            c = (a - A_PLAY) % 12
-            _zone_add(st, p, zone, c, -1)
-            w3, col = board.play_row(st[3], _row_at(p), c)
-            st[3] = w3
-            # a completed series earns its colour's Door if the player has none (D5)
-            if col >= 0 and steps.may_gain_door(True, _has_door(st, p, col)):
-                _deck_counts(st, perms, s_root, counts)
-                if counts[FIRST_DOOR + col] > 0:
-                    counts[FIRST_DOOR + col] -= 1
-                    if _gain_door(st, p, col):
-                        return -1
-                    _shuffle_keep(st, perms, s_root, seed, counts)
-            return M_REFILL
-        if a < A_SWAP:
-            zone = (a - A_DISCARD) // 12
-            c = (a - A_DISCARD) % 12
-            _zone_add(st, p, zone, c, -1)
-        else:
-            x = a - A_SWAP
-            zc = x // 144
-            ab = x % 144
-            zone = zc // 12
-            c = zc % 12
-            _zone_add(st, p, zone, c, -1)
-            ga = ab // 12
-            gb = ab % 12
-            _own_add(st, p, ga, -1)
-            _sh_add(st, gb, -1)
-            _own_add(st, p, gb, 1)
-            _sh_add(st, ga, 1)
-        if steps.discard_foresees(c):
-            return M_FORESEE
-        return M_REFILL
-    if ph == PH_PROPHECY:
-        _prophecy_apply(st, a, perms, s_root)     # the solo deck words, the solo step
-        _set_phase(st, PH_PLAY)
-        return M_REFILL
-    if ph == PH_DOOR:
-        col = _drawn(st)
-        st[0] = board.drawn_set(st[0], DRAWN_SHIFT, 0)
-        _set_phase(st, PH_PLAY)
-        if a == A_DOOR_LIMBO:
-            _ldoor_add(st, col)
-        else:
-            _zone_add(st, p, a - A_DOOR_KEY, board.key_of(col), -1)
-            if _gain_door(st, p, col):
-                return -1
-        return M_REFILL
-    if ph == PH_NIGHTMARE:
-        _set_phase(st, PH_PLAY)
-        o, zone = board.nightmare_option_zone(a)
-        kind, col = board.nightmare_kind(o)
-        if kind == board.OPT_KEY:                 # a Key from own (zone 0) or shared cards
-            _zone_add(st, p, zone, board.key_of(col), -1)
-        elif kind == board.OPT_DOOR:              # one of the player's Doors to limbo
-            st[0] = board.cnt_add(st[0], DOORS_AT + COLOURS * p, 1, col, -1)
-            _ldoor_add(st, col)
-        elif kind == board.OPT_REVEAL:
-            k = steps.prophecy_count(_deck_size(st))
-            for _ in range(k):
-                c = _pop(st, perms, s_root)
-                if steps.reveal_card(c) == steps.GO_LIMBO:
-                    _to_limbo(st, c)      # (this deck model keeps no discard pile)
-        else:                                 # the redraw: own and shared cards are discarded
-            st[0] = board.cnt_clear(st[0], OWN_W * p, OWN_BITS, NLOC)
-            st[3] = board.cnt_clear(st[3], SHARED_SHIFT, SHARED_BITS, NLOC)
-            return M_REDRAW
-        return M_REFILL
-    if ph == PH_DRAFT:
-        c = a - A_DRAFT
-        _sh_add(st, c, -1)
-        _own_add(st, p, c, 1)
-        st[0] ^= np.int64(1) << TURN_SHIFT
-        if steps.draft_done(_own_size(st, 0), _own_size(st, 1)):
-            _set_phase(st, PH_PLAY)
-        return -1
-    return -1
-
-
-@njit(cache=True)
-def _apply(st, a, perms, s_root, seed, counts):
-    """Apply legal action ``a`` (engine numbering) to ``st`` in place, then run the automatic
-    part up to the next decision or the end.  :func:`_act` applies the action and names the
-    automatic part that follows (-1: none); it is called once here, so
-    that ``_advance``, inlined, is compiled once rather than at each of the action's seven
-    exits (which made this one function about two minutes of compile)."""
-    st = _borrow(st)
-    perms = _borrow(perms)
-    counts = _borrow(counts)
-
-    mode = _act(st, a, perms, s_root, seed, counts)
-    if mode >= 0:
-        _advance(st, perms, s_root, seed, mode, counts)
-
-
-@njit(cache=True)
-def _legal(st, perms, s_root, out):
-    """Legal actions (engine numbering, ascending) into ``out``; returns their number.
-    ``out`` must hold ``MOVES_BUF`` entries (the prophecy uses ``out[128:]`` as scratch)."""
-    st = _borrow(st)
-    perms = _borrow(perms)
-    out = _borrow(out)
-
-    ph = _phase(st)
-    p = _turn(st)
-    n = 0
-    if ph == PH_PLAY:
-        last = _last(st, p)
-        for zone in range(2):
-            for c in range(NLOC):
-                if _zone_n(st, p, zone, c) > 0 and board.playable(last, c):
-                    out[n] = A_PLAY + zone * 12 + c
-                    n += 1
-        for zone in range(2):
-            for c in range(NLOC):
-                if _zone_n(st, p, zone, c) > 0:
-                    out[n] = A_DISCARD + zone * 12 + c
-                    n += 1
-        for zone in range(2):
-            for c in range(NLOC):
-                if _zone_n(st, p, zone, c) == 0:
-                    continue
-                for ga in range(NLOC):
-                    na = _own_n(st, p, ga)
-                    if zone == 0 and ga == c:
-                        na -= 1
-                    if na <= 0:
-                        continue
-                    for gb in range(NLOC):
-                        if gb == ga:
-                            continue
-                        nb = _sh_n(st, gb)
-                        if zone == 1 and gb == c:
-                            nb -= 1
-                        if nb <= 0:
-                            continue
-                        out[n] = A_SWAP + (zone * 12 + c) * 144 + ga * 12 + gb
-                        n += 1
-        return n
-    if ph == PH_PROPHECY:
-        return _prophecy_legal(st, perms, s_root, out)     # the solo deck words, the solo step
-    if ph == PH_DOOR:
-        col = _drawn(st)
-        for zone in range(2):
-            if _zone_n(st, p, zone, board.key_of(col)) > 0:
-                out[n] = A_DOOR_KEY + zone
-                n += 1
-        out[n] = A_DOOR_LIMBO
-        return n + 1
-    if ph == PH_NIGHTMARE:
-        for zone in range(2):
-            for col in range(COLOURS):
-                if _zone_n(st, p, zone, board.key_of(col)) > 0:
-                    out[n] = A_NM_KEY + zone * COLOURS + col
-                    n += 1
-        for col in range(COLOURS):
-            if _has_door(st, p, col):
-                out[n] = A_NM_DOOR + col
-                n += 1
-        out[n] = A_NM_REVEAL
-        out[n + 1] = A_NM_REDRAW
-        return n + 2
-    if ph == PH_DRAFT:
-        for c in range(NLOC):
-            if _sh_n(st, c) > 0:
-                out[n] = A_DRAFT + c
-                n += 1
-        return n
-    return 0
-
-
 # ----------------------------------------------------------------------------- Python side
-
-
-class DuoKernelState:
-    """A duo kernel position with its permutation buffer (for tests and one-step use)."""
-
-    def __init__(self, st, perms, s_root, seed):
-        self.st = st
-        self.perms = perms
-        self.s_root = s_root
-        self.seed = seed
-        self.counts = deal.new_wk()
-        self.buf = np.zeros(MOVES_BUF, dtype=np.int64)
-
-    def legal_actions(self) -> list[int]:
-        n = _legal(self.st, self.perms, self.s_root, self.buf)
-        return [int(x) for x in self.buf[:n]]
-
-    def apply(self, a: int) -> None:
-        _apply(self.st, np.int64(a), self.perms, self.s_root, self.seed, self.counts)
-
-    def phase(self) -> str:
-        return PHASE_NAMES[int(_phase(self.st))]
-
-    def decode(self) -> dict:
-        return decode(self.st, self.perms, self.s_root)
-
-    def key(self) -> tuple:
-        return tuple(int(x) for x in self.st)
 
 
 def encode(state, perms=None):
@@ -581,11 +303,6 @@ def encode(state, perms=None):
     st[2] = _pack_m(counts)
     st[3] = w3
     return st, perms, s, np.uint64(state.seed)
-
-
-def kernel_state(state) -> DuoKernelState:
-    st, perms, s_root, seed = encode(state)
-    return DuoKernelState(st, perms, s_root, seed)
 
 
 def decode(st, perms, s_root) -> dict:

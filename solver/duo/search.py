@@ -29,6 +29,7 @@ from numba import njit
 from engine.game import Game
 from engine.rules import COLOURS, DOORS_PER_COLOUR, PROPHECY_SIZE
 
+from . import deal_turn as duo_turn
 from . import kernel as DK
 from solver.clairvoyant import deal_kernel as deal
 from solver import rules_core as core
@@ -165,7 +166,7 @@ def _solo_action(a):
 def _gen_ordered(st, perms, s_root, act, deckc, pdoors, doors, rev, out, scores):
     """Legal moves of ``st`` into ``out``, best first (score descending, then the engine's
     order); ``out[128:]`` is scratch."""
-    n = DK._legal(st, perms, s_root, out)
+    n = duo_turn._legal(st, perms, s_root, out)
     ds = deal._deck_size(st)
     for j in range(PROPHECY_SIZE):
         rev[j] = deal._card_at(st, perms, s_root, j) if j < ds else -1
@@ -288,7 +289,7 @@ def _search(S, moves, nmov, idx, wstart, rem, perms, seed, info, table, node_lim
         idx[d] += 1
         for z in range(DK.NW):
             c[z] = S[d, z]
-        DK._apply(c, a, perms, s_root, seed, wk)
+        duo_turn._apply(c, a, perms, s_root, seed, wk)
         nodes += 1
         ph = DK._phase(c)
         if ph == DK.PH_WON:

@@ -34,7 +34,7 @@ KERNELS = (
     "solver/board.py", "solver/steps.py", "solver/rules_core.py",
     "solver/clairvoyant/deal_kernel.py", "solver/clairvoyant/playouts.py",
     "solver/clairvoyant/search.py", "solver/clairvoyant/beam.py",
-    "solver/duo/kernel.py", "solver/duo/search.py",
+    "solver/duo/kernel.py", "solver/duo/search.py", "solver/deal_turn_template.py",
     "solver/duo/info_state.py", "solver/duo/info_greedy.py", "solver/duo/info_playouts.py",
     "solver/honest/state.py", "solver/honest/greedy.py", "solver/honest/playouts.py",
     "solver/honest/strong.py", "solver/honest/screening.py", "solver/honest/learned2.py",

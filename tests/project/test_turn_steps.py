@@ -18,14 +18,22 @@ TURN_STEPS = ("hand_full", "fill_zone", "draft_dealt", "draft_done", "draw_next"
               "discard_foresees", "foresee_reveals", "prophecy_count")
 _SOLO = {"hand_full", "draw_next", "refill_card", "door_waits", "may_gain_door", "redraw_card",
          "reveal_card", "limbo_back", "discard_foresees", "foresee_reveals", "prophecy_count"}
+_DUO = (_SOLO - {"hand_full"}) | {"fill_zone", "draft_done"}
 # the steps each deck model calls itself; the information-state kernel (solver/honest/state.py)
 # plays one and two players, so it calls the two-player steps too (solver/duo/info_state.py
-# holds the two-player encoding and the partner's deal, no turn)
+# holds the two-player encoding and the partner's deal, no turn).  The deal-mode turn is
+# written once, in solver/deal_turn_template.py, and generated per player count
+# (solver/specialise.py): each generated module keeps its own count's calls; two are made in
+# the layouts' accessors (the solo ``_redraw_card``, which the deal-mode playouts call too,
+# and the two-player ``_missing_zone``).
 CALLS = {
-    "solver/clairvoyant/deal_kernel.py": _SOLO,
+    "solver/deal_turn_template.py": (_SOLO | _DUO) - {"fill_zone"},
+    "solver/clairvoyant/deal_turn.py": _SOLO - {"redraw_card"},
+    "solver/clairvoyant/deal_kernel.py": {"redraw_card"},
+    "solver/duo/kernel.py": {"fill_zone"},
     "solver/honest/state.py": _SOLO | {"fill_zone", "draft_dealt", "draft_done"},
     "solver/expectimax/rules.py": _SOLO,
-    "solver/duo/kernel.py": (_SOLO - {"hand_full"}) | {"fill_zone", "draft_done"},
+    "solver/duo/deal_turn.py": _DUO - {"fill_zone"},
 }
 
 

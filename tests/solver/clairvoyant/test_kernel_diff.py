@@ -13,6 +13,7 @@ from collections import Counter
 from benchmarks.diff_kernel import disagreement
 from engine import Game, format_position, parse_position
 from solver.clairvoyant import deal_kernel as deal
+from solver.clairvoyant import deal_turn
 
 STATS: Counter = Counter()
 
@@ -29,7 +30,7 @@ def run_steps(steps, seed0, rnd, bias_keys=False):
     games = 0
     while done < steps:
         s = Game(1).new_initial_state(seed)
-        ks = deal.kernel_state(s)
+        ks = deal_turn.kernel_state(s)
         while True:
             la = compare(s, ks, (seed, done))
             if not la:
@@ -72,7 +73,7 @@ def test_diff_from_parsed_positions():
             continue
         s = parse_position(format_position(s))
         phases.add(s.phase)
-        ks = deal.kernel_state(s)
+        ks = deal_turn.kernel_state(s)
         for _ in range(40):
             la = compare(s, ks, seed)
             if not la:

@@ -14,6 +14,7 @@ import pytest
 
 from engine import Game, format_position, parse_position
 from engine.errors import OnirimError
+from solver.duo import deal_turn as duo_turn
 from solver.duo import kernel as DK
 import duo_kit
 
@@ -40,7 +41,7 @@ def test_duo_diff_catches_a_wrong_kernel(monkeypatch):
         d = real(st, perms, s_root)
         d["turn"] = 0
         return d
-    monkeypatch.setattr(DK, "decode", bad)
+    monkeypatch.setattr(duo_turn, "decode", bad)      # the name KernelState.decode calls
     with pytest.raises(AssertionError):
         duo_kit.differential(2_000, 0, random.Random(1))
 
@@ -72,7 +73,7 @@ def test_duo_diff_from_parsed_positions():
             continue
         s = parse_position(format_position(s))
         phases.add(s.phase)
-        ks = DK.kernel_state(s)
+        ks = duo_turn.kernel_state(s)
         for _ in range(40):
             la = compare(s, ks, seed)
             if not la:
@@ -95,7 +96,7 @@ def test_duo_packing_words_stay_non_negative():
     rnd = random.Random(5)
     for seed in range(30):
         s = Game(2).new_initial_state(seed)
-        ks = DK.kernel_state(s)
+        ks = duo_turn.kernel_state(s)
         while ks.legal_actions():
             assert (ks.st >= 0).all()
             ks.apply(rnd.choice(ks.legal_actions()))
