@@ -176,7 +176,7 @@ def _eval(S0, a, j0, j1, key, S, row, base, reward, horizon, f, F):
     dkey = key ^ SALT_DEAL
     for j in range(j0, j1):
         _copy(S, S0)
-        deal_filtered(S, S0, word(dkey, j), F)
+        deal_filtered(S, S0, word(dkey, j), F, j)
         apply_action(S, a)
         if horizon == 0:
             row[j] = _score(playout(S, word(key, j), base), reward)

@@ -55,9 +55,12 @@ from solver.duo.info_greedy import BASES, base_action
 from solver.duo.info_state import (H, HID, LAST, NLOC, NS, P_PLAY, PH, PSTEP, SER, SH,
                                    SWAP_STRIDE, TURN, VIEWER, ZONE_STRIDE, deal_partner, word)
 
-SALT_FILTER = np.uint64(0x94D049BB133111EB)
+SALT_FILTER = np.uint64(0xA54FF53A5F1D36F1)
 # the spec's slots (one int64 array): a header, the partner's position then without its
-# dealt cards (NS slots), the shared alternatives (2 x NLOC), a scratch position (NS)
+# dealt cards (NS slots), the shared alternatives (2 x NLOC), a scratch position (NS), then
+# (``memo`` slots, the playouts' number) playout j's kept deal plus one (0: not dealt yet):
+# playout j deals the same hand after every candidate (common random numbers), so the deals
+# are tried once per j, not once per candidate
 ON, OBS, DRAW1, THRESH, CAP, NOPT, BASE = range(7)
 HEAD = 8
 POS = HEAD
@@ -68,9 +71,9 @@ DEFAULT_CAP = 16
 ONE = 1 << 32            # THRESH: accept a disagreeing hand if a word's top 32 bits < THRESH
 
 
-def plain_spec() -> np.ndarray:
-    """A spec that filters nothing (the plain deal)."""
-    return np.zeros(SIZE, dtype=np.int64)
+def plain_spec(memo: int = 0) -> np.ndarray:
+    """A spec that filters nothing (the plain deal), with ``memo`` playouts' slots."""
+    return np.zeros(SIZE + memo, dtype=np.int64)
 
 
 def threshold(eps: float) -> int:
@@ -107,10 +110,11 @@ def _last_turn(view):
     return hist[k] if k >= 0 else None
 
 
-def filter_spec(view, S, eps: float, base: str = "plus2", cap: int = DEFAULT_CAP):
+def filter_spec(view, S, eps: float, base: str = "plus2", cap: int = DEFAULT_CAP,
+                memo: int = 0):
     """The spec of the filter at the duo ``view`` (its array ``S``, :func:`encode`), or the
-    plain spec where it does not apply (the module doc)."""
-    F = plain_spec()
+    plain spec where it does not apply (the module doc); ``memo``: the playouts' number."""
+    F = plain_spec(memo)
     a = _last_turn(view)
     if a is None or S[HID] == 0:
         return F
@@ -147,11 +151,11 @@ def filter_spec(view, S, eps: float, base: str = "plus2", cap: int = DEFAULT_CAP
     if play:
         row = list(view.rows[p])
         if not row or row[-1] != c:
-            return plain_spec()
+            return plain_spec(memo)
         before = row[:-1]
         if board.open_series(row) == 0 and any(cards.colour(d) == cards.colour(c)
                                                for d in view.doors[p]):
-            return plain_spec()
+            return plain_spec(memo)
         P[LAST + PSTEP * p] = before[-1] if before else NO_CARD
         P[SER + PSTEP * p] = board.open_series(before)
     for i, o in enumerate(opts):
@@ -201,21 +205,37 @@ def _accepts(S, S0, F, fkey, t):
 
 
 @njit(cache=True)
-def deal_filtered(S, S0, key, F):
+def deal_filtered(S, S0, key, F, j):
     """:func:`solver.duo.info_state.deal_partner` of ``S`` (a copy of the view ``S0``) with
-    stream ``key``, filtered by the spec ``F`` (the module doc); returns the deals made (0:
-    no filter)."""
-    deal_partner(S, key)
+    stream ``key`` (playout ``j``'s), filtered by the spec ``F`` (the module doc); returns
+    the deals tried (0: no filter)."""
     if F[ON] == 0:
+        deal_partner(S, key)
         return 0
     fkey = key ^ SALT_FILTER
+    m = SIZE + j
+    if m < len(F) and F[m] > 0:          # playout j's deal, kept before
+        t = F[m] - 1
+        deal_partner(S, key if t == 0 or t == F[CAP] else word(fkey, 4 * t))
+        return 0
+    t = _tries(S, S0, key, F, fkey)
+    if m < len(F):
+        F[m] = t + 1
+    return t + 1
+
+
+@njit(cache=True)
+def _tries(S, S0, key, F, fkey):
+    """The deals of :func:`deal_filtered`: the one kept in ``S``, returns its number ``t``
+    (``CAP``: none, the plain deal)."""
+    deal_partner(S, key)
     for t in range(F[CAP]):
         if t > 0:
             for i in range(NS):
                 S[i] = S0[i]
             deal_partner(S, word(fkey, 4 * t))
         if _accepts(S, S0, F, fkey, t):
-            return t + 1
+            return t
     for i in range(NS):
         S[i] = S0[i]
     deal_partner(S, key)

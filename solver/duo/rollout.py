@@ -241,8 +241,8 @@ class DuoKRollout(PolicyBase):
         reward = np.int64(IP.REWARDS[self.reward])
         bi = row_of(cands, m, b, 0)
         res = np.full((m, n), -1, dtype=np.int8)       # -1: no playout made there
-        spec = (partner_filter.filter_spec(view, S, self.eps, self.base) if self.filter
-                else None)
+        spec = (partner_filter.filter_spec(view, S, self.eps, self.base, memo=n)
+                if self.filter else None)
         row = self.rounds(Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base,
                                  reward, self.horizon, spec), res, n)
         self.stats[1] += m
@@ -307,7 +307,7 @@ class DuoKCut(DuoKRollout2):
 # each playout weighed by whether plus2 would have taken the partner's last turn action, a
 # disagreeing hand kept with weight SPARTA_EPS (docs/DUO_BASES.md, "Partner hands filtered by
 # its last turn")
-SPARTA_EPS = 0.2
+SPARTA_EPS = 0.1
 
 
 @register_policy(

@@ -128,11 +128,11 @@ def _filtered_positions():
 
 def _deal(S0, key, F):
     S = S0.copy()
-    tries = PF.deal_filtered(S, S0, np.uint64(key), F)
+    tries = PF.deal_filtered(S, S0, np.uint64(key), F, np.int64(key))
     return S, tries
 
 
-def test_eps_one_deals_the_plain_hand_and_a_key_the_same_hand():
+def test_eps_one_deals_the_plain_hand_and_a_key_the_same_hand_memo_or_not():
     m = 0
     for _v, _s, S0, F in _filtered_positions():
         F1 = F.copy()
@@ -143,6 +143,16 @@ def test_eps_one_deals_the_plain_hand_and_a_key_the_same_hand():
             S1, tries = _deal(S0, key, F1)
             assert tries == 1 and np.array_equal(S1, plain)
             assert np.array_equal(_deal(S0, key, F)[0], _deal(S0, key, F)[0])
+        # the memo of each playout's deal (one per key here) gives the same hands again
+        M = np.concatenate([F, np.zeros(40, dtype=np.int64)])
+        M[PF.THRESH] = PF.threshold(0.05)
+        F2 = M[:PF.SIZE].copy()
+        first = [_deal(S0, key, M) for key in range(40)]
+        assert all(M[PF.SIZE:] > 0)
+        for key in range(40):
+            again, tries = _deal(S0, key, M)
+            assert tries == 0 and np.array_equal(again, first[key][0])
+            assert np.array_equal(again, _deal(S0, key, F2)[0])
         m += 1
         if m >= 10:
             break
