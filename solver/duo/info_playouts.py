@@ -2,7 +2,8 @@
 
 A playout starts from the array of a player's view (:mod:`solver.duo.info_state`, the
 partner's hand inside the unknown multiset).  It first deals the partner's hand from the
-unknown Locations (:func:`solver.duo.info_state.deal_partner`, stream ``deal_key``), then
+unknown Locations (:func:`solver.duo.info_state.deal_partner`, stream ``deal_key``; with the
+partner filter on, :func:`solver.duo.partner_filter.deal_filtered`), then
 plays both seats to the end with a base policy of :mod:`solver.duo.info_greedy`, drawing every
 card from the unknown part (stream ``key``).  Each seat's base policy reads only that seat's
 own cards, the shared cards, its row, its Doors and the deck size (and its own prophecy's

@@ -231,3 +231,16 @@ def test_a_decision_depends_on_the_view_and_stream_only():
         differ += a != plain.act(v, i)
         n += 1
     assert n > 20 and differ > 0
+
+
+def test_bad_arguments_are_refused_and_the_filter_off_keeps_the_config():
+    from solver.errors import PolicyError
+    for args in ({"filter": 2}, {"eps": 1.5}, {"eps": -0.1}, {"eps": float("nan")},
+                 {"filter": 1, "base": "team"}):
+        try:
+            make_policy("duo-krollout", **args)
+        except PolicyError:
+            continue
+        raise AssertionError(f"{args} accepted")
+    assert "filter" not in make_policy("duo-kcut").config
+    assert make_policy("duo-kcut-sparta").config["filter"] == 1
