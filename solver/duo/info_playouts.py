@@ -2,7 +2,8 @@
 
 A playout starts from the array of a player's view (:mod:`solver.duo.info_state`, the
 partner's hand inside the unknown multiset).  It first deals the partner's hand from the
-unknown Locations (:func:`solver.duo.info_state.deal_partner`, stream ``deal_key``), then
+unknown Locations (:func:`solver.duo.info_state.deal_partner`, stream ``deal_key``; with the
+partner filter on, :func:`solver.duo.partner_filter.deal_filtered`), then
 plays both seats to the end with a base policy of :mod:`solver.duo.info_greedy`, drawing every
 card from the unknown part (stream ``key``).  Each seat's base policy reads only that seat's
 own cards, the shared cards, its row, its Doors and the deck size (and its own prophecy's
@@ -35,8 +36,9 @@ from solver.duo.info_greedy import BASES, OPEN_ONLY, base_action, prophecy_with_
 from solver.duo.info_state import (A_DISCARD, A_DRAW, A_PLAY, A_SWAP, MAX_LEGAL, NDOORS, NS,
                                    P_LOST, P_PLAY, P_PROPHECY, P_SETUP, P_WON, PH, SWAP_STRIDE,
                                    TOP, advance_inline, apply_action, apply_action_inline,
-                                   deal_partner, deck_size, draw_unknown, drawn_inline, legal,
+                                   deck_size, draw_unknown, drawn_inline, legal,
                                    new_game, word)
+from solver.duo.partner_filter import SIZE as FILTER_SIZE, deal_filtered
 from solver.duo.value import DSCALE, NFV, value_at
 from solver.honest.screening import row_of, screen_top, screens, select
 from solver import steps as turn_steps
@@ -164,17 +166,18 @@ def _score(r, reward):
 
 
 @njit(cache=True)
-def _eval(S0, a, j0, j1, key, S, row, base, reward, horizon, f):
+def _eval(S0, a, j0, j1, key, S, row, base, reward, horizon, f, F):
     """row[j] = the score of playout j after action ``a`` from the view ``S0``, j in
     [j0, j1): the partner dealt from word(key ^ SALT_DEAL, j), draws from word(key, j).
     ``horizon`` 0: played to the end, the score of ``reward``; ``horizon`` > 0 (``reward``
     doors only): cut at the first decision after ``horizon`` draws (:func:`playout_h`) and
     scored by the value function (0 .. ``VMAX``), a finished playout ``DSCALE`` times its
-    Doors.  ``f`` (``NFV`` floats) is the value function's scratch space."""
+    Doors.  ``f`` (``NFV`` floats) is the value function's scratch space; ``F`` the partner
+    filter's spec (:mod:`solver.duo.partner_filter`; its plain spec: the plain deal)."""
     dkey = key ^ SALT_DEAL
     for j in range(j0, j1):
         _copy(S, S0)
-        deal_partner(S, word(dkey, j))
+        deal_filtered(S, S0, word(dkey, j), F, j)
         apply_action(S, a)
         if horizon == 0:
             row[j] = _score(playout(S, word(key, j), base), reward)
@@ -242,19 +245,20 @@ def decide(S0, n, z, key, screen, keep, base, reward, swaps, stats, horizon):
     S = np.empty(NS, dtype=np.int64)
     sel = np.empty(m + 1, dtype=np.int64)
     f = np.empty(NFV, dtype=np.float64)
+    F = np.zeros(FILTER_SIZE, dtype=np.int64)          # the plain deal
     if screens(n, screen, keep, m):
         for i in range(m):
-            _eval(S0, cands[i], 0, screen, key, S, res[i], base, reward, horizon, f)
+            _eval(S0, cands[i], 0, screen, key, S, res[i], base, reward, horizon, f, F)
         q = screen_top(res, m, bi, screen, keep, sel)
         for t in range(q):
             _eval(S0, cands[sel[t]], screen, n, key, S, res[sel[t]], base, reward, horizon,
-                  f)
+                  f, F)
         stats[0] += m * screen + q * (n - screen)
     else:
         q = m
         for i in range(m):
             sel[i] = i
-            _eval(S0, cands[i], 0, n, key, S, res[i], base, reward, horizon, f)
+            _eval(S0, cands[i], 0, n, key, S, res[i], base, reward, horizon, f, F)
         stats[0] += m * n
     stats[1] += m
     return cands[select(res, sel, q, bi, n, z)]
@@ -266,8 +270,9 @@ def estimate(S0, n, key, acts, nact, base, reward, res):
     random numbers across the actions): the per-action estimates of ``onirim best``."""
     S = np.empty(NS, dtype=np.int64)
     f = np.empty(NFV, dtype=np.float64)
+    F = np.zeros(FILTER_SIZE, dtype=np.int64)          # the plain deal
     for i in range(nact):
-        _eval(S0, acts[i], 0, n, key, S, res[i], base, reward, np.int64(0), f)
+        _eval(S0, acts[i], 0, n, key, S, res[i], base, reward, np.int64(0), f, F)
 
 
 def compile_all() -> None:

@@ -28,6 +28,7 @@ from engine import rng
 from engine.view import is_duo_view
 
 from solver.duo import info_playouts as IP
+from solver.duo import partner_filter
 from solver.duo.info_state import encode
 from solver.duo.value import FITTED, NFV
 from solver.errors import PolicyError
@@ -63,17 +64,19 @@ class Rounds:
     """One decision's playout rounds: the view's state ``S``, the candidates ``cands[:m]``
     (base row ``bi``), the stream ``key``, a work state, the base and the reward."""
 
-    def __init__(self, S, cands, m, bi, key, work, base, reward, horizon=0):
+    def __init__(self, S, cands, m, bi, key, work, base, reward, horizon=0, spec=None):
         self.S, self.cands, self.m, self.bi, self.key = S, cands, m, bi, key
         self.work, self.base, self.reward = work, base, reward
         self.horizon = np.int64(horizon)
         self.f = np.empty(NFV, dtype=np.float64)       # the value function's scratch space
+        # the partner filter's spec (solver.duo.partner_filter; None: the plain deal)
+        self.spec = partner_filter.plain_spec() if spec is None else spec
 
     def run(self, rows, j0: int, j1: int, res) -> None:
         """Playouts j0 .. j1-1 of each candidate row in ``rows`` into ``res``."""
         for i in rows:
             IP._eval(self.S, self.cands[i], j0, j1, self.key, self.work, res[i], self.base,
-                     self.reward, self.horizon, self.f)
+                     self.reward, self.horizon, self.f, self.spec)
 
 
 def rollout_params(n: int, z: float, screen: int, keep: int, swaps: str,
@@ -106,11 +109,19 @@ HORIZON = Param("horizon", int, 0, "cut each playout at its first decision after
                                    "draws and score the rest by the two-player value function "
                                    "(solver/duo/value.py; reward doors, a fitted base; 0: "
                                    "play to the end)", late=True)
+# the partner filter (solver/duo/partner_filter.py; docs/DUO_BASES.md, "Partner hands filtered
+# by its last turn"); late: off, they stay out of the config
+FILTER = [Param("filter", int, 0, "1: deal the partner's hand weighed by whether the base "
+                                  "(plus2) would have taken the partner's last turn action "
+                                  "(the silent game; a heuristic); 0: uniformly", late=True),
+          Param("eps", float, 1.0, "the filter's weight of a hand under which the base "
+                                   "would not have taken that action (1: no filter)",
+                late=True)]
 
 
 @register_policy(
     "duo-krollout",
-    params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all") + [HORIZON],
+    params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all") + [HORIZON] + FILTER,
     doc="two-player one-step rollout in numba from the player's view (n playouts per "
         "candidate, partner hand dealt from the unknown cards, common random numbers, "
         "z-margin)")
@@ -119,7 +130,7 @@ class DuoKRollout(PolicyBase):
     family = "duo-honest"
 
     def __init__(self, n=512, z=1.0, screen=64, keep=4, base="greedy-plus", reward="doors",
-                 swaps="all", horizon=0):
+                 swaps="all", horizon=0, filter=0, eps=1.0):
         if base not in IP.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
                               f"{', '.join(IP.BASES)}")
@@ -141,6 +152,14 @@ class DuoKRollout(PolicyBase):
                               "python -m benchmarks.learn_duo_value)")
         if math.isnan(z):
             raise PolicyError("policy argument z: must be a number")
+        _check("filter", filter, 0, 1)
+        if math.isnan(eps):
+            raise PolicyError("policy argument eps: must be a number")
+        _check("eps", eps, 0.0, 1.0)
+        if filter and base in IP.OPEN_ONLY:
+            raise PolicyError(f"policy argument filter: the silent game's filter; base "
+                              f"{base!r} plays the open game only")
+        self.filter, self.eps = int(filter), float(eps)
         self.n, self.z, self.screen, self.keep = n, float(z), screen, keep
         self.base, self.reward, self.swaps = base, reward, swaps
         self.horizon = int(horizon)
@@ -157,7 +176,7 @@ class DuoKRollout(PolicyBase):
         IP.compile_all()
         small = DuoKRollout(n=2, z=self.z, screen=1 if self.screen else 0, keep=self.keep,
                             base=self.base, reward=self.reward, swaps=self.swaps,
-                            horizon=self.horizon)
+                            horizon=self.horizon, filter=self.filter, eps=self.eps)
         talk = "open" if self.base in IP.OPEN_ONLY else "none"
         small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED), talk=talk), 0)
 
@@ -222,15 +241,17 @@ class DuoKRollout(PolicyBase):
         reward = np.int64(IP.REWARDS[self.reward])
         bi = row_of(cands, m, b, 0)
         res = np.full((m, n), -1, dtype=np.int8)       # -1: no playout made there
+        spec = (partner_filter.filter_spec(view, S, self.eps, self.base, memo=n)
+                if self.filter else None)
         row = self.rounds(Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base,
-                                 reward, self.horizon), res, n)
+                                 reward, self.horizon, spec), res, n)
         self.stats[1] += m
         counts = {int(cands[i]): int((res[i] >= 0).sum()) for i in range(m)}
         played = sum(counts.values())
         if self.horizon and estimates:      # the estimates from uncut playouts (docstring)
             res = np.full((m, n), -1, dtype=np.int8)
             Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base, reward,
-                   0).run(range(m), 0, n, res)
+                   0, spec).run(range(m), 0, n, res)
             played += m * n
         out = SeqSearch(int(cands[row]), label, playouts=played)
         out.cut_counts = counts if self.horizon else None   # the cut search's playouts
@@ -254,13 +275,13 @@ N2 = 192
 @register_policy(
     "duo-krollout2",
     params=rollout_params(n=N2, z=1.0, screen=N2 // 8, keep=4, swaps="all", base="plus2")
-    + [HORIZON],
+    + [HORIZON] + FILTER,
     doc="duo-krollout over the two-player base plus2 (n=192 playouts per candidate)")
 class DuoKRollout2(DuoKRollout):
     def __init__(self, n=N2, z=1.0, screen=N2 // 8, keep=4, base="plus2", reward="doors",
-                 swaps="all", horizon=0):
+                 swaps="all", horizon=0, filter=0, eps=1.0):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
-                         swaps=swaps, horizon=horizon)
+                         swaps=swaps, horizon=horizon, filter=filter, eps=eps)
 
 
 # duo-kcut's defaults: the experiment duo-k2-h24-384's arguments of duo-krollout2
@@ -272,14 +293,35 @@ KCUT_N, KCUT_SCREEN, KCUT_HORIZON = 384, 48, 24
     "duo-kcut",
     params=rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps="all",
                           base="plus2")
-    + [Param("horizon", int, KCUT_HORIZON, HORIZON.help)],
+    + [Param("horizon", int, KCUT_HORIZON, HORIZON.help)] + FILTER,
     doc="the silent game's default: duo-krollout2 with each playout cut at 24 draws and "
         "scored by the two-player value function (n=384 playouts per candidate)")
 class DuoKCut(DuoKRollout2):
     def __init__(self, n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, base="plus2",
-                 reward="doors", swaps="all", horizon=KCUT_HORIZON):
+                 reward="doors", swaps="all", horizon=KCUT_HORIZON, filter=0, eps=1.0):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
-                         swaps=swaps, horizon=horizon)
+                         swaps=swaps, horizon=horizon, filter=filter, eps=eps)
+
+
+# duo-kcut with the partner filter on (solver/duo/partner_filter.py): the partner's hand in
+# each playout weighed by whether plus2 would have taken the partner's last turn action, a
+# disagreeing hand kept with weight SPARTA_EPS (docs/DUO_BASES.md, "Partner hands filtered by
+# its last turn")
+SPARTA_EPS = 0.1
+
+
+@register_policy(
+    "duo-kcut-sparta",
+    params=rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps="all",
+                          base="plus2")
+    + [Param("horizon", int, KCUT_HORIZON, HORIZON.help),
+       Param("filter", int, 1, FILTER[0].help), Param("eps", float, SPARTA_EPS, FILTER[1].help)],
+    doc="duo-kcut with the partner's hand dealt by its last turn: a hand under which plus2 "
+        "would not have taken the partner's last turn action is kept with weight eps (a "
+        "heuristic)")
+class DuoKCutSparta(DuoKCut):
+    def __init__(self, filter=1, eps=SPARTA_EPS, **args):
+        super().__init__(filter=filter, eps=eps, **args)
 
 
 @register_policy(

@@ -67,7 +67,7 @@ DEFAULT_BASE = "duo-krollout2"     # fixed: the stored rows of duo-silent-switch
 # duo-kcut-switch, the silent game's default: the rule over duo-kcut (experiment
 # duo-silent-switch-kcut; tests/solver/duo/test_silent_switch.py keeps the two equal)
 KCUT_BASE = "duo-kcut"
-SWITCHES = ("duo-silent-switch", "duo-kcut-switch")
+SWITCHES = ("duo-silent-switch", "duo-kcut-switch", "duo-kcut-sparta-switch")
 FALLBACKS = ("mid", "base")
 TIE = 1e-12
 SLACK = 1e-9      # the settled stop's allowance for the sums' rounding (scores.__doc__)
@@ -269,3 +269,13 @@ def settled(score: dict, base_action: int, rest: float, margin: float) -> bool:
     (:meth:`DuoSilentSwitch.scores`)."""
     floor = score[base_action] + margin - SLACK
     return all(v + rest <= floor for a, v in score.items() if a != base_action)
+
+
+@register_policy(
+    "duo-kcut-sparta-switch",
+    params=switch_params("duo-kcut-sparta"),
+    doc="duo-kcut-switch over duo-kcut-sparta (the partner's hand dealt by its last turn in "
+        "the rollouts; the end-game rule's partner hands unfiltered)")
+class DuoKCutSpartaSwitch(DuoSilentSwitch):
+    def __init__(self, base="duo-kcut-sparta", **args):
+        super().__init__(base=base, **args)

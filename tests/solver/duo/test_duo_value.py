@@ -28,6 +28,7 @@ from solver.api import config_hash, make_policy
 from solver.duo import info_greedy as IG
 from solver.duo import info_playouts as IP
 from solver.duo import info_state as info
+from solver.duo import partner_filter
 from solver.duo import value as DV
 from solver.errors import PolicyError
 
@@ -146,7 +147,8 @@ def test_the_value_is_zero_where_a_colour_is_dead_and_in_range_elsewhere():
 def _eval_rows(S0, a, n, key, base, horizon):
     row = np.zeros(n, dtype=np.int8)
     IP._eval(S0, np.int64(a), 0, n, np.uint64(key), np.empty(info.NS, dtype=np.int64), row,
-             np.int64(base), np.int64(IP.DOORS), np.int64(horizon), np.zeros(DV.NFV))
+             np.int64(base), np.int64(IP.DOORS), np.int64(horizon), np.zeros(DV.NFV),
+             partner_filter.plain_spec())
     return row
 
 
