@@ -1,9 +1,17 @@
 """An independent brute-force expectimax over the engine's own State API.
 
-No memo, no pruning, no packing: the value of a state is 1 or 0 at the end of the game, the
-maximum over ``legal_actions()`` at a decision, and the probability-weighted sum over
+No pruning, no packing, no reduction: the value of a state is 1 or 0 at the end of the game,
+the maximum over ``legal_actions()`` at a decision, and the probability-weighted sum over
 ``chance_outcomes_exact()`` at a chance node.  Values are exact Fractions.  Only for tiny
 decks: the tree is walked in full.  ``NodeCap`` is raised when a walk exceeds ``cap`` nodes.
+
+One memo per call, keyed on the engine's whole position (:func:`_memo_key`: ``State._key()``,
+which is every field the rules read but the history, plus the known top of the deck and the
+cards each player saw): a position reached again by another order of moves has the same
+value, so its value is taken from the memo, and the nodes its walk counted are counted again,
+so that ``NodeCap`` is raised on exactly the positions where the walk without the memo
+(``memo=False``) exceeds ``cap``.  ``tests/solver/expectimax/test_naive_memo.py`` checks both
+on random positions: the same values and the same positions capped.
 """
 from __future__ import annotations
 
@@ -16,9 +24,9 @@ class NodeCap(Exception):
     pass
 
 
-def value(state: State, cap: int = 200_000) -> Fraction:
+def value(state: State, cap: int = 200_000, memo: bool = True) -> Fraction:
     counter = [0]
-    return _value(_chance_mode(state), counter, cap)
+    return _value(_chance_mode(state), counter, cap, {} if memo else None)
 
 
 def _chance_mode(state: State) -> State:
@@ -30,37 +38,53 @@ def _chance_mode(state: State) -> State:
     return s
 
 
-def _value(state: State, counter: list, cap: int) -> Fraction:
+def _memo_key(state: State) -> tuple:
+    return state._key(), state.known_top, tuple(map(tuple, state.seen))
+
+
+def _value(state: State, counter: list, cap: int, memo: dict | None) -> Fraction:
+    if memo is not None:
+        key = _memo_key(state)
+        hit = memo.get(key)
+        if hit is not None:
+            counter[0] += hit[1]
+            if counter[0] > cap:
+                raise NodeCap(cap)
+            return hit[0]
+    start = counter[0]
     counter[0] += 1
     if counter[0] > cap:
         raise NodeCap(cap)
     if state.is_terminal():
-        return Fraction(1) if state.won() else Fraction(0)
-    if state.is_chance_node():
-        total = Fraction(0)
+        v = Fraction(1) if state.won() else Fraction(0)
+    elif state.is_chance_node():
+        v = Fraction(0)
         for a, p in state.chance_outcomes_exact():
             child = state.clone()
             child.apply_action(a)
-            total += p * _value(child, counter, cap)
-        return total
-    best = Fraction(0)
-    for a in state.legal_actions():
-        child = state.clone()
-        child.apply_action(a)
-        v = _value(child, counter, cap)
-        if v > best:
-            best = v
-    return best
+            v += p * _value(child, counter, cap, memo)
+    else:
+        v = Fraction(0)
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            w = _value(child, counter, cap, memo)
+            if w > v:
+                v = w
+    if memo is not None:
+        memo[key] = (v, counter[0] - start)
+    return v
 
 
-def action_values(state: State, cap: int = 200_000) -> dict[str, Fraction]:
-    """{action string: value} for every legal action of a decision state."""
+def action_values(state: State, cap: int = 200_000, memo: bool = True) -> dict[str, Fraction]:
+    """{action string: value} for every legal action of a decision state (each its own walk,
+    ``cap`` nodes each)."""
     state = _chance_mode(state)
     out = {}
     for a in state.legal_actions():
         child = state.clone()
         child.apply_action(a)
-        out[state.action_to_string(a)] = value(child, cap)
+        out[state.action_to_string(a)] = value(child, cap, memo)
     return out
 
 
