@@ -289,11 +289,14 @@ class DuoKRollout2(DuoKRollout):
 KCUT_N, KCUT_SCREEN, KCUT_HORIZON = 384, 48, 24
 
 
+KCUT_PARAMS = (rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps="all",
+                              base="plus2")
+               + [Param("horizon", int, KCUT_HORIZON, HORIZON.help)])
+
+
 @register_policy(
     "duo-kcut",
-    params=rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps="all",
-                          base="plus2")
-    + [Param("horizon", int, KCUT_HORIZON, HORIZON.help)] + FILTER,
+    params=KCUT_PARAMS + FILTER,
     doc="the silent game's default: duo-krollout2 with each playout cut at 24 draws and "
         "scored by the two-player value function (n=384 playouts per candidate)")
 class DuoKCut(DuoKRollout2):
@@ -312,10 +315,8 @@ SPARTA_EPS = 0.1
 
 @register_policy(
     "duo-kcut-sparta",
-    params=rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps="all",
-                          base="plus2")
-    + [Param("horizon", int, KCUT_HORIZON, HORIZON.help),
-       Param("filter", int, 1, FILTER[0].help), Param("eps", float, SPARTA_EPS, FILTER[1].help)],
+    params=KCUT_PARAMS + [Param("filter", int, 1, FILTER[0].help),
+                          Param("eps", float, SPARTA_EPS, FILTER[1].help)],
     doc="duo-kcut with the partner's hand dealt by its last turn: a hand under which plus2 "
         "would not have taken the partner's last turn action is kept with weight eps (a "
         "heuristic)")
