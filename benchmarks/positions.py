@@ -45,9 +45,10 @@ def _policy(state, rng):
     return rng.choice(nonkey or acts)
 
 
-def late_position(seed: int, deck_cards: int):
-    """A position (engine State, chance mode) with at most ``deck_cards`` unknown cards in
-    the deck, or None if the game ended or lost a Door first."""
+def _play(seed: int, stop):
+    """The benchmark game of ``seed`` (chance mode, draws from ``random.Random(seed)``), played
+    until ``stop(state)`` says so at a decision; returns that state, or None if the game ended
+    first.  ``stop`` draws nothing, so every stop rule sees the same game."""
     rng = random.Random(seed)
     s = Game(1).new_initial_state()
     while not s.is_terminal():
@@ -63,11 +64,59 @@ def late_position(seed: int, deck_cards: int):
                     break
             s.apply_action(pick)
             continue
-        if s.phase == "play" and s.deck_size() <= deck_cards and not s.deck:
-            doors_left = sum(s.unknown[12:16]) + len(s.doors[0])
-            return s if doors_left == 8 else None
+        if stop(s):
+            return s
         s.apply_action(_policy(s, rng))
     return None
+
+
+def _at(state, deck_cards: int) -> bool:
+    """The stop rule of ``late_position(seed, deck_cards)``."""
+    return state.phase == "play" and state.deck_size() <= deck_cards and not state.deck
+
+
+def _keep(state):
+    """``state`` if all 8 Doors are still in the game (in play or in the deck), else None."""
+    return state if sum(state.unknown[12:16]) + len(state.doors[0]) == 8 else None
+
+
+def late_position(seed: int, deck_cards: int):
+    """A position (engine State, chance mode) with at most ``deck_cards`` unknown cards in
+    the deck, or None if the game ended or lost a Door first."""
+    s = _play(seed, lambda st: _at(st, deck_cards))
+    return None if s is None else _keep(s)
+
+
+# What late_position(seed, n) gives, for every n at once: one game per seed.  The stop rule
+# draws nothing, so the game of a seed is the same whatever n, and late_position(seed, n) is
+# its first decision that satisfies _at(., n).  Walking that game once, the first decision
+# with deck size d in phase play and no known deck order is the answer for every n >= d not
+# answered yet.  Stored per seed as bytes: the answer's deck size, or NONE.
+_SIZES: dict[int, bytes] = {}
+NONE = 255
+
+
+def late_sizes(seed: int) -> bytes:
+    """``late_sizes(seed)[n]`` (n = 0..76) is the deck size of ``late_position(seed, n)``, or
+    ``NONE`` where that is None; one game played per seed and process (a lookup afterwards)."""
+    got = _SIZES.get(seed)
+    if got is None:
+        sizes = bytearray([NONE] * 77)
+        todo = [76]          # the largest n not answered yet (answers go from large n down)
+
+        def stop(st) -> bool:
+            if st.phase != "play" or st.deck:
+                return False
+            d = st.deck_size()
+            if d <= todo[0]:
+                value = d if _keep(st) is not None else NONE
+                for n in range(d, todo[0] + 1):
+                    sizes[n] = value
+                todo[0] = d - 1
+            return todo[0] < 0
+        _play(seed, stop)
+        got = _SIZES[seed] = bytes(sizes)
+    return got
 
 
 def open_at_root(state) -> bool:
@@ -87,8 +136,10 @@ def positions(deck_cards: int, count: int, seed0: int = 0):
     out = []
     seed = seed0
     while len(out) < count and seed < seed0 + 20000:
-        s = late_position(seed, deck_cards)
+        # late_sizes skips the seeds whose position is None or of another size unplayed
+        if late_sizes(seed)[deck_cards] == deck_cards:
+            s = late_position(seed, deck_cards)
+            if open_at_root(s):
+                out.append((seed, s))
         seed += 1
-        if s is not None and s.deck_size() == deck_cards and open_at_root(s):
-            out.append((seed - 1, s))
     return out

@@ -60,3 +60,23 @@ def test_an_interrupted_run_resumes_and_loses_nothing(tmp_path, monkeypatch):
     assert done["size_vs_time"][0]["positions"] == 2
     # other options: refused with one line
     assert B.main(["--sizes", "8", "--resume", str(path)]) == 2
+
+
+def test_late_sizes_answer_as_late_position_does():
+    """``late_sizes(seed)[n]``, one game per seed for every n, is the deck size of
+    ``late_position(seed, n)`` (a game per n), or NONE where that is None; and positions()
+    built on it finds the positions a scan of late_position finds."""
+    from benchmarks import positions as P
+    for seed in range(120):
+        sizes = P.late_sizes(seed)
+        for n in (0, 2, 4, 5, 6, 8, 10, 12, 15, 20, 30, 76):
+            s = P.late_position(seed, n)
+            assert sizes[n] == (P.NONE if s is None else s.deck_size()), (seed, n)
+    plain = []
+    seed = 0
+    while len(plain) < 3:
+        s = P.late_position(seed, 10)
+        if s is not None and s.deck_size() == 10 and P.open_at_root(s):
+            plain.append((seed, format_position(s)))
+        seed += 1
+    assert [(k, format_position(s)) for k, s in P.positions(10, 3)] == plain
