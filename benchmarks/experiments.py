@@ -310,6 +310,13 @@ EXPERIMENTS = {e.name: e for e in (
     # deals there matched duo-k2-h24-384's rows
     _honest("duo-silent-switch-kcut", "duo-silent-switch", 2_000, {"base": "duo-kcut"},
             players=2, cost="about 12 CPU-minutes", cheap=False),
+    # the same rule over duo-kcut with four times its playouts (n=1536, screen 192): on
+    # held-out deals 2000-2399 (python -m benchmarks.side_by_side run OUT 2000 2400
+    # base=duo-kcut-switch big=duo-silent-switch:base=duo-kcut:n=1536,screen=192) 344 of 400
+    # against the default's 321 (61 deals gained, 38 lost) at 30.4 ms of CPU per decision
+    _honest("duo-silent-switch-kcut-1536", "duo-silent-switch", 2_000,
+            {"base": "duo-kcut:n=1536,screen=192"}, players=2, cost="about 50 CPU-minutes",
+            cheap=False),
     # the open game (--talk open: the partner's hand known): the same rollout, and the open
     # game's default, its end-game switch to the exact open-hands search (solver/duo/
     # open_switch.py) at 8 unknown deck cards under 100,000 nodes; costs estimated from the
@@ -343,6 +350,11 @@ EXPERIMENTS = {e.name: e for e in (
             {"unknown": 8, "budget_nodes": 100_000,
              "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
             players=2, talk="open", cost="about 40 CPU-minutes", cheap=False),
+    # the open game's default with four times its playouts (n=2560, screen 320)
+    _honest("duo-open-p2-h24-2560", "duo-open-switch", 2_000,
+            {"unknown": 8, "budget_nodes": 100_000,
+             "base": "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"},
+            players=2, talk="open", cost="about 75 CPU-minutes", cheap=False),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes

@@ -46,6 +46,12 @@ CHANCE_PHASES = ("setup", "refill", "redraw", "reveal", "foresee")
 TERMINAL_PHASES = ("won", "lost")
 
 _PERMS = {k: list(itertools.permutations(range(k))) for k in range(PROPHECY_SIZE)}
+# The prophecy actions of k revealed cards, in increasing order: (action - PROPHECY, the
+# position i of the discarded card, the positions of the kept cards in the order put back).
+# Action PROPHECY + i * 24 + p discards card i and puts the others back in permutation p.
+_PROPHECY_TABLE = {k: [(i * 24 + p, i, tuple([j for j in range(k) if j != i][q] for q in perm))
+                       for i in range(k) for p, perm in enumerate(_PERMS[k - 1])]
+                   for k in range(1, PROPHECY_SIZE + 1)}
 
 
 def _turn_action(a: int):
@@ -448,13 +454,10 @@ class State:
         k = min(PROPHECY_SIZE, self.deck_size())
         revealed = self.deck[:k]
         out: dict = {}
-        for i in range(k):
-            rest = [j for j in range(k) if j != i]
-            for p, perm in enumerate(_PERMS[k - 1]):
-                keep = tuple(revealed[rest[q]] for q in perm)
-                key = (revealed[i], keep)
-                if key not in out:
-                    out[key] = PROPHECY + i * 24 + p
+        for offset, i, kept in _PROPHECY_TABLE[k]:
+            key = (revealed[i], tuple([revealed[j] for j in kept]))
+            if key not in out:
+                out[key] = PROPHECY + offset
         return out
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -167,14 +167,11 @@ def _greedy_prophecy(state) -> int:
     rest = list(revealed)
     rest.remove(victim)
     rest.sort(key=lambda c: _prophecy_value(state, hand, c), reverse=True)
-    want = (victim, tuple(rest))
-    for a in state.legal_actions():
-        i, p = divmod(a - game_rules.PROPHECY, 24)
-        others = [j for j in range(k) if j != i]
-        keep = tuple(revealed[others[q]] for q in game_rules._PERMS[k - 1][p])
-        if (revealed[i], keep) == want:
-            return a
-    raise AssertionError("prophecy outcome not found")  # pragma: no cover
+    # the legal action giving this outcome (legal_actions lists one per distinct outcome)
+    a = state._prophecy_actions().get((victim, tuple(rest)))
+    if a is None:
+        raise AssertionError("prophecy outcome not found")  # pragma: no cover
+    return a
 
 
 def _greedy_nightmare(state) -> int:
