@@ -138,12 +138,15 @@ def block_headline(recs) -> str:
                    f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
                    f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
     if open_rows:
-        r = max(open_rows, key=lambda x: x["rate"])
-        what = "the default, " if experiment_of(r) == OPEN_DEFAULT else ""
-        out.append(f"| two players | honest, open game: {what}`{experiment_of(r)}`"
-                   f"{'' if what else ' (the best measured)'} | "
-                   f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
-                   f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
+        best = max(open_rows, key=lambda x: x["rate"])
+        default = [r for r in open_rows if experiment_of(r) == OPEN_DEFAULT]
+        for r, what in ((default[0] if default else None, "the default, "), (best, "")):
+            if r is None or (what == "" and default and r is default[0]):
+                continue
+            out.append(f"| two players | honest, open game: {what}`{experiment_of(r)}`"
+                       f"{'' if what else ' (the best measured)'} | "
+                       f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
+                       f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
     else:
         out.append("| two players | honest, open game (the partner's hand known) | no player "
                    "yet | | | `docs/DUO.md` |")

@@ -122,6 +122,8 @@ DUO_LADDER = (
     # it, duo-kcut-switch, is the silent game's default
     ("duo-krollout2 n=384 over plus2, horizon 24 (duo-kcut)", "duo-k2-h24-384", None),
     ("duo-silent-switch over duo-kcut (duo-kcut-switch)", "duo-silent-switch-kcut", None),
+    # the default with four times its playouts (n=1536, screen 192): the frontier past 10 ms
+    ("duo-silent-switch over duo-kcut n=1536", "duo-silent-switch-kcut-1536", None),
 )
 # the experiments whose rows are the two games' default policies (solver/duo/rollout.py:
 # DEFAULT_DUO_POLICY, and DEFAULT_OPEN_POLICY over OPEN_BASE; tests/solver/duo/test_duo_value.py
@@ -137,6 +139,8 @@ DUO_OPEN = (
     ("duo-open-switch over duo-krollout n=320 on plus2, open game", "duo-open-plus2"),
     ("duo-open-switch over duo-krollout n=640 on plus2, horizon 24, open game",
      "duo-open-p2-h24"),
+    ("duo-open-switch over duo-krollout n=2560 on plus2, horizon 24, open game",
+     "duo-open-p2-h24-2560"),
 )
 LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"
