@@ -350,11 +350,12 @@ EXPERIMENTS = {e.name: e for e in (
             {"unknown": 8, "budget_nodes": 100_000,
              "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
             players=2, talk="open", cost="about 40 CPU-minutes", cheap=False),
-    # the open game's default with four times its playouts (n=2560, screen 320)
+    # the open game's default with four times its playouts (n=2560, screen 320); its stored
+    # rows took 79.7 CPU-minutes
     _honest("duo-open-p2-h24-2560", "duo-open-switch", 2_000,
             {"unknown": 8, "budget_nodes": 100_000,
              "base": "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"},
-            players=2, talk="open", cost="about 75 CPU-minutes", cheap=False),
+            players=2, talk="open", cost="about 80 CPU-minutes", cheap=False),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
