@@ -172,12 +172,9 @@ def candidates(view, base_action: int, swaps: str = "base") -> list[int]:
             rest = [revealed[j] for j in range(k) if j != i]
             rest.sort(key=lambda c: (_prophecy_value(view, hand, c), c), reverse=True)
             want.add((revealed[i], tuple(rest)))
-        for a in legal:
-            i, p = divmod(a - game.PROPHECY, 24)
-            others = [j for j in range(k) if j != i]
-            keep = tuple(revealed[others[q]] for q in game._PERMS[k - 1][p])
-            if (revealed[i], keep) in want:
-                out.append(a)
+        # the legal action of each wanted outcome (one per distinct outcome), in legal order
+        by_outcome = view._prophecy_actions()
+        out += sorted(by_outcome[w] for w in want)
     else:
         out += legal
     seen = set()
