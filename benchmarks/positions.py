@@ -75,16 +75,16 @@ def _at(state, deck_cards: int) -> bool:
     return state.phase == "play" and state.deck_size() <= deck_cards and not state.deck
 
 
-def _keep(state):
-    """``state`` if all 8 Doors are still in the game (in play or in the deck), else None."""
-    return state if sum(state.unknown[12:16]) + len(state.doors[0]) == 8 else None
+def _all_doors(state) -> bool:
+    """Whether all 8 Doors are still in the game (in play or in the deck)."""
+    return sum(state.unknown[12:16]) + len(state.doors[0]) == 8
 
 
 def late_position(seed: int, deck_cards: int):
     """A position (engine State, chance mode) with at most ``deck_cards`` unknown cards in
     the deck, or None if the game ended or lost a Door first."""
     s = _play(seed, lambda st: _at(st, deck_cards))
-    return None if s is None else _keep(s)
+    return s if s is not None and _all_doors(s) else None
 
 
 # What late_position(seed, n) gives, for every n at once: one game per seed.  The stop rule
@@ -102,18 +102,19 @@ def late_sizes(seed: int) -> bytes:
     got = _SIZES.get(seed)
     if got is None:
         sizes = bytearray([NONE] * 77)
-        todo = [76]          # the largest n not answered yet (answers go from large n down)
+        todo = 76            # the largest n not answered yet (answers go from large n down)
 
         def stop(st) -> bool:
+            nonlocal todo
             if st.phase != "play" or st.deck:
                 return False
             d = st.deck_size()
-            if d <= todo[0]:
-                value = d if _keep(st) is not None else NONE
-                for n in range(d, todo[0] + 1):
+            if d <= todo:
+                value = d if _all_doors(st) else NONE
+                for n in range(d, todo + 1):
                     sizes[n] = value
-                todo[0] = d - 1
-            return todo[0] < 0
+                todo = d - 1
+            return todo < 0
         _play(seed, stop)
         got = _SIZES[seed] = bytes(sizes)
     return got
