@@ -102,13 +102,29 @@ def _rate_ci(wins: int, n: int) -> str:
     return f"{f(wins / n)}% [{f(lo)}, {f(hi)}]"
 
 
+def _default_and_best(rows, default: str, game: str, default_label: str) -> list[str]:
+    """The headline lines of one two-player game from its ladder ``rows``: the row of
+    experiment ``default`` (labelled ``default_label``) and, where another row is higher, the
+    best measured; none without rows."""
+    res = "`docs/RESULTS.md`"
+    first = next((r for r in rows if experiment_of(r) == default), None)
+    best = max(rows, key=lambda x: x["rate"]) if rows else None
+    out = []
+    for r, label in ((first, default_label + " "), (best, "")):
+        if r is None or (not label and first is not None and experiment_of(r) == default):
+            continue
+        out.append(f"| two players | honest, {game}: {label}`{experiment_of(r)}`"
+                   f"{'' if label else ' (the best measured)'} | "
+                   f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
+                   f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
+    return out
+
+
 def block_headline(recs) -> str:
     b = _b()
     cv = recs["clairvoyant-winrate"]["numbers"]
     dc = recs["duo-clairvoyant"]["numbers"]
     named = named_rows(recs)
-    duo = b.duo_best(recs)
-    open_rows = [r for r in b.duo_ladder_rows(recs) if r.get("mode") == "open"]
     an = recs["anchors"]["numbers"]
     res = "`docs/RESULTS.md`"
     out = ["| | player | win rate, Wilson 95% | deals | CPU time | details |",
@@ -126,30 +142,14 @@ def block_headline(recs) -> str:
                f" | {dc['deals']:,} | {_secs(dc['deal_cpu_seconds']['median'])} per deal "
                f"(median) | {res}, Two players |")
     from papers.rowdata import DUO_DEFAULT, OPEN_DEFAULT
-    silent = [r for r in b.duo_ladder_rows(recs) if r.get("mode") == "honest"
-              and experiment_of(r) == DUO_DEFAULT]
     from solver.duo.rollout import DEFAULT_DUO_POLICY
-    for r, what in ((silent[0] if silent else None, f"the default `{DEFAULT_DUO_POLICY}`, "),
-                    (duo, "")):
-        if r is None or (what == "" and silent and experiment_of(r) == DUO_DEFAULT):
-            continue
-        out.append(f"| two players | honest, silent game: {what}`{experiment_of(r)}`"
-                   f"{' (the best measured)' if r is duo else ''} | "
-                   f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
-                   f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
-    if open_rows:
-        best = max(open_rows, key=lambda x: x["rate"])
-        default = [r for r in open_rows if experiment_of(r) == OPEN_DEFAULT]
-        for r, what in ((default[0] if default else None, "the default, "), (best, "")):
-            if r is None or (what == "" and default and r is default[0]):
-                continue
-            out.append(f"| two players | honest, open game: {what}`{experiment_of(r)}`"
-                       f"{'' if what else ' (the best measured)'} | "
-                       f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
-                       f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
-    else:
-        out.append("| two players | honest, open game (the partner's hand known) | no player "
-                   "yet | | | `docs/DUO.md` |")
+    duo_rows = b.duo_ladder_rows(recs)
+    out += _default_and_best([r for r in duo_rows if r.get("mode") == "honest"], DUO_DEFAULT,
+                             "silent game", f"the default `{DEFAULT_DUO_POLICY}`,")
+    open_rows = [r for r in duo_rows if r.get("mode") == "open"]
+    out += (_default_and_best(open_rows, OPEN_DEFAULT, "open game", "the default,")
+            or ["| two players | honest, open game (the partner's hand known) | no player "
+                "yet | | | `docs/DUO.md` |"])
     out.append(f"| speed | the public C++ bot (OnirimAI, its door counter fixed), greedy; an "
                f"outside figure | its {100 * an['cpp_fixed_win_rate']:g}% of "
                f"{an['cpp_games']:,} games | | {an['cpp_fixed_games_per_s_o2']:,} to "
