@@ -869,13 +869,15 @@ def _numbers_two_players(add, der) -> None:
         lambda r: DUO_LADDER_MIN_DEALS, fint)
     der("duo_ladder_seed_first", dl, "seed_first of every row (must agree)",
         lambda r: _one({x["seed_first"] for x in duo_ladder_rows(r)}), fint)
-    for tag, cur in (("best", False), ("cur", True)):
-        b = lambda r, cur=cur: max((x for x in duo_ladder_rows(r)  # noqa: E731
-                                    if not (cur and x["pending"])), key=lambda x: x["rate"],
-                                   default=None)
+    # the silent game's strongest rows (mode "honest"), then the open game's (mode "open")
+    for tag, mode, cur in (("best", "honest", False), ("cur", "honest", True),
+                           ("open_best", "open", False)):
+        b = lambda r, mode=mode, cur=cur: max(  # noqa: E731
+            (x for x in duo_ladder_rows(r) if x["mode"] == mode and not (cur and x["pending"])),
+            key=lambda x: x["rate"], default=None)
         for k, fmt in (("policy", fstr), ("rate", fpct(1)), ("lo", fpct(1)), ("hi", fpct(1)),
                        ("deals", fint)):
-            der(f"duo_{tag}_{k}", dl, f"{k} of the row with the highest win rate"
+            der(f"duo_{tag}_{k}", dl, f"{k} of the {mode} row with the highest win rate"
                 + (" among the current rows ('not measured' if none)" if cur else ""),
                 lambda r, b=b, k=k: None if b(r) is None else _pend(b(r), b(r)[k]), _opt(fmt))
 
