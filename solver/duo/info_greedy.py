@@ -448,13 +448,20 @@ def base_action(S, base):
 
 
 @njit(cache=True)
-def _base_at(S, base):
+def base_action_call(S, base):
+    """:func:`base_action` as an ordinary call, for the callers off the playouts' inner loop
+    (a decision's root, the partner filter's tries, Python).  ``base_action`` is inlined
+    (``inline="always"``): numba types its whole body again at every call site, about 20 s of
+    compile CPU per caller (``python -m benchmarks.bench_compile duo-honest``), which only
+    the playouts' step (:func:`solver.duo.info_playouts._play`) repays, by about 3% of
+    playout speed (``python -m benchmarks.bench_duo_playouts --against``, with it not
+    inlined anywhere)."""
     return base_action(S, base)
 
 
 def base_at(S, base: str) -> int:
     """The base policy's action at the decision state ``S`` (an info_state array)."""
-    return int(_base_at(S, np.int64(BASES[base])))
+    return int(base_action_call(S, np.int64(BASES[base])))
 
 
 @njit(cache=True)

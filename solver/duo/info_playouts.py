@@ -32,7 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.duo.info_greedy import BASES, OPEN_ONLY, base_action, prophecy_with_victim
+from solver.duo.info_greedy import (BASES, OPEN_ONLY, base_action, base_action_call,
+                                    prophecy_with_victim)
 from solver.duo.info_state import (A_DISCARD, A_DRAW, A_PLAY, A_SWAP, MAX_LEGAL, NDOORS, NS,
                                    P_LOST, P_PLAY, P_PROPHECY, P_SETUP, P_WON, PH, SWAP_STRIDE,
                                    TOP, advance_inline, apply_action, apply_action_inline,
@@ -235,7 +236,7 @@ def decide(S0, n, z, key, screen, keep, base, reward, swaps, stats, horizon):
     nact = legal(S0, acts)
     if nact == 1:
         return acts[0]
-    b = base_action(S0, base)
+    b = base_action_call(S0, base)
     cands = np.empty(MAX_LEGAL, dtype=np.int64)
     m = candidates(S0, acts, nact, b, swaps, cands)
     if m == 1:

@@ -51,7 +51,7 @@ from engine.actions import DISCARD, DOOR_LIMBO, DOOR_KEY, NM_REVEAL, PROPHECY, S
 from engine.rules import NO_CARD
 
 from solver import board
-from solver.duo.info_greedy import BASES, base_action
+from solver.duo.info_greedy import BASES, base_action_call
 from solver.duo.info_state import (H, HID, LAST, NLOC, NS, P_PLAY, PH, PSTEP, SER, SH,
                                    SWAP_STRIDE, TURN, VIEWER, ZONE_STRIDE, deal_partner, word)
 
@@ -199,7 +199,7 @@ def _accepts(S, S0, F, fkey, t):
     o = _below(word(fkey, 4 * t + 2), F[NOPT])
     for c in range(NLOC):
         W[SH + c] = F[SHO + o * NLOC + c]
-    if base_action(W, F[BASE]) == F[OBS]:
+    if base_action_call(W, F[BASE]) == F[OBS]:
         return True
     return np.int64(word(fkey, 4 * t + 3) >> np.uint64(32)) < F[THRESH]
 

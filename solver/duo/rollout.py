@@ -232,7 +232,7 @@ class DuoKRollout(PolicyBase):
         ids = np.empty(IP.MAX_LEGAL, dtype=np.int64)
         nact = legal(S, ids)
         base = np.int64(IP.BASES[self.base])
-        b = IP.base_action(S, base)
+        b = IP.base_action_call(S, base)
         cands = np.empty(IP.MAX_LEGAL, dtype=np.int64)
         m = IP.candidates(S, ids, nact, b, np.int64(IP.SWAPS[self.swaps]), cands)
         if m == 1:

@@ -168,10 +168,12 @@ def _team_nightmare_key(S):
     return A_NM_KEY + (0 if S[own + board.key_of(best)] > 0 else 1) * 4 + best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def team_of(S, a):
     """The team base's action at the decision state ``S`` (both hands known: ``HID`` = 0) from
-    greedy-plus's action ``a`` there (:func:`solver.duo.info_greedy.base_action` passes it)."""
+    greedy-plus's action ``a`` there (:func:`solver.duo.info_greedy.base_action` passes it).
+    An ordinary call, not inlined: ``base_action`` is inlined at every call site, and this
+    body would be typed again at each, for a base that no default plays."""
     ph = S[PH]
     if ph == P_PLAY:
         return _team_play(S, a)

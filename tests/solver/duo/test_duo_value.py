@@ -193,7 +193,7 @@ def _stepped_cut(S, key, base, horizon):
             return int(r)
         if ctr >= horizon:
             return IP.CUT
-        info.apply_action(S, np.int64(IG.base_action(S, np.int64(base))))
+        info.apply_action(S, np.int64(IG.base_action_call(S, np.int64(base))))
 
 
 def test_a_cut_playout_is_the_whole_game_up_to_its_horizon_and_is_valued_there():
