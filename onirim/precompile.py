@@ -203,17 +203,18 @@ def _bound() -> None:
 
 
 # name -> (work, compile seconds of CPU measured on the development machine, two families at
-# once into an empty cache: `bash .ci/run` in a fresh clone of 5f0cb78 on 2026-12-06, load 1
-# to 2, 243 s of wall for all seven, each family's "s of CPU" as precompile printed it,
-# rounded up (duo-honest grew from 49 s with the two-player rollouts, the team base and the
-# open-hands search); the schedule starts the longest first
+# once into an empty cache: `bash .ci/run` in a fresh clone of b84d2ec on 2026-12-07, machine
+# otherwise idle, 202 s of wall for all seven, each family's "s of CPU" as precompile printed
+# it, rounded up (duo-honest from 192 s to 129 s once base_action was inlined only into the
+# playouts' step, solver.duo.info_greedy.base_action_call); the schedule starts the longest
+# first
 FAMILIES = {
-    "expectimax": (_expectimax, 79),
-    "clairvoyant": (_clairvoyant, 38),
-    "duo": (_duo, 33),
-    "playouts": (_playouts, 26),
-    "honest": (_honest, 102),
-    "duo-honest": (_duo_honest, 162),
+    "expectimax": (_expectimax, 71),
+    "clairvoyant": (_clairvoyant, 31),
+    "duo": (_duo, 27),
+    "playouts": (_playouts, 28),
+    "honest": (_honest, 86),
+    "duo-honest": (_duo_honest, 129),
     "bound": (_bound, 14),
 }
 
