@@ -30,6 +30,8 @@ or known not to (exit status 1 if a row differs).  It writes nothing.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import shlex
 import subprocess
@@ -55,9 +57,11 @@ class Experiment:
     command: str = ""           # the same figure through the command line
 
 
-def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True, talk="none"):
+def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True, talk="none",
+            policy_seed=1):
     """An honest win-rate experiment; ``talk`` the two-player game's mode (``open``: the
-    partner's hand known, docs/DUO.md), in the parameters only for the open game."""
+    partner's hand known, docs/DUO.md), in the parameters only for the open game;
+    ``policy_seed`` the policies' random streams (1 for every experiment of the ladders)."""
     config = config or {}
     cmd = ["onirim", "winrate", "--mode", "honest", "--policy", policy]
     for k, v in config.items():
@@ -66,9 +70,9 @@ def _honest(name, policy, deals, config=None, players=1, cost="", cheap=True, ta
         cmd += ["--players", "2"]
     if talk != "none":
         cmd += ["--talk", talk]
-    cmd += ["--deals", str(deals), "--seed", "0", "--policy-seed", "1", "--json"]
+    cmd += ["--deals", str(deals), "--seed", "0", "--policy-seed", str(policy_seed), "--json"]
     params = {"policy": policy, "config": config, "players": players,
-              "policy_seed": 1, "seed_first": 0}
+              "policy_seed": policy_seed, "seed_first": 0}
     if talk != "none":
         params["talk"] = talk
     return Experiment(name, "honest", deals, params, cost, cheap, shlex.join(cmd))
@@ -317,6 +321,11 @@ EXPERIMENTS = {e.name: e for e in (
     _honest("duo-silent-switch-kcut-1536", "duo-silent-switch", 2_000,
             {"base": "duo-kcut:n=1536,screen=192"}, players=2, cost="about 50 CPU-minutes",
             cheap=False),
+    # the silent game's default again with policy seed 2: its random streams alone, the
+    # noise that any paired comparison of two rows is read against (python -m
+    # benchmarks.experiments compare duo-silent-switch-kcut duo-silent-switch-kcut-ps2)
+    _honest("duo-silent-switch-kcut-ps2", "duo-silent-switch", 2_000, {"base": "duo-kcut"},
+            players=2, cost="about 12 CPU-minutes", cheap=False, policy_seed=2),
     # the open game (--talk open: the partner's hand known): the same rollout, and the open
     # game's default, its end-game switch to the exact open-hands search (solver/duo/
     # open_switch.py) at 8 unknown deck cards under 100,000 nodes; costs estimated from the
@@ -592,6 +601,24 @@ def check(name: str, deals: int = 20, every: int = 1, directory=None, say=print)
     return out
 
 
+def compare(a: str, b: str, directory=None) -> dict:
+    """Experiments ``a`` and ``b`` paired deal by deal on the seeds both have stored: each
+    one's wins, the deals only ``b`` won (``gained``) and only ``a`` won (``lost``), and the
+    difference of the win rates (``b`` - ``a``) with its standard error, from the paired
+    differences d = won_b - won_a (-1, 0 or 1): se = sqrt((mean(d^2) - mean(d)^2) / n)."""
+    ra, rb = ({r["seed"]: r for r in read(x, directory)} for x in (a, b))
+    seeds = sorted(set(ra) & set(rb))
+    n = len(seeds)
+    wa = sum(bool(ra[s]["won"]) for s in seeds)
+    wb = sum(bool(rb[s]["won"]) for s in seeds)
+    gained = sum(bool(rb[s]["won"]) and not ra[s]["won"] for s in seeds)
+    lost = sum(bool(ra[s]["won"]) and not rb[s]["won"] for s in seeds)
+    diff = (gained - lost) / n if n else 0.0
+    se = math.sqrt(max(0.0, (gained + lost) / n - diff * diff) / n) if n else 0.0
+    return {"a": a, "b": b, "deals": n, "wins_a": wa, "wins_b": wb, "gained": gained,
+            "lost": lost, "diff": diff, "se": se}
+
+
 def status(directory=None) -> list[tuple[str, int, int]]:
     out = []
     for name, e in EXPERIMENTS.items():
@@ -620,7 +647,31 @@ def main(argv=None) -> int:
     c.add_argument("--deals", type=int, default=20, help="how many stored deals (default 20)")
     c.add_argument("--every", type=int, default=1,
                    help="check the seeds 0, K, 2K, ... (default 1: the first ones)")
+    m = sub.add_parser("compare", help="two experiments' stored rows paired deal by deal")
+    m.add_argument("a", choices=sorted(EXPERIMENTS))
+    m.add_argument("b", choices=sorted(EXPERIMENTS))
+    m.add_argument("--json", action="store_true", help="one JSON object")
     a = ap.parse_args(argv)
+    if a.cmd == "compare":
+        try:
+            r = compare(a.a, a.b)
+        except FileNotFoundError as err:
+            print(f"experiments: error: {err}", file=sys.stderr)
+            return 2
+        if not r["deals"]:
+            print(f"experiments: error: {a.a} and {a.b} have no stored deal in common",
+                  file=sys.stderr)
+            return 2
+        if a.json:
+            print(json.dumps(r))
+            return 0
+        n = r["deals"]
+        print(f"{n} deals stored by both: {a.a} won {r['wins_a']}, {a.b} won {r['wins_b']}; "
+              f"{r['gained']} won only by {a.b}, {r['lost']} only by {a.a}; "
+              f"{a.b} - {a.a} = {100 * r['diff']:+.2f} points, standard error "
+              f"{100 * r['se']:.2f} (95%: {100 * (r['diff'] - 1.96 * r['se']):+.2f} to "
+              f"{100 * (r['diff'] + 1.96 * r['se']):+.2f})")
+        return 0
     if a.cmd == "check":
         if a.deals < 1 or a.every < 1:
             print("experiments: error: --deals and --every must be at least 1",

@@ -207,3 +207,26 @@ def test_check_of_an_experiment_without_rows_is_one_line_and_status_2(tmp_path, 
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no rows stored" in err[0]
     assert experiments.main(["check", "greedy", "--deals", "0"]) == 2
+
+
+def test_compare_pairs_two_experiments_deal_by_deal(tmp_path, capsys, monkeypatch):
+    """`experiments compare A B`: the seeds both stored, each one's wins, the deals only one
+    of them won, and the paired difference's standard error, counted by hand here."""
+    run = {"command": "c", "commit": "abc", "clean_tree": True, "machine": {}, "params": {}}
+    won_a = [True, True, False, False, True, False]
+    won_b = [True, False, True, True, True]            # seed 5 not stored for b
+    for name, won in (("greedy", won_a), ("duo-greedy", won_b)):
+        with rows_mod.RowWriter(name, dict(run), tmp_path) as w:
+            for s, x in enumerate(won):
+                w.add({"seed": s, "won": x, "cpu_s": 0.1, "wall_s": 0.1, "load": 1.0})
+    r = experiments.compare("greedy", "duo-greedy", directory=tmp_path)
+    assert (r["deals"], r["wins_a"], r["wins_b"], r["gained"], r["lost"]) == (5, 3, 4, 2, 1)
+    # d = 0, -1, +1, +1, 0: mean 0.2, mean of squares 0.6
+    assert r["diff"] == pytest.approx(0.2) and r["se"] == pytest.approx((0.56 / 5) ** 0.5)
+    monkeypatch.setattr(rows_mod, "ROWS_DIR", tmp_path)
+    assert experiments.main(["compare", "greedy", "duo-greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "5 deals stored by both" in out and "+20.00 points" in out
+    assert experiments.main(["compare", "greedy", "duo-k8"]) == 2      # nothing stored
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no rows stored" in err[0]
