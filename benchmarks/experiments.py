@@ -615,8 +615,15 @@ def compare(a: str, b: str, directory=None) -> dict:
     lost = sum(bool(ra[s]["won"]) and not rb[s]["won"] for s in seeds)
     diff = (gained - lost) / n if n else 0.0
     se = math.sqrt(max(0.0, (gained + lost) / n - diff * diff) / n) if n else 0.0
+
+    def ms(r):      # CPU per decision over the same seeds, and the commits of the rows
+        dec = sum(r[s]["decisions"] for s in seeds)
+        return (1000 * sum(r[s]["cpu_s"] for s in seeds) / dec if dec else None,
+                sorted({r[s]["run"].get("commit", "?") for s in seeds}))
+    (ms_a, commits_a), (ms_b, commits_b) = ms(ra), ms(rb)
     return {"a": a, "b": b, "deals": n, "wins_a": wa, "wins_b": wb, "gained": gained,
-            "lost": lost, "diff": diff, "se": se}
+            "lost": lost, "diff": diff, "se": se, "ms_a": ms_a, "ms_b": ms_b,
+            "commits_a": commits_a, "commits_b": commits_b}
 
 
 def status(directory=None) -> list[tuple[str, int, int]]:
@@ -671,6 +678,11 @@ def main(argv=None) -> int:
               f"{a.b} - {a.a} = {100 * r['diff']:+.2f} points, standard error "
               f"{100 * r['se']:.2f} (95%: {100 * (r['diff'] - 1.96 * r['se']):+.2f} to "
               f"{100 * (r['diff'] + 1.96 * r['se']):+.2f})")
+        if r["ms_a"] and r["ms_b"]:
+            print(f"CPU per decision: {a.a} {r['ms_a']:.2f} ms (rows of "
+                  f"{', '.join(r['commits_a'])}), {a.b} {r['ms_b']:.2f} ms (rows of "
+                  f"{', '.join(r['commits_b'])}), ratio {r['ms_b'] / r['ms_a']:.2f}; rows of "
+                  "other commits or loads compare only roughly")
         return 0
     if a.cmd == "check":
         if a.deals < 1 or a.every < 1:

@@ -218,11 +218,14 @@ def test_compare_pairs_two_experiments_deal_by_deal(tmp_path, capsys, monkeypatc
     for name, won in (("greedy", won_a), ("duo-greedy", won_b)):
         with rows_mod.RowWriter(name, dict(run), tmp_path) as w:
             for s, x in enumerate(won):
-                w.add({"seed": s, "won": x, "cpu_s": 0.1, "wall_s": 0.1, "load": 1.0})
+                w.add({"seed": s, "won": x, "decisions": 10, "cpu_s": 0.01 * (1 + s),
+                       "wall_s": 0.1, "load": 1.0})
     r = experiments.compare("greedy", "duo-greedy", directory=tmp_path)
     assert (r["deals"], r["wins_a"], r["wins_b"], r["gained"], r["lost"]) == (5, 3, 4, 2, 1)
     # d = 0, -1, +1, +1, 0: mean 0.2, mean of squares 0.6
     assert r["diff"] == pytest.approx(0.2) and r["se"] == pytest.approx((0.56 / 5) ** 0.5)
+    # seeds 0-4 both: CPU 0.15 s over 50 decisions each, 3 ms per decision
+    assert r["ms_a"] == pytest.approx(3.0) and r["ms_b"] == pytest.approx(3.0)
     monkeypatch.setattr(rows_mod, "ROWS_DIR", tmp_path)
     assert experiments.main(["compare", "greedy", "duo-greedy"]) == 0
     out = capsys.readouterr().out
