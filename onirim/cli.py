@@ -184,14 +184,15 @@ def _unraisable(u) -> None:
       later.  Seen in a fresh clone's test run, as ten lines of traceback after ``onirim
       bound``'s one "interrupted" line (tests/cli/test_faults.py); it is noise and is dropped.
     Anything else goes to Python's own hook."""
-    if issubclass(u.exc_type, KeyboardInterrupt):
+    kind = u.exc_type or type(None)
+    if issubclass(kind, KeyboardInterrupt):
         for sig in (signal.SIGTERM, signal.SIGINT):
             if callable(signal.getsignal(sig)):
                 timer = threading.Timer(0.01, _thread.interrupt_main, (sig,))
                 timer.daemon = True
                 timer.start()
                 return
-    if (issubclass(u.exc_type, AttributeError)
+    if (issubclass(kind, AttributeError)
             and str(getattr(u.object, "__module__", "")).startswith("llvmlite")):
         return
     sys.__unraisablehook__(u)
