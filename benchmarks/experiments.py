@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 
 from benchmarks import rule_verification as _RV
-from benchmarks.rows import RowWriter, path_of, read
+from benchmarks.rows import RowWriter, by_seed, path_of, read
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -617,7 +617,7 @@ def compare(a: str, b: str, directory=None) -> dict:
     one's wins, the deals only ``b`` won (``gained``) and only ``a`` won (``lost``), and the
     difference of the win rates (``b`` - ``a``) with its standard error, from the paired
     differences d = won_b - won_a (-1, 0 or 1): se = sqrt((mean(d^2) - mean(d)^2) / n)."""
-    ra, rb = ({r["seed"]: r for r in read(x, directory)} for x in (a, b))
+    ra, rb = (by_seed(read(x, directory)) for x in (a, b))
     seeds = sorted(set(ra) & set(rb))
     n = len(seeds)
     wa = sum(bool(ra[s]["won"]) for s in seeds)
