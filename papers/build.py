@@ -32,9 +32,9 @@ from typing import Any, Callable
 from papers import rowdata
 from papers.rowdata import PENDING_MARK
 from papers.records import (  # noqa: F401  (build.example_lines is read by the check)
-    Pend, _opt, _pend, cert_stats, duo_ladder_rows, endgame, example_lines, fbreak, fdec,
-    fint, fpct, fpct_auto, fsec, fsi, fstr, ftime, fval, ladder_best, ladder_row, ladder_rows,
-    largest_all_exact, policy_what, regret_best, regret_row, strategy_stats, wilson,
+    Pend, _opt, _pend, cert_stats, duo_best, duo_ladder_rows, endgame, example_lines, fbreak,
+    fdec, fint, fpct, fpct_auto, fsec, fsi, fstr, ftime, fval, ladder_best, ladder_row,
+    ladder_rows, largest_all_exact, policy_what, regret_best, regret_row, strategy_stats, wilson,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -872,9 +872,7 @@ def _numbers_two_players(add, der) -> None:
     # the silent game's strongest rows (mode "honest"), then the open game's (mode "open")
     for tag, mode, cur in (("best", "honest", False), ("cur", "honest", True),
                            ("open_best", "open", False)):
-        b = lambda r, mode=mode, cur=cur: max(  # noqa: E731
-            (x for x in duo_ladder_rows(r) if x["mode"] == mode and not (cur and x["pending"])),
-            key=lambda x: x["rate"], default=None)
+        b = lambda r, mode=mode, cur=cur: duo_best(r, mode, cur)  # noqa: E731
         for k, fmt in (("policy", fstr), ("rate", fpct(1)), ("lo", fpct(1)), ("hi", fpct(1)),
                        ("deals", fint)):
             der(f"duo_{tag}_{k}", dl, f"{k} of the {mode} row with the highest win rate"

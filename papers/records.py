@@ -238,10 +238,12 @@ def duo_ladder_rows(recs) -> list[dict]:
     return [_rated(r) for r in recs["duo-honest-ladder"]["rows"]]
 
 
-def duo_best(recs) -> dict | None:
-    """The honest row of the two-player ladder with the highest win rate, or None."""
-    honest = [r for r in duo_ladder_rows(recs) if r["mode"] == "honest"]
-    return max(honest, key=lambda r: r["rate"]) if honest else None
+def duo_best(recs, mode: str = "honest", current: bool = False) -> dict | None:
+    """The row of the two-player ladder of ``mode`` ("honest": the silent game, "open") with
+    the highest win rate, among the rows not pending if ``current``; None if there is none."""
+    rows = [r for r in duo_ladder_rows(recs)
+            if r["mode"] == mode and not (current and r["pending"])]
+    return max(rows, key=lambda r: r["rate"], default=None)
 
 
 def example_lines(recs) -> dict:
