@@ -376,6 +376,13 @@ EXPERIMENTS = {e.name: e for e in (
             {"unknown": 10, "budget_nodes": 1_000_000,
              "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
             players=2, talk="open", cost="about 80 CPU-minutes", cheap=False),
+    # both of the open game's measured gains at once: four times the playouts (n=2560, screen
+    # 320) and the wider exact window (10 unknown deck cards, 1,000,000 nodes); do they add?
+    # Cost estimated from the two rows above: about 100 CPU-minutes
+    _honest("duo-open-p2-h24-2560-u10", "duo-open-switch", 2_000,
+            {"unknown": 10, "budget_nodes": 1_000_000,
+             "base": "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"},
+            players=2, talk="open", cost="about 100 CPU-minutes", cheap=False),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
