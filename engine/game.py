@@ -52,6 +52,16 @@ _PERMS = {k: list(itertools.permutations(range(k))) for k in range(PROPHECY_SIZE
 _PROPHECY_TABLE = {k: [(i * 24 + p, i, tuple([j for j in range(k) if j != i][q] for q in perm))
                        for i in range(k) for p, perm in enumerate(_PERMS[k - 1])]
                    for k in range(1, PROPHECY_SIZE + 1)}
+# The same table keyed by action - PROPHECY, to decode an action (prophecy_split).
+_PROPHECY_SPLIT = {k: {off: (i, kept) for off, i, kept in table}
+                   for k, table in _PROPHECY_TABLE.items()}
+
+
+def prophecy_split(k: int, action: int):
+    """(the position of the discarded card, the positions of the kept cards in the order they
+    go back) of prophecy ``action`` on ``k`` revealed cards, or None if the action is not one
+    of theirs."""
+    return _PROPHECY_SPLIT.get(k, {}).get(action - PROPHECY)
 
 
 def _turn_action(a: int):
@@ -489,13 +499,13 @@ class State:
             base = f"discard shared {cards.CODES[c]}" if zone else f"discard {cards.CODES[c]}"
             return f"{base} swap {cards.CODES[x]}/{cards.CODES[y]}"
         if a < DOOR_KEY:
-            i, p = divmod(a - PROPHECY, 24)
             k = min(PROPHECY_SIZE, self.deck_size()) if self.phase == "prophecy" else PROPHECY_SIZE
+            split = prophecy_split(k, a) if self.phase == "prophecy" else None
+            if split is None:
+                return "prophecy #%d/%d" % divmod(a - PROPHECY, 24)
             revealed = self.deck[:k]
-            if self.phase != "prophecy" or i >= k or p >= len(_PERMS[k - 1]):
-                return f"prophecy #{i}/{p}"
-            rest = [j for j in range(k) if j != i]
-            keep = [revealed[rest[q]] for q in _PERMS[k - 1][p]]
+            i, kept = split
+            keep = [revealed[j] for j in kept]
             return (f"prophecy discard={cards.CODES[revealed[i]]} keep="
                     + (",".join(cards.CODES[c] for c in keep) or "-"))
         if a < DOOR_LIMBO:
@@ -613,11 +623,10 @@ class State:
                     self._insert(self.shared, x)
                 self.phase = "foresee" if cards.is_key(c) else "refill"
         elif ph == "prophecy":
-            i, p = divmod(a - PROPHECY, 24)
             k = min(PROPHECY_SIZE, self.deck_size())
             revealed = self.deck[:k]
-            rest = [j for j in range(k) if j != i]
-            keep = [revealed[rest[q]] for q in _PERMS[k - 1][p]]
+            i, kept = prophecy_split(k, a)
+            keep = [revealed[j] for j in kept]
             self._insert(self.discard, revealed[i])
             self.deck[:k] = keep
             self.known_top = max(self.known_top, k) - 1   # the kept cards stay known

@@ -77,9 +77,8 @@ def prophecy_features(view, action: int, kd: int) -> list[int]:
     s_col, lsym = _open(view)
     k = min(len(view.deck), view.deck_size(), 5)
     revealed = view.deck[:k]
-    i, p = divmod(action - game.PROPHECY, 24)
-    others = [j for j in range(k) if j != i]
-    kept = [revealed[others[q]] for q in game._PERMS[k - 1][p]]
+    i, order = game.prophecy_split(k, action)
+    kept = [revealed[j] for j in order]
     v = [0] * 9
     for q, c in enumerate(kept):
         v = [a + (KEPT_MAX - q) * b for a, b in zip(v, _kept(view, c, s_col, lsym))]
