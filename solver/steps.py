@@ -87,6 +87,13 @@ def word(key, i):
     return mix64(key + (np.uint64(i) + np.uint64(1)) * GAMMA)
 
 
+@njit(cache=True, inline="always")
+def below(r, n):
+    """A word ``r``'s top 32 bits scaled to [0, n) (an int64; the bias is below n / 2**32):
+    the uniform choices of the honest kernels' samplers."""
+    return np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
 # ----------------------------------------------------------------------------- the prophecy
 # A prophecy action is PROPHECY + i * PERM_STRIDE + p: discard revealed card i, keep the others
 # in the order of permutation p of range(k - 1).  The stride is the action layout of

@@ -75,6 +75,7 @@ MAX_LEGAL = kernel.MAX_LEGAL_DUO
 
 mix64 = kernel.mix64
 word = kernel.word
+below = kernel.below
 
 # the turn and the deck model: the one kernel's functions; advance, apply_action, drawn,
 # step and chance_step are its turn compiled for two players (this module's arrays are
@@ -142,7 +143,7 @@ def deal_partner(S, key):
         n = S[UTOT]
         r = word(key, i)
         i += 1
-        x = np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+        x = below(r, n)
         t = S[ARR + x]
         if t >= NLOC:                 # not a Location: draw again (uniform over Locations)
             continue

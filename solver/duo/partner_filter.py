@@ -53,7 +53,8 @@ from engine.rules import NO_CARD
 from solver import board
 from solver.duo.info_greedy import BASES, base_action_call
 from solver.duo.info_state import (H, HID, LAST, NLOC, NS, P_PLAY, PH, PSTEP, SER, SH,
-                                   SWAP_STRIDE, TURN, VIEWER, ZONE_STRIDE, deal_partner, word)
+                                   SWAP_STRIDE, TURN, VIEWER, ZONE_STRIDE, below, deal_partner,
+                                   word)
 
 SALT_FILTER = np.uint64(0xA54FF53A5F1D36F1)
 # the spec's slots (one int64 array): a header, the partner's position then without its
@@ -172,12 +173,6 @@ def filter_spec(view, S, eps: float, base: str = "plus2", cap: int = DEFAULT_CAP
 
 
 @njit(cache=True)
-def _below(r, n):
-    """A word's top 32 bits scaled to [0, n)."""
-    return np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
 def _accepts(S, S0, F, fkey, t):
     """Whether deal ``t`` (in ``S``, dealt from ``S0``) is kept: plus2 at the partner's
     position then takes the action seen, or a word falls below the threshold."""
@@ -189,14 +184,14 @@ def _accepts(S, S0, F, fkey, t):
     for c in range(NLOC):
         W[own + c] += S[own + c] - S0[own + c]
     if F[DRAW1] == 1:                     # the card drawn since: one of the dealt cards
-        r = _below(word(fkey, 4 * t + 1), S0[HID])
+        r = below(word(fkey, 4 * t + 1), S0[HID])
         for c in range(NLOC):
             got = S[own + c] - S0[own + c]
             if r < got:
                 W[own + c] -= 1
                 break
             r -= got
-    o = _below(word(fkey, 4 * t + 2), F[NOPT])
+    o = below(word(fkey, 4 * t + 2), F[NOPT])
     for c in range(NLOC):
         W[SH + c] = F[SHO + o * NLOC + c]
     if base_action_call(W, F[BASE]) == F[OBS]:

@@ -149,6 +149,7 @@ PERMS = steps.PERMS
 GAMMA = steps.GAMMA
 mix64 = steps.mix64
 word = steps.word
+below = steps.below
 
 
 # ----------------------------------------------------------------------------- generator
@@ -160,7 +161,7 @@ def draw_unknown(S, key, i):
     unknown part and return its type (type t comes with probability unknown[t] / total)."""
     r = word(key, i)
     n = S[UTOT]
-    x = np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    x = below(r, n)
     t = S[ARR + x]
     S[ARR + x] = S[ARR + n - 1]
     S[UTOT] = n - 1
