@@ -78,6 +78,8 @@ def _expectimax() -> None:
     state = parse_position(emx_solver._WARM_POSITION)
     ex = emx_solver.Expectimax(12)
     ex.strategy_graph(state, bits=8)
+    from solver.expectimax.census import census
+    census(ex)                           # the census of decisions (test_strategy_graph.py)
     ex.certify(state)
     import tempfile
     with tempfile.TemporaryDirectory() as d:
@@ -188,6 +190,15 @@ def _duo_honest() -> None:
     from solver.duo.plus2_games import weights_games
     weights_games(np.int64(1), np.uint64(1), np.ascontiguousarray(P2_WEIGHTS, dtype=np.int64),
                   np.ascontiguousarray(P2_TUNE, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    # plus2 under other weights (test_plus2.py's anchor check; two of its tests compiled it
+    # in two processes at once)
+    from engine.game import Game
+    from engine.view import player_view
+    from solver.duo import info_greedy as IG
+    from solver.duo.info_state import encode
+    S = encode(player_view(Game(2).new_initial_state(seed=1)))
+    IG._plus2_with_at(S, np.int64(IG.base_at(S, "greedy-plus")),
+                      np.ascontiguousarray(P2_WEIGHTS, dtype=np.int64), P2_TUNE.copy())
 
 
 def _playouts() -> None:
@@ -206,10 +217,11 @@ def _bound() -> None:
 # once into an empty cache: `bash .ci/run` in a fresh clone of b84d2ec on 2026-12-07, machine
 # otherwise idle, 202 s of wall for all seven, each family's "s of CPU" as precompile printed
 # it, rounded up (duo-honest from 192 s to 129 s once base_action was inlined only into the
-# playouts' step, solver.duo.info_greedy.base_action_call); the schedule starts the longest
-# first
+# playouts' step, solver.duo.info_greedy.base_action_call); expectimax's census of decisions
+# (about 8 s, seen as a test's compile) and duo-honest's plus2 under other weights moved here
+# from the tests since; the schedule starts the longest first
 FAMILIES = {
-    "expectimax": (_expectimax, 71),
+    "expectimax": (_expectimax, 79),
     "clairvoyant": (_clairvoyant, 31),
     "duo": (_duo, 27),
     "playouts": (_playouts, 28),
