@@ -385,6 +385,18 @@ EXPERIMENTS = {e.name: e for e in (
             {"unknown": 10, "budget_nodes": 1_000_000,
              "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
             players=2, talk="open", cost="about 80 CPU-minutes", cheap=False),
+    # a narrower exact window within the open game's 20 ms: the switch from 9 unknown deck
+    # cards under 300,000 nodes, with policy seeds 1 and 2 (the default's seed noise is
+    # +-1.05 points, experiment duo-open-p2-h24-ps2); cost estimated from the default's and
+    # duo-open-p2-h24-u10's rows
+    _honest("duo-open-p2-h24-u9", "duo-open-switch", 2_000,
+            {"unknown": 9, "budget_nodes": 300_000,
+             "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
+            players=2, talk="open", cost="about 25 CPU-minutes", cheap=False),
+    _honest("duo-open-p2-h24-u9-ps2", "duo-open-switch", 2_000,
+            {"unknown": 9, "budget_nodes": 300_000,
+             "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
+            players=2, talk="open", cost="about 25 CPU-minutes", cheap=False, policy_seed=2),
     # both of the open game's measured gains at once: four times the playouts (n=2560, screen
     # 320) and the wider exact window (10 unknown deck cards, 1,000,000 nodes); do they add?
     # Deals 0-1999 at eae967b: 1,758 won at 58.25 ms of CPU per decision (90 CPU-minutes);
