@@ -141,6 +141,8 @@ DUO_OPEN = (
      "duo-open-p2-h24"),
     ("duo-open-switch over duo-krollout n=2560 on plus2, horizon 24, open game",
      "duo-open-p2-h24-2560"),
+    ("duo-open-switch from 9 unknown cards under 300,000 nodes over duo-krollout n=640 on "
+     "plus2, horizon 24, open game", "duo-open-p2-h24-u9"),
     ("duo-open-switch from 10 unknown cards under 1,000,000 nodes over duo-krollout n=640 on "
      "plus2, horizon 24, open game", "duo-open-p2-h24-u10"),
     ("duo-open-switch from 10 unknown cards under 1,000,000 nodes over duo-krollout n=2560 on "
