@@ -126,6 +126,10 @@ def _best(name, deals, cost, budget_nodes=None, table_bits=None, control=False):
                       shlex.join(cmd + ["--deals", str(deals)]))
 
 
+# The open game's default base (solver.duo.rollout.OPEN_BASE; tests/solver/duo/test_duo_value.py
+# keeps the default's experiment equal to it), the base of every open row built on it
+OPEN_P2_H24 = "duo-krollout:base=plus2,horizon=24,n=640,screen=80"
+
 # The deals are always seeds 0 upwards (the same deals for every row).
 EXPERIMENTS = {e.name: e for e in (
     _honest("greedy", "greedy", 10_000, cost="about 1 CPU-minute"),
@@ -357,7 +361,7 @@ EXPERIMENTS = {e.name: e for e in (
     # 600-899) 253 of 300 against duo-open-team's 249 and duo-open-plus2's 254
     _honest("duo-open-p2-h24", "duo-open-switch", 2_000,
             {"unknown": 8, "budget_nodes": 100_000,
-             "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
+             "base": OPEN_P2_H24},
             players=2, talk="open", cost="about 40 CPU-minutes", cheap=False),
     # the open game's default again with policy seed 2: the noise of its random streams alone
     # (python -m benchmarks.experiments compare duo-open-p2-h24 duo-open-p2-h24-ps2); its
@@ -365,7 +369,7 @@ EXPERIMENTS = {e.name: e for e in (
     # seed 1's 1,720, 204 / 234 (-1.50 points, standard error 1.05), 9.82 ms per decision
     _honest("duo-open-p2-h24-ps2", "duo-open-switch", 2_000,
             {"unknown": 8, "budget_nodes": 100_000,
-             "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
+             "base": OPEN_P2_H24},
             players=2, talk="open", cost="about 15 CPU-minutes", cheap=False, policy_seed=2),
     # the open game's default with four times its playouts (n=2560, screen 320); its rows,
     # first made at 3bc2766 (79.7 CPU-minutes), were run again at eae967b: the same games at
@@ -383,7 +387,7 @@ EXPERIMENTS = {e.name: e for e in (
     # duo-open-p2-h24-u10)
     _honest("duo-open-p2-h24-u10", "duo-open-switch", 2_000,
             {"unknown": 10, "budget_nodes": 1_000_000,
-             "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
+             "base": OPEN_P2_H24},
             players=2, talk="open", cost="about 80 CPU-minutes", cheap=False),
     # a narrower exact window within the open game's 20 ms: the switch from 9 unknown deck
     # cards under 300,000 nodes, with policy seeds 1 and 2 (the default's seed noise is
@@ -393,11 +397,11 @@ EXPERIMENTS = {e.name: e for e in (
     # (+0.55, standard error 0.23) and 15 / 3 (+0.60, 0.21)
     _honest("duo-open-p2-h24-u9", "duo-open-switch", 2_000,
             {"unknown": 9, "budget_nodes": 300_000,
-             "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
+             "base": OPEN_P2_H24},
             players=2, talk="open", cost="about 25 CPU-minutes", cheap=False),
     _honest("duo-open-p2-h24-u9-ps2", "duo-open-switch", 2_000,
             {"unknown": 9, "budget_nodes": 300_000,
-             "base": "duo-krollout:base=plus2,horizon=24,n=640,screen=80"},
+             "base": OPEN_P2_H24},
             players=2, talk="open", cost="about 25 CPU-minutes", cheap=False, policy_seed=2),
     # both of the open game's measured gains at once: four times the playouts (n=2560, screen
     # 320) and the wider exact window (10 unknown deck cards, 1,000,000 nodes); do they add?
