@@ -130,6 +130,14 @@ def _best(name, deals, cost, budget_nodes=None, table_bits=None, control=False):
 # keeps the default's experiment equal to it), the base of every open row built on it
 OPEN_P2_H24 = "duo-krollout:base=plus2,horizon=24,n=640,screen=80"
 
+
+def _open_switch(name, unknown, budget_nodes, cost, base=OPEN_P2_H24, policy_seed=1):
+    """An open-game row of ``duo-open-switch`` on deals 0-1999: its exact window (``unknown``
+    deck cards, ``budget_nodes``) over the rollout ``base``."""
+    return _honest(name, "duo-open-switch", 2_000,
+                   {"unknown": unknown, "budget_nodes": budget_nodes, "base": base},
+                   players=2, talk="open", cost=cost, cheap=False, policy_seed=policy_seed)
+
 # The deals are always seeds 0 upwards (the same deals for every row).
 EXPERIMENTS = {e.name: e for e in (
     _honest("greedy", "greedy", 10_000, cost="about 1 CPU-minute"),
@@ -359,25 +367,17 @@ EXPERIMENTS = {e.name: e for e in (
     # deals gained, 60 lost, +7.33 +- 4.14 points); side by side on deals 600-639, 1.14 times
     # duo-open-team's CPU per decision; cost estimated from that ratio; out of sample (deals
     # 600-899) 253 of 300 against duo-open-team's 249 and duo-open-plus2's 254
-    _honest("duo-open-p2-h24", "duo-open-switch", 2_000,
-            {"unknown": 8, "budget_nodes": 100_000,
-             "base": OPEN_P2_H24},
-            players=2, talk="open", cost="about 40 CPU-minutes", cheap=False),
+    _open_switch("duo-open-p2-h24", 8, 100_000, "about 40 CPU-minutes"),
     # the open game's default again with policy seed 2: the noise of its random streams alone
     # (python -m benchmarks.experiments compare duo-open-p2-h24 duo-open-p2-h24-ps2); its
     # seed-1 rows took 15 CPU-minutes at 8360bc4.  Deals 0-1999 at b961875: 1,690 won against
     # seed 1's 1,720, 204 / 234 (-1.50 points, standard error 1.05), 9.82 ms per decision
-    _honest("duo-open-p2-h24-ps2", "duo-open-switch", 2_000,
-            {"unknown": 8, "budget_nodes": 100_000,
-             "base": OPEN_P2_H24},
-            players=2, talk="open", cost="about 15 CPU-minutes", cheap=False, policy_seed=2),
+    _open_switch("duo-open-p2-h24-ps2", 8, 100_000, "about 15 CPU-minutes", policy_seed=2),
     # the open game's default with four times its playouts (n=2560, screen 320); its rows,
     # first made at 3bc2766 (79.7 CPU-minutes), were run again at eae967b: the same games at
     # 34.61 ms of CPU per decision against 51.50
-    _honest("duo-open-p2-h24-2560", "duo-open-switch", 2_000,
-            {"unknown": 8, "budget_nodes": 100_000,
-             "base": "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"},
-            players=2, talk="open", cost="about 80 CPU-minutes", cheap=False),
+    _open_switch("duo-open-p2-h24-2560", 8, 100_000, "about 80 CPU-minutes",
+                 base="duo-krollout:base=plus2,horizon=24,n=2560,screen=320"),
     # the open game's default with a wider exact window: the switch to the exact open-hands
     # search from 10 unknown deck cards under 1,000,000 nodes (8 and 100,000 in the default);
     # on deals 0-19 16 won against the default's 17 at 27.8 ms of CPU per decision against
@@ -385,33 +385,22 @@ EXPERIMENTS = {e.name: e for e in (
     # deals gained and 8 lost against the default's rows (+1.05 points, standard error 0.30)
     # at 33.95 ms (python -m benchmarks.experiments compare duo-open-p2-h24
     # duo-open-p2-h24-u10)
-    _honest("duo-open-p2-h24-u10", "duo-open-switch", 2_000,
-            {"unknown": 10, "budget_nodes": 1_000_000,
-             "base": OPEN_P2_H24},
-            players=2, talk="open", cost="about 80 CPU-minutes", cheap=False),
+    _open_switch("duo-open-p2-h24-u10", 10, 1_000_000, "about 80 CPU-minutes"),
     # a narrower exact window within the open game's 20 ms: the switch from 9 unknown deck
     # cards under 300,000 nodes, with policy seeds 1 and 2 (the default's seed noise is
     # +-1.05 points, experiment duo-open-p2-h24-ps2); cost estimated from the default's and
     # duo-open-p2-h24-u10's rows.  Deals 0-1999 at e257004: 1,731 (seed 1) and 1,702 (seed 2)
     # at 15.53 and 15.31 ms per decision; paired against the default of the same seed 16 / 5
     # (+0.55, standard error 0.23) and 15 / 3 (+0.60, 0.21)
-    _honest("duo-open-p2-h24-u9", "duo-open-switch", 2_000,
-            {"unknown": 9, "budget_nodes": 300_000,
-             "base": OPEN_P2_H24},
-            players=2, talk="open", cost="about 25 CPU-minutes", cheap=False),
-    _honest("duo-open-p2-h24-u9-ps2", "duo-open-switch", 2_000,
-            {"unknown": 9, "budget_nodes": 300_000,
-             "base": OPEN_P2_H24},
-            players=2, talk="open", cost="about 25 CPU-minutes", cheap=False, policy_seed=2),
+    _open_switch("duo-open-p2-h24-u9", 9, 300_000, "about 25 CPU-minutes"),
+    _open_switch("duo-open-p2-h24-u9-ps2", 9, 300_000, "about 25 CPU-minutes", policy_seed=2),
     # both of the open game's measured gains at once: four times the playouts (n=2560, screen
     # 320) and the wider exact window (10 unknown deck cards, 1,000,000 nodes); do they add?
     # Deals 0-1999 at eae967b: 1,758 won at 58.25 ms of CPU per decision (90 CPU-minutes);
     # paired 32 gained / 13 lost against duo-open-p2-h24-2560 (+0.95, standard error 0.33),
     # 220 / 182 against the default (+1.90, 1.00): the two gains add
-    _honest("duo-open-p2-h24-2560-u10", "duo-open-switch", 2_000,
-            {"unknown": 10, "budget_nodes": 1_000_000,
-             "base": "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"},
-            players=2, talk="open", cost="about 90 CPU-minutes", cheap=False),
+    _open_switch("duo-open-p2-h24-2560-u10", 10, 1_000_000, "about 90 CPU-minutes",
+                 base="duo-krollout:base=plus2,horizon=24,n=2560,screen=320"),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
