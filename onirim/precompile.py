@@ -102,10 +102,10 @@ def _expectimax() -> None:
     kernel_mod._can_still_win(*w, False)
 
 
-def player_view_of_deal(seed: int):
+def player_view_of_deal(seed: int, players: int = 1):
     from engine.game import Game
     from engine.view import player_view
-    return player_view(Game(1).new_initial_state(seed=seed))
+    return player_view(Game(players).new_initial_state(seed=seed))
 
 
 def _honest() -> None:
@@ -192,11 +192,9 @@ def _duo_honest() -> None:
                   np.ascontiguousarray(P2_TUNE, dtype=np.int64), np.zeros(1, dtype=np.int64))
     # plus2 under other weights (test_plus2.py's anchor check; two of its tests compiled it
     # in two processes at once)
-    from engine.game import Game
-    from engine.view import player_view
     from solver.duo import info_greedy as IG
     from solver.duo.info_state import encode
-    S = encode(player_view(Game(2).new_initial_state(seed=1)))
+    S = encode(player_view_of_deal(1, players=2))
     IG._plus2_with_at(S, np.int64(IG.base_at(S, "greedy-plus")),
                       np.ascontiguousarray(P2_WEIGHTS, dtype=np.int64), P2_TUNE.copy())
 
