@@ -129,6 +129,8 @@ def _best(name, deals, cost, budget_nodes=None, table_bits=None, control=False):
 # The open game's default base (solver.duo.rollout.OPEN_BASE; tests/solver/duo/test_duo_value.py
 # keeps the default's experiment equal to it), the base of every open row built on it
 OPEN_P2_H24 = "duo-krollout:base=plus2,horizon=24,n=640,screen=80"
+# the same rollout with four times its playouts (and its screen)
+OPEN_P2_H24_2560 = "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"
 
 
 def _open_switch(name, unknown, budget_nodes, cost, base=OPEN_P2_H24, policy_seed=1):
@@ -137,6 +139,7 @@ def _open_switch(name, unknown, budget_nodes, cost, base=OPEN_P2_H24, policy_see
     return _honest(name, "duo-open-switch", 2_000,
                    {"unknown": unknown, "budget_nodes": budget_nodes, "base": base},
                    players=2, talk="open", cost=cost, cheap=False, policy_seed=policy_seed)
+
 
 # The deals are always seeds 0 upwards (the same deals for every row).
 EXPERIMENTS = {e.name: e for e in (
@@ -377,7 +380,7 @@ EXPERIMENTS = {e.name: e for e in (
     # first made at 3bc2766 (79.7 CPU-minutes), were run again at eae967b: the same games at
     # 34.61 ms of CPU per decision against 51.50
     _open_switch("duo-open-p2-h24-2560", 8, 100_000, "about 80 CPU-minutes",
-                 base="duo-krollout:base=plus2,horizon=24,n=2560,screen=320"),
+                 base=OPEN_P2_H24_2560),
     # the open game's default with a wider exact window: the switch to the exact open-hands
     # search from 10 unknown deck cards under 1,000,000 nodes (8 and 100,000 in the default);
     # on deals 0-19 16 won against the default's 17 at 27.8 ms of CPU per decision against
@@ -400,7 +403,7 @@ EXPERIMENTS = {e.name: e for e in (
     # paired 32 gained / 13 lost against duo-open-p2-h24-2560 (+0.95, standard error 0.33),
     # 220 / 182 against the default (+1.90, 1.00): the two gains add
     _open_switch("duo-open-p2-h24-2560-u10", 10, 1_000_000, "about 90 CPU-minutes",
-                 base="duo-krollout:base=plus2,horizon=24,n=2560,screen=320"),
+                 base=OPEN_P2_H24_2560),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
