@@ -129,7 +129,7 @@ DUO_LADDER = (
 # DEFAULT_DUO_POLICY, and DEFAULT_OPEN_POLICY over OPEN_BASE; tests/solver/duo/test_duo_value.py
 # checks that they name the same configurations)
 DUO_DEFAULT = "duo-silent-switch-kcut"
-OPEN_DEFAULT = "duo-open-p2-h24"
+OPEN_DEFAULT = "duo-open-p2-h24-u9"
 # The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
 # stored, with mode "open".
 DUO_OPEN = (

@@ -170,7 +170,7 @@ def test_a_tiny_time_budget_still_gives_the_policys_own_decision():
     assert r.leader == steps[-1]["action"]
 
 
-@pytest.mark.parametrize("seed", [300036, 300117])
+@pytest.mark.parametrize("seed", [300036, 300039])
 def test_late_in_an_open_deal_the_leader_is_the_open_switchs_decision(seed):
     """Open-game end positions of the regret fixture where the open game's default
     (duo-open-switch: its own search proves a best action) and its rollout differ: under a
