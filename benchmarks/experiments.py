@@ -131,6 +131,8 @@ def _best(name, deals, cost, budget_nodes=None, table_bits=None, control=False):
 OPEN_P2_H24 = "duo-krollout:base=plus2,horizon=24,n=640,screen=80"
 # the same rollout with four times its playouts (and its screen)
 OPEN_P2_H24_2560 = "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"
+# the same rollout over the fitted plus2 (base learned)
+OPEN_LEARNED = "duo-krollout:base=learned,horizon=24,n=640,screen=80"
 
 
 def _open_switch(name, unknown, budget_nodes, cost, base=OPEN_P2_H24, policy_seed=1):
@@ -404,6 +406,14 @@ EXPERIMENTS = {e.name: e for e in (
     # 220 / 182 against the default (+1.90, 1.00): the two gains add
     _open_switch("duo-open-p2-h24-2560-u10", 10, 1_000_000, "about 90 CPU-minutes",
                  base=OPEN_P2_H24_2560),
+    # the fitted plus2 (base learned, solver/duo/learned_weights.py; docs/DUO_BASES.md, "A
+    # fitted plus2") under both games' defaults: on held-out deals 2000-2399 the silent
+    # default's rollout over it won 321 against 315, the open default (8-card window) over it
+    # 358 against 348, neither significant on 400 deals; cost estimated from the defaults' rows
+    _honest("duo-silent-switch-kcut-learned", "duo-silent-switch", 2_000,
+            {"base": "duo-kcut:base=learned"}, players=2, cost="about 12 CPU-minutes",
+            cheap=False),
+    _open_switch("duo-open-learned-u9", 9, 300_000, "about 25 CPU-minutes", base=OPEN_LEARNED),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
