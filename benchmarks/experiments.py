@@ -396,7 +396,8 @@ EXPERIMENTS = {e.name: e for e in (
     # +-1.05 points, experiment duo-open-p2-h24-ps2); cost estimated from the default's and
     # duo-open-p2-h24-u10's rows.  Deals 0-1999 at e257004: 1,731 (seed 1) and 1,702 (seed 2)
     # at 15.53 and 15.31 ms per decision; paired against the default of the same seed 16 / 5
-    # (+0.55, standard error 0.23) and 15 / 3 (+0.60, 0.21)
+    # (+0.55, standard error 0.23) and 15 / 3 (+0.60, 0.21); the open game's default since
+    # 87a1480 (papers.rowdata.OPEN_DEFAULT)
     _open_switch("duo-open-p2-h24-u9", 9, 300_000, "about 25 CPU-minutes"),
     _open_switch("duo-open-p2-h24-u9-ps2", 9, 300_000, "about 25 CPU-minutes", policy_seed=2),
     # both of the open game's measured gains at once: four times the playouts (n=2560, screen
