@@ -143,6 +143,13 @@ def _open_switch(name, unknown, budget_nodes, cost, base=OPEN_P2_H24, policy_see
                    players=2, talk="open", cost=cost, cheap=False, policy_seed=policy_seed)
 
 
+def _kcut_switch(name, base, cost, policy_seed=1):
+    """A silent-game row of the end-game rule ``duo-silent-switch`` at its defaults on deals
+    0-1999 over the rollout ``base`` (``duo-kcut`` with its arguments)."""
+    return _honest(name, "duo-silent-switch", 2_000, {"base": base}, players=2, cost=cost,
+                   cheap=False, policy_seed=policy_seed)
+
+
 # The deals are always seeds 0 upwards (the same deals for every row).
 EXPERIMENTS = {e.name: e for e in (
     _honest("greedy", "greedy", 10_000, cost="about 1 CPU-minute"),
@@ -329,20 +336,18 @@ EXPERIMENTS = {e.name: e for e in (
     # sw=duo-silent-switch:base=duo-kcut; one process, alternated deal by deal): 500 won
     # against 494 (7 / 1), 1.054 times its CPU per decision (7.63 against 7.24 ms); duo-kcut's
     # deals there matched duo-k2-h24-384's rows
-    _honest("duo-silent-switch-kcut", "duo-silent-switch", 2_000, {"base": "duo-kcut"},
-            players=2, cost="about 12 CPU-minutes", cheap=False),
+    _kcut_switch("duo-silent-switch-kcut", "duo-kcut", "about 12 CPU-minutes"),
     # the same rule over duo-kcut with four times its playouts (n=1536, screen 192): on
     # held-out deals 2000-2399 (python -m benchmarks.side_by_side run OUT 2000 2400
     # base=duo-kcut-switch big=duo-silent-switch:base=duo-kcut:n=1536,screen=192) 344 of 400
     # against the default's 321 (61 deals gained, 38 lost) at 30.4 ms of CPU per decision
-    _honest("duo-silent-switch-kcut-1536", "duo-silent-switch", 2_000,
-            {"base": "duo-kcut:n=1536,screen=192"}, players=2, cost="about 50 CPU-minutes",
-            cheap=False),
+    _kcut_switch("duo-silent-switch-kcut-1536", "duo-kcut:n=1536,screen=192",
+                 "about 50 CPU-minutes"),
     # the silent game's default again with policy seed 2: its random streams alone, the
     # noise that any paired comparison of two rows is read against (python -m
     # benchmarks.experiments compare duo-silent-switch-kcut duo-silent-switch-kcut-ps2)
-    _honest("duo-silent-switch-kcut-ps2", "duo-silent-switch", 2_000, {"base": "duo-kcut"},
-            players=2, cost="about 12 CPU-minutes", cheap=False, policy_seed=2),
+    _kcut_switch("duo-silent-switch-kcut-ps2", "duo-kcut", "about 12 CPU-minutes",
+                 policy_seed=2),
     # the open game (--talk open: the partner's hand known): the same rollout, and the open
     # game's default, its end-game switch to the exact open-hands search (solver/duo/
     # open_switch.py) at 8 unknown deck cards under 100,000 nodes; costs estimated from the
@@ -411,9 +416,10 @@ EXPERIMENTS = {e.name: e for e in (
     # fitted plus2") under both games' defaults: on held-out deals 2000-2399 the silent
     # default's rollout over it won 321 against 315, the open default (8-card window) over it
     # 358 against 348, neither significant on 400 deals; cost estimated from the defaults' rows
-    _honest("duo-silent-switch-kcut-learned", "duo-silent-switch", 2_000,
-            {"base": "duo-kcut:base=learned"}, players=2, cost="about 12 CPU-minutes",
-            cheap=False),
+    _kcut_switch("duo-silent-switch-kcut-learned", "duo-kcut:base=learned",
+                 "about 12 CPU-minutes"),
+    _kcut_switch("duo-silent-switch-kcut-learned-ps2", "duo-kcut:base=learned",
+                 "about 12 CPU-minutes", policy_seed=2),
     _open_switch("duo-open-learned-u9", 9, 300_000, "about 25 CPU-minutes", base=OPEN_LEARNED),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
