@@ -421,6 +421,8 @@ EXPERIMENTS = {e.name: e for e in (
     _kcut_switch("duo-silent-switch-kcut-learned-ps2", "duo-kcut:base=learned",
                  "about 12 CPU-minutes", policy_seed=2),
     _open_switch("duo-open-learned-u9", 9, 300_000, "about 25 CPU-minutes", base=OPEN_LEARNED),
+    _open_switch("duo-open-learned-u9-ps2", 9, 300_000, "about 25 CPU-minutes",
+                 base=OPEN_LEARNED, policy_seed=2),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
