@@ -126,12 +126,14 @@ def _best(name, deals, cost, budget_nodes=None, table_bits=None, control=False):
                       shlex.join(cmd + ["--deals", str(deals)]))
 
 
-# The open game's default base (solver.duo.rollout.OPEN_BASE; tests/solver/duo/test_duo_value.py
-# keeps the default's experiment equal to it), the base of every open row built on it
+# The open game's rollout over plus2 (its default base until duo-open-learned-u9's rows), the
+# base of every open row built on it
 OPEN_P2_H24 = "duo-krollout:base=plus2,horizon=24,n=640,screen=80"
 # the same rollout with four times its playouts (and its screen)
 OPEN_P2_H24_2560 = "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"
-# the same rollout over the fitted plus2 (base learned)
+# the same rollout over the fitted plus2 (base learned): the open game's default base
+# (solver.duo.rollout.OPEN_BASE; tests/solver/duo/test_duo_value.py keeps the default's
+# experiment equal to it)
 OPEN_LEARNED = "duo-krollout:base=learned,horizon=24,n=640,screen=80"
 
 
@@ -415,7 +417,10 @@ EXPERIMENTS = {e.name: e for e in (
     # the fitted plus2 (base learned, solver/duo/learned_weights.py; docs/DUO_BASES.md, "A
     # fitted plus2") under both games' defaults: on held-out deals 2000-2399 the silent
     # default's rollout over it won 321 against 315, the open default (8-card window) over it
-    # 358 against 348, neither significant on 400 deals; cost estimated from the defaults' rows
+    # 358 against 348, neither significant on 400 deals; cost estimated from the defaults' rows.
+    # Deals 0-1999, seeds 1 and 2: silent 1,667 and 1,611 against the default's 1,648 and 1,660
+    # (no gain); open 1,751 and 1,749 against the 9-card window over plus2's 1,731 and 1,702
+    # (+1.00 and +2.35, standard errors 1.02) at 14.0 ms: the open game's default since
     _kcut_switch("duo-silent-switch-kcut-learned", "duo-kcut:base=learned",
                  "about 12 CPU-minutes"),
     _kcut_switch("duo-silent-switch-kcut-learned-ps2", "duo-kcut:base=learned",

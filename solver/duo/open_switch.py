@@ -38,11 +38,11 @@ from solver.policies.endgame import (not_proven_worse, parse_base, proven_best_a
 from solver.registry import Param, PolicyBase, build_policy, check_range, register_policy
 
 # Defaults chosen by measurement (docs/DUO_BASES.md, "A window within 20 ms, on two seeds"):
-# over the cut rollout OPEN_BASE on deals 0-1999, the window of 9 unknown deck cards under
-# 300,000 nodes won 86.55% and 85.10% with policy seeds 1 and 2 (15.5 and 15.3 ms of CPU per
-# decision), the 8-card window under 100,000 nodes 86.00% and 84.50% (9.7 and 9.8 ms); paired,
-# +0.55 and +0.60 points (standard errors 0.23 and 0.21).  The 8-card window itself was
-# chosen earlier against duo-krollout on deals 0-599 (69.00% against 66.17%).
+# over the cut rollout on plus2 (then OPEN_BASE) on deals 0-1999, the window of 9 unknown
+# deck cards under 300,000 nodes won 86.55% and 85.10% with policy seeds 1 and 2 (15.5 and
+# 15.3 ms of CPU per decision), the 8-card window under 100,000 nodes 86.00% and 84.50% (9.7
+# and 9.8 ms); paired, +0.55 and +0.60 points (standard errors 0.23 and 0.21).  The 8-card
+# window itself was chosen earlier against duo-krollout on deals 0-599 (69.00% against 66.17%).
 DEFAULT_UNKNOWN = 9
 DEFAULT_NODES = 300_000
 # the policy `onirim winrate --mode honest --players 2 --talk open` plays when none is named,

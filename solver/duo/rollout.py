@@ -44,11 +44,14 @@ _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 DEFAULT_DUO_POLICY = "duo-kcut-switch"
 # the open game's (`--talk open`) default, and the policy it plays outside its end game
 # (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)
-# OPEN_BASE: duo-krollout on plus2 with the value function's cut at 24 draws, n=640, screen 80
-# (experiment duo-open-p2-h24: +4.25 points paired against the switch over the team base on
-# deals 0-1999, at less CPU per decision; docs/DUO_BASES.md)
+# OPEN_BASE: duo-krollout on learned (plus2 with fitted weights) with the value function's
+# cut at 24 draws, n=640, screen 80 (experiments duo-open-learned-u9 and -ps2: under the
+# 9-card window 1,751 and 1,749 of deals 0-1999 with policy seeds 1 and 2, against 1,731 and
+# 1,702 over plus2, paired +1.00 and +2.35 points, standard errors 1.02, at 14.0 ms of CPU per
+# decision against 15.4; docs/DUO_BASES.md, "A fitted plus2"); before, the same over plus2
+# (experiment duo-open-p2-h24-u9).
 DEFAULT_OPEN_POLICY = "duo-open-switch"
-OPEN_BASE = "duo-krollout:base=plus2,horizon=24,n=640,screen=80"
+OPEN_BASE = "duo-krollout:base=learned,horizon=24,n=640,screen=80"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards, and knows the partner cards its view lists "

@@ -101,7 +101,7 @@ def test_the_silent_game_never_plays_the_team_base():
 
 def test_the_open_game_s_default_plays_its_rollout_base():
     """The open game's default is the end-game switch over the rollout OPEN_BASE names (today
-    over plus2: docs/DUO_BASES.md), with that base's arguments."""
+    over learned, the fitted plus2: docs/DUO_BASES.md), with that base's arguments."""
     from solver.duo.rollout import OPEN_BASE
     from solver.policies.endgame import parse_base
     name, args = parse_base(OPEN_BASE)
