@@ -356,23 +356,17 @@ EXPERIMENTS = {e.name: e for e in (
     # first 600 deals of each (7.4 and 12.2 ms of CPU per decision)
     _honest("duo-k512-open", "duo-krollout", 2_000, {"n": 512, "screen": 64}, players=2,
             talk="open", cost="about 15 CPU-minutes", cheap=False),
-    _honest("duo-open-switch", "duo-open-switch", 2_000,
-            {"unknown": 8, "budget_nodes": 100_000, "base": "duo-krollout"}, players=2,
-            talk="open",
-            cost="about 25 CPU-minutes", cheap=False),
+    _open_switch("duo-open-switch", 8, 100_000, "about 25 CPU-minutes", base="duo-krollout"),
     # the open game's default since the team base (solver/duo/team_greedy.py): the same
     # switch over duo-krollout n=512 whose playouts read both hands (base=team); cost
     # estimated from deals 0-599
-    _honest("duo-open-team", "duo-open-switch", 2_000,
-            {"unknown": 8, "budget_nodes": 100_000, "base": "duo-krollout:base=team"},
-            players=2, talk="open", cost="about 35 CPU-minutes", cheap=False),
+    _open_switch("duo-open-team", 8, 100_000, "about 35 CPU-minutes",
+                 base="duo-krollout:base=team"),
     # the candidate for the open game's default: the same switch over duo-krollout on plus2
     # at n=320 (screen 40), +4.17 points paired against duo-open-team on deals 0-599 at 19.5 ms
     # of CPU per decision (docs/DUO_BASES.md); cost estimated from those deals
-    _honest("duo-open-plus2", "duo-open-switch", 2_000,
-            {"unknown": 8, "budget_nodes": 100_000,
-             "base": "duo-krollout:base=plus2,n=320,screen=40"},
-            players=2, talk="open", cost="about 35 CPU-minutes", cheap=False),
+    _open_switch("duo-open-plus2", 8, 100_000, "about 35 CPU-minutes",
+                 base="duo-krollout:base=plus2,n=320,screen=40"),
     # the same switch over the rollout on plus2 with the value function's cut at 24 draws
     # (solver/duo/value.py; docs/DUO_BASES.md, "A value function for the two-player playouts'
     # tails"), n=640, screen 80: on deals 0-599 526 of 600 against duo-open-team's 482 (104
@@ -421,6 +415,7 @@ EXPERIMENTS = {e.name: e for e in (
     # Deals 0-1999, seeds 1 and 2: silent 1,667 and 1,611 against the default's 1,648 and 1,660
     # (no gain); open 1,751 and 1,749 against the 9-card window over plus2's 1,731 and 1,702
     # (+1.00 and +2.35, standard errors 1.02) at 14.0 ms: the open game's default since
+    # a0b518b (solver.duo.rollout.OPEN_BASE, papers.rowdata.OPEN_DEFAULT)
     _kcut_switch("duo-silent-switch-kcut-learned", "duo-kcut:base=learned",
                  "about 12 CPU-minutes"),
     _kcut_switch("duo-silent-switch-kcut-learned-ps2", "duo-kcut:base=learned",

@@ -14,7 +14,7 @@ default plays outside its end game (``solver.duo.view_rank.leader_policy(view, "
 its own search at the open game's view of the player to move, with that search's per-action
 estimates, grown while the budget affords it (``solver.duo.view_rank.policy_leader``), and
 never an action the bounds prove worse; where the default's own end-game search decides
-(``duo-open-switch``, at most ``DEFAULT_UNKNOWN`` unknown deck cards), its decision
+(``duo-open-switch``, at most ``open_switch.DEFAULT_UNKNOWN`` unknown deck cards), its decision
 (``solver.duo.view_rank.rule_leader``), so no budget gives a leader other than the default's.
 Without it the leader would be the action with the highest lower bound, which early in a game
 is 0 for every action.
