@@ -135,6 +135,8 @@ OPEN_P2_H24_2560 = "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"
 # (solver.duo.rollout.OPEN_BASE; tests/solver/duo/test_duo_value.py keeps the default's
 # experiment equal to it)
 OPEN_LEARNED = "duo-krollout:base=learned,horizon=24,n=640,screen=80"
+# the same with four times its playouts (and its screen)
+OPEN_LEARNED_2560 = "duo-krollout:base=learned,horizon=24,n=2560,screen=320"
 
 
 def _open_switch(name, unknown, budget_nodes, cost, base=OPEN_P2_H24, policy_seed=1):
@@ -423,6 +425,11 @@ EXPERIMENTS = {e.name: e for e in (
     _open_switch("duo-open-learned-u9", 9, 300_000, "about 25 CPU-minutes", base=OPEN_LEARNED),
     _open_switch("duo-open-learned-u9-ps2", 9, 300_000, "about 25 CPU-minutes",
                  base=OPEN_LEARNED, policy_seed=2),
+    # the open game's three measured gains at once, toward its moonshot (91%): the fitted base,
+    # four times the playouts (n=2560, screen 320) and the wider exact window (10 unknown deck
+    # cards, 1,000,000 nodes); cost from duo-open-p2-h24-2560-u10's rows
+    _open_switch("duo-open-learned-2560-u10", 10, 1_000_000, "about 90 CPU-minutes",
+                 base=OPEN_LEARNED_2560),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
