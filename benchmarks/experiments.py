@@ -430,6 +430,8 @@ EXPERIMENTS = {e.name: e for e in (
     # cards, 1,000,000 nodes); cost from duo-open-p2-h24-2560-u10's rows
     _open_switch("duo-open-learned-2560-u10", 10, 1_000_000, "about 90 CPU-minutes",
                  base=OPEN_LEARNED_2560),
+    _open_switch("duo-open-learned-2560-u10-ps2", 10, 1_000_000, "about 90 CPU-minutes",
+                 base=OPEN_LEARNED_2560, policy_seed=2),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
