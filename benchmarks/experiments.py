@@ -427,7 +427,11 @@ EXPERIMENTS = {e.name: e for e in (
                  base=OPEN_LEARNED, policy_seed=2),
     # the open game's three measured gains at once, toward its moonshot (91%): the fitted base,
     # four times the playouts (n=2560, screen 320) and the wider exact window (10 unknown deck
-    # cards, 1,000,000 nodes); cost from duo-open-p2-h24-2560-u10's rows
+    # cards, 1,000,000 nodes); cost from duo-open-p2-h24-2560-u10's rows.  Deals 0-1999 at
+    # 229e137 (two clean trees, merged; an Intel Xeon, the rows before it an AMD EPYC): 1,764
+    # won at 57.19 ms of CPU per decision; paired 185 / 179 against duo-open-p2-h24-2560-u10
+    # (+0.30, standard error 0.95), 206 / 193 against the default duo-open-learned-u9 (+0.65,
+    # 1.00): the fitted base adds nothing measurable over the other two gains
     _open_switch("duo-open-learned-2560-u10", 10, 1_000_000, "about 90 CPU-minutes",
                  base=OPEN_LEARNED_2560),
     _open_switch("duo-open-learned-2560-u10-ps2", 10, 1_000_000, "about 90 CPU-minutes",

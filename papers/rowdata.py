@@ -149,6 +149,8 @@ DUO_OPEN = (
      "plus2, horizon 24, open game", "duo-open-p2-h24-2560-u10"),
     ("duo-open-switch from 9 unknown cards under 300,000 nodes over duo-krollout n=640 on "
      "learned, horizon 24, open game", "duo-open-learned-u9"),
+    ("duo-open-switch from 10 unknown cards under 1,000,000 nodes over duo-krollout n=2560 on "
+     "learned, horizon 24, open game", "duo-open-learned-2560-u10"),
 )
 LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"
