@@ -431,7 +431,9 @@ EXPERIMENTS = {e.name: e for e in (
     # 229e137 (two clean trees, merged; an Intel Xeon, the rows before it an AMD EPYC): 1,764
     # won at 57.19 ms of CPU per decision; paired 185 / 179 against duo-open-p2-h24-2560-u10
     # (+0.30, standard error 0.95), 206 / 193 against the default duo-open-learned-u9 (+0.65,
-    # 1.00): the fitted base adds nothing measurable over the other two gains
+    # 1.00): the fitted base adds nothing measurable over the other two gains.  Seed 2 at
+    # 79d2728: 1,754 at 57.51 ms, 199 / 194 against the default's seed 2 (+0.25, 0.99); over
+    # both seeds 87.95% against the default's 87.50%
     _open_switch("duo-open-learned-2560-u10", 10, 1_000_000, "about 90 CPU-minutes",
                  base=OPEN_LEARNED_2560),
     _open_switch("duo-open-learned-2560-u10-ps2", 10, 1_000_000, "about 90 CPU-minutes",
