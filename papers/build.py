@@ -32,8 +32,8 @@ from typing import Any, Callable
 from papers import rowdata
 from papers.rowdata import PENDING_MARK
 from papers.records import (  # noqa: F401  (build.example_lines is read by the check)
-    Pend, _opt, _pend, cert_stats, duo_best, duo_ladder_rows, endgame, example_lines, fbreak,
-    fdec, fint, fpct, fpct_auto, fsec, fsi, fstr, ftime, fval, ladder_best, ladder_row,
+    Pend, _opt, _pend, cert_stats, cpu_label, duo_best, duo_ladder_rows, endgame, example_lines,
+    fbreak, fdec, fint, fpct, fpct_auto, fsec, fsi, fstr, ftime, fval, ladder_best, ladder_row,
     ladder_rows, largest_all_exact, policy_what, regret_best, regret_row, strategy_stats, wilson,
 )
 
@@ -1026,12 +1026,14 @@ def table_cards(recs) -> str:
 
 
 def _time_cell(r) -> str:
-    """Time per decision: CPU time of one core for rows, else the old wall time, marked."""
+    """Time per decision: CPU time of one core for rows, else the old wall time, marked; then
+    the CPU model it was measured on."""
     if r["per_decision"] is None:
         return "not measured"
+    on = f" ({cpu_label(r)})"
     if r["clock"] == "cpu":
-        return ftime(r["per_decision"]) + " CPU"
-    return ftime(r["per_decision"]) + " wall" + PENDING_MARK
+        return ftime(r["per_decision"]) + " CPU" + on
+    return ftime(r["per_decision"]) + " wall" + PENDING_MARK + on
 
 
 def _mark(r, text: str) -> str:

@@ -48,6 +48,12 @@ def _secs(x):
     return _b().ftime(x).replace("\u00a0", " ")
 
 
+def _on(row: dict) -> str:
+    """`` (CPU model)`` after a time: rows measured on two models compare their times only
+    roughly (``records.cpu_label``)."""
+    return f" ({_b().cpu_label(row)})"
+
+
 def _load_range(rows):
     lo = min(r["load_min"] for r in rows if r["load_min"] is not None)
     hi = max(r["load_max"] for r in rows if r["load_max"] is not None)
@@ -116,7 +122,7 @@ def _default_and_best(rows, default: str, game: str, default_label: str) -> list
         out.append(f"| two players | honest, {game}: {label}`{experiment_of(r)}`"
                    f"{'' if label else ' (the best measured)'} | "
                    f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
-                   f"{_secs(r['per_decision'])} per decision | `docs/DUO.md`, {res} |")
+                   f"{_secs(r['per_decision'])} per decision{_on(r)} | `docs/DUO.md`, {res} |")
     return out
 
 
@@ -131,16 +137,18 @@ def block_headline(recs) -> str:
            "|---|---|---|---|---|---|",
            f"| solo | clairvoyant (sees every card and shuffle), certified | "
            f"{_rate_ci(cv['wins'], cv['deals'])} | {cv['deals']:,} | "
-           f"{_secs(cv['deal_cpu_median'])} per deal (median) | {res}, Clairvoyant |"]
+           f"{_secs(cv['deal_cpu_median'])} per deal (median, "
+           f"{_b().cpu_label(recs['clairvoyant-winrate'])}) | "
+           f"{res}, Clairvoyant |"]
     for label, key, page in (("the default policy", "default", "`docs/POLICIES.md`"),
                              ("`strongest`", "strongest", "`docs/POLICIES.md`")):
         r = named[key]
         out.append(f"| solo | honest: {label}, `{experiment_of(r)}` | "
                    f"{_rate_ci(r['wins'], r['deals'])} | {r['deals']:,} | "
-                   f"{_secs(r['per_decision'])} per decision | {page}, {res} |")
+                   f"{_secs(r['per_decision'])} per decision{_on(r)} | {page}, {res} |")
     out.append(f"| two players | clairvoyant team, certified | {_rate_ci(dc['wins'], dc['deals'])}"
                f" | {dc['deals']:,} | {_secs(dc['deal_cpu_seconds']['median'])} per deal "
-               f"(median) | {res}, Two players |")
+               f"(median, {b.cpu_label(recs['duo-clairvoyant'])}) | {res}, Two players |")
     from papers.rowdata import DUO_DEFAULT, OPEN_DEFAULT
     from solver.duo.rollout import DEFAULT_DUO_POLICY
     duo_rows = b.duo_ladder_rows(recs)
@@ -166,19 +174,20 @@ def block_ladder_full(recs) -> str:
     b = _b()
     rows = sorted(b.ladder_rows(recs), key=lambda r: (-r["rate"], experiment_of(r)))
     named = {experiment_of(r): k for k, r in named_rows(recs).items()}
-    out = ["| experiment | policy | deals | win rate, Wilson 95% | CPU per decision | commit |",
-           "|---|---|---|---|---|---|"]
+    out = ["| experiment | policy | deals | win rate, Wilson 95% | CPU per decision | CPU model | "
+           "commit |",
+           "|---|---|---|---|---|---|---|"]
     for r in rows:
         e = experiment_of(r)
         tag = f" (`{named[e]}`)" if e in named else ""
         t = (f"{_secs(r['per_decision'])}" if r["clock"] == "cpu"
              else f"{_secs(r['per_decision'])} wall{b.PENDING_MARK}")
         out.append(f"| `{e}`{tag} | {r['policy']} | {r['deals']:,} | {_pct(r['rate'])} "
-                   f"{_ci(r['lo'], r['hi'])} | {t} | {r['commit']} |")
+                   f"{_ci(r['lo'], r['hi'])} | {t} | {_b().cpu_label(r)} | {r['commit']} |")
     c = rows[0]
     out += ["", f"* **Measured:** one row per deal in `benchmarks/results/rows/NAME.jsonl.gz`, "
                 f"played by `python -m benchmarks.experiments run NAME` in one process on one "
-                f"core ({c['machine']['cpu']}, {c['machine']['cores']} cores shared with other "
+                f"core of the CPU model named ({c['machine']['cores']} cores shared with other "
                 f"jobs, load average {_load_range(rows)}, from {min(r['date'] for r in rows)}). "
                 f"CPU per decision is the process's CPU time over the decisions, compile time "
                 f"excluded."]
@@ -208,7 +217,7 @@ def block_best_player(recs) -> str:
         out.append(f"| `{r['experiment']}` | {r['policy']} | {deals} | "
                    f"{_rate_ci(r['wins'], r['deals'])} | "
                    f"{_secs(r['cpu_s'] / r['decisions'])} (largest "
-                   f"{_secs(r['max_decision_cpu_s'])}) | {proven} | "
+                   f"{_secs(r['max_decision_cpu_s'])}, {_b().cpu_label(r)}) | {proven} | "
                    + " | ".join(pairs.get(k, "") for k in ("default", "strongest", "control"))
                    + f" | {r['commit']} |")
     out += ["", "* **Measured:** one row per deal in `benchmarks/results/rows/NAME.jsonl.gz`, "
@@ -275,18 +284,20 @@ def block_duo(recs) -> str:
     dc = recs["duo-clairvoyant"]
     d = dc["numbers"]
     lo, hi = b.wilson(d["wins"], d["deals"])
-    out = ["| player | deals | wins | win rate, Wilson 95% | time | commit |",
-           "|---|---|---|---|---|---|",
+    out = ["| player | deals | wins | win rate, Wilson 95% | time | CPU model | commit |",
+           "|---|---|---|---|---|---|---|",
            f"| clairvoyant team (`{dc['command']}`) | {d['deals']:,} | {d['wins']:,} | "
            f"{d['wins'] / d['deals']:.6g} [{lo:.5f}, {hi:.6g}] | median "
-           f"{_secs(d['deal_cpu_seconds']['median'])} of CPU per deal | {dc['commit']} |"]
+           f"{_secs(d['deal_cpu_seconds']['median'])} of CPU per deal | {_b().cpu_label(dc)} | "
+           f"{dc['commit']} |"]
     for r in b.duo_ladder_rows(recs):
         m = mark if r["pending"] else ""
         t = (f"{_secs(r['per_decision'])} CPU per decision" if r["clock"] == "cpu"
              else f"{_secs(r['per_decision'])} wall per decision{mark}")
         out.append(f"| honest: `{experiment_of(r)}`, {r['policy']}{m} | {r['deals']:,} | "
                    f"{r['wins']:,}{m} | "
-                   f"{_pct(r['rate'])} {_ci(r['lo'], r['hi'])}{m} | {t} | {r['commit']} |")
+                   f"{_pct(r['rate'])} {_ci(r['lo'], r['hi'])}{m} | {t} | {_b().cpu_label(r)} | "
+                   f"{r['commit']} |")
     pend = [r for r in b.duo_ladder_rows(recs) if r["pending"]]
     cur = [r for r in b.duo_ladder_rows(recs) if not r["pending"]]
     out.append("")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 from typing import Any, Callable
 
@@ -115,6 +116,20 @@ def _rated(r: dict) -> dict:
     secs = r["cpu_s"] if r["clock"] == "cpu" else r["wall_s"]
     per = secs / r["decisions"] if r.get("decisions") and secs else None
     return {**r, "rate": r["wins"] / r["deals"], "lo": lo, "hi": hi, "per_decision": per}
+
+
+def cpu_short(cpu: str) -> str:
+    """A CPU model as a table names it: ``Intel(R) Xeon(R) Processor`` is ``Intel Xeon``."""
+    s = re.sub(r"\((R|TM)\)|\bProcessor\b|\bCPU\b|@.*$", " ", cpu)
+    return " ".join(s.split()) or cpu
+
+
+def cpu_label(row: dict) -> str:
+    """The CPU model(s) a row's times were measured on (its runs' ``cpus``, else its
+    ``machine``), short; "not recorded" when neither says."""
+    cpus = row.get("cpus") or [(row.get("machine") or {}).get("cpu")]
+    names = [cpu_short(c) for c in cpus if c]
+    return " + ".join(dict.fromkeys(names)) or "not recorded"
 
 
 def ladder_rows(recs) -> list[dict]:

@@ -201,6 +201,9 @@ def provenance(rows: list[dict], name: str) -> dict:
             "clean_tree": all(r["clean_tree"] for r in runs),
             "machine": {k: v for k, v in runs[0]["machine"].items()
                         if k in ("cpu", "cores", "python", "numba", "numpy")},
+            # every CPU model the runs used: tables name it beside each time (rows measured
+            # on two models compare their times only roughly)
+            "cpus": sorted({r["machine"]["cpu"] for r in runs}),
             "date": min(r["started"] for r in runs)[:10],
             "run_count": len(runs), "pending": False}
 

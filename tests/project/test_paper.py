@@ -302,6 +302,32 @@ def test_ladder_rows_carry_their_provenance_and_cpu_time():
                 assert r["policy_seed"] is not None and r["cpu_s"] > 0
 
 
+def test_every_time_in_the_tables_names_its_cpu_model():
+    """Rows measured on different CPU models sit in one table: each time names its model, read
+    from the row's runs (papers/records.cpu_label), in the README's and the results page's
+    tables."""
+    from papers import readme
+    from papers.records import cpu_label, cpu_short
+    assert cpu_short("Intel(R) Xeon(R) Processor") == "Intel Xeon"
+    assert cpu_short("Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz") == "Intel Core i7-8700"
+    assert cpu_label({"cpus": ["AMD EPYC", "Intel(R) Xeon(R) Processor"]}) == \
+        "AMD EPYC + Intel Xeon"
+    assert cpu_label({"machine": {"cpu": "AMD EPYC"}}) == "AMD EPYC"
+    assert cpu_label({}) == "not recorded"
+    recs = build.load_records()
+    duo = readme.block_duo(recs).splitlines()
+    rows = recs["duo-honest-ladder"]["rows"]
+    for r in rows:
+        if not r["pending"]:
+            assert r["cpus"] == [r["machine"]["cpu"]] or len(r["cpus"]) > 1
+        line = next(x for x in duo if f"`{readme.experiment_of(r)}`," in x)
+        assert f"| {cpu_label(r)} |" in line, line
+    full = readme.block_ladder_full(recs)
+    for r in recs["honest-ladder"]["rows"]:
+        line = next(x for x in full.splitlines() if x.startswith(f"| `{readme.experiment_of(r)}`"))
+        assert f"| {cpu_label(r)} |" in line, line
+
+
 def test_example_game_lines_replay_in_the_engine():
     ex = build.example_lines(build.load_records())
     assert ex["clairvoyant_won"]
