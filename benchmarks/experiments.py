@@ -137,6 +137,8 @@ OPEN_P2_H24_2560 = "duo-krollout:base=plus2,horizon=24,n=2560,screen=320"
 OPEN_LEARNED = "duo-krollout:base=learned,horizon=24,n=640,screen=80"
 # the same with four times its playouts (and its screen)
 OPEN_LEARNED_2560 = "duo-krollout:base=learned,horizon=24,n=2560,screen=320"
+# the open default's rollout over the longer fit (base learned60, 60 iterations)
+OPEN_LEARNED60 = "duo-krollout:base=learned60,horizon=24,n=640,screen=80"
 
 
 def _open_switch(name, unknown, budget_nodes, cost, base=OPEN_P2_H24, policy_seed=1):
@@ -438,6 +440,17 @@ EXPERIMENTS = {e.name: e for e in (
                  base=OPEN_LEARNED_2560),
     _open_switch("duo-open-learned-2560-u10-ps2", 10, 1_000_000, "about 90 CPU-minutes",
                  base=OPEN_LEARNED_2560, policy_seed=2),
+    # the longer fit (base learned60, solver/duo/learned60_weights.py; docs/DUO_BASES.md, "A
+    # longer fit") in both games' defaults, two policy seeds each, paired with the same
+    # policies over learned (open) and plus2 (silent); costs from those rows
+    _open_switch("duo-open-learned60-u9", 9, 300_000, "about 25 CPU-minutes",
+                 base=OPEN_LEARNED60),
+    _open_switch("duo-open-learned60-u9-ps2", 9, 300_000, "about 25 CPU-minutes",
+                 base=OPEN_LEARNED60, policy_seed=2),
+    _kcut_switch("duo-silent-switch-kcut-learned60", "duo-kcut:base=learned60",
+                 "about 12 CPU-minutes"),
+    _kcut_switch("duo-silent-switch-kcut-learned60-ps2", "duo-kcut:base=learned60",
+                 "about 12 CPU-minutes", policy_seed=2),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes

@@ -4,6 +4,7 @@ and ``P2_TUNE``) again by direct policy search, reproducibly: the cross-entropy 
 
     python -m benchmarks.learn_duo_base                # the stored fit's run (docs/DUO_BASES.md)
     python -m benchmarks.learn_duo_base --write        # ... and write solver/duo/learned_weights.py
+    python -m benchmarks.learn_duo_base --iters 60 --name learned60 --write   # the base learned60
 
 The vector searched is ``P2_WEIGHTS`` then ``P2_TUNE`` (23 integers); it starts at today's
 plus2, the anchor ``gp`` (greedy-plus's own action) held at 100.  Every iteration draws
@@ -35,13 +36,19 @@ TRAIN_KEY = 50_000_000
 CHECK_KEY = 60_000_000
 GP_WEIGHT = 100
 WIN_DOORS = 8
-WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                            "solver", "duo", "learned_weights.py")
-HEADER = '''"""The weights of the two-player base ``learned`` (solver/duo/info_greedy.py): plus2's
+DUO_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "solver", "duo")
+WEIGHTS_FILE = os.path.join(DUO_DIR, "learned_weights.py")
+# the bases these fits write (solver/duo/info_greedy.py, BASES) and their docs/DUO_BASES.md
+# sections
+NAMES = {"learned": "A fitted plus2: the base learned",
+         "learned60": "A longer fit: the base learned60"}
+HEADER = '''"""The weights of the two-player base ``{name}`` (solver/duo/info_greedy.py): plus2's
 scorer and exchange (``P2_FEATURES``, ``P2_TUNE``'s order) with weights fitted by
-``python -m benchmarks.learn_duo_base`` (docs/DUO_BASES.md, "A fitted plus2: the base
-learned").  Edit them only by rerunning it with ``--write``.  A plain constants module that the
-kernels read: it is in ``solver.SHARED``, so an edit restamps the numba caches.
+``python -m benchmarks.learn_duo_base`` (docs/DUO_BASES.md,
+"{section}").
+Edit them only by rerunning it with ``--write``.  A plain constants module that the kernels
+read: it is in ``solver.SHARED``, so an edit restamps the numba caches.
 """
 '''
 
@@ -95,10 +102,10 @@ def check(v, n=50_000, rounds=3) -> list:
     return rows
 
 
-def write(v, command: str, path: str = WEIGHTS_FILE) -> None:
+def write(v, command: str, path: str = WEIGHTS_FILE, name: str = "learned") -> None:
     from solver.duo.info_greedy import P2_NF
     with open(path, "w", encoding="utf-8") as f:
-        f.write(HEADER + f"WEIGHTS = {tuple(v[:P2_NF])!r}\nTUNE = {tuple(v[P2_NF:])!r}\n"
+        f.write(HEADER.format(name=name, section=NAMES[name]) + f"WEIGHTS = {tuple(v[:P2_NF])!r}\nTUNE = {tuple(v[P2_NF:])!r}\n"
                 f"# {command}\n")
 
 
@@ -116,9 +123,11 @@ def main(argv=None) -> int:
     ap.add_argument("--check", type=int, default=50_000, help="games per check round")
     ap.add_argument("--check-rounds", type=int, default=3)
     ap.add_argument("--write", action="store_true", help="write the fitted weights to --out")
-    ap.add_argument("--out", default=WEIGHTS_FILE, metavar="PATH",
+    ap.add_argument("--name", default="learned", choices=sorted(NAMES),
+                    help="the base whose weights --write writes (default: learned)")
+    ap.add_argument("--out", default=None, metavar="PATH",
                     help="the weights module --write writes (default: the package's "
-                         "solver/duo/learned_weights.py, which the base learned reads)")
+                         "solver/duo/NAME_weights.py, which the base NAME reads)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON too")
     a = ap.parse_args(argv)
     if min(a.iters, a.pop, a.games, a.check_rounds) < 1 or not 1 <= a.elite <= a.pop \
@@ -145,8 +154,8 @@ def main(argv=None) -> int:
     command = "python -m benchmarks.learn_duo_base " + " ".join(
         sys.argv[1:] if argv is None else argv)
     if a.write:
-        write(v, command, a.out)
-        print(f"wrote {a.out}")
+        write(v, command, a.out or os.path.join(DUO_DIR, f"{a.name}_weights.py"), a.name)
+        print(f"wrote {a.out or os.path.join(DUO_DIR, a.name + '_weights.py')}")
     if a.json:
         print(json.dumps({"command": command, "weights": list(v), "search_cpu": round(cpu),
                           "check": rows}))

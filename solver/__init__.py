@@ -38,12 +38,13 @@ _ENGINE_DIR = os.path.join(os.path.dirname(_DIR), "engine")
 # depend on: plain-Python rule code compiled by njit(...) elsewhere, the borrowed-view
 # intrinsic (borrow.py), the constants of the expectimax's settings and counters, the expectimax kernel's re-export, and the learned base
 # policies' weights (solver/honest/learned_weights.py, learned2_weights.py, frozen into the
-# honest playouts; solver/duo/learned_weights.py, into the two-player ones), and the generator
-# of the deal-mode turn's modules (specialise.py, which each of them imports to check itself).
+# honest playouts; solver/duo/learned_weights.py, learned60_weights.py, into the two-player
+# ones), and the generator of the deal-mode turn's modules (specialise.py, which each of them
+# imports to check itself).
 SHARED = ("rules_core.py", "borrow.py", "expectimax/control.py", "expectimax/kernel.py",
           "honest/learned_weights.py", "honest/learned2_weights.py",
           "honest/value_weights.py", "duo/value_weights.py", "duo/learned_weights.py",
-          "specialise.py")
+          "duo/learned60_weights.py", "specialise.py")
 ENGINE_CORE = ("cards.py", "rules.py", "game.py", "actions.py", "policy.py")
 
 # a numba jit decorator or call whose arguments include cache=True (a decorator, with or

@@ -30,6 +30,7 @@ from solver import board
 from solver import steps
 from solver.duo import team_greedy
 from solver.duo.learned_weights import TUNE as LEARNED_TUNE, WEIGHTS as LEARNED_WEIGHTS
+from solver.duo.learned60_weights import TUNE as LEARNED60_TUNE, WEIGHTS as LEARNED60_WEIGHTS
 from solver.duo.info_state import (A_DISCARD, A_DOOR_KEY, A_DRAFT, A_NM_DOOR, A_NM_KEY,
                                    A_NM_REDRAW, A_NM_REVEAL, A_PLAY, A_SWAP, DR, H, LAST,
                                    SWAP_STRIDE,
@@ -420,11 +421,17 @@ L_WEIGHTS = np.array(LEARNED_WEIGHTS, dtype=np.int64)
 L_TUNE = np.array(LEARNED_TUNE, dtype=np.int64)
 assert L_WEIGHTS.shape == P2_WEIGHTS.shape and L_TUNE.shape == P2_TUNE.shape, \
     "solver/duo/learned_weights.py: one weight per P2_FEATURES and per P2_TUNE entry"
+# ``learned60``: the same with the weights of a fit twice as long (60 iterations;
+# solver/duo/learned60_weights.py; docs/DUO_BASES.md, "A longer fit: the base learned60")
+L60_WEIGHTS = np.array(LEARNED60_WEIGHTS, dtype=np.int64)
+L60_TUNE = np.array(LEARNED60_TUNE, dtype=np.int64)
+assert L60_WEIGHTS.shape == P2_WEIGHTS.shape and L60_TUNE.shape == P2_TUNE.shape, \
+    "solver/duo/learned60_weights.py: one weight per P2_FEATURES and per P2_TUNE entry"
 
-GREEDY, GREEDY_PLUS, PLUS2, TEAM, LEARNED = 0, 1, 2, 3, 4
+GREEDY, GREEDY_PLUS, PLUS2, TEAM, LEARNED, LEARNED60 = 0, 1, 2, 3, 4, 5
 # "team" reads both hands: the open game's only (solver.duo.team_greedy; OPEN_ONLY)
 BASES = {"greedy": GREEDY, "greedy-plus": GREEDY_PLUS, "plus2": PLUS2, "team": TEAM,
-         "learned": LEARNED}
+         "learned": LEARNED, "learned60": LEARNED60}
 OPEN_ONLY = ("team",)
 
 
@@ -437,10 +444,12 @@ def base_action(S, base):
     a = greedy(S)
     if base != GREEDY:
         a = _plus_of(S, a)
-    if base == PLUS2 or base == LEARNED:
+    if base == PLUS2 or base == LEARNED or base == LEARNED60:
         w, t = P2_WEIGHTS, P2_TUNE
         if base == LEARNED:
             w, t = L_WEIGHTS, L_TUNE
+        elif base == LEARNED60:
+            w, t = L60_WEIGHTS, L60_TUNE
         a = plus2_with(S, a, w, t)
     elif base == TEAM:
         a = team_greedy.team_of(S, a)

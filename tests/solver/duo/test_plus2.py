@@ -72,13 +72,17 @@ def test_plus2_with_only_the_anchor_weight_is_greedy_plus():
     assert n > 1000
 
 
-def test_learned_is_plus2_with_the_stored_weights_at_every_decision():
+FITTED = {"learned": (IG.L_WEIGHTS, IG.L_TUNE), "learned60": (IG.L60_WEIGHTS, IG.L60_TUNE)}
+
+
+@pytest.mark.parametrize("base", sorted(FITTED))
+def test_learned_is_plus2_with_the_stored_weights_at_every_decision(base):
     n = differ = 0
-    w, t = IG.L_WEIGHTS.copy(), IG.L_TUNE.copy()
+    w, t = (x.copy() for x in FITTED[base])
     assert w[0] == IG.P2_WEIGHTS[0]                 # the anchor is held by the fit
     for _seed, s in _positions(30, seed0=2100, explore=0.4, rnd_seed=7):
         S = info.encode(player_view(s))
-        a = IG.base_at(S, "learned")
+        a = IG.base_at(S, base)
         gp = IG.base_at(S, "greedy-plus")
         assert a == int(IG._plus2_with_at(S, np.int64(gp), w, t)), str(s)
         differ += a != IG.base_at(S, "plus2")
@@ -88,11 +92,11 @@ def test_learned_is_plus2_with_the_stored_weights_at_every_decision():
         assert differ > 0                           # other weights, other decisions
 
 
-@pytest.mark.parametrize("base", ["plus2", "learned"])
+@pytest.mark.parametrize("base", ["plus2", "learned", "learned60"])
 def test_the_fit_kernel_plays_the_bases_playouts(base):
     from solver.duo.info_playouts import playout
     from solver.duo.plus2_games import weights_games
-    w, t = {"plus2": (IG.P2_WEIGHTS, IG.P2_TUNE), "learned": (IG.L_WEIGHTS, IG.L_TUNE)}[base]
+    w, t = {"plus2": (IG.P2_WEIGHTS, IG.P2_TUNE), **FITTED}[base]
     n = 300
     out = np.zeros(n, dtype=np.int64)
     total = weights_games(np.int64(n), np.uint64(77), w.copy(), t.copy(), out)
@@ -104,7 +108,7 @@ def test_the_fit_kernel_plays_the_bases_playouts(base):
     assert total == out.sum() and 0 < (out == 8).sum() < n
 
 
-@pytest.mark.parametrize("base", ["plus2", "learned"])
+@pytest.mark.parametrize("base", ["plus2", "learned", "learned60"])
 def test_plus2_wins_more_kernel_games_than_greedy_plus(base):
     from solver.duo.info_playouts import game_batch
     gp = game_batch(4000, 21, "greedy-plus")
