@@ -442,7 +442,11 @@ EXPERIMENTS = {e.name: e for e in (
                  base=OPEN_LEARNED_2560, policy_seed=2),
     # the longer fit (base learned60, solver/duo/learned60_weights.py; docs/DUO_BASES.md, "A
     # longer fit") in both games' defaults, two policy seeds each, paired with the same
-    # policies over learned (open) and plus2 (silent); costs from those rows
+    # policies over learned (open) and plus2 (silent); costs from those rows.  Deals 0-1999 at
+    # 98f4845 (two clean trees each, merged; an Intel Xeon): open 1,749 and 1,751 against
+    # learned's 1,751 and 1,749 (-0.10 and +0.10, standard errors 0.90 and 0.94) at 14.5 ms;
+    # silent 1,657 and 1,665 against the default's 1,648 and 1,660 (+0.45 and +0.25, 1.15 and
+    # 1.13) at 5.8 ms: no gain in either game, neither default changes
     _open_switch("duo-open-learned60-u9", 9, 300_000, "about 25 CPU-minutes",
                  base=OPEN_LEARNED60),
     _open_switch("duo-open-learned60-u9-ps2", 9, 300_000, "about 25 CPU-minutes",
