@@ -38,7 +38,6 @@ GP_WEIGHT = 100
 WIN_DOORS = 8
 DUO_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "solver", "duo")
-WEIGHTS_FILE = os.path.join(DUO_DIR, "learned_weights.py")
 # the bases these fits write (solver/duo/info_greedy.py, BASES) and their docs/DUO_BASES.md
 # sections
 NAMES = {"learned": "A fitted plus2: the base learned",
@@ -102,10 +101,18 @@ def check(v, n=50_000, rounds=3) -> list:
     return rows
 
 
-def write(v, command: str, path: str = WEIGHTS_FILE, name: str = "learned") -> None:
+def weights_file(name: str) -> str:
+    """The package's weights module of the base ``name``: solver/duo/NAME_weights.py."""
+    return os.path.join(DUO_DIR, f"{name}_weights.py")
+
+
+def write(v, command: str, path: str | None = None, name: str = "learned") -> None:
+    """Write the vector ``v`` as the weights module of the base ``name`` at ``path`` (default:
+    :func:`weights_file`)."""
     from solver.duo.info_greedy import P2_NF
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(HEADER.format(name=name, section=NAMES[name]) + f"WEIGHTS = {tuple(v[:P2_NF])!r}\nTUNE = {tuple(v[P2_NF:])!r}\n"
+    with open(path or weights_file(name), "w", encoding="utf-8") as f:
+        f.write(HEADER.format(name=name, section=NAMES[name])
+                + f"WEIGHTS = {tuple(v[:P2_NF])!r}\nTUNE = {tuple(v[P2_NF:])!r}\n"
                 f"# {command}\n")
 
 
@@ -154,8 +161,9 @@ def main(argv=None) -> int:
     command = "python -m benchmarks.learn_duo_base " + " ".join(
         sys.argv[1:] if argv is None else argv)
     if a.write:
-        write(v, command, a.out or os.path.join(DUO_DIR, f"{a.name}_weights.py"), a.name)
-        print(f"wrote {a.out or os.path.join(DUO_DIR, a.name + '_weights.py')}")
+        out = a.out or weights_file(a.name)
+        write(v, command, out, a.name)
+        print(f"wrote {out}")
     if a.json:
         print(json.dumps({"command": command, "weights": list(v), "search_cpu": round(cpu),
                           "check": rows}))

@@ -415,18 +415,22 @@ def plus2_with(S, a, w, t):
     return a
 
 
+def _fitted(weights, tune, path: str):
+    """A fitted base's weights and tune numbers as plus2_with takes them, checked against
+    plus2's shapes (``path``: the weights module, for the message)."""
+    w, t = np.array(weights, dtype=np.int64), np.array(tune, dtype=np.int64)
+    assert w.shape == P2_WEIGHTS.shape and t.shape == P2_TUNE.shape, \
+        f"{path}: one weight per P2_FEATURES and per P2_TUNE entry"
+    return w, t
+
+
 # ``learned``: plus2's decisions with the weights fitted by benchmarks/learn_duo_base.py
 # (solver/duo/learned_weights.py; docs/DUO_BASES.md, "A fitted plus2: the base learned")
-L_WEIGHTS = np.array(LEARNED_WEIGHTS, dtype=np.int64)
-L_TUNE = np.array(LEARNED_TUNE, dtype=np.int64)
-assert L_WEIGHTS.shape == P2_WEIGHTS.shape and L_TUNE.shape == P2_TUNE.shape, \
-    "solver/duo/learned_weights.py: one weight per P2_FEATURES and per P2_TUNE entry"
+L_WEIGHTS, L_TUNE = _fitted(LEARNED_WEIGHTS, LEARNED_TUNE, "solver/duo/learned_weights.py")
 # ``learned60``: the same with the weights of a fit twice as long (60 iterations;
 # solver/duo/learned60_weights.py; docs/DUO_BASES.md, "A longer fit: the base learned60")
-L60_WEIGHTS = np.array(LEARNED60_WEIGHTS, dtype=np.int64)
-L60_TUNE = np.array(LEARNED60_TUNE, dtype=np.int64)
-assert L60_WEIGHTS.shape == P2_WEIGHTS.shape and L60_TUNE.shape == P2_TUNE.shape, \
-    "solver/duo/learned60_weights.py: one weight per P2_FEATURES and per P2_TUNE entry"
+L60_WEIGHTS, L60_TUNE = _fitted(LEARNED60_WEIGHTS, LEARNED60_TUNE,
+                                "solver/duo/learned60_weights.py")
 
 GREEDY, GREEDY_PLUS, PLUS2, TEAM, LEARNED, LEARNED60 = 0, 1, 2, 3, 4, 5
 # "team" reads both hands: the open game's only (solver.duo.team_greedy; OPEN_ONLY)
