@@ -48,7 +48,7 @@ def base_games_part(games: int) -> dict:
         _, cpu = _cpu(lambda: strong.base_games(np.int64(games), np.uint64(7), b, w))
         out[name] = {"games": games, "wins": int(w.sum()),
                      "digest": hashlib.sha256(w.astype(np.int8).tobytes()).hexdigest()[:16],
-                     "cpu": round(cpu, 3), "us_per_game": round(cpu / games * 1e6, 3)}
+                     "cpu": round(cpu, 6), "us_per_game": round(cpu / games * 1e6, 3)}
     return out
 
 
@@ -76,7 +76,7 @@ def decisions_part(a: int, b: int, k: int) -> dict:
             i += 1
             n += 1
     return {"deals": [a, b], "k": k, "decisions": n, "digest": h.hexdigest()[:16],
-            "cpu": round(cpu, 3), "ms_per_decision": round(cpu / max(n, 1) * 1e3, 3)}
+            "cpu": round(cpu, 6), "ms_per_decision": round(cpu / max(n, 1) * 1e3, 3)}
 
 
 def cmd_run(args) -> dict:
@@ -84,6 +84,14 @@ def cmd_run(args) -> dict:
     if args.k > 0:
         r["decisions"] = decisions_part(args.deals[0], args.deals[1], args.k)
     return r
+
+
+def cpu_ratios(a: list[float], b: list[float]) -> tuple[list, float | None]:
+    """Per-pair CPU ratios a/b (None for a pair whose b measured no CPU: a tiny run can take
+    less than the clock's resolution) and the median of the others (None if none)."""
+    ratios = [x / y if y > 0 else None for x, y in zip(a, b)]
+    known = [x for x in ratios if x is not None]
+    return ratios, (statistics.median(known) if known else None)
 
 
 def cmd_ab(args) -> int:
@@ -107,11 +115,11 @@ def cmd_ab(args) -> int:
             continue
         digests = {get(r)["digest"] for lab in runs for r in runs[lab]}
         same &= len(digests) == 1
-        ratios = [get(ra)["cpu"] / get(rb)["cpu"] for ra, rb in zip(runs["A"], runs["B"])]
-        summary[part] = {"digests": sorted(digests), "cpu_A": [get(r)["cpu"] for r in runs["A"]],
-                         "cpu_B": [get(r)["cpu"] for r in runs["B"]],
-                         "ratios_A_over_B": [round(x, 3) for x in ratios],
-                         "median_ratio": round(statistics.median(ratios), 3)}
+        cpu_a, cpu_b = ([get(r)["cpu"] for r in runs[lab]] for lab in ("A", "B"))
+        ratios, median = cpu_ratios(cpu_a, cpu_b)
+        summary[part] = {"digests": sorted(digests), "cpu_A": cpu_a, "cpu_B": cpu_b,
+                         "ratios_A_over_B": [None if x is None else round(x, 3) for x in ratios],
+                         "median_ratio": None if median is None else round(median, 3)}
     print(json.dumps({"summary": summary, "identical": same}, indent=1))
     return 0 if same else 1
 

@@ -28,7 +28,6 @@ import argparse
 import hashlib
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -49,7 +48,7 @@ def expectimax_part(cards: int, count: int) -> dict:
         cpu += time.process_time() - c0
         rows.append((str(iv), solver.nodes - n0))
     nodes = sum(n for _, n in rows)
-    return {"positions": len(rows), "nodes": nodes, "cpu": round(cpu, 3),
+    return {"positions": len(rows), "nodes": nodes, "cpu": round(cpu, 6),
             "knodes_per_cpu_s": round(nodes / cpu / 1e3, 1),
             "digest": hashlib.sha256(repr(rows).encode()).hexdigest()[:16]}
 
@@ -88,7 +87,7 @@ def duo_part(policy: str, views: int) -> dict:
     for i, v in enumerate(states):
         acts.append(int(pol.act(v, decision_stream(1, i))))
     cpu = time.process_time() - c0
-    return {"policy": policy, "views": len(acts), "cpu": round(cpu, 3),
+    return {"policy": policy, "views": len(acts), "cpu": round(cpu, 6),
             "ms_per_decision": round(cpu / len(acts) * 1e3, 3),
             "digest": hashlib.sha256(repr(acts).encode()).hexdigest()[:16]}
 
@@ -118,13 +117,13 @@ def cmd_ab(args) -> int:
             r = json.loads(out.stdout.strip().splitlines()[-1])
             rows[side].append(r)
             print(json.dumps(r), flush=True)
-    ratios = [a["cpu"] / b["cpu"] for a, b in zip(rows["a"], rows["b"])]
+    from benchmarks.bench_playouts import cpu_ratios
+    cpu_a, cpu_b = ([r["cpu"] for r in rows[side]] for side in ("a", "b"))
+    ratios, median = cpu_ratios(cpu_a, cpu_b)
     same = len({r["digest"] for r in rows["a"] + rows["b"]}) == 1
-    print(json.dumps({"work": args.work, "pairs": args.pairs,
-                      "cpu_a": [r["cpu"] for r in rows["a"]],
-                      "cpu_b": [r["cpu"] for r in rows["b"]],
-                      "ratios_a_over_b": [round(x, 3) for x in ratios],
-                      "median_a_over_b": round(statistics.median(ratios), 3),
+    print(json.dumps({"work": args.work, "pairs": args.pairs, "cpu_a": cpu_a, "cpu_b": cpu_b,
+                      "ratios_a_over_b": [None if x is None else round(x, 3) for x in ratios],
+                      "median_a_over_b": None if median is None else round(median, 3),
                       "same_digest": same, "load": os.getloadavg()[0]}))
     return 0 if same else 1
 

@@ -35,3 +35,10 @@ def test_the_command_prints_one_json_line(capsys):
 def test_ab_of_one_tree_with_itself_is_identical(capsys):
     args = SimpleNamespace(a=".", b=".", pairs=1, games=200, k=1, deals=[7000, 7001])
     assert BP.cmd_ab(args) == 0
+
+
+def test_a_pair_without_measurable_cpu_has_no_ratio_and_the_median_skips_it():
+    """A small run can take less CPU than the clock resolves: that pair's ratio is unknown
+    (None), not a division by zero, and the median is over the other pairs."""
+    assert BP.cpu_ratios([0.002, 0.001, 0.003], [0.001, 0.0, 0.003]) == ([2.0, None, 1.0], 1.5)
+    assert BP.cpu_ratios([0.001], [0.0]) == ([None], None)
