@@ -455,6 +455,17 @@ EXPERIMENTS = {e.name: e for e in (
                  "about 12 CPU-minutes"),
     _kcut_switch("duo-silent-switch-kcut-learned60-ps2", "duo-kcut:base=learned60",
                  "about 12 CPU-minutes", policy_seed=2),
+    # the late game scored by win: both games' defaults with win_from=40 on their rollout (at
+    # a decision with at most 40 deck cards every playout is played to the end and scored 1/0
+    # instead of by Doors and the cut; docs/DUO_BASES.md, "The win reward in the late game"),
+    # two policy seeds each; costs from the defaults' rows
+    _open_switch("duo-open-learned-u9-win40", 9, 300_000, "about 27 CPU-minutes",
+                 base=OPEN_LEARNED + ",win_from=40"),
+    _open_switch("duo-open-learned-u9-win40-ps2", 9, 300_000, "about 27 CPU-minutes",
+                 base=OPEN_LEARNED + ",win_from=40", policy_seed=2),
+    _kcut_switch("duo-silent-switch-kcut-win40", "duo-kcut:win_from=40", "about 12 CPU-minutes"),
+    _kcut_switch("duo-silent-switch-kcut-win40-ps2", "duo-kcut:win_from=40",
+                 "about 12 CPU-minutes", policy_seed=2),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes

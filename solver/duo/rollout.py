@@ -120,11 +120,17 @@ FILTER = [Param("filter", int, 0, "1: deal the partner's hand weighed by whether
           Param("eps", float, 1.0, "the filter's weight of a hand under which the base "
                                    "would not have taken that action (1: no filter)",
                 late=True)]
+# the late game's win reward (docs/DUO_BASES.md, "The win reward in the late game"); late: off,
+# it stays out of the config
+WIN_FROM = Param("win_from", int, 0, "at a decision with at most this many deck cards, play "
+                                     "every playout to the end and score it by win (1/0) "
+                                     "instead of the reward and horizon (0: never)", late=True)
 
 
 @register_policy(
     "duo-krollout",
-    params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all") + [HORIZON] + FILTER,
+    params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all") + [HORIZON] + FILTER
+    + [WIN_FROM],
     doc="two-player one-step rollout in numba from the player's view (n playouts per "
         "candidate, partner hand dealt from the unknown cards, common random numbers, "
         "z-margin)")
@@ -133,7 +139,7 @@ class DuoKRollout(PolicyBase):
     family = "duo-honest"
 
     def __init__(self, n=512, z=1.0, screen=64, keep=4, base="greedy-plus", reward="doors",
-                 swaps="all", horizon=0, filter=0, eps=1.0):
+                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0):
         if base not in IP.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
                               f"{', '.join(IP.BASES)}")
@@ -159,6 +165,7 @@ class DuoKRollout(PolicyBase):
         if math.isnan(eps):
             raise PolicyError("policy argument eps: must be a number")
         _check("eps", eps, 0.0, 1.0)
+        _check("win_from", win_from, 0, 1 << 20)
         if filter and base in IP.OPEN_ONLY:
             raise PolicyError(f"policy argument filter: the silent game's filter; base "
                               f"{base!r} plays the open game only")
@@ -166,6 +173,7 @@ class DuoKRollout(PolicyBase):
         self.n, self.z, self.screen, self.keep = n, float(z), screen, keep
         self.base, self.reward, self.swaps = base, reward, swaps
         self.horizon = int(horizon)
+        self.win_from = int(win_from)
         self.stats = np.zeros(2, dtype=np.int64)     # playouts run, candidates tried
 
     def check_players(self, players: int) -> None:
@@ -179,7 +187,8 @@ class DuoKRollout(PolicyBase):
         IP.compile_all()
         small = DuoKRollout(n=2, z=self.z, screen=1 if self.screen else 0, keep=self.keep,
                             base=self.base, reward=self.reward, swaps=self.swaps,
-                            horizon=self.horizon, filter=self.filter, eps=self.eps)
+                            horizon=self.horizon, filter=self.filter, eps=self.eps,
+                            win_from=self.win_from)
         talk = "open" if self.base in IP.OPEN_ONLY else "none"
         small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED), talk=talk), 0)
 
@@ -226,8 +235,12 @@ class DuoKRollout(PolicyBase):
                               "game only (--talk open)")
         n = self.n if n is None else n
         label = f"duo-krollout n={n} over duo-{self.base}"
-        if self.horizon:
-            label += f", horizon {self.horizon}"
+        reward_name, horizon = self.reward, self.horizon
+        if self.win_from and view.deck_size() <= self.win_from:
+            reward_name, horizon = "win", 0     # the late game: played out, scored by win
+            label += f", win reward (deck <= {self.win_from})"
+        if horizon:
+            label += f", horizon {horizon}"
         acts = view.legal_actions()
         if len(acts) == 1:
             return SeqSearch(acts[0], label)
@@ -241,27 +254,27 @@ class DuoKRollout(PolicyBase):
         if m == 1:
             return SeqSearch(int(b), label)
         key = np.uint64(key_of_stream(stream))
-        reward = np.int64(IP.REWARDS[self.reward])
+        reward = np.int64(IP.REWARDS[reward_name])
         bi = row_of(cands, m, b, 0)
         res = np.full((m, n), -1, dtype=np.int8)       # -1: no playout made there
         spec = (partner_filter.filter_spec(view, S, self.eps, self.base, memo=n)
                 if self.filter else None)
         row = self.rounds(Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base,
-                                 reward, self.horizon, spec), res, n)
+                                 reward, horizon, spec), res, n)
         self.stats[1] += m
         counts = {int(cands[i]): int((res[i] >= 0).sum()) for i in range(m)}
         played = sum(counts.values())
-        if self.horizon and estimates:      # the estimates from uncut playouts (docstring)
+        if horizon and estimates:      # the estimates from uncut playouts (docstring)
             res = np.full((m, n), -1, dtype=np.int8)
             Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base, reward,
                    0, spec).run(range(m), 0, n, res)
             played += m * n
         out = SeqSearch(int(cands[row]), label, playouts=played)
-        out.cut_counts = counts if self.horizon else None   # the cut search's playouts
-        if self.horizon and not estimates:
+        out.cut_counts = counts if horizon else None   # the cut search's playouts
+        if horizon and not estimates:
             return out
         from engine.rules import DOORS_TO_WIN
-        full = 1 if self.reward == "win" else DOORS_TO_WIN    # a won playout's score
+        full = 1 if reward_name == "win" else DOORS_TO_WIN    # a won playout's score
         for i in range(m):
             made = res[i][res[i] >= 0]
             if len(made):
@@ -278,13 +291,14 @@ N2 = 192
 @register_policy(
     "duo-krollout2",
     params=rollout_params(n=N2, z=1.0, screen=N2 // 8, keep=4, swaps="all", base="plus2")
-    + [HORIZON] + FILTER,
+    + [HORIZON] + FILTER + [WIN_FROM],
     doc="duo-krollout over the two-player base plus2 (n=192 playouts per candidate)")
 class DuoKRollout2(DuoKRollout):
     def __init__(self, n=N2, z=1.0, screen=N2 // 8, keep=4, base="plus2", reward="doors",
-                 swaps="all", horizon=0, filter=0, eps=1.0):
+                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
-                         swaps=swaps, horizon=horizon, filter=filter, eps=eps)
+                         swaps=swaps, horizon=horizon, filter=filter, eps=eps,
+                         win_from=win_from)
 
 
 # duo-kcut's defaults: the experiment duo-k2-h24-384's arguments of duo-krollout2
@@ -299,14 +313,16 @@ KCUT_PARAMS = (rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps
 
 @register_policy(
     "duo-kcut",
-    params=KCUT_PARAMS + FILTER,
+    params=KCUT_PARAMS + FILTER + [WIN_FROM],
     doc="the silent game's default: duo-krollout2 with each playout cut at 24 draws and "
         "scored by the two-player value function (n=384 playouts per candidate)")
 class DuoKCut(DuoKRollout2):
     def __init__(self, n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, base="plus2",
-                 reward="doors", swaps="all", horizon=KCUT_HORIZON, filter=0, eps=1.0):
+                 reward="doors", swaps="all", horizon=KCUT_HORIZON, filter=0, eps=1.0,
+                 win_from=0):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
-                         swaps=swaps, horizon=horizon, filter=filter, eps=eps)
+                         swaps=swaps, horizon=horizon, filter=filter, eps=eps,
+                         win_from=win_from)
 
 
 # duo-kcut with the partner filter on (solver/duo/partner_filter.py): the partner's hand in

@@ -273,6 +273,37 @@ def test_horizon_zero_keeps_the_config_and_bad_arguments_are_refused():
     assert sw.base.horizon == 12
 
 
+def test_win_from_plays_the_late_game_by_win_and_the_rest_as_before():
+    """``win_from=D``: at a decision with at most D deck cards the search is the same policy's
+    with ``reward=win`` and no horizon (the same action and the same estimates), above D the
+    policy's own; at 0 it stays out of the configuration; a negative D is refused."""
+    late = _open_rollout(6, win_from=20)
+    own = _open_rollout(6)
+    win = make_policy("duo-krollout", n=16, screen=4, base="team", reward="win")
+    assert "win_from" not in own.config and config_hash(own) == config_hash(
+        _open_rollout(6, win_from=0))
+    assert late.config["win_from"] == 20 and config_hash(late) != config_hash(own)
+    below = above = differ = 0
+    for i, (_seed, s) in enumerate(mixed_positions(6, 990, rnd_seed=13)):
+        if len(s.legal_actions()) == 1 or i % 2:
+            continue
+        v = player_view(s, talk="open")
+        found = late.search(v, 6000 + i)
+        twin = (win if s.deck_size() <= 20 else own).search(v, 6000 + i)
+        assert found.action == twin.action == late.act(v, 6000 + i)
+        assert found.rows == twin.rows
+        if s.deck_size() <= 20:
+            below += 1
+            differ += found.action != own.act(v, 6000 + i)
+        else:
+            above += 1
+    assert below > 20 and above > 20 and differ > 0
+    with pytest.raises(PolicyError):
+        _open_rollout(6, win_from=-1)
+    sw = make_policy("duo-silent-switch", base="duo-kcut:win_from=16")
+    assert sw.base.win_from == 16
+
+
 def test_the_silent_rollout_with_a_horizon_passes_the_hidden_order_test():
     """duo-krollout2 (plus2) with a horizon on silent views: the partner's unseen cards and
     the deck dealt again change no decision (the value reads only the playout's dealt state),
