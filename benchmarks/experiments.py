@@ -458,7 +458,10 @@ EXPERIMENTS = {e.name: e for e in (
     # the late game scored by win: both games' defaults with win_from=40 on their rollout (at
     # a decision with at most 40 deck cards every playout is played to the end and scored 1/0
     # instead of by Doors and the cut; docs/DUO_BASES.md, "The win reward in the late game"),
-    # two policy seeds each; costs from the defaults' rows
+    # two policy seeds each; costs from the defaults' rows.  Deals 0-1999 at c8442f6 (two clean
+    # trees each, merged; an Intel Xeon): open 1,767 and 1,757 against the default's 1,751 and
+    # 1,749 (+0.80 and +0.40, standard errors 0.87 and 0.88) at 16.2 ms; silent 1,613 and 1,689
+    # against 1,648 and 1,660 (-1.75 and +1.45, 1.05 and 0.98) at 6.7 ms: neither default changes
     _open_switch("duo-open-learned-u9-win40", 9, 300_000, "about 27 CPU-minutes",
                  base=OPEN_LEARNED + ",win_from=40"),
     _open_switch("duo-open-learned-u9-win40-ps2", 9, 300_000, "about 27 CPU-minutes",
