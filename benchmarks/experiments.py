@@ -354,6 +354,11 @@ EXPERIMENTS = {e.name: e for e in (
     # benchmarks.experiments compare duo-silent-switch-kcut duo-silent-switch-kcut-ps2)
     _kcut_switch("duo-silent-switch-kcut-ps2", "duo-kcut", "about 12 CPU-minutes",
                  policy_seed=2),
+    # ... and with policy seeds 3 to 8: the spread of one policy's rate over its seeds on the
+    # same deals (python -m benchmarks.experiments spread duo-silent-switch-kcut
+    # duo-silent-switch-kcut-ps2 ...; docs/DUO_BASES.md, "How far apart two policy seeds lie")
+    *(_kcut_switch(f"duo-silent-switch-kcut-ps{k}", "duo-kcut", "about 12 CPU-minutes",
+                   policy_seed=k) for k in range(3, 9)),
     # the open game (--talk open: the partner's hand known): the same rollout, and the open
     # game's default, its end-game switch to the exact open-hands search (solver/duo/
     # open_switch.py) at 8 unknown deck cards under 100,000 nodes; costs estimated from the
