@@ -735,6 +735,58 @@ def compare(a: str, b: str, directory=None) -> dict:
             "commits_a": commits_a, "commits_b": commits_b}
 
 
+def _chi2_sf(x: float, df: int) -> float:
+    """P(X > x) for X chi-square with ``df`` degrees of freedom (the regularized upper
+    incomplete gamma function Q(df/2, x/2), by its series)."""
+    a, h = df / 2.0, x / 2.0
+    if h <= 0.0:
+        return 1.0
+    term = total = 1.0 / a
+    k = 0
+    while term > 1e-16 * total and k < 10_000:
+        k += 1
+        term *= h / (a + k)
+        total += term
+    return max(0.0, 1.0 - total * math.exp(-h + a * math.log(h) - math.lgamma(a)))
+
+
+def spread(names: list[str], directory=None) -> dict:
+    """How far apart the win rates of ``names`` (one policy under several policy seeds, say)
+    lie on the deals all of them stored, against how far apart they would lie if the seeds
+    changed each deal's game independently of the other deals'.
+
+    With k experiments and n deals, deal d won by w_d of them, p_d = w_d / k: under that
+    independence each rate's variance is sum_d p_d (1 - p_d) / n^2, estimated without bias by
+    ``expected_var`` = sum_d k / (k - 1) p_d (1 - p_d) / n^2; ``observed_var`` is the sample
+    variance of the k rates (k - 1 in the denominator).  ``ratio`` = observed / expected, and
+    ``p_value`` = P(chi-square with k - 1 degrees of freedom > (k - 1) ratio), the chance of a
+    spread this wide under independence (the normal approximation of a rate over many deals).
+    A policy seed that gives every deal's i-th decision the same random stream
+    (``solver.honest.play.decision_stream``) can move all deals one way at once: a ratio
+    above 1."""
+    if len(names) < 2:
+        raise ValueError("spread needs at least two experiments")
+    rows = [by_seed(read(x, directory)) for x in names]
+    seeds = sorted(set.intersection(*(set(r) for r in rows)))
+    n, k = len(seeds), len(names)
+    if not n:
+        raise ValueError(f"{', '.join(names)} have no stored deal in common")
+    wins = [sum(bool(r[s]["won"]) for s in seeds) for r in rows]
+    rates = [w / n for w in wins]
+    mean = sum(rates) / k
+    observed = sum((r - mean) ** 2 for r in rates) / (k - 1)
+    expected = 0.0
+    for s in seeds:
+        p = sum(bool(r[s]["won"]) for r in rows) / k
+        expected += k / (k - 1) * p * (1 - p)
+    expected /= n * n
+    ratio = observed / expected if expected > 0 else math.inf
+    return {"names": list(names), "deals": n, "wins": wins, "rates": rates, "mean": mean,
+            "observed_sd": math.sqrt(observed), "expected_sd": math.sqrt(expected),
+            "ratio": ratio,
+            "p_value": _chi2_sf((k - 1) * ratio, k - 1) if math.isfinite(ratio) else 0.0}
+
+
 def status(directory=None) -> list[tuple[str, int, int]]:
     out = []
     for name, e in EXPERIMENTS.items():
@@ -767,7 +819,27 @@ def main(argv=None) -> int:
     m.add_argument("a", choices=sorted(EXPERIMENTS))
     m.add_argument("b", choices=sorted(EXPERIMENTS))
     m.add_argument("--json", action="store_true", help="one JSON object")
+    sp = sub.add_parser("spread", help="several experiments' rates (one policy under several "
+                                       "policy seeds) against the spread of independent deals")
+    sp.add_argument("names", nargs="+", choices=sorted(EXPERIMENTS), metavar="NAME")
+    sp.add_argument("--json", action="store_true", help="one JSON object")
     a = ap.parse_args(argv)
+    if a.cmd == "spread":
+        try:
+            r = spread(a.names)
+        except (FileNotFoundError, ValueError) as err:
+            print(f"experiments: error: {err}", file=sys.stderr)
+            return 2
+        if a.json:
+            print(json.dumps(r))
+            return 0
+        for name, w in zip(r["names"], r["wins"]):
+            print(f"{name}: {w} of {r['deals']} ({100 * w / r['deals']:.2f}%)")
+        print(f"{len(r['names'])} rates on {r['deals']} deals: mean {100 * r['mean']:.2f}%, "
+              f"standard deviation {100 * r['observed_sd']:.2f} points; "
+              f"{100 * r['expected_sd']:.2f} if the seeds moved each deal independently "
+              f"(variance ratio {r['ratio']:.2f}, p = {r['p_value']:.3g})")
+        return 0
     if a.cmd == "compare":
         try:
             r = compare(a.a, a.b)

@@ -1,6 +1,7 @@
 """The raw rows (benchmarks/rows.py) and the experiments that write them
 (benchmarks/experiments.py): format, resume after a cut, and what each row carries."""
 import gzip
+import math
 
 import pytest
 
@@ -233,3 +234,56 @@ def test_compare_pairs_two_experiments_deal_by_deal(tmp_path, capsys, monkeypatc
     assert experiments.main(["compare", "greedy", "duo-k8"]) == 2      # nothing stored
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no rows stored" in err[0]
+
+
+def _store(tmp_path, name, won):
+    run = {"command": "c", "commit": "abc", "clean_tree": True, "machine": {}, "params": {}}
+    with rows_mod.RowWriter(name, dict(run), tmp_path) as w:
+        for s, x in enumerate(won):
+            w.add({"seed": s, "won": bool(x), "decisions": 10, "cpu_s": 0.01, "wall_s": 0.1,
+                   "load": 1.0})
+
+
+def test_spread_of_seeds_counted_by_hand(tmp_path, capsys, monkeypatch):
+    """`experiments spread A B ...`: the rates, their sample variance, and the variance that
+    independent deals would give (sum of k/(k-1) p(1-p) over the deals, over n^2), counted by
+    hand on three experiments of four deals."""
+    names = ("greedy", "duo-greedy", "duo-k8")
+    table = ([1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 1, 0])     # rates 0.5, 0.25, 0.75
+    for name, won in zip(names, table):
+        _store(tmp_path, name, won)
+    r = experiments.spread(list(names), directory=tmp_path)
+    assert r["deals"] == 4 and r["wins"] == [2, 1, 3]
+    assert r["observed_sd"] == pytest.approx(0.25)              # variance 0.0625
+    # deals: p = 1, 2/3, 1/3, 0; k/(k-1) p(1-p) = 0, 1/3, 1/3, 0; over 16: 1/24
+    assert r["expected_sd"] ** 2 == pytest.approx(1 / 24)
+    assert r["ratio"] == pytest.approx(1.5)
+    assert r["p_value"] == pytest.approx(math.exp(-1.5))       # chi-square, 2 df: exp(-x/2)
+    monkeypatch.setattr(rows_mod, "ROWS_DIR", tmp_path)
+    assert experiments.main(["spread", *names]) == 0
+    assert "variance ratio 1.50" in capsys.readouterr().out
+    assert experiments.main(["spread", "greedy"]) == 2
+    assert experiments.main(["spread", "greedy", "duo-k32"]) == 2   # nothing stored
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("experiments: error:") for line in err)
+
+
+def test_spread_tells_a_shared_seed_effect_from_independent_deals(tmp_path):
+    """Eight 'seeds' over 3,000 deals: drawn independently deal by deal, the variance ratio
+    is near 1 and not significant; with each seed's own shift of every deal's chance (a
+    stream shared by all deals), it is far above 1."""
+    import random
+    rnd = random.Random(5)
+    p = [rnd.random() for _ in range(3000)]
+    names = ["greedy", "duo-greedy", "duo-k8", "duo-k32", "duo-k128", "duo-k512",
+             "duo-k2048", "duo-plus2"]
+    for name in names:
+        _store(tmp_path / "ind", name, [rnd.random() < q for q in p])
+    for name in names:
+        shift = rnd.choice((-0.06, 0.06))
+        _store(tmp_path / "shared", name, [rnd.random() < min(1.0, max(0.0, q + shift))
+                                           for q in p])
+    ind = experiments.spread(names, directory=tmp_path / "ind")
+    shared = experiments.spread(names, directory=tmp_path / "shared")
+    assert 0.3 < ind["ratio"] < 2.5 and ind["p_value"] > 0.01
+    assert shared["ratio"] > 5 and shared["p_value"] < 1e-3
