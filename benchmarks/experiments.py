@@ -474,6 +474,11 @@ EXPERIMENTS = {e.name: e for e in (
     _kcut_switch("duo-silent-switch-kcut-win40", "duo-kcut:win_from=40", "about 12 CPU-minutes"),
     _kcut_switch("duo-silent-switch-kcut-win40-ps2", "duo-kcut:win_from=40",
                  "about 12 CPU-minutes", policy_seed=2),
+    # its two seeds lie 3.8 points apart (variance ratio 10.8 in python -m
+    # benchmarks.experiments spread): two seeds more, to see whether it spreads more than the
+    # default over its seeds
+    *(_kcut_switch(f"duo-silent-switch-kcut-win40-ps{k}", "duo-kcut:win_from=40",
+                   "about 12 CPU-minutes", policy_seed=k) for k in (3, 4)),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
