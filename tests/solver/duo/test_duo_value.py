@@ -235,15 +235,20 @@ def _open_rollout(horizon, **kw):
     return make_policy("duo-krollout", n=16, screen=4, base="team", horizon=horizon, **kw)
 
 
+def _open_decisions(games, seed0, rnd_seed, every):
+    """(i, state, open view) at every ``every``-th position (by index ``i``) of
+    ``mixed_positions`` that has more than one legal action."""
+    for i, (_seed, s) in enumerate(mixed_positions(games, seed0, rnd_seed=rnd_seed)):
+        if len(s.legal_actions()) > 1 and i % every == 0:
+            yield i, s, player_view(s, talk="open")
+
+
 def test_krollout_with_a_horizon_is_deterministic_honest_and_changes_decisions():
     pol = _open_rollout(6)
     flat = _open_rollout(0)
     rnd = random.Random(11)
     n = changed = differ = 0
-    for i, (_seed, s) in enumerate(mixed_positions(4, 940, rnd_seed=10)):
-        if len(s.legal_actions()) == 1 or i % 3:
-            continue
-        v = player_view(s, talk="open")
+    for i, s, v in _open_decisions(4, 940, 10, 3):
         a = pol.act(v, 3000 + i)
         assert a in s.legal_actions() and pol.act(v, 3000 + i) == a
         r = redeal_unseen(s, rnd, "open")
@@ -284,10 +289,7 @@ def test_win_from_plays_the_late_game_by_win_and_the_rest_as_before():
         _open_rollout(6, win_from=0))
     assert late.config["win_from"] == 20 and config_hash(late) != config_hash(own)
     below = above = differ = 0
-    for i, (_seed, s) in enumerate(mixed_positions(6, 990, rnd_seed=13)):
-        if len(s.legal_actions()) == 1 or i % 2:
-            continue
-        v = player_view(s, talk="open")
+    for i, s, v in _open_decisions(6, 990, 13, 2):
         found = late.search(v, 6000 + i)
         twin = (win if s.deck_size() <= 20 else own).search(v, 6000 + i)
         assert found.action == twin.action == late.act(v, 6000 + i)
