@@ -106,14 +106,16 @@ def weights_file(name: str) -> str:
     return os.path.join(DUO_DIR, f"{name}_weights.py")
 
 
-def write(v, command: str, path: str | None = None, name: str = "learned") -> None:
+def write(v, command: str, path: str | None = None, name: str = "learned") -> str:
     """Write the vector ``v`` as the weights module of the base ``name`` at ``path`` (default:
-    :func:`weights_file`)."""
+    :func:`weights_file`); returns the path written."""
     from solver.duo.info_greedy import P2_NF
-    with open(path or weights_file(name), "w", encoding="utf-8") as f:
+    path = path or weights_file(name)
+    with open(path, "w", encoding="utf-8") as f:
         f.write(HEADER.format(name=name, section=NAMES[name])
                 + f"WEIGHTS = {tuple(v[:P2_NF])!r}\nTUNE = {tuple(v[P2_NF:])!r}\n"
                 f"# {command}\n")
+    return path
 
 
 def main(argv=None) -> int:
@@ -161,9 +163,7 @@ def main(argv=None) -> int:
     command = "python -m benchmarks.learn_duo_base " + " ".join(
         sys.argv[1:] if argv is None else argv)
     if a.write:
-        out = a.out or weights_file(a.name)
-        write(v, command, out, a.name)
-        print(f"wrote {out}")
+        print(f"wrote {write(v, command, a.out, a.name)}")
     if a.json:
         print(json.dumps({"command": command, "weights": list(v), "search_cpu": round(cpu),
                           "check": rows}))
