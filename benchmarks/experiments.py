@@ -789,11 +789,13 @@ def spread(names: list[str], directory=None) -> dict:
         p = sum(bool(r[s]["won"]) for r in rows) / k
         expected += k / (k - 1) * p * (1 - p)
     expected /= n * n
-    ratio = observed / expected if expected > 0 else math.inf
+    # no deal that some won and some lost: the rows agree deal by deal, both variances are 0,
+    # and there is no ratio to test (None)
+    ratio = observed / expected if expected > 0 else None
     return {"names": list(names), "deals": n, "wins": wins, "rates": rates, "mean": mean,
             "observed_sd": math.sqrt(observed), "expected_sd": math.sqrt(expected),
             "ratio": ratio,
-            "p_value": _chi2_sf((k - 1) * ratio, k - 1) if math.isfinite(ratio) else 0.0}
+            "p_value": None if ratio is None else _chi2_sf((k - 1) * ratio, k - 1)}
 
 
 def status(directory=None) -> list[tuple[str, int, int]]:
@@ -844,10 +846,12 @@ def main(argv=None) -> int:
             return 0
         for name, w in zip(r["names"], r["wins"]):
             print(f"{name}: {w} of {r['deals']} ({100 * w / r['deals']:.2f}%)")
+        test = ("no deal won by some and lost by others: no ratio" if r["ratio"] is None else
+                f"variance ratio {r['ratio']:.2f}, p = {r['p_value']:.3g}")
         print(f"{len(r['names'])} rates on {r['deals']} deals: mean {100 * r['mean']:.2f}%, "
               f"standard deviation {100 * r['observed_sd']:.2f} points; "
               f"{100 * r['expected_sd']:.2f} if the seeds moved each deal independently "
-              f"(variance ratio {r['ratio']:.2f}, p = {r['p_value']:.3g})")
+              f"({test})")
         return 0
     if a.cmd == "compare":
         try:

@@ -262,8 +262,14 @@ def test_spread_of_seeds_counted_by_hand(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(rows_mod, "ROWS_DIR", tmp_path)
     assert experiments.main(["spread", *names]) == 0
     assert "variance ratio 1.50" in capsys.readouterr().out
+    _store(tmp_path, "duo-k32", table[0])       # the same deals as greedy, deal by deal
+    same = experiments.spread(["greedy", "duo-k32"], directory=tmp_path)
+    assert same["observed_sd"] == same["expected_sd"] == 0.0
+    assert same["ratio"] is None and same["p_value"] is None
+    assert experiments.main(["spread", "greedy", "duo-k32"]) == 0
+    assert "no ratio" in capsys.readouterr().out
     assert experiments.main(["spread", "greedy"]) == 2
-    assert experiments.main(["spread", "greedy", "duo-k32"]) == 2   # nothing stored
+    assert experiments.main(["spread", "greedy", "duo-k128"]) == 2  # nothing stored
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("experiments: error:") for line in err)
 
