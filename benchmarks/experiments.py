@@ -356,7 +356,7 @@ EXPERIMENTS = {e.name: e for e in (
                  policy_seed=2),
     # ... and with policy seeds 3 to 8: the spread of one policy's rate over its seeds on the
     # same deals (python -m benchmarks.experiments spread duo-silent-switch-kcut
-    # duo-silent-switch-kcut-ps2 ...; docs/DUO_BASES.md, "How far apart two policy seeds lie").
+    # duo-silent-switch-kcut-ps2 ...; docs/DUO_LEVERS.md, "How far apart two policy seeds lie").
     # Deals 0-1999 at 31dac0e (two clean trees each, merged; an Intel Xeon): seeds 1-8 won
     # 1,648, 1,660, 1,620, 1,645, 1,653, 1,594, 1,633, 1,616, mean 81.68%, standard deviation
     # 1.11 points against 0.83 for independent deals (p = 0.085)
@@ -465,7 +465,7 @@ EXPERIMENTS = {e.name: e for e in (
                  "about 12 CPU-minutes", policy_seed=2),
     # the late game scored by win: both games' defaults with win_from=40 on their rollout (at
     # a decision with at most 40 deck cards every playout is played to the end and scored 1/0
-    # instead of by Doors and the cut; docs/DUO_BASES.md, "The win reward in the late game"),
+    # instead of by Doors and the cut; docs/DUO_LEVERS.md, "The win reward in the late game"),
     # two policy seeds each; costs from the defaults' rows.  Deals 0-1999 at c8442f6 (two clean
     # trees each, merged; an Intel Xeon): open 1,767 and 1,757 against the default's 1,751 and
     # 1,749 (+0.80 and +0.40, standard errors 0.87 and 0.88) at 16.2 ms; silent 1,613 and 1,689
@@ -483,6 +483,18 @@ EXPERIMENTS = {e.name: e for e in (
     # default's 82.16% on its seeds 1-4; standard deviation 1.59 points against 0.83, p = 0.011)
     *(_kcut_switch(f"duo-silent-switch-kcut-win40-ps{k}", "duo-kcut:win_from=40",
                    "about 12 CPU-minutes", policy_seed=k) for k in (3, 4)),
+    # every order of a prophecy's cards: the open game's default with orders=all on its
+    # rollout (at a prophecy every distinct outcome is a candidate, where the default tries
+    # one order per discarded card; docs/DUO_LEVERS.md, "Every order of a prophecy's cards"),
+    # two policy seeds; costs from the defaults' rows
+    _open_switch("duo-open-learned-u9-orders", 9, 300_000, "about 26 CPU-minutes",
+                 base=OPEN_LEARNED + ",orders=all"),
+    _open_switch("duo-open-learned-u9-orders-ps2", 9, 300_000, "about 26 CPU-minutes",
+                 base=OPEN_LEARNED + ",orders=all", policy_seed=2),
+    # ... and the silent game's default with it (the rollout duo-kcut under the end-game rule)
+    _kcut_switch("duo-silent-switch-kcut-orders", "duo-kcut:orders=all", "about 12 CPU-minutes"),
+    _kcut_switch("duo-silent-switch-kcut-orders-ps2", "duo-kcut:orders=all",
+                 "about 12 CPU-minutes", policy_seed=2),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes

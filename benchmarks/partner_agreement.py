@@ -1,6 +1,6 @@
 """How often a two-player policy's turn action (phase play) is the base plus2's on the same
 view: the measurement behind the soft likelihood of the partner-hand filter
-(:mod:`solver.duo.partner_filter`, docs/DUO_BASES.md, "Partner hands filtered by its last
+(:mod:`solver.duo.partner_filter`, docs/DUO_LEVERS.md, "Partner hands filtered by its last
 turn").
 
     python -m benchmarks.partner_agreement [--policy duo-kcut-switch] [--first 0] [--deals 50]

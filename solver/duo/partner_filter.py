@@ -1,6 +1,6 @@
 """The partner's hand dealt consistently with its last turn (the silent game): a heuristic
 filter on :func:`solver.duo.info_state.deal_partner`, as search in Hanabi samples the
-partner's hand from the partner's public decisions (docs/DUO_BASES.md, "Partner hands
+partner's hand from the partner's public decisions (docs/DUO_LEVERS.md, "Partner hands
 filtered by its last turn").
 
 The partner's policy is taken to be the team's base ``plus2`` (the policy every playout plays

@@ -112,7 +112,7 @@ HORIZON = Param("horizon", int, 0, "cut each playout at its first decision after
                                    "draws and score the rest by the two-player value function "
                                    "(solver/duo/value.py; reward doors, a fitted base; 0: "
                                    "play to the end)", late=True)
-# the partner filter (solver/duo/partner_filter.py; docs/DUO_BASES.md, "Partner hands filtered
+# the partner filter (solver/duo/partner_filter.py; docs/DUO_LEVERS.md, "Partner hands filtered
 # by its last turn"); late: off, they stay out of the config
 FILTER = [Param("filter", int, 0, "1: deal the partner's hand weighed by whether the base "
                                   "(plus2) would have taken the partner's last turn action "
@@ -120,17 +120,24 @@ FILTER = [Param("filter", int, 0, "1: deal the partner's hand weighed by whether
           Param("eps", float, 1.0, "the filter's weight of a hand under which the base "
                                    "would not have taken that action (1: no filter)",
                 late=True)]
-# the late game's win reward (docs/DUO_BASES.md, "The win reward in the late game"); late: off,
+# the late game's win reward (docs/DUO_LEVERS.md, "The win reward in the late game"); late: off,
 # it stays out of the config
 WIN_FROM = Param("win_from", int, 0, "at a decision with at most this many deck cards, play "
                                      "every playout to the end and score it by win (1/0) "
                                      "instead of the reward and horizon (0: never)", late=True)
+# the prophecy's candidates (docs/DUO_LEVERS.md, "Every order of a prophecy's cards"); late: at
+# base, it stays out of the config
+ORDERS = Param("orders", str, "base", "phase prophecy: base (for each card that may be "
+                                      "discarded, the rest in the base's order) or all (every "
+                                      "distinct outcome: each discard with each order of the "
+                                      "rest)", late=True)
+ORDER_CHOICES = ("base", "all")
 
 
 @register_policy(
     "duo-krollout",
     params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all") + [HORIZON] + FILTER
-    + [WIN_FROM],
+    + [WIN_FROM, ORDERS],
     doc="two-player one-step rollout in numba from the player's view (n playouts per "
         "candidate, partner hand dealt from the unknown cards, common random numbers, "
         "z-margin)")
@@ -139,7 +146,7 @@ class DuoKRollout(PolicyBase):
     family = "duo-honest"
 
     def __init__(self, n=512, z=1.0, screen=64, keep=4, base="greedy-plus", reward="doors",
-                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0):
+                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0, orders="base"):
         if base not in IP.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
                               f"{', '.join(IP.BASES)}")
@@ -147,6 +154,8 @@ class DuoKRollout(PolicyBase):
             raise PolicyError(f"policy argument reward: {reward!r} is not doors or win")
         if swaps not in IP.SWAPS:
             raise PolicyError(f"policy argument swaps: {swaps!r} is not all, base or none")
+        if orders not in ORDER_CHOICES:
+            raise PolicyError(f"policy argument orders: {orders!r} is not base or all")
         _check("n", n, 1, 1 << 16)
         _check("z", z, 0.0)
         _check("screen", screen, 0)
@@ -174,6 +183,7 @@ class DuoKRollout(PolicyBase):
         self.base, self.reward, self.swaps = base, reward, swaps
         self.horizon = int(horizon)
         self.win_from = int(win_from)
+        self.orders = orders
         self.stats = np.zeros(2, dtype=np.int64)     # playouts run, candidates tried
 
     def check_players(self, players: int) -> None:
@@ -188,7 +198,7 @@ class DuoKRollout(PolicyBase):
         small = DuoKRollout(n=2, z=self.z, screen=1 if self.screen else 0, keep=self.keep,
                             base=self.base, reward=self.reward, swaps=self.swaps,
                             horizon=self.horizon, filter=self.filter, eps=self.eps,
-                            win_from=self.win_from)
+                            win_from=self.win_from, orders=self.orders)
         talk = "open" if self.base in IP.OPEN_ONLY else "none"
         small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED), talk=talk), 0)
 
@@ -251,6 +261,14 @@ class DuoKRollout(PolicyBase):
         b = IP.base_action_call(S, base)
         cands = np.empty(IP.MAX_LEGAL, dtype=np.int64)
         m = IP.candidates(S, ids, nact, b, np.int64(IP.SWAPS[self.swaps]), cands)
+        if self.orders == "all" and S[IP.PH] == IP.P_PROPHECY:
+            # every distinct outcome: the legal list keeps one action per outcome, and the
+            # base's action is one of them
+            cands[:nact] = ids[:nact]
+            m = nact
+            if row_of(cands, m, b, -1) < 0:
+                cands[m] = b
+                m += 1
         if m == 1:
             return SeqSearch(int(b), label)
         key = np.uint64(key_of_stream(stream))
@@ -291,14 +309,14 @@ N2 = 192
 @register_policy(
     "duo-krollout2",
     params=rollout_params(n=N2, z=1.0, screen=N2 // 8, keep=4, swaps="all", base="plus2")
-    + [HORIZON] + FILTER + [WIN_FROM],
+    + [HORIZON] + FILTER + [WIN_FROM, ORDERS],
     doc="duo-krollout over the two-player base plus2 (n=192 playouts per candidate)")
 class DuoKRollout2(DuoKRollout):
     def __init__(self, n=N2, z=1.0, screen=N2 // 8, keep=4, base="plus2", reward="doors",
-                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0):
+                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0, orders="base"):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
                          swaps=swaps, horizon=horizon, filter=filter, eps=eps,
-                         win_from=win_from)
+                         win_from=win_from, orders=orders)
 
 
 # duo-kcut's defaults: the experiment duo-k2-h24-384's arguments of duo-krollout2
@@ -313,21 +331,21 @@ KCUT_PARAMS = (rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps
 
 @register_policy(
     "duo-kcut",
-    params=KCUT_PARAMS + FILTER + [WIN_FROM],
+    params=KCUT_PARAMS + FILTER + [WIN_FROM, ORDERS],
     doc="the silent game's default: duo-krollout2 with each playout cut at 24 draws and "
         "scored by the two-player value function (n=384 playouts per candidate)")
 class DuoKCut(DuoKRollout2):
     def __init__(self, n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, base="plus2",
                  reward="doors", swaps="all", horizon=KCUT_HORIZON, filter=0, eps=1.0,
-                 win_from=0):
+                 win_from=0, orders="base"):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
                          swaps=swaps, horizon=horizon, filter=filter, eps=eps,
-                         win_from=win_from)
+                         win_from=win_from, orders=orders)
 
 
 # duo-kcut with the partner filter on (solver/duo/partner_filter.py): the partner's hand in
 # each playout weighed by whether plus2 would have taken the partner's last turn action, a
-# disagreeing hand kept with weight SPARTA_EPS (docs/DUO_BASES.md, "Partner hands filtered by
+# disagreeing hand kept with weight SPARTA_EPS (docs/DUO_LEVERS.md, "Partner hands filtered by
 # its last turn")
 SPARTA_EPS = 0.1
 

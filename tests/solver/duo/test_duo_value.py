@@ -306,6 +306,51 @@ def test_win_from_plays_the_late_game_by_win_and_the_rest_as_before():
     assert sw.base.win_from == 16
 
 
+def _prophecies(games, seed0, rnd_seed):
+    """(seed, state) at the prophecy decisions with more than one legal action of
+    ``mixed_positions``."""
+    return [(seed, s.clone()) for seed, s in mixed_positions(games, seed0, explore=0.5,
+                                                     rnd_seed=rnd_seed)
+            if s.phase == "prophecy" and len(s.legal_actions()) > 1]
+
+
+def test_orders_all_tries_every_prophecy_outcome_and_the_rest_as_before():
+    """``orders=all``: at a prophecy every legal action (one per distinct outcome) is a
+    candidate with playouts, where ``orders=base`` tries one order per discarded card; every
+    other decision is the same search (the same action and the same estimates); at base it
+    stays out of the configuration; an unknown value is refused.  In the silent game it
+    passes the hidden-order test at prophecies."""
+    every = _open_rollout(6, orders="all")
+    own = _open_rollout(6)
+    assert "orders" not in own.config and config_hash(own) == config_hash(
+        _open_rollout(6, orders="base"))
+    assert every.config["orders"] == "all" and config_hash(every) != config_hash(own)
+    props = _prophecies(30, 1200, 21)
+    wider = 0
+    for i, (_seed, s) in enumerate(props[:12]):
+        v = player_view(s, talk="open")
+        found, base = every.search(v, 7000 + i), own.search(v, 7000 + i)
+        assert found.action == every.act(v, 7000 + i) and found.action in s.legal_actions()
+        assert set(found.rows) == set(s.legal_actions()) >= set(base.rows)
+        wider += len(found.rows) > len(base.rows)
+    assert len(props) >= 12 and wider > 6
+    n = 0
+    for i, s, v in _open_decisions(3, 1300, 22, 3):
+        if s.phase == "prophecy":
+            continue
+        found, twin = every.search(v, 7100 + i), own.search(v, 7100 + i)
+        assert found.action == twin.action and found.rows == twin.rows
+        n += 1
+    assert n > 20
+    with pytest.raises(PolicyError):
+        _open_rollout(6, orders="some")
+    sw = make_policy("duo-open-switch", base="duo-krollout:base=team,horizon=12,orders=all")
+    assert sw.base.orders == "all"
+    silent = make_policy("duo-krollout2", n=16, screen=4, horizon=6, orders="all")
+    n, changed = hidden_order_decisions(silent, props, random.Random(23), 7200, every=1)
+    assert n >= 12 and changed > 6
+
+
 def test_the_silent_rollout_with_a_horizon_passes_the_hidden_order_test():
     """duo-krollout2 (plus2) with a horizon on silent views: the partner's unseen cards and
     the deck dealt again change no decision (the value reads only the playout's dealt state),
