@@ -119,16 +119,19 @@ DUO_LADDER = (
     ("duo-silent-switch over duo-krollout2 n=192", "duo-silent-switch", None),
     # the playouts cut at 24 draws by the two-player value function (docs/DUO_BASES.md, "A
     # value function for the two-player playouts' tails"): duo-kcut; the end-game rule over
-    # it, duo-kcut-switch, is the silent game's default
+    # it, duo-kcut-switch, was the silent game's default (with every prophecy order: below)
     ("duo-krollout2 n=384 over plus2, horizon 24 (duo-kcut)", "duo-k2-h24-384", None),
-    ("duo-silent-switch over duo-kcut (duo-kcut-switch)", "duo-silent-switch-kcut", None),
+    ("duo-silent-switch over duo-kcut (duo-kcut-switch before)", "duo-silent-switch-kcut", None),
     # the default with four times its playouts (n=1536, screen 192): the frontier past 10 ms
     ("duo-silent-switch over duo-kcut n=1536", "duo-silent-switch-kcut-1536", None),
+    # every order of a prophecy's cards tried (docs/DUO_LEVERS.md): the silent default since
+    ("duo-silent-switch over duo-kcut, every prophecy order (duo-kcut-switch)",
+     "duo-silent-switch-kcut-orders", None),
 )
 # the experiments whose rows are the two games' default policies (solver/duo/rollout.py:
 # DEFAULT_DUO_POLICY, and DEFAULT_OPEN_POLICY over OPEN_BASE; tests/solver/duo/test_duo_value.py
 # checks that they name the same configurations)
-DUO_DEFAULT = "duo-silent-switch-kcut"
+DUO_DEFAULT = "duo-silent-switch-kcut-orders"
 OPEN_DEFAULT = "duo-open-learned-u9"
 # The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
 # stored, with mode "open".

@@ -38,9 +38,11 @@ _SALT = 0x3C6EF372FE94F82B       # the duo-krollout stream salt
 # the policy `onirim winrate --mode honest --players 2` and the two-player hint of `onirim play`
 # use when none is named: the strongest two-player policy measured at 10 ms of CPU per decision
 # or less: duo-kcut-switch (solver/duo/silent_switch.py), the silent game's end-game rule over
-# duo-kcut, the rollout over plus2 with the value function's cut at 24 draws, n=384 (experiment
-# duo-silent-switch-kcut: 82.40% of deals 0-1999 at 8.7 ms, paired against duo-kcut's rows
-# duo-k2-h24-384 23 / 2; docs/DUO.md, "The silent game's end-game rule")
+# duo-kcut (the rollout over plus2 with the value function's cut at 24 draws, n=384) with every
+# order of a prophecy's cards tried, orders=all (experiments duo-silent-switch-kcut-orders and
+# -ps2: 84.20% and 85.45% of deals 0-1999, paired +1.80 and +2.45 points against the rule over
+# duo-kcut at its defaults, duo-silent-switch-kcut, standard errors 0.71; docs/DUO_LEVERS.md,
+# "Every order of a prophecy's cards"; the rule: docs/DUO.md, "The silent game's end-game rule")
 DEFAULT_DUO_POLICY = "duo-kcut-switch"
 # the open game's (`--talk open`) default, and the policy it plays outside its end game
 # (solver/duo/open_switch.py; solver.duo.view_rank.leader_policy reads both from here)

@@ -64,9 +64,12 @@ DEFAULT_NODES = 20_000
 DEFAULT_FALLBACK = "base"
 DEFAULT_MARGIN = 0.05
 DEFAULT_BASE = "duo-krollout2"     # fixed: the stored rows of duo-silent-switch name it
-# duo-kcut-switch, the silent game's default: the rule over duo-kcut (experiment
-# duo-silent-switch-kcut; tests/solver/duo/test_silent_switch.py keeps the two equal)
-KCUT_BASE = "duo-kcut"
+# duo-kcut-switch, the silent game's default: the rule over duo-kcut with every order of a
+# prophecy's cards tried (experiments duo-silent-switch-kcut-orders and -ps2;
+# docs/DUO_LEVERS.md, "Every order of a prophecy's cards"); before, over duo-kcut at its
+# defaults (experiment duo-silent-switch-kcut).  tests/solver/duo/test_duo_value.py keeps the
+# default and papers.rowdata's DUO_DEFAULT equal
+KCUT_BASE = "duo-kcut:orders=all"
 SWITCHES = ("duo-silent-switch", "duo-kcut-switch", "duo-kcut-sparta-switch")
 FALLBACKS = ("mid", "base")
 TIE = 1e-12

@@ -100,10 +100,11 @@ def test_the_leader_follows_the_policy_leader_policy_gives(monkeypatch):
                                               "its end game)")
 
 
-@pytest.mark.parametrize("seed, k", [(405, 48), (420, 44)])
+@pytest.mark.parametrize("seed, k", [(420, 44)])
 def test_late_in_a_silent_deal_the_leader_is_the_default_rules_decision(seed, k):
     """At end-game views where the default's rule plays another action than its base (found
-    by playing duo-plus2 on deals 400-439: these two), best's leader is the rule's decision,
+    by playing duo-plus2 on deals 400-519: this one; deal 405's view at 48 was one while the
+    base tried one order per prophecy discard), best's leader is the rule's decision,
     as the default plays it, and the step says so; its estimates stay the base's search's."""
     rule = view_rank.end_rule()
     p2 = make_policy("duo-plus2")
