@@ -132,7 +132,7 @@ DUO_LADDER = (
 # DEFAULT_DUO_POLICY, and DEFAULT_OPEN_POLICY over OPEN_BASE; tests/solver/duo/test_duo_value.py
 # checks that they name the same configurations)
 DUO_DEFAULT = "duo-silent-switch-kcut-orders"
-OPEN_DEFAULT = "duo-open-learned-u9"
+OPEN_DEFAULT = "duo-open-learned-u9-orders"
 # The open game's rows (--talk open, the partner's hand known): (label, experiment); shown once
 # stored, with mode "open".
 DUO_OPEN = (
@@ -154,6 +154,9 @@ DUO_OPEN = (
      "learned, horizon 24, open game", "duo-open-learned-u9"),
     ("duo-open-switch from 10 unknown cards under 1,000,000 nodes over duo-krollout n=2560 on "
      "learned, horizon 24, open game", "duo-open-learned-2560-u10"),
+    # every order of a prophecy's cards tried (docs/DUO_LEVERS.md): the open default since
+    ("duo-open-switch from 9 unknown cards under 300,000 nodes over duo-krollout n=640 on "
+     "learned, horizon 24, every prophecy order, open game", "duo-open-learned-u9-orders"),
 )
 LEGACY_DUO = "duo-honest-ladder.json"
 LEGACY_DUO_COMMIT = "499f7a5"

@@ -51,9 +51,12 @@ DEFAULT_DUO_POLICY = "duo-kcut-switch"
 # 9-card window 1,751 and 1,749 of deals 0-1999 with policy seeds 1 and 2, against 1,731 and
 # 1,702 over plus2, paired +1.00 and +2.35 points, standard errors 1.02, at 14.0 ms of CPU per
 # decision against 15.4; docs/DUO_BASES.md, "A fitted plus2"); before, the same over plus2
-# (experiment duo-open-p2-h24-u9).
+# (experiment duo-open-p2-h24-u9).  Since, with every order of a prophecy's cards tried,
+# orders=all (experiments duo-open-learned-u9-orders and -ps2: 1,796 and 1,780, paired +2.25
+# and +1.55 points against the same without, standard errors 0.62 and 0.65; side by side 2%
+# more CPU per decision; docs/DUO_LEVERS.md, "Every order of a prophecy's cards").
 DEFAULT_OPEN_POLICY = "duo-open-switch"
-OPEN_BASE = "duo-krollout:base=learned,horizon=24,n=640,screen=80"
+OPEN_BASE = "duo-krollout:base=learned,horizon=24,n=640,screen=80,orders=all"
 _WARM_SEED = 0
 KNOWLEDGE = ("strict: a player sees its own cards, the shared cards, rows, Doors, discard, "
              "limbo and its own prophecy's cards, and knows the partner cards its view lists "
