@@ -137,12 +137,16 @@ ORDERS = Param("orders", str, "base", "phase prophecy: base (for each card that 
                                       "distinct outcome: each discard with each order of the "
                                       "rest)", late=True)
 ORDER_CHOICES = ("base", "all")
+# more playouts at a prophecy (docs/DUO_LEVERS.md, "Every order of a prophecy's cards"); late:
+# at 0 it stays out of the config
+PRO_N = Param("pro_n", int, 0, "at a prophecy: this many playouts per candidate, the screen an "
+                               "eighth of them (0: the policy's n and screen)", late=True)
 
 
 @register_policy(
     "duo-krollout",
     params=rollout_params(n=512, z=1.0, screen=64, keep=4, swaps="all") + [HORIZON] + FILTER
-    + [WIN_FROM, ORDERS],
+    + [WIN_FROM, ORDERS, PRO_N],
     doc="two-player one-step rollout in numba from the player's view (n playouts per "
         "candidate, partner hand dealt from the unknown cards, common random numbers, "
         "z-margin)")
@@ -151,7 +155,8 @@ class DuoKRollout(PolicyBase):
     family = "duo-honest"
 
     def __init__(self, n=512, z=1.0, screen=64, keep=4, base="greedy-plus", reward="doors",
-                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0, orders="base"):
+                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0, orders="base",
+                 pro_n=0):
         if base not in IP.BASES:
             raise PolicyError(f"policy argument base: {base!r} is not one of "
                               f"{', '.join(IP.BASES)}")
@@ -189,6 +194,8 @@ class DuoKRollout(PolicyBase):
         self.horizon = int(horizon)
         self.win_from = int(win_from)
         self.orders = orders
+        _check("pro_n", pro_n, 0, 1 << 16)
+        self.pro_n = int(pro_n)
         self.stats = np.zeros(2, dtype=np.int64)     # playouts run, candidates tried
 
     def check_players(self, players: int) -> None:
@@ -203,24 +210,25 @@ class DuoKRollout(PolicyBase):
         small = DuoKRollout(n=2, z=self.z, screen=1 if self.screen else 0, keep=self.keep,
                             base=self.base, reward=self.reward, swaps=self.swaps,
                             horizon=self.horizon, filter=self.filter, eps=self.eps,
-                            win_from=self.win_from, orders=self.orders)
+                            win_from=self.win_from, orders=self.orders, pro_n=self.pro_n)
         talk = "open" if self.base in IP.OPEN_ONLY else "none"
         small.act(player_view(Game(2).new_initial_state(seed=_WARM_SEED), talk=talk), 0)
 
     def act(self, view, stream: int) -> int:
         return self.search(view, stream, estimates=False).action
 
-    def rounds(self, r: "Rounds", res, n: int) -> int:
+    def rounds(self, r: "Rounds", res, n: int, screen: int | None = None) -> int:
         """Fill ``res`` (candidates x ``n``) with playouts: the screen (every candidate
-        ``screen`` playouts, then the best ``keep`` and the base row the rest) or every
-        candidate ``n``; returns the row the z-margin rule chooses."""
+        ``screen`` playouts, None: the policy's, then the best ``keep`` and the base row the
+        rest) or every candidate ``n``; returns the row the z-margin rule chooses."""
         from solver.honest.screening import screen_top, screens, select
+        screen = self.screen if screen is None else screen
         sel = np.empty(r.m + 1, dtype=np.int64)
-        if screens(n, self.screen, self.keep, r.m):
-            r.run(range(r.m), 0, self.screen, res)
-            q = screen_top(res, r.m, r.bi, self.screen, self.keep, sel)
-            r.run(sel[:q], self.screen, n, res)
-            self.stats[0] += r.m * self.screen + q * (n - self.screen)
+        if screens(n, screen, self.keep, r.m):
+            r.run(range(r.m), 0, screen, res)
+            q = screen_top(res, r.m, r.bi, screen, self.keep, sel)
+            r.run(sel[:q], screen, n, res)
+            self.stats[0] += r.m * screen + q * (n - screen)
         else:
             q = r.m
             sel[:q] = np.arange(q)
@@ -248,6 +256,7 @@ class DuoKRollout(PolicyBase):
             raise PolicyError(f"duo-krollout: base {self.base!r} reads the partner's hand, "
                               "which this view hides (the silent game); it plays the open "
                               "game only (--talk open)")
+        own_n = n is None
         n = self.n if n is None else n
         label = f"duo-krollout n={n} over duo-{self.base}"
         reward_name, horizon = self.reward, self.horizon
@@ -274,6 +283,10 @@ class DuoKRollout(PolicyBase):
             if row_of(cands, m, b, -1) < 0:
                 cands[m] = b
                 m += 1
+        screen = None
+        if self.pro_n and own_n and S[IP.PH] == IP.P_PROPHECY:
+            n, screen = self.pro_n, self.pro_n // 8        # more playouts at a prophecy
+            label += f", n={n} at this prophecy"
         if m == 1:
             return SeqSearch(int(b), label)
         key = np.uint64(key_of_stream(stream))
@@ -282,8 +295,9 @@ class DuoKRollout(PolicyBase):
         res = np.full((m, n), -1, dtype=np.int8)       # -1: no playout made there
         spec = (partner_filter.filter_spec(view, S, self.eps, self.base, memo=n)
                 if self.filter else None)
-        row = self.rounds(Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base,
-                                 reward, horizon, spec), res, n)
+        r = Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base, reward, horizon,
+                   spec)
+        row = self.rounds(r, res, n) if screen is None else self.rounds(r, res, n, screen)
         self.stats[1] += m
         counts = {int(cands[i]): int((res[i] >= 0).sum()) for i in range(m)}
         played = sum(counts.values())

@@ -318,7 +318,8 @@ def test_orders_all_tries_every_prophecy_outcome_and_the_rest_as_before():
     """``orders=all``: at a prophecy every legal action (one per distinct outcome) is a
     candidate with playouts, where ``orders=base`` tries one order per discarded card; every
     other decision is the same search (the same action and the same estimates); at base it
-    stays out of the configuration; an unknown value is refused.  In the silent game it
+    stays out of the configuration; an unknown value is refused.  ``pro_n=N`` gives a
+    prophecy's candidates N playouts (the screen N/8) and changes nothing elsewhere.  In the silent game it
     passes the hidden-order test at prophecies."""
     every = _open_rollout(6, orders="all")
     own = _open_rollout(6)
@@ -342,8 +343,19 @@ def test_orders_all_tries_every_prophecy_outcome_and_the_rest_as_before():
         assert found.action == twin.action and found.rows == twin.rows
         n += 1
     assert n > 20
+    more = _open_rollout(6, orders="all", pro_n=64)          # more playouts at a prophecy
+    assert "pro_n" not in every.config and config_hash(more) != config_hash(every)
+    for i, (_seed, s) in enumerate(props[:4]):
+        v = player_view(s, talk="open")
+        found = more.search(v, 7000 + i, estimates=False)
+        assert max(found.cut_counts.values()) == 64 and min(found.cut_counts.values()) >= 8
+    for i, s, v in list(_open_decisions(2, 1300, 22, 3))[:10]:
+        if s.phase != "prophecy":
+            assert more.search(v, 7100 + i).rows == every.search(v, 7100 + i).rows
     with pytest.raises(PolicyError):
         _open_rollout(6, orders="some")
+    with pytest.raises(PolicyError):
+        _open_rollout(6, pro_n=-1)
     sw = make_policy("duo-open-switch", base="duo-krollout:base=team,horizon=12,orders=all")
     assert sw.base.orders == "all"
     silent = make_policy("duo-krollout2", n=16, screen=4, horizon=6, orders="all")
