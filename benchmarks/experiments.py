@@ -156,6 +156,19 @@ def _kcut_switch(name, base, cost, policy_seed=1):
                    cheap=False, policy_seed=policy_seed)
 
 
+def _both_defaults(tag, arg, open_cost, silent_seeds):
+    """A rollout argument ``arg`` in both games' defaults of its time: the open game's 9-card
+    window over learned (policy seeds 1 and 2) and the silent rule over duo-kcut (the seeds
+    ``silent_seeds``), named duo-open-learned-u9-TAG and duo-silent-switch-kcut-TAG, -psK
+    for seed K > 1."""
+    def suffix(k):
+        return "" if k == 1 else f"-ps{k}"
+    return ([_open_switch(f"duo-open-learned-u9-{tag}{suffix(k)}", 9, 300_000, open_cost,
+                          base=f"{OPEN_LEARNED},{arg}", policy_seed=k) for k in (1, 2)]
+            + [_kcut_switch(f"duo-silent-switch-kcut-{tag}{suffix(k)}", f"duo-kcut:{arg}",
+                            "about 12 CPU-minutes", policy_seed=k) for k in silent_seeds])
+
+
 # The deals are always seeds 0 upwards (the same deals for every row).
 EXPERIMENTS = {e.name: e for e in (
     _honest("greedy", "greedy", 10_000, cost="about 1 CPU-minute"),
@@ -470,35 +483,21 @@ EXPERIMENTS = {e.name: e for e in (
     # trees each, merged; an Intel Xeon): open 1,767 and 1,757 against the default's 1,751 and
     # 1,749 (+0.80 and +0.40, standard errors 0.87 and 0.88) at 16.2 ms; silent 1,613 and 1,689
     # against 1,648 and 1,660 (-1.75 and +1.45, 1.05 and 0.98) at 6.7 ms: neither default changes
-    _open_switch("duo-open-learned-u9-win40", 9, 300_000, "about 27 CPU-minutes",
-                 base=OPEN_LEARNED + ",win_from=40"),
-    _open_switch("duo-open-learned-u9-win40-ps2", 9, 300_000, "about 27 CPU-minutes",
-                 base=OPEN_LEARNED + ",win_from=40", policy_seed=2),
-    _kcut_switch("duo-silent-switch-kcut-win40", "duo-kcut:win_from=40", "about 12 CPU-minutes"),
-    _kcut_switch("duo-silent-switch-kcut-win40-ps2", "duo-kcut:win_from=40",
-                 "about 12 CPU-minutes", policy_seed=2),
-    # its two seeds lie 3.8 points apart (variance ratio 10.8 in python -m
-    # benchmarks.experiments spread): two seeds more, to see whether it spreads more than the
-    # default over its seeds.  At 81fee20: 1,661 and 1,645 (four seeds: mean 82.60% against the
-    # default's 82.16% on its seeds 1-4; standard deviation 1.59 points against 0.83, p = 0.011)
-    *(_kcut_switch(f"duo-silent-switch-kcut-win40-ps{k}", "duo-kcut:win_from=40",
-                   "about 12 CPU-minutes", policy_seed=k) for k in (3, 4)),
+    # (the silent line's seeds 3 and 4: its two seeds lie 3.8 points apart, variance ratio
+    # 10.8 in python -m benchmarks.experiments spread, so two more, to see whether it spreads
+    # more than the default over its seeds.  At 81fee20: 1,661 and 1,645, four seeds'
+    # mean 82.60% against the default's 82.16% on its seeds 1-4; standard deviation 1.59
+    # points against 0.83, p = 0.011)
+    *_both_defaults("win40", "win_from=40", "about 27 CPU-minutes", (1, 2, 3, 4)),
     # every order of a prophecy's cards: the open game's default with orders=all on its
     # rollout (at a prophecy every distinct outcome is a candidate, where the default tries
     # one order per discarded card; docs/DUO_LEVERS.md, "Every order of a prophecy's cards"),
-    # two policy seeds; costs from the defaults' rows
-    _open_switch("duo-open-learned-u9-orders", 9, 300_000, "about 26 CPU-minutes",
-                 base=OPEN_LEARNED + ",orders=all"),
-    _open_switch("duo-open-learned-u9-orders-ps2", 9, 300_000, "about 26 CPU-minutes",
-                 base=OPEN_LEARNED + ",orders=all", policy_seed=2),
-    # ... and the silent game's default with it (the rollout duo-kcut under the end-game rule)
-    _kcut_switch("duo-silent-switch-kcut-orders", "duo-kcut:orders=all", "about 12 CPU-minutes"),
-    _kcut_switch("duo-silent-switch-kcut-orders-ps2", "duo-kcut:orders=all",
-                 "about 12 CPU-minutes", policy_seed=2),
-    # its seeds 3-6, beside the old default's seeds 1-8 (python -m benchmarks.experiments
-    # spread): the new default's rate over more than two seeds
-    *(_kcut_switch(f"duo-silent-switch-kcut-orders-ps{k}", "duo-kcut:orders=all",
-                   "about 12 CPU-minutes", policy_seed=k) for k in (3, 4, 5, 6)),
+    # both games' defaults since, seeds 1 and 2, and the silent line's seeds 3-6 beside the old
+    # default's seeds 1-8 (python -m benchmarks.experiments spread); costs from the defaults'
+    # rows.  Deals 0-1999 at 69c1d54 (seeds 3-6 at cfe0204; two clean trees each, merged; an
+    # AMD EPYC): open 1,796 and 1,780 (+2.25 and +1.55, standard errors 0.62 and 0.65),
+    # silent 1,684 and 1,709 (+1.80 and +2.45, 0.71) against the old defaults of each seed
+    *_both_defaults("orders", "orders=all", "about 26 CPU-minutes", (1, 2, 3, 4, 5, 6)),
     # onirim best's answer followed move by move (benchmarks/bench_best_player.py): under a
     # node budget of 20 (the default policy's leader wherever the exact search proves
     # nothing), its control (the default alone on best's stream), and under 400,000 nodes
