@@ -328,14 +328,14 @@ N2 = 192
 @register_policy(
     "duo-krollout2",
     params=rollout_params(n=N2, z=1.0, screen=N2 // 8, keep=4, swaps="all", base="plus2")
-    + [HORIZON] + FILTER + [WIN_FROM, ORDERS],
+    + [HORIZON] + FILTER + [WIN_FROM, ORDERS, PRO_N],
     doc="duo-krollout over the two-player base plus2 (n=192 playouts per candidate)")
 class DuoKRollout2(DuoKRollout):
     def __init__(self, n=N2, z=1.0, screen=N2 // 8, keep=4, base="plus2", reward="doors",
-                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0, orders="base"):
+                 swaps="all", horizon=0, filter=0, eps=1.0, win_from=0, orders="base", pro_n=0):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
                          swaps=swaps, horizon=horizon, filter=filter, eps=eps,
-                         win_from=win_from, orders=orders)
+                         win_from=win_from, orders=orders, pro_n=pro_n)
 
 
 # duo-kcut's defaults: the experiment duo-k2-h24-384's arguments of duo-krollout2
@@ -350,16 +350,16 @@ KCUT_PARAMS = (rollout_params(n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, swaps
 
 @register_policy(
     "duo-kcut",
-    params=KCUT_PARAMS + FILTER + [WIN_FROM, ORDERS],
+    params=KCUT_PARAMS + FILTER + [WIN_FROM, ORDERS, PRO_N],
     doc="the silent game's default: duo-krollout2 with each playout cut at 24 draws and "
         "scored by the two-player value function (n=384 playouts per candidate)")
 class DuoKCut(DuoKRollout2):
     def __init__(self, n=KCUT_N, z=1.0, screen=KCUT_SCREEN, keep=4, base="plus2",
                  reward="doors", swaps="all", horizon=KCUT_HORIZON, filter=0, eps=1.0,
-                 win_from=0, orders="base"):
+                 win_from=0, orders="base", pro_n=0):
         super().__init__(n=n, z=z, screen=screen, keep=keep, base=base, reward=reward,
                          swaps=swaps, horizon=horizon, filter=filter, eps=eps,
-                         win_from=win_from, orders=orders)
+                         win_from=win_from, orders=orders, pro_n=pro_n)
 
 
 # duo-kcut with the partner filter on (solver/duo/partner_filter.py): the partner's hand in

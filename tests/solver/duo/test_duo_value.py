@@ -356,6 +356,9 @@ def test_orders_all_tries_every_prophecy_outcome_and_the_rest_as_before():
         _open_rollout(6, orders="some")
     with pytest.raises(PolicyError):
         _open_rollout(6, pro_n=-1)
+    for name in ("duo-krollout2", "duo-kcut"):                # the same arguments there
+        pol = make_policy(name, orders="all", pro_n=64)
+        assert (pol.orders, pol.pro_n) == ("all", 64) and "pro_n" not in make_policy(name).config
     sw = make_policy("duo-open-switch", base="duo-krollout:base=team,horizon=12,orders=all")
     assert sw.base.orders == "all"
     silent = make_policy("duo-krollout2", n=16, screen=4, horizon=6, orders="all")
