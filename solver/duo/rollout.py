@@ -274,8 +274,8 @@ class DuoKRollout(PolicyBase):
         base = np.int64(IP.BASES[self.base])
         b = IP.base_action_call(S, base)
         cands = np.empty(IP.MAX_LEGAL, dtype=np.int64)
-        m = IP.candidates(S, ids, nact, b, np.int64(IP.SWAPS[self.swaps]), cands)
-        if self.orders == "all" and S[IP.PH] == IP.P_PROPHECY:
+        prophecy = S[IP.PH] == IP.P_PROPHECY
+        if self.orders == "all" and prophecy:
             # every distinct outcome: the legal list keeps one action per outcome, and the
             # base's action is one of them
             cands[:nact] = ids[:nact]
@@ -283,8 +283,10 @@ class DuoKRollout(PolicyBase):
             if row_of(cands, m, b, -1) < 0:
                 cands[m] = b
                 m += 1
-        screen = None
-        if self.pro_n and own_n and S[IP.PH] == IP.P_PROPHECY:
+        else:
+            m = IP.candidates(S, ids, nact, b, np.int64(IP.SWAPS[self.swaps]), cands)
+        screen = None                                   # the policy's
+        if self.pro_n and own_n and prophecy:
             n, screen = self.pro_n, self.pro_n // 8        # more playouts at a prophecy
             label += f", n={n} at this prophecy"
         if m == 1:
@@ -297,7 +299,7 @@ class DuoKRollout(PolicyBase):
                 if self.filter else None)
         r = Rounds(S, cands, m, bi, key, np.empty(NS, dtype=np.int64), base, reward, horizon,
                    spec)
-        row = self.rounds(r, res, n) if screen is None else self.rounds(r, res, n, screen)
+        row = self.rounds(r, res, n, screen)
         self.stats[1] += m
         counts = {int(cands[i]): int((res[i] >= 0).sum()) for i in range(m)}
         played = sum(counts.values())
@@ -461,15 +463,16 @@ class DuoKSeq(DuoKRollout):
                 if mean + self.zdrop * se < 0.0:
                     alive[i] = False
 
-    def rounds(self, r: Rounds, res, n: int) -> int:
+    def rounds(self, r: Rounds, res, n: int, screen: int | None = None) -> int:
         from solver.honest.screening import indifferent, leader, screen_top, screens, select
+        screen = self.screen if screen is None else screen
         alive = np.ones(r.m, dtype=np.bool_)
         order = np.arange(r.m)          # the rows in duo-krollout's order (its ties)
         done = 0
-        if screens(n, self.screen, self.keep, r.m):
-            r.run(range(r.m), 0, self.screen, res)
-            self.stats[0] += r.m * self.screen
-            done = self.screen
+        if screens(n, screen, self.keep, r.m):
+            r.run(range(r.m), 0, screen, res)
+            self.stats[0] += r.m * screen
+            done = screen
             sel = np.empty(r.m + 1, dtype=np.int64)
             order = sel[:screen_top(res, r.m, r.bi, done, self.keep, sel)]
             alive[:] = False

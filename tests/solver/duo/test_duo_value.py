@@ -309,8 +309,8 @@ def test_win_from_plays_the_late_game_by_win_and_the_rest_as_before():
 def _prophecies(games, seed0, rnd_seed):
     """(seed, state) at the prophecy decisions with more than one legal action of
     ``mixed_positions``."""
-    return [(seed, s.clone()) for seed, s in mixed_positions(games, seed0, explore=0.5,
-                                                     rnd_seed=rnd_seed)
+    return [(seed, s.clone())
+            for seed, s in mixed_positions(games, seed0, explore=0.5, rnd_seed=rnd_seed)
             if s.phase == "prophecy" and len(s.legal_actions()) > 1]
 
 
@@ -319,8 +319,8 @@ def test_orders_all_tries_every_prophecy_outcome_and_the_rest_as_before():
     candidate with playouts, where ``orders=base`` tries one order per discarded card; every
     other decision is the same search (the same action and the same estimates); at base it
     stays out of the configuration; an unknown value is refused.  ``pro_n=N`` gives a
-    prophecy's candidates N playouts (the screen N/8) and changes nothing elsewhere.  In the silent game it
-    passes the hidden-order test at prophecies."""
+    prophecy's candidates N playouts (the screen N/8) and changes nothing elsewhere.  In the
+    silent game it passes the hidden-order test at prophecies."""
     every = _open_rollout(6, orders="all")
     own = _open_rollout(6)
     assert "orders" not in own.config and config_hash(own) == config_hash(
@@ -335,23 +335,20 @@ def test_orders_all_tries_every_prophecy_outcome_and_the_rest_as_before():
         assert set(found.rows) == set(s.legal_actions()) >= set(base.rows)
         wider += len(found.rows) > len(base.rows)
     assert len(props) >= 12 and wider > 6
-    n = 0
-    for i, s, v in _open_decisions(3, 1300, 22, 3):
-        if s.phase == "prophecy":
-            continue
-        found, twin = every.search(v, 7100 + i), own.search(v, 7100 + i)
+    others = [(i, v, every.search(v, 7100 + i))        # every non-prophecy decision
+              for i, s, v in _open_decisions(3, 1300, 22, 3) if s.phase != "prophecy"]
+    for i, v, found in others:
+        twin = own.search(v, 7100 + i)
         assert found.action == twin.action and found.rows == twin.rows
-        n += 1
-    assert n > 20
+    assert len(others) > 20
     more = _open_rollout(6, orders="all", pro_n=64)          # more playouts at a prophecy
     assert "pro_n" not in every.config and config_hash(more) != config_hash(every)
     for i, (_seed, s) in enumerate(props[:4]):
         v = player_view(s, talk="open")
         found = more.search(v, 7000 + i, estimates=False)
         assert max(found.cut_counts.values()) == 64 and min(found.cut_counts.values()) >= 8
-    for i, s, v in list(_open_decisions(2, 1300, 22, 3))[:10]:
-        if s.phase != "prophecy":
-            assert more.search(v, 7100 + i).rows == every.search(v, 7100 + i).rows
+    for i, v, found in others[:10]:
+        assert more.search(v, 7100 + i).rows == found.rows
     with pytest.raises(PolicyError):
         _open_rollout(6, orders="some")
     with pytest.raises(PolicyError):
